@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# vraid top-level Makefile.
+#
+#   make            build vraid.ko (here, at the top of the tree) and tools/vraidctl
+#   make deps       install the Debian packages the project needs (only missing ones)
+#   make test       the whole suite: unit tests, style/sparse checks, VM cases
+#   make demo       boot the VM, build a VD, mkfs, mount, fio with verification
+#   make bench      vraid vs Linux md benchmarks (slow; not part of `make test`)
+#   make check      W=1 + sparse build and checkpatch, warnings are errors
+#   make clean
+#
+# KDIR selects the kernel to build against.  The default is the Debian 6.1
+# headers matching the kernel image the VM boots; on your own machine use
+#   make KDIR=/lib/modules/$(uname -r)/build
+
+SHELL := /bin/bash
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+
+KVER ?= $(shell $(TOP)/tests/vm/deps.sh --kver 2>/dev/null)
+KDIR ?= /usr/src/linux-headers-$(KVER)
+
+CC ?= cc
+USER_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(TOP)/uapi
+
+.PHONY: all module tools deps test unit vmtest demo bench check clean
+
+all: module tools
+
+module:
+	@test -d "$(KDIR)" || { echo "vraid: no kernel headers at KDIR=$(KDIR); run 'make deps' or pass KDIR=" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(TOP) modules
+
+tools: tools/vraidctl tests/vm/bin/vraid-raw
+
+tools/vraidctl: tools/vraidctl.c uapi/linux/vraid.h
+	$(CC) $(USER_CFLAGS) -o $@ $<
+
+tests/vm/bin/vraid-raw: tools/vraid-raw.c uapi/linux/vraid.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ $<
+
+deps:
+	@$(TOP)/tests/vm/deps.sh
+
+unit:
+	$(MAKE) -C tests/unit
+
+check:
+	@test -d "$(KDIR)" || { echo "vraid: no kernel headers at KDIR=$(KDIR)" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(TOP) clean >/dev/null
+	$(MAKE) -C $(KDIR) M=$(TOP) W=1 C=1 modules 2>&1 | tee .check.log
+	@! grep -E 'warning:|error:' .check.log || { echo "vraid: W=1/sparse warnings above" >&2; exit 1; }
+	@rm -f .check.log
+	$(TOP)/tests/checkpatch.sh
+
+vmtest: all
+	$(TOP)/tests/vm/run-suite $(CASES)
+
+test: deps
+	@$(TOP)/tests/run-all
+
+demo: deps all
+	$(TOP)/tests/vm/run-in-vm $(TOP)/tests/vm/demo.sh
+
+bench: deps all
+	$(TOP)/bench/run
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(TOP) clean 2>/dev/null
+	rm -f tools/vraidctl tests/vm/bin/vraid-raw .check.log
+	-$(MAKE) -C tests/unit clean 2>/dev/null

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The I/O path of striping levels (JBOD, RAID0).
+ *
+ * A VD bio is first split to the queue limits; chunk_sectors is the strip,
+ * so every piece lies on one member.  The piece is cloned (no data copy)
+ * from the VD's bio_set, remapped to the member's data area and submitted.
+ * A flush (REQ_PREFLUSH) is handled before any split: a workqueue sends an
+ * empty flush to every member and, once all are done, resubmits the bio
+ * without the flag if it carries data: the data never reaches a member
+ * before the flush of the writes that completed before it.  REQ_FUA
+ * travels on each clone to the member that holds the data.
+ */
+#include <linux/module.h>
+#include <linux/blkdev.h>
+#include <linux/bio.h>
+
+#include "vraid.h"
+
+/* Front pad of every member clone. */
+struct vraid_io {
+	struct vraid_vd *vd;
+	unsigned long start;		/* bio_start_io_acct() of the VD bio */
+	u32 member;
+	struct bio clone;		/* must be last */
+};
+
+/* Context of one VD flush; from vd->flush_pool. */
+struct vraid_flush {
+	struct vraid_vd *vd;
+	struct bio *bio;		/* the VD bio carrying REQ_PREFLUSH */
+	atomic_t pending;		/* member flushes not yet completed */
+	bool sent;			/* member flushes have been sent */
+	blk_status_t status;
+	struct work_struct work;
+};
+
+static void vraid_clone_endio(struct bio *clone)
+{
+	struct vraid_io *io = container_of(clone, struct vraid_io, clone);
+	struct bio *bio = clone->bi_private;
+	struct vraid_vd *vd = io->vd;
+
+	if (unlikely(clone->bi_status)) {
+		struct vraid_member *m = &vd->members[io->member];
+
+		this_cpu_inc(vd->stats->member_errors[io->member]);
+		pr_err_ratelimited("%s: I/O error %d on member %u (%s), %s sector %llu\n",
+				   vd->disk->disk_name,
+				   blk_status_to_errno(clone->bi_status),
+				   io->member, m->name,
+				   op_is_write(bio_op(clone)) ? "write" : "read",
+				   (unsigned long long)clone->bi_iter.bi_sector);
+		bio->bi_status = clone->bi_status;
+	}
+	bio_end_io_acct(bio, io->start);
+	bio_put(clone);
+	bio_endio(bio);
+	percpu_ref_put(&vd->active);
+}
+
+/* Map a bio that lies on one member and send it there. */
+static void vraid_map_bio(struct vraid_vd *vd, struct bio *bio)
+{
+	struct vraid_map map;
+	struct vraid_io *io;
+	struct bio *clone;
+	sector_t sector = bio->bi_iter.bi_sector;
+
+	if (unlikely(sector + bio_sectors(bio) > vd->geom.size_sectors)) {
+		bio_io_error(bio);
+		return;
+	}
+	vraid_geom_map(&vd->geom, sector, &map);
+	/* chunk_sectors keeps every split bio within one strip. */
+	if (WARN_ON_ONCE(bio_sectors(bio) > map.len)) {
+		bio_io_error(bio);
+		return;
+	}
+
+	percpu_ref_get(&vd->active);
+	clone = bio_alloc_clone(vd->members[map.member].h.bdev, bio, GFP_NOIO,
+				&vd->clone_set);
+	io = container_of(clone, struct vraid_io, clone);
+	io->vd = vd;
+	io->member = map.member;
+	io->start = bio_start_io_acct(bio);
+	clone->bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS + map.sector;
+	clone->bi_private = bio;
+	clone->bi_end_io = vraid_clone_endio;
+	if (op_is_write(bio_op(bio)))
+		this_cpu_inc(vd->stats->member_writes[map.member]);
+	else
+		this_cpu_inc(vd->stats->member_reads[map.member]);
+	submit_bio_noacct(clone);
+}
+
+static void vraid_flush_done(struct vraid_flush *fl)
+{
+	struct vraid_vd *vd = fl->vd;
+	struct bio *bio = fl->bio;
+
+	if (fl->status) {
+		bio->bi_status = fl->status;
+		bio_endio(bio);
+	} else if (bio_sectors(bio)) {
+		/* The data part of a PREFLUSH bio, now after the flush. */
+		bio->bi_opf &= ~REQ_PREFLUSH;
+		submit_bio_noacct(bio);
+	} else {
+		bio_endio(bio);
+	}
+	mempool_free(fl, &vd->flush_pool);
+	percpu_ref_put(&vd->active);
+}
+
+static void vraid_flush_endio(struct bio *fbio)
+{
+	struct vraid_flush *fl = fbio->bi_private;
+
+	if (fbio->bi_status)
+		fl->status = fbio->bi_status;
+	bio_put(fbio);
+	if (atomic_dec_and_test(&fl->pending))
+		queue_work(vraid_wq, &fl->work);
+}
+
+/*
+ * Runs on vraid_wq twice per flush: first to fan the empty flushes out
+ * (outside ->submit_bio, so allocating several bios from flush_set cannot
+ * deadlock on the bios parked in current->bio_list), then to finish.
+ */
+static void vraid_flush_work(struct work_struct *work)
+{
+	struct vraid_flush *fl = container_of(work, struct vraid_flush, work);
+	struct vraid_vd *vd = fl->vd;
+	u32 i, n = vd->geom.nr_members;
+
+	if (!fl->sent) {
+		/* First run: send the flushes; the last completion requeues us. */
+		fl->sent = true;
+		atomic_set(&fl->pending, n);
+		for (i = 0; i < n; i++) {
+			struct bio *fbio;
+
+			fbio = bio_alloc_bioset(vd->members[i].h.bdev, 0,
+						REQ_OP_WRITE | REQ_PREFLUSH,
+						GFP_NOIO, &vd->flush_set);
+			fbio->bi_private = fl;
+			fbio->bi_end_io = vraid_flush_endio;
+			submit_bio_noacct(fbio);
+		}
+		return;
+	}
+	vraid_flush_done(fl);
+}
+
+static void vraid_start_flush(struct vraid_vd *vd, struct bio *bio)
+{
+	struct vraid_flush *fl;
+
+	percpu_ref_get(&vd->active);
+	this_cpu_inc(vd->stats->flushes);
+	fl = mempool_alloc(&vd->flush_pool, GFP_NOIO);
+	fl->vd = vd;
+	fl->bio = bio;
+	fl->status = BLK_STS_OK;
+	fl->sent = false;
+	INIT_WORK(&fl->work, vraid_flush_work);
+	queue_work(vraid_wq, &fl->work);
+}
+
+void vraid_submit_bio(struct bio *bio)
+{
+	struct vraid_vd *vd = bio->bi_bdev->bd_disk->private_data;
+
+	if (unlikely(READ_ONCE(vd->state) == VRAID_VD_OFFLINE)) {
+		bio_io_error(bio);
+		return;
+	}
+	/* Flush first, whole: one member flush per VD flush, not per split. */
+	if (unlikely(bio->bi_opf & REQ_PREFLUSH)) {
+		vraid_start_flush(vd, bio);
+		return;
+	}
+	bio = bio_split_to_limits(bio);
+	if (!bio)
+		return;
+	if (unlikely(!bio_sectors(bio))) {
+		bio_endio(bio);
+		return;
+	}
+	vraid_map_bio(vd, bio);
+}
+
+static void vraid_active_release(struct percpu_ref *ref)
+{
+	struct vraid_vd *vd = container_of(ref, struct vraid_vd, active);
+
+	complete(&vd->active_done);
+}
+
+int vraid_io_init(struct vraid_vd *vd)
+{
+	u32 n = vd->geom.nr_members;
+	int ret;
+
+	vd->stats = alloc_percpu(struct vraid_stats);
+	if (!vd->stats)
+		return -ENOMEM;
+	ret = bioset_init(&vd->clone_set, BIO_POOL_SIZE,
+			  offsetof(struct vraid_io, clone), 0);
+	if (ret)
+		goto out_stats;
+	ret = bioset_init(&vd->flush_set, n, 0, 0);
+	if (ret)
+		goto out_clone;
+	ret = mempool_init_kmalloc_pool(&vd->flush_pool, 4,
+					sizeof(struct vraid_flush));
+	if (ret)
+		goto out_flush;
+	init_completion(&vd->active_done);
+	ret = percpu_ref_init(&vd->active, vraid_active_release, 0,
+			      GFP_KERNEL);
+	if (ret)
+		goto out_pool;
+	return 0;
+
+out_pool:
+	mempool_exit(&vd->flush_pool);
+out_flush:
+	bioset_exit(&vd->flush_set);
+out_clone:
+	bioset_exit(&vd->clone_set);
+out_stats:
+	free_percpu(vd->stats);
+	vd->stats = NULL;
+	return ret;
+}
+
+/* Wait for every VD bio in flight, then free the I/O resources. */
+void vraid_io_exit(struct vraid_vd *vd)
+{
+	percpu_ref_kill(&vd->active);
+	wait_for_completion(&vd->active_done);
+	percpu_ref_exit(&vd->active);
+	mempool_exit(&vd->flush_pool);
+	bioset_exit(&vd->flush_set);
+	bioset_exit(&vd->clone_set);
+	free_percpu(vd->stats);
+	vd->stats = NULL;
+}

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/block/vraidN/vraid/: what a VD is and how it is doing.  Read-only
+ * for now; policies become writable with the policy work.
+ */
+#include <linux/blkdev.h>
+#include <linux/sysfs.h>
+#include <linux/device.h>
+
+#include "vraid.h"
+
+const char *vraid_state_name(u32 state)
+{
+	switch (state) {
+	case VRAID_VD_OPTIMAL:		return "optimal";
+	case VRAID_VD_DEGRADED:		return "degraded";
+	case VRAID_VD_REBUILDING:	return "rebuilding";
+	case VRAID_VD_OFFLINE:		return "offline";
+	}
+	return "unknown";
+}
+
+const char *vraid_member_state_name(u32 state)
+{
+	switch (state) {
+	case VRAID_MEMBER_ONLINE:	return "online";
+	case VRAID_MEMBER_FAILED:	return "failed";
+	case VRAID_MEMBER_REBUILDING:	return "rebuilding";
+	case VRAID_MEMBER_MISSING:	return "missing";
+	}
+	return "unknown";
+}
+
+void vraid_stats_sum(struct vraid_vd *vd, struct vraid_stats *sum)
+{
+	int cpu;
+	u32 i;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		struct vraid_stats *s = per_cpu_ptr(vd->stats, cpu);
+
+		for (i = 0; i < vd->geom.nr_members; i++) {
+			sum->member_reads[i] += s->member_reads[i];
+			sum->member_writes[i] += s->member_writes[i];
+			sum->member_errors[i] += s->member_errors[i];
+		}
+		sum->flushes += s->flushes;
+	}
+}
+
+static struct vraid_vd *dev_to_vd(struct device *dev)
+{
+	return dev_to_disk(dev)->private_data;
+}
+
+static ssize_t level_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  vraid_level_name(dev_to_vd(dev)->geom.level));
+}
+static DEVICE_ATTR_RO(level);
+
+static ssize_t state_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  vraid_state_name(READ_ONCE(dev_to_vd(dev)->state)));
+}
+static DEVICE_ATTR_RO(state);
+
+static ssize_t name_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%s\n", dev_to_vd(dev)->name);
+}
+static DEVICE_ATTR_RO(name);
+
+static ssize_t strip_size_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  dev_to_vd(dev)->geom.strip_sectors << SECTOR_SHIFT);
+}
+static DEVICE_ATTR_RO(strip_size);
+
+static ssize_t nr_members_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", dev_to_vd(dev)->geom.nr_members);
+}
+static DEVICE_ATTR_RO(nr_members);
+
+static ssize_t data_offset_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", VRAID_DATA_OFFSET_SECTORS);
+}
+static DEVICE_ATTR_RO(data_offset);
+
+static ssize_t member_size_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", dev_to_vd(dev)->geom.member_sectors);
+}
+static DEVICE_ATTR_RO(member_size);
+
+/* One line per member: role device major:minor state reads writes errors */
+static ssize_t members_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct vraid_vd *vd = dev_to_vd(dev);
+	struct vraid_stats sum;
+	int len = 0;
+	u32 i;
+
+	vraid_stats_sum(vd, &sum);
+	for (i = 0; i < vd->geom.nr_members; i++) {
+		struct vraid_member *m = &vd->members[i];
+
+		len += sysfs_emit_at(buf, len, "%u %s %u:%u %s %llu %llu %llu\n",
+				     m->role, m->name, MAJOR(m->dev),
+				     MINOR(m->dev),
+				     vraid_member_state_name(m->state),
+				     sum.member_reads[i], sum.member_writes[i],
+				     sum.member_errors[i]);
+	}
+	return len;
+}
+static DEVICE_ATTR_RO(members);
+
+static ssize_t flushes_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct vraid_stats sum;
+
+	vraid_stats_sum(dev_to_vd(dev), &sum);
+	return sysfs_emit(buf, "%llu\n", sum.flushes);
+}
+static DEVICE_ATTR_RO(flushes);
+
+static const char * const access_names[] = { "rw", "ro", "blocked" };
+static const char * const dcache_names[] = { "default", "enabled", "disabled" };
+static const char * const io_names[] = { "direct", "cached" };
+static const char * const read_names[] = { "no-read-ahead", "read-ahead" };
+static const char * const write_names[] = {
+	"write-through", "write-back", "write-back-bbu"
+};
+
+#define VRAID_POLICY_ATTR(_name, _field, _names)			\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	u32 v = dev_to_vd(dev)->_field;					\
+									\
+	return sysfs_emit(buf, "%s\n",					\
+			  v < ARRAY_SIZE(_names) ? _names[v] : "unknown"); \
+}									\
+static DEVICE_ATTR_RO(_name)
+
+VRAID_POLICY_ATTR(access_policy, access_policy, access_names);
+VRAID_POLICY_ATTR(disk_cache_policy, disk_cache_policy, dcache_names);
+VRAID_POLICY_ATTR(io_policy, io_policy, io_names);
+VRAID_POLICY_ATTR(read_policy, read_policy, read_names);
+VRAID_POLICY_ATTR(write_policy, write_policy, write_names);
+
+static struct attribute *vraid_attrs[] = {
+	&dev_attr_level.attr,
+	&dev_attr_state.attr,
+	&dev_attr_name.attr,
+	&dev_attr_strip_size.attr,
+	&dev_attr_nr_members.attr,
+	&dev_attr_data_offset.attr,
+	&dev_attr_member_size.attr,
+	&dev_attr_members.attr,
+	&dev_attr_flushes.attr,
+	&dev_attr_access_policy.attr,
+	&dev_attr_disk_cache_policy.attr,
+	&dev_attr_io_policy.attr,
+	&dev_attr_read_policy.attr,
+	&dev_attr_write_policy.attr,
+	NULL,
+};
+
+static const struct attribute_group vraid_attr_group = {
+	.name	= "vraid",
+	.attrs	= vraid_attrs,
+};
+
+const struct attribute_group *vraid_disk_groups[] = {
+	&vraid_attr_group,
+	NULL,
+};

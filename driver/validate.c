@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Validation of ioctl requests (portable core).
+ */
+#include "core_types.h"
+#include <linux/vraid.h>
+#include "validate.h"
+#include "geom.h"
+
+#define NR_CREATE	0x00
+#define NR_DELETE	0x01
+#define NR_LIST		0x02
+#define NR_INFO		0x03
+
+_Static_assert(sizeof(struct vraid_ioc_hdr) == 152, "hdr layout");
+_Static_assert(sizeof(struct vraid_create) == VRAID_CREATE_SIZE_V1, "create");
+_Static_assert(sizeof(struct vraid_delete) == VRAID_DELETE_SIZE_V1, "delete");
+_Static_assert(sizeof(struct vraid_list) == VRAID_LIST_SIZE_V1, "list");
+_Static_assert(sizeof(struct vraid_info) == VRAID_INFO_SIZE_V1, "info");
+
+u32 vraid_cmd_min_size(u32 nr)
+{
+	switch (nr) {
+	case NR_CREATE:	return VRAID_CREATE_SIZE_V1;
+	case NR_DELETE:	return VRAID_DELETE_SIZE_V1;
+	case NR_LIST:	return VRAID_LIST_SIZE_V1;
+	case NR_INFO:	return VRAID_INFO_SIZE_V1;
+	}
+	return 0;
+}
+
+bool vraid_cmd_mutates(u32 nr)
+{
+	return nr == NR_CREATE || nr == NR_DELETE;
+}
+
+static bool all_zero(const void *p, size_t len)
+{
+	const u8 *b = p;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+int vraid_validate_hdr(const struct vraid_ioc_hdr *h, u32 nr,
+		       char *msg, size_t msglen)
+{
+	u32 min = vraid_cmd_min_size(nr);
+
+	if (!min) {
+		snprintf(msg, msglen, "unknown command %u", nr);
+		return -ENOTTY;
+	}
+	if (h->magic != VRAID_IOC_MAGIC) {
+		snprintf(msg, msglen, "bad magic 0x%08x in request header",
+			 h->magic);
+		return -EINVAL;
+	}
+	if (h->version_major != VRAID_ABI_MAJOR) {
+		snprintf(msg, msglen,
+			 "ABI version %u.%u not supported (module speaks %u.%u): use a matching vraidctl",
+			 h->version_major, h->version_minor,
+			 VRAID_ABI_MAJOR, VRAID_ABI_MINOR);
+		return -EPROTO;
+	}
+	if (h->size < min || h->size > VRAID_IOC_MAX_SIZE) {
+		snprintf(msg, msglen,
+			 "request size %u bytes is wrong for this command (%u to %u)",
+			 h->size, min, VRAID_IOC_MAX_SIZE);
+		return -EINVAL;
+	}
+	if (h->flags) {
+		snprintf(msg, msglen, "unknown flags 0x%x", h->flags);
+		return -EINVAL;
+	}
+	if (h->reserved) {
+		snprintf(msg, msglen, "reserved header field is not zero");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static bool all_digits(const char *p, const char *end)
+{
+	if (p == end)
+		return false;
+	for (; p < end; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return true;
+}
+
+bool vraid_name_valid(const char *name, size_t len)
+{
+	const char *end = memchr(name, '\0', len);
+	const char *p;
+
+	if (!end)
+		return false;
+	if (name[0] == '-')
+		return false;
+	/* "12" and "vraid12" name VDs by number; a label must not. */
+	if (all_digits(name, end))
+		return false;
+	if (end - name > 5 && !memcmp(name, "vraid", 5) &&
+	    all_digits(name + 5, end))
+		return false;
+	for (p = name; p < end; p++) {
+		char c = *p;
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+		      c == '-'))
+			return false;
+	}
+	return true;
+}
+
+int vraid_validate_create(const struct vraid_create *c, char *msg,
+			  size_t msglen)
+{
+	u32 i, j;
+	int ret;
+
+	ret = vraid_geom_check(c->level, c->nr_members, c->strip_bytes,
+			       c->spans, msg, msglen);
+	if (ret)
+		return ret;
+	if (c->level == VRAID_LEVEL_JBOD && c->strip_bytes) {
+		snprintf(msg, msglen, "JBOD has no strip size; omit --strip");
+		return -EINVAL;
+	}
+	if (!vraid_name_valid(c->name, sizeof(c->name))) {
+		snprintf(msg, msglen,
+			 "bad name: use up to %u letters, digits, '.', '_' or '-' (not a number, vraidN or -x)",
+			 VRAID_NAME_LEN - 1);
+		return -EINVAL;
+	}
+	if (c->reserved1 || !all_zero(c->reserved2, sizeof(c->reserved2))) {
+		snprintf(msg, msglen, "reserved fields are not zero");
+		return -EINVAL;
+	}
+	for (i = 0; i < c->nr_members; i++) {
+		const struct vraid_member_ref *m = &c->members[i];
+
+		if ((m->major == 0 && m->minor == 0) || m->major >= 4096 ||
+		    m->minor >= (1U << 20)) {
+			snprintf(msg, msglen, "member %u: bad device number %u:%u",
+				 i, m->major, m->minor);
+			return -EINVAL;
+		}
+		for (j = 0; j < i; j++) {
+			if (c->members[j].major == m->major &&
+			    c->members[j].minor == m->minor) {
+				snprintf(msg, msglen,
+					 "device %u:%u is named twice (members %u and %u)",
+					 m->major, m->minor, j, i);
+				return -EINVAL;
+			}
+		}
+	}
+	for (; i < VRAID_MAX_MEMBERS; i++) {
+		if (c->members[i].major || c->members[i].minor) {
+			snprintf(msg, msglen,
+				 "member slot %u is set but nr_members is %u",
+				 i, c->nr_members);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int check_index(u32 index, char *msg, size_t msglen)
+{
+	if (index >= VRAID_MAX_VDS) {
+		snprintf(msg, msglen, "no virtual drive vraid%u (index out of range 0-%u)",
+			 index, VRAID_MAX_VDS - 1);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int vraid_validate_delete(const struct vraid_delete *d, char *msg,
+			  size_t msglen)
+{
+	if (d->reserved1 || !all_zero(d->reserved2, sizeof(d->reserved2))) {
+		snprintf(msg, msglen, "reserved fields are not zero");
+		return -EINVAL;
+	}
+	return check_index(d->index, msg, msglen);
+}
+
+int vraid_validate_list(const struct vraid_list *l, char *msg, size_t msglen)
+{
+	if (l->reserved1 || !all_zero(l->reserved2, sizeof(l->reserved2))) {
+		snprintf(msg, msglen, "reserved fields are not zero");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int vraid_validate_info(const struct vraid_info *i, char *msg, size_t msglen)
+{
+	if (!all_zero(i->reserved2, sizeof(i->reserved2))) {
+		snprintf(msg, msglen, "reserved fields are not zero");
+		return -EINVAL;
+	}
+	return check_index(i->index, msg, msglen);
+}

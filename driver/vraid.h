@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vraid internal definitions shared by the driver's files.
+ *
+ * Locking:
+ *  - vraid_ctl_mutex (ctl.c) serialises the control plane: create, delete,
+ *    list and info, and protects vraid_idr.  Never taken on the I/O path.
+ *  - vraid_vd.lock protects open_count and deleting (open/release against
+ *    delete).  Never taken on the I/O path.
+ *  - The I/O path takes no lock: the geometry and member table are
+ *    immutable while the VD exists, statistics are per-CPU, in-flight
+ *    bios are counted by a percpu_ref.
+ */
+#ifndef VRAID_H
+#define VRAID_H
+
+#include <linux/blkdev.h>
+#include <linux/bio.h>
+#include <linux/mutex.h>
+#include <linux/mempool.h>
+#include <linux/percpu-refcount.h>
+#include <linux/completion.h>
+#include <linux/workqueue.h>
+#include <linux/vraid.h>
+
+#include "compat.h"
+#include "geom.h"
+
+#define VRAID_MINORS	16	/* per VD: the disk and 15 partitions */
+
+struct vraid_member {
+	struct vraid_bdev_handle h;	/* NULL bdev once closed */
+	dev_t dev;
+	u32 role;
+	u32 state;			/* VRAID_MEMBER_* */
+	u64 dev_sectors;		/* size of the whole device */
+	bool holder_linked;
+	char name[BDEVNAME_SIZE];
+};
+
+/* Per-CPU statistics, summed on read. */
+struct vraid_stats {
+	u64 member_reads[VRAID_MAX_MEMBERS];
+	u64 member_writes[VRAID_MAX_MEMBERS];
+	u64 member_errors[VRAID_MAX_MEMBERS];
+	u64 flushes;
+};
+
+struct vraid_vd {
+	int index;
+	struct gendisk *disk;
+	struct vraid_geom geom;
+	char name[VRAID_NAME_LEN];
+	u32 state;			/* VRAID_VD_* */
+	u32 access_policy;
+	u32 disk_cache_policy;
+	u32 io_policy;
+	u32 read_policy;
+	u32 write_policy;
+
+	struct bio_set clone_set;	/* member clones, one per VD bio */
+	struct bio_set flush_set;	/* empty member flushes, from wq only */
+	mempool_t flush_pool;		/* struct vraid_flush */
+	struct vraid_stats __percpu *stats;
+
+	struct percpu_ref active;	/* VD bios in flight */
+	struct completion active_done;
+
+	struct mutex lock;		/* open_count, deleting */
+	unsigned int open_count;
+	bool deleting;
+
+	struct vraid_member members[VRAID_MAX_MEMBERS];
+};
+
+/* ctl.c */
+extern struct workqueue_struct *vraid_wq;
+int vraid_idr_alloc(struct vraid_vd *vd);
+void vraid_idr_remove(int index);
+
+/* vd.c */
+int vraid_vd_create(struct vraid_create *c);
+int vraid_vd_delete(struct vraid_vd *vd, char *msg, size_t msglen);
+void vraid_vd_fill_info(struct vraid_vd *vd, struct vraid_info *info);
+extern const struct block_device_operations vraid_fops;
+extern int vraid_major;
+
+/* io.c */
+void vraid_submit_bio(struct bio *bio);
+int vraid_io_init(struct vraid_vd *vd);
+void vraid_io_exit(struct vraid_vd *vd);
+
+/* sysfs.c */
+extern const struct attribute_group *vraid_disk_groups[];
+void vraid_stats_sum(struct vraid_vd *vd, struct vraid_stats *sum);
+const char *vraid_state_name(u32 state);
+const char *vraid_member_state_name(u32 state);
+
+#endif /* VRAID_H */

@@ -1,0 +1,730 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the ioctl request validation (driver/validate.c), table
+ * driven.  Every request is a heap buffer of exactly its struct's size, so
+ * ASan catches a validator that reads past it; every message buffer is
+ * exactly VRAID_MSG_LEN bytes, so ASan catches a message that overruns
+ * hdr.message.
+ */
+#include "core_types.h"
+#include <linux/vraid.h>
+#include "validate.h"
+#include "tap.h"
+
+#include <stddef.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static char *msg;	/* VRAID_MSG_LEN bytes, like hdr.message */
+
+/* The four commands of ABI 1.0, by _IOC_NR. */
+static const struct cmd {
+	u32 nr;
+	const char *name;
+	u32 size;		/* sizeof its struct */
+	unsigned long ioc;	/* the ioctl number */
+	bool mutates;
+} cmds[] = {
+	{ 0x00, "CREATE", sizeof(struct vraid_create), VRAID_IOC_CREATE, true },
+	{ 0x01, "DELETE", sizeof(struct vraid_delete), VRAID_IOC_DELETE, true },
+	{ 0x02, "LIST",   sizeof(struct vraid_list),   VRAID_IOC_LIST,   false },
+	{ 0x03, "INFO",   sizeof(struct vraid_info),   VRAID_IOC_INFO,   false },
+};
+
+static void *zalloc(size_t len)
+{
+	void *p = calloc(1, len);
+
+	if (!p) {
+		perror("calloc");
+		exit(2);
+	}
+	return p;
+}
+
+static void good_hdr(struct vraid_ioc_hdr *h, u32 size)
+{
+	memset(h, 0, sizeof(*h));
+	h->magic = VRAID_IOC_MAGIC;
+	h->size = size;
+	h->version_major = VRAID_ABI_MAJOR;
+	h->version_minor = VRAID_ABI_MINOR;
+}
+
+/*
+ * After a validator ran: the result is @err; a refusal has a non-empty,
+ * NUL-terminated message that mentions @needle (if given) and that is not
+ * truncated (its full text is shorter than VRAID_MSG_LEN).
+ */
+static void expect(int ret, int err, const char *needle)
+{
+	CHECK(ret == err, "returned %d, expected %d (message \"%.*s\")", ret,
+	      err, VRAID_MSG_LEN, msg);
+	if (ret)
+		CHECK_MSG(msg, VRAID_MSG_LEN, needle);
+	if (ret && memchr(msg, '\0', VRAID_MSG_LEN))
+		CHECK(strlen(msg) < VRAID_MSG_LEN - 1,
+		      "message of %zu chars may have been truncated: \"%.*s\"",
+		      strlen(msg), VRAID_MSG_LEN, msg);
+}
+
+/* ---- the header ---------------------------------------------------------- */
+
+enum { SZ_ABS, SZ_MIN };	/* size is absolute, or min size + delta */
+
+static const struct hdr_case {
+	const char *what;
+	u32 magic;
+	int size_kind;
+	s64 size;
+	u16 major, minor;
+	u32 flags, reserved;
+	s32 status;		/* "out" field: ignored on input */
+	int err;
+	const char *needle;
+} hdr_cases[] = {
+#define GOOD VRAID_IOC_MAGIC, SZ_MIN, 0, VRAID_ABI_MAJOR, VRAID_ABI_MINOR, 0, 0, 0
+	{ "good header", GOOD, 0, NULL },
+	{ "bad magic 0",
+	  0, SZ_MIN, 0, 1, 0, 0, 0, 0, -EINVAL, "0x00000000" },
+	{ "bad magic byte-swapped",
+	  0x49415256, SZ_MIN, 0, 1, 0, 0, 0, 0, -EINVAL, "0x49415256" },
+	{ "bad magic +1",
+	  VRAID_IOC_MAGIC + 1, SZ_MIN, 0, 1, 0, 0, 0, 0, -EINVAL, "0x5652414a" },
+	{ "major 0",
+	  VRAID_IOC_MAGIC, SZ_MIN, 0, 0, 0, 0, 0, 0, -EPROTO, "0.0" },
+	{ "major 2",
+	  VRAID_IOC_MAGIC, SZ_MIN, 0, 2, 0, 0, 0, 0, -EPROTO, "2.0" },
+	{ "major 65535",
+	  VRAID_IOC_MAGIC, SZ_MIN, 0, 0xffff, 3, 0, 0, 0, -EPROTO, "65535.3" },
+	{ "minor 1 accepted",
+	  VRAID_IOC_MAGIC, SZ_MIN, 0, 1, 1, 0, 0, 0, 0, NULL },
+	{ "minor 7 accepted",
+	  VRAID_IOC_MAGIC, SZ_MIN, 0, 1, 7, 0, 0, 0, 0, NULL },
+	{ "minor 65535 accepted",
+	  VRAID_IOC_MAGIC, SZ_MIN, 0, 1, 0xffff, 0, 0, 0, 0, NULL },
+	{ "size 0",
+	  VRAID_IOC_MAGIC, SZ_ABS, 0, 1, 0, 0, 0, 0, -EINVAL, "size 0" },
+	{ "size of the header only",
+	  VRAID_IOC_MAGIC, SZ_ABS, sizeof(struct vraid_ioc_hdr), 1, 0, 0, 0, 0,
+	  -EINVAL, "size" },
+	{ "size one below the struct",
+	  VRAID_IOC_MAGIC, SZ_MIN, -1, 1, 0, 0, 0, 0, -EINVAL, "size" },
+	{ "size 8 below the struct",
+	  VRAID_IOC_MAGIC, SZ_MIN, -8, 1, 0, 0, 0, 0, -EINVAL, "size" },
+	{ "size 8 above the struct (newer tool) accepted",
+	  VRAID_IOC_MAGIC, SZ_MIN, 8, 1, 0, 0, 0, 0, 0, NULL },
+	{ "size VRAID_IOC_MAX_SIZE accepted",
+	  VRAID_IOC_MAGIC, SZ_ABS, VRAID_IOC_MAX_SIZE, 1, 0, 0, 0, 0, 0, NULL },
+	{ "size VRAID_IOC_MAX_SIZE + 1",
+	  VRAID_IOC_MAGIC, SZ_ABS, VRAID_IOC_MAX_SIZE + 1, 1, 0, 0, 0, 0,
+	  -EINVAL, "65537" },
+	{ "size 0xffffffff",
+	  VRAID_IOC_MAGIC, SZ_ABS, 0xffffffff, 1, 0, 0, 0, 0, -EINVAL,
+	  "4294967295" },
+	{ "flags 1",
+	  VRAID_IOC_MAGIC, SZ_MIN, 0, 1, 0, 1, 0, 0, -EINVAL, "0x1" },
+	{ "flags 0x80000000",
+	  VRAID_IOC_MAGIC, SZ_MIN, 0, 1, 0, 0x80000000, 0, 0, -EINVAL,
+	  "0x80000000" },
+	{ "reserved 1",
+	  VRAID_IOC_MAGIC, SZ_MIN, 0, 1, 0, 0, 1, 0, -EINVAL, "reserved" },
+	{ "reserved 0xffffffff",
+	  VRAID_IOC_MAGIC, SZ_MIN, 0, 1, 0, 0, 0xffffffff, 0, -EINVAL,
+	  "reserved" },
+	{ "status on input is ignored",
+	  VRAID_IOC_MAGIC, SZ_MIN, 0, 1, 0, 0, 0, -5, 0, NULL },
+#undef GOOD
+};
+
+static void test_hdr(void)
+{
+	static const u32 unknown[] = {
+		4, 5, 6, 7, 8, 9, 10, 0x0b, 0xff, 0x100, 0x80000000, 0xffffffff,
+	};
+	struct vraid_ioc_hdr *h = zalloc(sizeof(*h));
+	size_t i, j;
+
+	for (j = 0; j < ARRAY_SIZE(cmds); j++) {
+		for (i = 0; i < ARRAY_SIZE(hdr_cases); i++) {
+			const struct hdr_case *c = &hdr_cases[i];
+			s64 size = c->size_kind == SZ_MIN ?
+				   (s64)cmds[j].size + c->size : c->size;
+			int ret;
+
+			tap_begin("hdr %s: %s -> %d", cmds[j].name, c->what,
+				  c->err);
+			good_hdr(h, (u32)size);
+			h->magic = c->magic;
+			h->version_major = c->major;
+			h->version_minor = c->minor;
+			h->flags = c->flags;
+			h->reserved = c->reserved;
+			h->status = c->status;
+			/* the message is an out field too: garbage is fine */
+			memset(h->message, 'm', sizeof(h->message));
+			msg_reset(msg, VRAID_MSG_LEN);
+			ret = vraid_validate_hdr(h, cmds[j].nr, msg,
+						 VRAID_MSG_LEN);
+			expect(ret, c->err, c->needle);
+			tap_end();
+		}
+	}
+
+	for (i = 0; i < ARRAY_SIZE(unknown); i++) {
+		char needle[32];
+
+		snprintf(needle, sizeof(needle), "command %u", unknown[i]);
+		tap_begin("hdr: unknown command %u -> -ENOTTY", unknown[i]);
+		good_hdr(h, sizeof(struct vraid_create));
+		msg_reset(msg, VRAID_MSG_LEN);
+		expect(vraid_validate_hdr(h, unknown[i], msg, VRAID_MSG_LEN),
+		       -ENOTTY, needle);
+		CHECK(vraid_cmd_min_size(unknown[i]) == 0,
+		      "vraid_cmd_min_size(%u) = %u", unknown[i],
+		      vraid_cmd_min_size(unknown[i]));
+		CHECK(!vraid_cmd_mutates(unknown[i]),
+		      "vraid_cmd_mutates(%u) is true", unknown[i]);
+		tap_end();
+	}
+	free(h);
+}
+
+/* ---- the ABI itself ------------------------------------------------------ */
+
+#define FSZ(type, field) sizeof(((type *)0)->field)
+
+static void test_abi(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		const struct cmd *c = &cmds[i];
+
+		tap_begin("ioctl %s: nr %u, type 0xF7, read/write, encodes the header only",
+			  c->name, c->nr);
+		CHECK(_IOC_NR(c->ioc) == c->nr, "_IOC_NR %lu",
+		      (unsigned long)_IOC_NR(c->ioc));
+		CHECK(_IOC_TYPE(c->ioc) == VRAID_IOC_TYPE, "_IOC_TYPE 0x%lx",
+		      (unsigned long)_IOC_TYPE(c->ioc));
+		CHECK(_IOC_DIR(c->ioc) == (_IOC_READ | _IOC_WRITE),
+		      "_IOC_DIR %lu", (unsigned long)_IOC_DIR(c->ioc));
+		CHECK(_IOC_SIZE(c->ioc) == sizeof(struct vraid_ioc_hdr),
+		      "_IOC_SIZE %lu", (unsigned long)_IOC_SIZE(c->ioc));
+		CHECK(vraid_cmd_min_size(_IOC_NR(c->ioc)) == c->size,
+		      "vraid_cmd_min_size %u, sizeof %u",
+		      vraid_cmd_min_size(_IOC_NR(c->ioc)), c->size);
+		CHECK(vraid_cmd_mutates(c->nr) == c->mutates,
+		      "vraid_cmd_mutates %d", vraid_cmd_mutates(c->nr));
+		tap_end();
+	}
+
+	/*
+	 * No implicit padding anywhere: the layout is then the same on
+	 * 32-bit and 64-bit userspace (no compat_ioctl translation).
+	 */
+	tap_begin("ABI structs have no implicit padding");
+	CHECK(sizeof(struct vraid_ioc_hdr) ==
+	      4 + 4 + 2 + 2 + 4 + 4 + 4 + VRAID_MSG_LEN,
+	      "vraid_ioc_hdr %zu", sizeof(struct vraid_ioc_hdr));
+	CHECK(sizeof(struct vraid_create) ==
+	      sizeof(struct vraid_ioc_hdr) + 4 * 4 + VRAID_NAME_LEN + 4 + 4 +
+	      VRAID_DEVNAME_LEN + FSZ(struct vraid_create, reserved2) +
+	      FSZ(struct vraid_create, members),
+	      "vraid_create %zu", sizeof(struct vraid_create));
+	CHECK(sizeof(struct vraid_delete) ==
+	      sizeof(struct vraid_ioc_hdr) + 4 + 4 +
+	      FSZ(struct vraid_delete, reserved2),
+	      "vraid_delete %zu", sizeof(struct vraid_delete));
+	CHECK(sizeof(struct vraid_list) ==
+	      sizeof(struct vraid_ioc_hdr) + 4 + 4 +
+	      FSZ(struct vraid_list, reserved2) + 4 * VRAID_MAX_VDS,
+	      "vraid_list %zu", sizeof(struct vraid_list));
+	CHECK(sizeof(struct vraid_member_info) ==
+	      4 * 4 + 8 + 8 + VRAID_DEVNAME_LEN + 3 * 8 +
+	      FSZ(struct vraid_member_info, reserved),
+	      "vraid_member_info %zu", sizeof(struct vraid_member_info));
+	CHECK(sizeof(struct vraid_info) ==
+	      sizeof(struct vraid_ioc_hdr) + 8 * 4 + 3 * 8 + VRAID_NAME_LEN +
+	      VRAID_DEVNAME_LEN + 6 * 4 + FSZ(struct vraid_info, reserved2) +
+	      FSZ(struct vraid_info, members),
+	      "vraid_info %zu", sizeof(struct vraid_info));
+	CHECK(sizeof(struct vraid_ioc_hdr) % 8 == 0 &&
+	      sizeof(struct vraid_create) % 8 == 0 &&
+	      sizeof(struct vraid_delete) % 8 == 0 &&
+	      sizeof(struct vraid_list) % 8 == 0 &&
+	      sizeof(struct vraid_info) % 8 == 0,
+	      "a struct size is not a multiple of 8");
+	tap_end();
+
+	/*
+	 * The v1 sizes are the smallest requests the kernel must accept
+	 * forever: the numbers are frozen here on purpose (change them only
+	 * before the ABI is first released).
+	 */
+	tap_begin("ABI v1 minimum sizes: create 560, delete 192, list 1216, info 4200");
+	CHECK(VRAID_CREATE_SIZE_V1 == 560 && VRAID_DELETE_SIZE_V1 == 192 &&
+	      VRAID_LIST_SIZE_V1 == 1216 && VRAID_INFO_SIZE_V1 == 4200,
+	      "uapi v1 sizes %u %u %u %u", VRAID_CREATE_SIZE_V1,
+	      VRAID_DELETE_SIZE_V1, VRAID_LIST_SIZE_V1, VRAID_INFO_SIZE_V1);
+	CHECK(vraid_cmd_min_size(0) == VRAID_CREATE_SIZE_V1, "create %u",
+	      vraid_cmd_min_size(0));
+	CHECK(vraid_cmd_min_size(1) == VRAID_DELETE_SIZE_V1, "delete %u",
+	      vraid_cmd_min_size(1));
+	CHECK(vraid_cmd_min_size(2) == VRAID_LIST_SIZE_V1, "list %u",
+	      vraid_cmd_min_size(2));
+	CHECK(vraid_cmd_min_size(3) == VRAID_INFO_SIZE_V1, "info %u",
+	      vraid_cmd_min_size(3));
+	CHECK(sizeof(struct vraid_info) <= VRAID_IOC_MAX_SIZE,
+	      "vraid_info %zu exceeds VRAID_IOC_MAX_SIZE",
+	      sizeof(struct vraid_info));
+	tap_end();
+}
+
+/* ---- CREATE -------------------------------------------------------------- */
+
+enum tweak {
+	TW_NONE,
+	TW_DUP,		/* members[b] = members[a] */
+	TW_DEV,		/* members[a] = b:c */
+	TW_SLOT,	/* members[a] = b:c, a >= nr_members */
+	TW_RES1,	/* reserved1 = a */
+	TW_RES2,	/* reserved2[a] = b */
+	TW_OUT,		/* garbage in the out fields (index, disk_name) */
+	TW_HDR,		/* garbage in the header (validate_hdr's business) */
+};
+
+#define NOSTR	"\x01"	/* name: leave the name field all zero */
+
+static const struct create_case {
+	const char *what;
+	u32 level, nr, strip, spans;
+	const char *name;	/* copied with its NUL, unless name_len */
+	size_t name_len;	/* bytes of name to copy (no NUL added) */
+	enum tweak tw;
+	u32 a, b, c;
+	int err;
+	const char *needle;
+} create_cases[] = {
+	/* valid requests */
+	{ "raid0 2 members, default strip", 0, 2, 0, 0, NOSTR, 0, TW_NONE, 0, 0, 0, 0, NULL },
+	{ "raid0 3 members, 4K strip", 0, 3, 4096, 0, NOSTR, 0, TW_NONE, 0, 0, 0, 0, NULL },
+	{ "raid0 32 members, 1M strip", 0, 32, 1 << 20, 0, NOSTR, 0, TW_NONE, 0, 0, 0, 0, NULL },
+	{ "jbod 1 member", 255, 1, 0, 0, NOSTR, 0, TW_NONE, 0, 0, 0, 0, NULL },
+	{ "name \"\"", 0, 2, 0, 0, "", 0, TW_NONE, 0, 0, 0, 0, NULL },
+	{ "name \"data\"", 0, 2, 0, 0, "data", 0, TW_NONE, 0, 0, 0, 0, NULL },
+	{ "name \"a.b_c-1\"", 0, 2, 0, 0, "a.b_c-1", 0, TW_NONE, 0, 0, 0, 0, NULL },
+	{ "name \"A9\"", 255, 1, 0, 0, "A9", 0, TW_NONE, 0, 0, 0, 0, NULL },
+	{ "name \"x-\" (dash not first)", 0, 2, 0, 0, "x-", 0, TW_NONE, 0, 0, 0, 0, NULL },
+	{ "name of 31 chars", 0, 2, 0, 0, "abcdefghijklmnopqrstuvwxyz01234", 0, TW_NONE, 0, 0, 0, 0, NULL },
+	{ "device 4095:1048575 is a valid number", 0, 2, 0, 0, NOSTR, 0, TW_DEV, 1, 4095, (1 << 20) - 1, 0, NULL },
+	{ "out fields (index, disk_name) ignored", 0, 4, 0, 0, "x", 0, TW_OUT, 0, 0, 0, 0, NULL },
+	{ "header fields are not create's business", 0, 4, 0, 0, "x", 0, TW_HDR, 0, 0, 0, 0, NULL },
+
+	/* duplicate members */
+	{ "members 0 and 1 the same device", 0, 2, 0, 0, NOSTR, 0, TW_DUP, 0, 1, 0, -EINVAL, "members 0 and 1" },
+	{ "members 1 and 3 the same device", 0, 4, 0, 0, NOSTR, 0, TW_DUP, 1, 3, 0, -EINVAL, "members 1 and 3" },
+	{ "members 0 and 31 the same device", 0, 32, 0, 0, NOSTR, 0, TW_DUP, 0, 31, 0, -EINVAL, "members 0 and 31" },
+
+	/* bad device numbers */
+	{ "device 0:0", 0, 2, 0, 0, NOSTR, 0, TW_DEV, 1, 0, 0, -EINVAL, "0:0" },
+	{ "jbod device 0:0", 255, 1, 0, 0, NOSTR, 0, TW_DEV, 0, 0, 0, -EINVAL, "0:0" },
+	{ "major 4096", 0, 3, 0, 0, NOSTR, 0, TW_DEV, 2, 4096, 1, -EINVAL, "4096:1" },
+	{ "major 0xffffffff", 0, 3, 0, 0, NOSTR, 0, TW_DEV, 0, 0xffffffff, 1, -EINVAL, "4294967295:1" },
+	{ "minor 1048576", 0, 3, 0, 0, NOSTR, 0, TW_DEV, 2, 8, 1 << 20, -EINVAL, "8:1048576" },
+	{ "minor 0xffffffff", 0, 3, 0, 0, NOSTR, 0, TW_DEV, 2, 8, 0xffffffff, -EINVAL, "8:4294967295" },
+
+	/* slots beyond nr_members */
+	{ "slot 2 set with 2 members", 0, 2, 0, 0, NOSTR, 0, TW_SLOT, 2, 8, 240, -EINVAL, "slot 2" },
+	{ "slot 31 set with 2 members", 0, 2, 0, 0, NOSTR, 0, TW_SLOT, 31, 8, 240, -EINVAL, "slot 31" },
+	{ "slot 1 major only, jbod", 255, 1, 0, 0, NOSTR, 0, TW_SLOT, 1, 8, 0, -EINVAL, "slot 1" },
+	{ "slot 5 minor only", 0, 4, 0, 0, NOSTR, 0, TW_SLOT, 5, 0, 1, -EINVAL, "slot 5" },
+
+	/* names */
+	{ "name of 32 chars, no NUL", 0, 2, 0, 0, "abcdefghijklmnopqrstuvwxyz012345", 32, TW_NONE, 0, 0, 0, -EINVAL, "name" },
+	{ "name \"-x\"", 0, 2, 0, 0, "-x", 0, TW_NONE, 0, 0, 0, -EINVAL, "name" },
+	{ "name \"-\"", 0, 2, 0, 0, "-", 0, TW_NONE, 0, 0, 0, -EINVAL, "name" },
+	{ "name \"a b\"", 0, 2, 0, 0, "a b", 0, TW_NONE, 0, 0, 0, -EINVAL, "name" },
+	{ "name \"\xc3\xa9\"", 0, 2, 0, 0, "\xc3\xa9", 0, TW_NONE, 0, 0, 0, -EINVAL, "name" },
+	{ "name \"a/b\"", 0, 2, 0, 0, "a/b", 0, TW_NONE, 0, 0, 0, -EINVAL, "name" },
+	{ "name \"..\\n\"", 0, 2, 0, 0, "..\n", 0, TW_NONE, 0, 0, 0, -EINVAL, "name" },
+	{ "name with a tab", 0, 2, 0, 0, "a\tb", 0, TW_NONE, 0, 0, 0, -EINVAL, "name" },
+	{ "name with 0x7f", 0, 2, 0, 0, "a\x7f", 0, TW_NONE, 0, 0, 0, -EINVAL, "name" },
+	/* a label must not look like a VD number: "12", "vraid12" */
+	{ "name \"0\"", 0, 2, 0, 0, "0", 0, TW_NONE, 0, 0, 0, -EINVAL, "name" },
+	{ "name \"12\"", 0, 2, 0, 0, "12", 0, TW_NONE, 0, 0, 0, -EINVAL, "name" },
+	{ "name of 31 digits", 0, 2, 0, 0, "1234567890123456789012345678901", 0, TW_NONE, 0, 0, 0, -EINVAL, "name" },
+	{ "name \"vraid0\"", 0, 2, 0, 0, "vraid0", 0, TW_NONE, 0, 0, 0, -EINVAL, "name" },
+	{ "name \"vraid12\"", 0, 2, 0, 0, "vraid12", 0, TW_NONE, 0, 0, 0, -EINVAL, "name" },
+	{ "name \"vraid\"", 0, 2, 0, 0, "vraid", 0, TW_NONE, 0, 0, 0, 0, NULL },
+	{ "name \"vraidx\"", 0, 2, 0, 0, "vraidx", 0, TW_NONE, 0, 0, 0, 0, NULL },
+	{ "name \"vraid1x\"", 0, 2, 0, 0, "vraid1x", 0, TW_NONE, 0, 0, 0, 0, NULL },
+	{ "name \"vraid-1\"", 0, 2, 0, 0, "vraid-1", 0, TW_NONE, 0, 0, 0, 0, NULL },
+	{ "name \"1a\"", 0, 2, 0, 0, "1a", 0, TW_NONE, 0, 0, 0, 0, NULL },
+	{ "name \"1.5\"", 0, 2, 0, 0, "1.5", 0, TW_NONE, 0, 0, 0, 0, NULL },
+
+	/* reserved fields */
+	{ "reserved1 = 1", 0, 2, 0, 0, NOSTR, 0, TW_RES1, 1, 0, 0, -EINVAL, "reserved" },
+	{ "reserved1 = 0x80000000", 255, 1, 0, 0, NOSTR, 0, TW_RES1, 0x80000000, 0, 0, -EINVAL, "reserved" },
+	{ "reserved2[0] = 1", 0, 2, 0, 0, NOSTR, 0, TW_RES2, 0, 1, 0, -EINVAL, "reserved" },
+	{ "reserved2[7] = 0x100", 0, 2, 0, 0, NOSTR, 0, TW_RES2, 7, 0x100, 0, -EINVAL, "reserved" },
+
+	/* JBOD has no strip */
+	{ "jbod strip 4096", 255, 1, 4096, 0, NOSTR, 0, TW_NONE, 0, 0, 0, -EINVAL, "strip" },
+	{ "jbod strip 65536", 255, 1, 65536, 0, NOSTR, 0, TW_NONE, 0, 0, 0, -EINVAL, "strip" },
+
+	/* geometry refusals reach the user through create too */
+	{ "level 7", 7, 2, 0, 0, NOSTR, 0, TW_NONE, 0, 0, 0, -EINVAL, "7" },
+	{ "level 5 not supported yet", 5, 3, 0, 0, NOSTR, 0, TW_NONE, 0, 0, 0, -EOPNOTSUPP, "RAID5" },
+	{ "raid0 1 member", 0, 1, 0, 0, NOSTR, 0, TW_NONE, 0, 0, 0, -EINVAL, "1 given" },
+	{ "raid0 33 members", 0, 33, 0, 0, NOSTR, 0, TW_NONE, 0, 0, 0, -EINVAL, "33" },
+	{ "raid0 0xffffffff members", 0, 0xffffffff, 0, 0, NOSTR, 0, TW_NONE, 0, 0, 0, -EINVAL, "4294967295" },
+	{ "jbod 0 members", 255, 0, 0, 0, NOSTR, 0, TW_NONE, 0, 0, 0, -EINVAL, "no members" },
+	{ "raid0 strip 6K", 0, 2, 6144, 0, NOSTR, 0, TW_NONE, 0, 0, 0, -EINVAL, "6144" },
+	{ "raid0 spans 2", 0, 4, 0, 2, NOSTR, 0, TW_NONE, 0, 0, 0, -EINVAL, "spans" },
+};
+
+/* A good request: @nr distinct members 8:0, 8:16, ... (sda, sdb, ...). */
+static struct vraid_create *good_create(u32 level, u32 nr, u32 strip)
+{
+	struct vraid_create *c = zalloc(sizeof(*c));
+	u32 i;
+
+	good_hdr(&c->hdr, sizeof(*c));
+	c->level = level;
+	c->nr_members = nr;
+	c->strip_bytes = strip;
+	for (i = 0; i < nr && i < VRAID_MAX_MEMBERS; i++) {
+		c->members[i].major = 8;
+		c->members[i].minor = 16 * i;
+	}
+	/* sda is 8:0 and that is a valid device: only 0:0 is not */
+	return c;
+}
+
+static void test_create(void)
+{
+	size_t i;
+	u32 n;
+
+	/* every byte value inside a name ("a?b") */
+	tap_begin("create: names \"a?b\", all 255 byte values");
+	for (i = 1; i < 256; i++) {
+		struct vraid_create *c = good_create(0, 2, 0);
+		bool ok = (i >= 'a' && i <= 'z') || (i >= 'A' && i <= 'Z') ||
+			  (i >= '0' && i <= '9') || i == '.' || i == '_' ||
+			  i == '-';
+		int ret;
+
+		c->name[0] = 'a';
+		c->name[1] = (char)i;
+		c->name[2] = 'b';
+		msg_reset(msg, VRAID_MSG_LEN);
+		ret = vraid_validate_create(c, msg, VRAID_MSG_LEN);
+		CHECK(ret == (ok ? 0 : -EINVAL), "name byte 0x%02zx: ret %d",
+		      i, ret);
+		free(c);
+	}
+	tap_end();
+
+	for (i = 0; i < ARRAY_SIZE(create_cases); i++) {
+		const struct create_case *t = &create_cases[i];
+		struct vraid_create *c = good_create(t->level, t->nr, t->strip);
+
+		c->spans = t->spans;
+		if (strcmp(t->name, NOSTR)) {
+			size_t len = t->name_len ? t->name_len :
+				     strlen(t->name) + 1;
+
+			memcpy(c->name, t->name, len);
+		}
+		switch (t->tw) {
+		case TW_NONE:
+			break;
+		case TW_DUP:
+			c->members[t->b] = c->members[t->a];
+			break;
+		case TW_DEV:
+		case TW_SLOT:
+			c->members[t->a].major = t->b;
+			c->members[t->a].minor = t->c;
+			break;
+		case TW_RES1:
+			c->reserved1 = t->a;
+			break;
+		case TW_RES2:
+			c->reserved2[t->a] = t->b;
+			break;
+		case TW_OUT:
+			c->index = 77;
+			memset(c->disk_name, 'z', sizeof(c->disk_name));
+			break;
+		case TW_HDR:
+			memset(&c->hdr, 0xee, sizeof(c->hdr));
+			break;
+		}
+		tap_begin("create: %s -> %d", t->what, t->err);
+		msg_reset(msg, VRAID_MSG_LEN);
+		expect(vraid_validate_create(c, msg, VRAID_MSG_LEN), t->err,
+		       t->needle);
+		if (t->tw == TW_DUP && t->err) {
+			char dev[32];
+
+			snprintf(dev, sizeof(dev), "%u:%u",
+				 c->members[t->a].major, c->members[t->a].minor);
+			CHECK(msg_has(msg, VRAID_MSG_LEN, dev),
+			      "message \"%.*s\" does not name %s",
+			      VRAID_MSG_LEN, msg, dev);
+		}
+		tap_end();
+		free(c);
+	}
+
+	/* every valid member count with every strip size */
+	for (n = 2; n <= VRAID_MAX_MEMBERS; n++) {
+		u32 s;
+
+		tap_begin("create: raid0 %u members, strips 0 and 4K..1M -> 0", n);
+		for (s = 2048; s <= (1u << 20); s *= 2) {
+			u32 strip = s == 2048 ? 0 : s;
+			struct vraid_create *c = good_create(0, n, strip);
+
+			msg_reset(msg, VRAID_MSG_LEN);
+			CHECK(vraid_validate_create(c, msg, VRAID_MSG_LEN) == 0,
+			      "strip %u: %.*s", strip, VRAID_MSG_LEN, msg);
+			free(c);
+		}
+		tap_end();
+	}
+
+	/* a duplicate anywhere among 32 members is found */
+	tap_begin("create: every duplicate pair among 32 members is named");
+	for (i = 0; i < VRAID_MAX_MEMBERS * VRAID_MAX_MEMBERS; i++) {
+		u32 a = i / VRAID_MAX_MEMBERS, b = i % VRAID_MAX_MEMBERS;
+		struct vraid_create *c;
+		char needle[48];
+		int ret;
+
+		if (a >= b)
+			continue;
+		c = good_create(0, VRAID_MAX_MEMBERS, 0);
+		c->members[b] = c->members[a];
+		snprintf(needle, sizeof(needle), "members %u and %u", a, b);
+		msg_reset(msg, VRAID_MSG_LEN);
+		ret = vraid_validate_create(c, msg, VRAID_MSG_LEN);
+		CHECK(ret == -EINVAL && msg_has(msg, VRAID_MSG_LEN, needle),
+		      "duplicate %u/%u: ret %d \"%.*s\"", a, b, ret,
+		      VRAID_MSG_LEN, msg);
+		free(c);
+	}
+	tap_end();
+
+	/* every stray slot beyond nr_members is found */
+	tap_begin("create: every set slot beyond nr_members is refused");
+	for (n = 1; n < VRAID_MAX_MEMBERS; n++) {
+		u32 slot;
+
+		for (slot = n; slot < VRAID_MAX_MEMBERS; slot++) {
+			struct vraid_create *c = good_create(n == 1 ? 255 : 0,
+							     n, 0);
+			char needle[32];
+			int ret;
+
+			c->members[slot].minor = 1;
+			snprintf(needle, sizeof(needle), "slot %u", slot);
+			msg_reset(msg, VRAID_MSG_LEN);
+			ret = vraid_validate_create(c, msg, VRAID_MSG_LEN);
+			CHECK(ret == -EINVAL && msg_has(msg, VRAID_MSG_LEN, needle),
+			      "n %u slot %u: ret %d \"%.*s\"", n, slot, ret,
+			      VRAID_MSG_LEN, msg);
+			free(c);
+		}
+	}
+	tap_end();
+
+	/* every byte value as the only character of a name */
+	/* (a lone digit is all digits, a lone '-' starts with '-') */
+	tap_begin("create: single-character names, all 255 byte values");
+	for (i = 1; i < 256; i++) {
+		struct vraid_create *c = good_create(0, 2, 0);
+		bool ok = (i >= 'a' && i <= 'z') || (i >= 'A' && i <= 'Z') ||
+			  i == '.' || i == '_';
+		int ret;
+
+		c->name[0] = (char)i;
+		msg_reset(msg, VRAID_MSG_LEN);
+		ret = vraid_validate_create(c, msg, VRAID_MSG_LEN);
+		CHECK(ret == (ok ? 0 : -EINVAL), "name byte 0x%02zx: ret %d",
+		      i, ret);
+		CHECK(vraid_name_valid(c->name, sizeof(c->name)) == ok,
+		      "vraid_name_valid byte 0x%02zx", i);
+		free(c);
+	}
+	tap_end();
+}
+
+/* ---- DELETE, LIST, INFO -------------------------------------------------- */
+
+static void test_delete(void)
+{
+	static const struct {
+		const char *what;
+		u32 index, res1, res2_at;
+		u64 res2;
+		int err;
+		const char *needle;
+	} t[] = {
+		{ "index 0",          0, 0, 0, 0, 0, NULL },
+		{ "index 1",          1, 0, 0, 0, 0, NULL },
+		{ "index 255",        VRAID_MAX_VDS - 1, 0, 0, 0, 0, NULL },
+		{ "index 256",        VRAID_MAX_VDS, 0, 0, 0, -ENOENT, "vraid256" },
+		{ "index 1000",       1000, 0, 0, 0, -ENOENT, "vraid1000" },
+		{ "index 0xffffffff", 0xffffffff, 0, 0, 0, -ENOENT, "4294967295" },
+		{ "reserved1 = 1",    0, 1, 0, 0, -EINVAL, "reserved" },
+		{ "reserved2[0] = 1", 0, 0, 0, 1, -EINVAL, "reserved" },
+		{ "reserved2[3] = 1<<63", 0, 0, 3, 1ull << 63, -EINVAL, "reserved" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct vraid_delete *d = zalloc(sizeof(*d));
+
+		good_hdr(&d->hdr, sizeof(*d));
+		d->index = t[i].index;
+		d->reserved1 = t[i].res1;
+		d->reserved2[t[i].res2_at] = t[i].res2;
+		tap_begin("delete: %s -> %d", t[i].what, t[i].err);
+		msg_reset(msg, VRAID_MSG_LEN);
+		expect(vraid_validate_delete(d, msg, VRAID_MSG_LEN), t[i].err,
+		       t[i].needle);
+		tap_end();
+		free(d);
+	}
+}
+
+static void test_info(void)
+{
+	static const struct {
+		const char *what;
+		u32 index;
+		bool garbage;	/* fill every out field */
+		u32 res2_at;
+		u64 res2;
+		int err;
+		const char *needle;
+	} t[] = {
+		{ "index 0",          0, false, 0, 0, 0, NULL },
+		{ "index 255",        VRAID_MAX_VDS - 1, false, 0, 0, 0, NULL },
+		{ "index 7, out fields ignored", 7, true, 0, 0, 0, NULL },
+		{ "index 256",        VRAID_MAX_VDS, false, 0, 0, -ENOENT, "vraid256" },
+		{ "index 0x80000000", 0x80000000, true, 0, 0, -ENOENT, "2147483648" },
+		{ "index 0xffffffff", 0xffffffff, false, 0, 0, -ENOENT, "4294967295" },
+		{ "reserved2[0] = 1", 0, false, 0, 1, -EINVAL, "reserved" },
+		{ "reserved2[7] = 1<<63", 0, true, 7, 1ull << 63, -EINVAL, "reserved" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct vraid_info *inf = zalloc(sizeof(*inf));
+
+		if (t[i].garbage) {
+			memset(inf, 0xcc, sizeof(*inf));
+			memset(inf->reserved2, 0, sizeof(inf->reserved2));
+		}
+		good_hdr(&inf->hdr, sizeof(*inf));
+		inf->index = t[i].index;
+		inf->reserved2[t[i].res2_at] = t[i].res2;
+		tap_begin("info: %s -> %d", t[i].what, t[i].err);
+		msg_reset(msg, VRAID_MSG_LEN);
+		expect(vraid_validate_info(inf, msg, VRAID_MSG_LEN), t[i].err,
+		       t[i].needle);
+		tap_end();
+		free(inf);
+	}
+}
+
+static void test_list(void)
+{
+	static const struct {
+		const char *what;
+		u32 res1;
+		bool garbage;	/* fill nr_vds and index[] */
+		u32 res2_at;
+		u64 res2;
+		int err;
+	} t[] = {
+		{ "all zero",                 0, false, 0, 0, 0 },
+		{ "out fields ignored",       0, true,  0, 0, 0 },
+		{ "reserved1 = 1",            1, false, 0, 0, -EINVAL },
+		{ "reserved1 = 0xffffffff",   0xffffffff, true, 0, 0, -EINVAL },
+		{ "reserved2[0] = 1",         0, false, 0, 1, -EINVAL },
+		{ "reserved2[3] = 1<<63",     0, true, 3, 1ull << 63, -EINVAL },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct vraid_list *l = zalloc(sizeof(*l));
+
+		if (t[i].garbage) {
+			memset(l, 0xcc, sizeof(*l));
+			memset(l->reserved2, 0, sizeof(l->reserved2));
+		}
+		good_hdr(&l->hdr, sizeof(*l));
+		l->reserved1 = t[i].res1;
+		l->reserved2[t[i].res2_at] = t[i].res2;
+		tap_begin("list: %s -> %d", t[i].what, t[i].err);
+		msg_reset(msg, VRAID_MSG_LEN);
+		expect(vraid_validate_list(l, msg, VRAID_MSG_LEN), t[i].err,
+		       t[i].err ? "reserved" : NULL);
+		tap_end();
+		free(l);
+	}
+}
+
+/* Short message buffers: truncated and terminated, never overrun. */
+static void test_short_msg(void)
+{
+	static const size_t lens[] = { 1, 2, 16 };
+	size_t i;
+
+	tap_begin("refusal messages into 1, 2 and 16 byte buffers stay inside");
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		char *m = msg_buf(lens[i]);
+		struct vraid_create *c = good_create(0, 4, 0);
+		struct vraid_delete *d = zalloc(sizeof(*d));
+		struct vraid_ioc_hdr h;
+
+		good_hdr(&h, 0);
+		CHECK(vraid_validate_hdr(&h, 0, m, lens[i]) == -EINVAL &&
+		      memchr(m, 0, lens[i]), "hdr, len %zu", lens[i]);
+		msg_reset(m, lens[i]);
+		CHECK(vraid_validate_hdr(&h, 9, m, lens[i]) == -ENOTTY &&
+		      memchr(m, 0, lens[i]), "hdr nr 9, len %zu", lens[i]);
+		c->members[3] = c->members[0];
+		msg_reset(m, lens[i]);
+		CHECK(vraid_validate_create(c, m, lens[i]) == -EINVAL &&
+		      memchr(m, 0, lens[i]), "create, len %zu", lens[i]);
+		d->index = 300;
+		msg_reset(m, lens[i]);
+		CHECK(vraid_validate_delete(d, m, lens[i]) == -ENOENT &&
+		      memchr(m, 0, lens[i]), "delete, len %zu", lens[i]);
+		free(d);
+		free(c);
+		free(m);
+	}
+	tap_end();
+}
+
+int main(void)
+{
+	msg = msg_buf(VRAID_MSG_LEN);
+	test_abi();
+	test_hdr();
+	test_create();
+	test_delete();
+	test_info();
+	test_list();
+	test_short_msg();
+	free(msg);
+	return tap_done();
+}

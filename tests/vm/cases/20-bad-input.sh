@@ -1,0 +1,142 @@
+#!/bin/sh
+# Bad input gets a clear error and changes nothing: every refusal of the
+# CLI and of the kernel (through vraid-raw, which sends raw and malformed
+# requests), each checked for its message, for no VD having appeared, and
+# for the members' bytes being untouched.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../vraid.sh"
+
+set -- $NVME_DEVS
+N0=$1 N1=$2 N2=$3 N3=$4
+set -- $SATA_DEVS
+S0=$1 S1=$2
+set -- $SAS_DEVS
+A0=$1 A1=$2
+ALL="$N0 $N1 $N2 $N3 $S0 $S1 $A0 $A1"
+
+# Random bytes over the first 9 MiB (reserved area + start of data).
+for d in $ALL; do
+	dd if=/dev/urandom of="$d" bs=1M count=9 oflag=direct 2>/dev/null
+done
+snapshot() {
+	for d in $ALL; do
+		sum_mib "$d" 9
+	done
+}
+BEFORE=$(snapshot)
+
+# no_change: no VD exists.
+no_change() {
+	[ "$(vd_count)" = 0 ] || fail "a VD exists after a refused request ($*)"
+	ls /dev/vraid[0-9]* >/dev/null 2>&1 && fail "a /dev/vraidN node appeared ($*)"
+	return 0
+}
+
+# cli_refuses REGEX ARGS...: vraidctl ARGS fails with a message matching REGEX
+cli_refuses() {
+	local re=$1
+	shift
+	expect_fail vraidctl "$@"
+	echo "vraidctl $*: $ERR" | head -n 2
+	expect_msg "$re"
+	no_change "vraidctl $*"
+}
+
+# raw EXPECT ARGS...: the kernel refuses a raw request with errno EXPECT
+# and a reply message
+raw() {
+	local want=$1
+	shift
+	vraid-raw --expect "$want" --want-message "$@" || fail "vraid-raw $*: not refused with $want"
+	no_change "vraid-raw $*"
+}
+
+echo "--- the command line"
+cli_refuses "unknown|level" create --level 3 $N0 $N1
+cli_refuses "not supported yet" create --level 5 $N0 $N1 $S0
+cli_refuses "member|device" create --level 0
+cli_refuses "strip" create --level 0 --strip 3K $N0 $N1
+cli_refuses "strip" create --level 0 --strip 2M $N0 $N1
+cli_refuses "strip|power of two" create --level 0 --strip 48K $N0 $N1
+cli_refuses "not a block device" create --level 0 /etc/passwd $N1
+cli_refuses "no such file" create --level 0 /dev/nonexistent $N1
+cli_refuses "twice|same device" create --level 0 $N0 $N0
+cli_refuses "JBOD|jbod|one member" create --level jbod $N0 $N1
+cli_refuses "jbod|2 to 32" create --level 0 $N0
+cli_refuses "no such virtual drive|vraid7" delete vraid7
+cli_refuses "no such virtual drive|vraid7" show vraid7
+cli_refuses "name" create --level 0 --name "bad name" $N0 $N1
+cli_refuses "name" create --level 0 --name vraid3 $N0 $N1
+
+echo "--- the kernel, sent directly"
+raw EINVAL create --level 3 $N0 $N1
+raw EOPNOTSUPP create --level 6 $N0 $N1 $S0 $S1
+raw EINVAL create --nr 0
+raw EINVAL create --nr 33 $N0 $N1
+raw EINVAL create --strip 3072 $N0 $N1
+raw EINVAL create --strip 2097152 $N0 $N1
+raw EINVAL create --strip 49152 $N0 $N1
+raw EINVAL create $N0 $N0
+raw EINVAL create --level jbod $N0 $N1
+raw EINVAL create --name-fill $N0 $N1
+raw EINVAL create --name 12 $N0 $N1
+raw ENXIO create 250:7 $N1
+raw EINVAL create 0:0 $N1
+raw ENOENT delete 7
+raw ENOENT delete 255
+raw ENOENT info 3
+raw EPERM --drop-privs create $N0 $N1
+raw EPERM --drop-privs delete 0
+for check in short huge long-tail bad-magic bad-version nonzero-flags \
+	unknown-cmd "reserved hdr" "reserved cmd" "reserved tail"; do
+	raw any $check create $N0 $N1
+done
+vraid-raw wrong-type || fail "wrong ioctl type accepted"
+vraid-raw wrong-encoding || fail "wrong ioctl encoding accepted"
+vraid-raw garbage 3000 7 || fail "garbage requests: not all refused"
+no_change garbage
+
+echo "--- too small, read-only"
+echo "0 12288 linear $A1 0" | dmsetup create small && dmsetup mknodes small
+cli_refuses "too small" create --level 0 /dev/mapper/small $N0
+dmsetup remove small
+blockdev --setro "$S1"
+cli_refuses "read-only" create --level 0 $S1 $N0
+blockdev --setrw "$S1"
+
+AFTER=$(snapshot)
+[ "$BEFORE" = "$AFTER" ] || fail "member contents changed by refused requests"
+echo "members untouched by every refusal"
+
+echo "--- members in use"
+# A mounted filesystem.
+mkfs.ext4 -q -F "$N3"
+mkdir -p /mnt/m && mount "$N3" /mnt/m && echo keep >/mnt/m/keep
+cli_refuses "in use" create --level 0 $N2 $N3
+[ "$(cat /mnt/m/keep)" = keep ] || fail "mounted filesystem damaged"
+umount /mnt/m
+e2fsck -fn "$N3" >/dev/null || fail "filesystem on $N3 damaged"
+
+# An md array.
+mdadm --build /dev/md1 --level=0 --chunk=64 --raid-devices=2 "$S0" "$A0" </dev/null ||
+	fail "mdadm --build"
+dd if=/dev/urandom of=/dev/md1 bs=1M count=4 oflag=direct 2>/dev/null
+mdsum=$(sum_mib /dev/md1 4)
+cli_refuses "in use" create --level 0 $N2 $S0
+[ "$(sum_mib /dev/md1 4)" = "$mdsum" ] || fail "md array data changed"
+mdadm --stop /dev/md1 >/dev/null 2>&1
+
+# A member of another VD; and a name that is taken.
+vd=$(vd_create --level 0 --name taken $N0 $N1)
+fio_verify "$vd" pre --rw=write --bs=64k --size=8M
+expect_fail vraidctl create --level 0 $N1 $N2
+expect_msg "in use"
+expect_fail vraidctl create --level 0 --name taken $N2 $S1
+expect_msg "taken"
+[ "$(vd_count)" = 1 ] || fail "VD count changed"
+fio --name=pre --filename="$vd" --rw=write --bs=64k --size=8M --direct=1 \
+	--verify=crc32c --verify_only=1 --verify_fatal=1 >/dev/null ||
+	fail "data of the existing VD changed"
+vd_delete "$vd"
+no_change end
+echo "bad input: ok"

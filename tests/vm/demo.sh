@@ -1,0 +1,29 @@
+#!/bin/sh
+# `make demo`: a RAID0 virtual drive over NVMe, SATA and SAS disks together,
+# ext4 on it, a short fio run with crc32c verification, and what vraidctl
+# shows.  Runs inside the VM (tests/vm/run-in-vm tests/vm/demo.sh).
+set -e
+nvme=$(echo $NVME_DEVS | awk '{ print $1 " " $2 }')
+sata=$(echo $SATA_DEVS | awk '{ print $1 }')
+sas=$(echo $SAS_DEVS | awk '{ print $1 }')
+echo "== members: $nvme (NVMe) $sata (SATA) $sas (SAS)"
+vd=$(vraidctl create --level 0 --strip 64K --name demo $nvme $sata $sas)
+echo "== created /dev/$vd"
+mkfs.ext4 -q -F "/dev/$vd"
+mkdir -p /mnt/demo
+mount "/dev/$vd" /mnt/demo
+echo "== ext4 mounted on /mnt/demo"
+fio --name=demo --directory=/mnt/demo --rw=randrw --rwmixread=70 --bs=4k \
+	--size=32M --ioengine=libaio --iodepth=16 --direct=1 \
+	--verify=crc32c --verify_fatal=1 --do_verify=1 >/tmp/fio.out || {
+	cat /tmp/fio.out
+	echo "demo: fio failed" >&2
+	exit 1
+}
+echo
+vraidctl show "$vd"
+echo
+echo "== fio (4 KiB random 70:30, iodepth 16, crc32c verified):"
+grep -E '^ +(READ|WRITE):' /tmp/fio.out | sed 's/^ */   /'
+umount /mnt/demo
+echo "== demo: ok"

@@ -1,0 +1,76 @@
+# vraid helpers for VM cases; source after lib.sh:
+#   . "$(dirname "$0")/../lib.sh"; . "$(dirname "$0")/../vraid.sh"
+# Everything here runs inside the VM, as root, under busybox sh.
+
+# mixed_members N: N member devices, NVMe, SATA and SAS interleaved
+# (nvme0 sata0 sas0 nvme1 sata1 sas1 ...).
+mixed_members() {
+	local n=$1 list="" i kind d
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
+		for kind in "$NVME_DEVS" "$SATA_DEVS" "$SAS_DEVS"; do
+			d=$(echo $kind | awk -v i=$i '{ print $i }')
+			[ -n "$d" ] && list="$list $d"
+		done
+	done
+	set -- $list
+	[ $# -ge "$n" ] || fail "only $# member devices available, $n wanted"
+	echo $list | tr ' ' '\n' | head -n "$n" | tr '\n' ' '
+}
+
+# vd_create ARGS...: create a VD, print /dev/vraidN, fail the case on error.
+vd_create() {
+	local vd
+	vd=$(vraidctl create "$@") || fail "vraidctl create $* failed"
+	[ -b "/dev/$vd" ] || fail "/dev/$vd did not appear after create"
+	echo "/dev/$vd"
+}
+
+vd_delete() {
+	vraidctl delete "$1" || fail "vraidctl delete $1 failed"
+	[ ! -e "$1" ] || fail "$1 still exists after delete"
+}
+
+# The number of VDs `vraidctl list --json` reports.
+vd_count() {
+	vraidctl list --json | grep -o '"vd":' | wc -l
+}
+
+# sysfs attribute of a VD: vd_attr /dev/vraid0 state
+vd_attr() {
+	cat "/sys/block/${1#/dev/}/vraid/$2"
+}
+
+# fio_verify DEV NAME [fio options...]: write with crc32c verification
+# and read it back; fails the case on any fio error.
+fio_verify() {
+	local dev=$1 name=$2
+	shift 2
+	fio --name="$name" --filename="$dev" --direct=1 --ioengine=libaio \
+		--verify=crc32c --verify_fatal=1 --do_verify=1 \
+		--output-format=terse --terse-version=3 "$@" >/tmp/fio.$$ 2>&1 ||
+		{ cat /tmp/fio.$$; fail "fio $name on $dev failed"; }
+	grep -q "verify:" /tmp/fio.$$ && { cat /tmp/fio.$$; fail "fio $name: verify errors"; }
+	rm -f /tmp/fio.$$
+	echo "fio $name on $dev: ok"
+}
+
+# Checksum of COUNT MiB of DEV starting at SKIP MiB.
+sum_mib() {
+	dd if="$1" bs=1M skip="${3:-0}" count="$2" iflag=direct 2>/dev/null | sha256sum | cut -d' ' -f1
+}
+
+# Checksum of SECTORS 512-byte sectors of DEV starting at sector SKIP.
+sum_sectors() {
+	dd if="$1" bs=512 skip="$2" count="$3" 2>/dev/null | sha256sum | cut -d' ' -f1
+}
+
+DATA_OFFSET=16384	# sectors; VRAID_DATA_OFFSET_SECTORS
+
+# Expose a member's data area as /dev/mapper/NAME (dm-linear).
+data_area() {
+	local name=$1 dev=$2 sectors=$3
+	echo "0 $sectors linear $dev $DATA_OFFSET" | dmsetup create "$name" ||
+		fail "dmsetup create $name failed"
+	dmsetup mknodes "$name" >/dev/null 2>&1
+	[ -b "/dev/mapper/$name" ] || fail "/dev/mapper/$name missing"
+}

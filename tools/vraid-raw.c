@@ -1,0 +1,643 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vraid-raw - send deliberately malformed or unprivileged requests to
+ * /dev/vraid-control and check that the kernel refuses them as expected.
+ * A test helper for the VM tests (installed as tests/vm/bin/vraid-raw);
+ * vraidctl never sends such requests.  Run with no arguments for usage.
+ *
+ * Exit status: 0 the kernel answered as expected, 1 it did not, 2 usage
+ * or setup error (cannot open the control device, cannot drop privileges).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <linux/vraid.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define BUF_SIZE	(VRAID_IOC_MAX_SIZE + 8192)
+#define NOBODY		65534
+#define MAX_EXPECT	16
+#define EXPECT_OK	0	/* in an expectation list: success */
+
+static const char usage_text[] =
+"usage: vraid-raw [OPTIONS] CHECK [CHECK-ARGS] [REQUEST]\n"
+"       vraid-raw [OPTIONS] REQUEST             (CHECK is then 'send')\n"
+"\n"
+"Build a valid REQUEST, spoil it as CHECK says, send it to /dev/vraid-control\n"
+"($VRAIDCTL_CONTROL overrides) and compare the errno with the expectation.\n"
+"Prints one line:\n"
+"  vraid-raw: CHECK REQUEST: got ERRNO (text), status S, message \"...\"; want E: ok|FAIL\n"
+"Exit status: 0 as expected, 1 not as expected, 2 usage or setup error.\n"
+"\n"
+"CHECK [ARGS]           what is sent                         default expectation\n"
+"  send                 REQUEST unchanged                    ok\n"
+"  hdr-size N           hdr.size = N (buffer always large)   EINVAL if N is outside\n"
+"                                                            [struct size, 65536], else ok\n"
+"  short                hdr.size = sizeof(hdr) - 1           EINVAL\n"
+"  huge                 hdr.size = VRAID_IOC_MAX_SIZE + 1    EINVAL\n"
+"  long-zero            hdr.size = struct size + 64, zero    ok (a newer tool's request)\n"
+"  long-tail            the same, last byte non-zero         E2BIG\n"
+"  bad-magic            hdr.magic = 0x12345678               EINVAL\n"
+"  bad-version          hdr.version_major = ABI major + 1    EPROTO\n"
+"  newer-minor          hdr.version_minor = ABI minor + 1    ok\n"
+"  reserved [WHERE]     a reserved field = 1; WHERE is hdr   EINVAL\n"
+"                       (default), cmd (reserved1) or tail\n"
+"                       (last reserved2 word); not for info\n"
+"  nonzero-flags [BITS] hdr.flags = BITS (default 0x80000000) EINVAL\n"
+"  unknown-cmd [NR]     command number NR (default 0x7f)     ENOTTY\n"
+"  wrong-type           ioctl type 'X' instead of 0xF7       ENOTTY\n"
+"  wrong-encoding       _IOWR(0xF7, nr, __u64): bad size     ENOTTY\n"
+"  garbage [ROUNDS [SEED]]  ROUNDS (1000) random requests,   any error, every round\n"
+"                       cycling: all random / valid magic /  (success, EFAULT and\n"
+"                       + version / + size, flags 0          kernel-internal errnos fail)\n"
+"\n"
+"REQUEST (default: list); values are sent as given, unchecked:\n"
+"  list\n"
+"  info INDEX                 INDEX: N or vraidN\n"
+"  delete INDEX\n"
+"  create [--level L] [--strip BYTES] [--spans N] [--name S] [--name-fill]\n"
+"         [--nr N] MEMBER...  L: jbod or a number (default 0); MEMBER: a path\n"
+"                             (its st_rdev is sent) or MAJ:MIN; --name-fill\n"
+"                             sends 32 'A's without a NUL; --nr overrides\n"
+"                             nr_members\n"
+"\n"
+"OPTIONS:\n"
+"  --expect E[,E...]  expected result instead of the default: errno names\n"
+"                     (EINVAL), 'ok' for success, 'any' for any error\n"
+"  --want-message     also require the reply header (status = -errno and a\n"
+"                     non-empty message)\n"
+"  --drop-privs       open the control device as root, then switch to uid and\n"
+"                     gid 65534 (nobody) with no groups, then send; the\n"
+"                     default expectation of create and delete becomes\n"
+"                     EPERM (list and info need no privilege)\n"
+"  -h, --help         this text\n"
+"\n"
+"examples:\n"
+"  vraid-raw bad-magic\n"
+"  vraid-raw hdr-size 100 info 0\n"
+"  vraid-raw --drop-privs create /dev/vdb /dev/vdc\n"
+"  vraid-raw --expect EINVAL create --level 3 /dev/vdb /dev/vdc\n"
+"  vraid-raw --expect ENOENT delete 255\n";
+
+static const struct { int e; const char *name; } errnames[] = {
+#define E(x) { x, #x }
+	E(EPERM), E(ENOENT), E(ESRCH), E(EINTR), E(EIO), E(ENXIO), E(E2BIG),
+	E(EBADF), E(EAGAIN), E(ENOMEM), E(EACCES), E(EFAULT), E(ENOTBLK),
+	E(EBUSY), E(EEXIST), E(EXDEV), E(ENODEV), E(ENOTDIR), E(EISDIR),
+	E(EINVAL), E(ENFILE), E(EMFILE), E(ENOTTY), E(EFBIG), E(ENOSPC),
+	E(EROFS), E(ERANGE), E(ENAMETOOLONG), E(ENOSYS), E(ENODATA),
+	E(EPROTO), E(EOVERFLOW), E(EMSGSIZE), E(EOPNOTSUPP), E(ETIMEDOUT),
+	E(EALREADY), E(EINPROGRESS), E(ESTALE), E(EDQUOT), E(ECANCELED),
+#undef E
+	{ 515, "ENOIOCTLCMD" },	/* kernel-internal: must never reach userspace */
+	{ 524, "ENOTSUPP" },
+};
+
+static const char *errname(int e)
+{
+	static char buf[24];
+	size_t i;
+
+	if (e == EXPECT_OK)
+		return "ok";
+	for (i = 0; i < ARRAY_SIZE(errnames); i++)
+		if (errnames[i].e == e)
+			return errnames[i].name;
+	snprintf(buf, sizeof(buf), "errno%d", e);
+	return buf;
+}
+
+static int errnum(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(errnames); i++)
+		if (!strcasecmp(errnames[i].name, name))
+			return errnames[i].e;
+	return -1;
+}
+
+static bool kernel_internal(int e)
+{
+	return e == 515 || e == 524;
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+usage_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("vraid-raw: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\n(run vraid-raw --help for usage)\n", stderr);
+	exit(2);
+}
+
+/* The four commands, by _IOC_NR. */
+static const struct {
+	const char *name;
+	unsigned long ioc;
+	size_t size;
+} cmds[] = {
+	{ "create", VRAID_IOC_CREATE, sizeof(struct vraid_create) },
+	{ "delete", VRAID_IOC_DELETE, sizeof(struct vraid_delete) },
+	{ "list", VRAID_IOC_LIST, sizeof(struct vraid_list) },
+	{ "info", VRAID_IOC_INFO, sizeof(struct vraid_info) },
+};
+enum { CMD_CREATE, CMD_DELETE, CMD_LIST, CMD_INFO };
+
+struct test {
+	const char *check;	/* CHECK name */
+	char reqdesc[64];	/* "list", "info 3", "create (2 members)" */
+	unsigned int cmd;	/* CMD_* of the request */
+	unsigned long ioc;	/* ioctl number sent */
+	unsigned char *buf;	/* BUF_SIZE bytes */
+	int expect[MAX_EXPECT];	/* errnos; EXPECT_OK = success */
+	size_t nexpect;
+	bool any_error;		/* --expect any, or garbage's default */
+	bool want_message;
+};
+
+static struct vraid_ioc_hdr *hdr(struct test *t)
+{
+	return (struct vraid_ioc_hdr *)t->buf;
+}
+
+static bool parse_ulong(const char *s, unsigned long *v)
+{
+	char *end;
+
+	if (!*s || *s == '-')
+		return false;
+	errno = 0;
+	*v = strtoul(s, &end, 0);
+	return !errno && !*end;
+}
+
+static unsigned long need_num(const char *s, const char *what)
+{
+	unsigned long v;
+
+	if (!s || !parse_ulong(s, &v))
+		usage_fail("%s: expected a number, got '%s'", what, s ? s : "");
+	return v;
+}
+
+static uint32_t parse_index(const char *s)
+{
+	if (s && !strncmp(s, VRAID_DISK_PREFIX, strlen(VRAID_DISK_PREFIX)))
+		s += strlen(VRAID_DISK_PREFIX);
+	return (uint32_t)need_num(s, "INDEX");
+}
+
+/* Build the valid REQUEST from argv[i..]; returns its CMD_*. */
+static unsigned int build_request(struct test *t, int argc, char **argv, int i)
+{
+	const char *r = i < argc ? argv[i++] : "list";
+	struct vraid_create *c = (void *)t->buf;
+	uint32_t nr = 0;
+	bool nr_set = false;
+	unsigned int cmd;
+
+	for (cmd = 0; cmd < ARRAY_SIZE(cmds) && strcmp(cmds[cmd].name, r); cmd++)
+		;
+	if (cmd == ARRAY_SIZE(cmds))
+		usage_fail("unknown request or check '%s'", r);
+	memset(t->buf, 0, BUF_SIZE);
+	t->cmd = cmd;
+	t->ioc = cmds[cmd].ioc;
+	snprintf(t->reqdesc, sizeof(t->reqdesc), "%s", r);
+
+	if (cmd == CMD_INFO || cmd == CMD_DELETE) {
+		uint32_t index = parse_index(i < argc ? argv[i++] : NULL);
+
+		if (cmd == CMD_INFO)
+			((struct vraid_info *)t->buf)->index = index;
+		else
+			((struct vraid_delete *)t->buf)->index = index;
+		snprintf(t->reqdesc, sizeof(t->reqdesc), "%s %u", r, index);
+	}
+	while (cmd == CMD_CREATE && i < argc) {
+		const char *a = argv[i++], *val = i < argc ? argv[i] : NULL;
+
+		if (!strcmp(a, "--level")) {
+			c->level = val && !strcasecmp(val, "jbod") ? VRAID_LEVEL_JBOD :
+				   (uint32_t)need_num(val, "--level");
+			i++;
+		} else if (!strcmp(a, "--strip")) {
+			c->strip_bytes = (uint32_t)need_num(val, "--strip");
+			i++;
+		} else if (!strcmp(a, "--spans")) {
+			c->spans = (uint32_t)need_num(val, "--spans");
+			i++;
+		} else if (!strcmp(a, "--nr")) {
+			nr_set = true;
+			c->nr_members = (uint32_t)need_num(val, "--nr");
+			i++;
+		} else if (!strcmp(a, "--name")) {
+			if (!val || strlen(val) >= sizeof(c->name))
+				usage_fail("--name needs a value of at most %zu bytes",
+					   sizeof(c->name) - 1);
+			memcpy(c->name, val, strlen(val));
+			i++;
+		} else if (!strcmp(a, "--name-fill")) {
+			memset(c->name, 'A', sizeof(c->name));
+		} else if (a[0] == '-') {
+			usage_fail("create: unknown option '%s'", a);
+		} else {
+			struct vraid_member_ref *m;
+			unsigned int maj, min;
+			struct stat st;
+			char extra;
+
+			if (nr >= VRAID_MAX_MEMBERS)
+				usage_fail("create: more than %u members", VRAID_MAX_MEMBERS);
+			m = &c->members[nr++];
+			if (sscanf(a, "%u:%u%c", &maj, &min, &extra) == 2) {
+				m->major = maj;
+				m->minor = min;
+			} else if (stat(a, &st) == 0) {
+				m->major = major(st.st_rdev);
+				m->minor = minor(st.st_rdev);
+			} else {
+				usage_fail("create: %s: %s (give a path or MAJ:MIN)",
+					   a, strerror(errno));
+			}
+		}
+	}
+	if (cmd == CMD_CREATE) {
+		if (!nr_set)
+			c->nr_members = nr;
+		snprintf(t->reqdesc, sizeof(t->reqdesc), "create (level %u, %u members)",
+			 c->level, nr);
+	}
+	if (i < argc)
+		usage_fail("unexpected argument '%s'", argv[i]);
+	return cmd;
+}
+
+static void fill_hdr(struct test *t)
+{
+	struct vraid_ioc_hdr *h = hdr(t);
+
+	h->magic = VRAID_IOC_MAGIC;
+	h->size = (uint32_t)cmds[t->cmd].size;
+	h->version_major = VRAID_ABI_MAJOR;
+	h->version_minor = VRAID_ABI_MINOR;
+}
+
+static void expect1(struct test *t, int e)
+{
+	if (!t->nexpect && !t->any_error)
+		t->expect[t->nexpect++] = e;
+}
+
+/* Reserved fields of each command (offset of reserved1 and the tail word). */
+static void spoil_reserved(struct test *t, const char *where)
+{
+	struct vraid_create *c = (void *)t->buf;
+	struct vraid_delete *d = (void *)t->buf;
+	struct vraid_list *l = (void *)t->buf;
+
+	if (!strcmp(where, "hdr")) {
+		hdr(t)->reserved = 1;
+		return;
+	}
+	if (t->cmd == CMD_INFO)
+		usage_fail("info has no input reserved field (its reserved fields are output)");
+	if (!strcmp(where, "cmd")) {
+		if (t->cmd == CMD_CREATE)
+			c->reserved1 = 1;
+		else if (t->cmd == CMD_DELETE)
+			d->reserved1 = 1;
+		else
+			l->reserved1 = 1;
+	} else if (!strcmp(where, "tail")) {
+		if (t->cmd == CMD_CREATE)
+			c->reserved2[ARRAY_SIZE(c->reserved2) - 1] = 1;
+		else if (t->cmd == CMD_DELETE)
+			d->reserved2[ARRAY_SIZE(d->reserved2) - 1] = 1;
+		else
+			usage_fail("list has no reserved tail");
+	} else {
+		usage_fail("reserved: WHERE is hdr, cmd or tail, not '%s'", where);
+	}
+}
+
+static bool is_expected(const struct test *t, int e)
+{
+	size_t i;
+
+	if (kernel_internal(e) || e == EFAULT)
+		return false;
+	if (t->any_error && e != EXPECT_OK)
+		return true;
+	for (i = 0; i < t->nexpect; i++)
+		if (t->expect[i] == e)
+			return true;
+	return false;
+}
+
+static void print_expect(const struct test *t, FILE *f)
+{
+	size_t i;
+
+	if (t->any_error && !t->nexpect)
+		fputs("any error", f);
+	for (i = 0; i < t->nexpect; i++)
+		fprintf(f, "%s%s", i ? "," : "", errname(t->expect[i]));
+}
+
+/* Issue the ioctl; returns 0 or the errno. */
+static int send_req(int fd, struct test *t)
+{
+	int rc = ioctl(fd, t->ioc, t->buf);
+
+	if (rc == 0)
+		return hdr(t)->status < 0 ? -hdr(t)->status : EXPECT_OK;
+	return errno;
+}
+
+static bool run_one(int fd, struct test *t)
+{
+	struct vraid_ioc_hdr *h = hdr(t);
+	bool replied, ok;
+	char msg[VRAID_MSG_LEN];
+	int e;
+
+	memset(h->message, 0, sizeof(h->message));
+	h->status = 0;
+	e = send_req(fd, t);
+	replied = e != EXPECT_OK && h->status == -e;
+	memcpy(msg, h->message, sizeof(msg));
+	msg[sizeof(msg) - 1] = '\0';
+	ok = is_expected(t, e);
+	if (ok && t->want_message && e != EXPECT_OK && !(replied && msg[0]))
+		ok = false;
+	printf("vraid-raw: %s %s: got %s", t->check, t->reqdesc, errname(e));
+	if (e != EXPECT_OK)
+		printf(" (%s)", strerror(e));
+	if (replied)
+		printf(", status %d, message \"%s\"", h->status, msg);
+	else if (e != EXPECT_OK)
+		printf(", no reply header");
+	if (replied && e == EPROTO)
+		printf(", module ABI %d.%d", h->version_major, h->version_minor);
+	printf("; want ");
+	print_expect(t, stdout);
+	if (t->want_message)
+		printf(" with a message");
+	printf(": %s\n", ok ? "ok" : "FAIL");
+	if (kernel_internal(e))
+		printf("vraid-raw: %s is kernel-internal and must never reach userspace\n",
+		       errname(e));
+	return ok;
+}
+
+/* xorshift64*: reproducible garbage from a seed. */
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+static bool run_garbage(int fd, struct test *t, unsigned long rounds,
+			uint64_t seed)
+{
+	unsigned long r, hits[ARRAY_SIZE(errnames) + 2] = { 0 }, bad = 0;
+	uint64_t s = seed ? seed : 1;
+	size_t k, i, len = cmds[t->cmd].size + 64;
+	int e;
+
+	for (r = 0; r < rounds; r++) {
+		struct vraid_ioc_hdr *h = hdr(t);
+
+		for (k = 0; k < len; k += 8) {
+			uint64_t x = rnd(&s);
+
+			memcpy(t->buf + k, &x, sizeof(x));
+		}
+		if (r % 4 >= 1)
+			h->magic = VRAID_IOC_MAGIC;
+		if (r % 4 >= 2) {
+			h->version_major = VRAID_ABI_MAJOR;
+			h->version_minor = VRAID_ABI_MINOR;
+		}
+		if (r % 4 == 3) {
+			h->size = (uint32_t)(cmds[t->cmd].size + rnd(&s) % 65);
+			h->flags = 0;
+			h->reserved = 0;
+		}
+		e = send_req(fd, t);
+		if (!is_expected(t, e)) {
+			if (bad++ < 5)
+				printf("vraid-raw: garbage %s: round %lu got %s\n",
+				       t->reqdesc, r, errname(e));
+		}
+		for (i = 0; i < ARRAY_SIZE(errnames) && errnames[i].e != e; i++)
+			;
+		hits[e == EXPECT_OK ? ARRAY_SIZE(errnames) :
+		     i < ARRAY_SIZE(errnames) ? i : ARRAY_SIZE(errnames) + 1]++;
+	}
+	printf("vraid-raw: garbage %s: %lu rounds (seed %llu):", t->reqdesc,
+	       rounds, (unsigned long long)seed);
+	for (i = 0; i < ARRAY_SIZE(errnames); i++)
+		if (hits[i])
+			printf(" %s %lu", errnames[i].name, hits[i]);
+	if (hits[ARRAY_SIZE(errnames)])
+		printf(" success %lu", hits[ARRAY_SIZE(errnames)]);
+	if (hits[ARRAY_SIZE(errnames) + 1])
+		printf(" other %lu", hits[ARRAY_SIZE(errnames) + 1]);
+	printf("; want ");
+	print_expect(t, stdout);
+	printf(" every round: %s\n", bad ? "FAIL" : "ok");
+	return !bad;
+}
+
+static void drop_privs(void)
+{
+	if (getuid() != 0 && geteuid() != 0) {
+		fprintf(stderr, "vraid-raw: --drop-privs must start as root\n");
+		exit(2);
+	}
+	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)) {
+		fprintf(stderr, "vraid-raw: cannot become uid %d: %s\n", NOBODY,
+			strerror(errno));
+		exit(2);
+	}
+	if (setuid(0) == 0 || geteuid() == 0) {
+		fprintf(stderr, "vraid-raw: privileges were not dropped\n");
+		exit(2);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static unsigned char buf[BUF_SIZE] __attribute__((aligned(8)));
+	const char *path = getenv("VRAIDCTL_CONTROL");
+	struct test t = { .buf = buf };
+	const char *check = "send", *expect = NULL;
+	bool privs = false, ok;
+	unsigned long v = 0, rounds = 1000, seed = 1;
+	static const char *const checks[] = {
+		"send", "hdr-size", "short", "huge", "long-zero", "long-tail",
+		"bad-magic", "bad-version", "newer-minor", "reserved",
+		"nonzero-flags", "unknown-cmd", "wrong-type", "wrong-encoding",
+		"garbage",
+	};
+	const char *arg1 = NULL;
+	struct vraid_ioc_hdr *h;
+	uint32_t size;
+	int i = 1, fd;
+	size_t k;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage_text, stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--expect") && i + 1 < argc) {
+			expect = argv[++i];
+		} else if (!strcmp(argv[i], "--want-message")) {
+			t.want_message = true;
+		} else if (!strcmp(argv[i], "--drop-privs")) {
+			privs = true;
+		} else {
+			usage_fail("unknown option '%s'", argv[i]);
+		}
+	}
+	if (i >= argc) {
+		fputs(usage_text, stderr);
+		return 2;
+	}
+
+	/* CHECK and its optional arguments (numbers, or a WHERE word). */
+	for (k = 0; k < ARRAY_SIZE(checks) && strcmp(checks[k], argv[i]); k++)
+		;
+	if (k < ARRAY_SIZE(checks)) {
+		check = argv[i++];
+		if (!strcmp(check, "hdr-size")) {
+			arg1 = i < argc ? argv[i++] : NULL;
+			v = need_num(arg1, "hdr-size N");
+		} else if (!strcmp(check, "reserved") && i < argc &&
+			   (!strcmp(argv[i], "hdr") || !strcmp(argv[i], "cmd") ||
+			    !strcmp(argv[i], "tail"))) {
+			arg1 = argv[i++];
+		} else if (!strcmp(check, "nonzero-flags") || !strcmp(check, "unknown-cmd")) {
+			if (i < argc && parse_ulong(argv[i], &v))
+				arg1 = argv[i++];
+		} else if (!strcmp(check, "garbage")) {
+			if (i < argc && parse_ulong(argv[i], &rounds)) {
+				arg1 = argv[i++];
+				if (i < argc && parse_ulong(argv[i], &seed))
+					i++;
+			}
+		}
+	}
+	t.check = check;
+	build_request(&t, argc, argv, i);
+	fill_hdr(&t);
+
+	/* The expectation: --expect, else the CHECK's default. */
+	if (expect) {
+		char *list = strdup(expect), *tok, *save = NULL;
+
+		for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			int e = !strcasecmp(tok, "ok") ? EXPECT_OK : errnum(tok);
+
+			if (!strcasecmp(tok, "any")) {
+				t.any_error = true;
+				continue;
+			}
+			if (e < 0)
+				usage_fail("--expect: unknown errno name '%s'", tok);
+			if (t.nexpect == MAX_EXPECT)
+				usage_fail("--expect: too many values");
+			t.expect[t.nexpect++] = e;
+		}
+		free(list);
+	}
+	if (privs && (t.cmd == CMD_CREATE || t.cmd == CMD_DELETE))
+		expect1(&t, EPERM);
+
+	/* Spoil the request. */
+	h = hdr(&t);
+	size = h->size;
+
+	if (!strcmp(check, "send")) {
+		expect1(&t, EXPECT_OK);
+	} else if (!strcmp(check, "hdr-size")) {
+		h->size = (uint32_t)v;
+		expect1(&t, v < size || v > VRAID_IOC_MAX_SIZE ? EINVAL : EXPECT_OK);
+	} else if (!strcmp(check, "short")) {
+		h->size = sizeof(*h) - 1;
+		expect1(&t, EINVAL);
+	} else if (!strcmp(check, "huge")) {
+		h->size = VRAID_IOC_MAX_SIZE + 1;
+		expect1(&t, EINVAL);
+	} else if (!strcmp(check, "long-zero")) {
+		h->size = size + 64;
+		expect1(&t, EXPECT_OK);
+	} else if (!strcmp(check, "long-tail")) {
+		h->size = size + 64;
+		t.buf[size + 63] = 0x5a;
+		expect1(&t, E2BIG);
+	} else if (!strcmp(check, "bad-magic")) {
+		h->magic = 0x12345678;
+		expect1(&t, EINVAL);
+	} else if (!strcmp(check, "bad-version")) {
+		h->version_major = VRAID_ABI_MAJOR + 1;
+		expect1(&t, EPROTO);
+	} else if (!strcmp(check, "newer-minor")) {
+		h->version_minor = VRAID_ABI_MINOR + 1;
+		expect1(&t, EXPECT_OK);
+	} else if (!strcmp(check, "reserved")) {
+		spoil_reserved(&t, arg1 ? arg1 : "hdr");
+		expect1(&t, EINVAL);
+	} else if (!strcmp(check, "nonzero-flags")) {
+		h->flags = arg1 ? (uint32_t)v : 0x80000000U;
+		expect1(&t, EINVAL);
+	} else if (!strcmp(check, "unknown-cmd")) {
+		t.ioc = _IOWR(VRAID_IOC_TYPE, arg1 ? v : 0x7f, struct vraid_ioc_hdr);
+		snprintf(t.reqdesc, sizeof(t.reqdesc), "nr 0x%lx", arg1 ? v : 0x7fUL);
+		expect1(&t, ENOTTY);
+	} else if (!strcmp(check, "wrong-type")) {
+		t.ioc = _IOWR('X', _IOC_NR(t.ioc), struct vraid_ioc_hdr);
+		expect1(&t, ENOTTY);
+	} else if (!strcmp(check, "wrong-encoding")) {
+		t.ioc = _IOWR(VRAID_IOC_TYPE, _IOC_NR(t.ioc), __u64);
+		expect1(&t, ENOTTY);
+	} else if (!strcmp(check, "garbage")) {
+		if (!t.nexpect)
+			t.any_error = true;
+	}
+
+	if (!path || !*path)
+		path = "/dev/" VRAID_CONTROL_NAME;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "vraid-raw: cannot open %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	if (privs)
+		drop_privs();
+	ok = !strcmp(check, "garbage") ? run_garbage(fd, &t, rounds, seed) :
+					  run_one(fd, &t);
+	close(fd);
+	return ok ? 0 : 1;
+}

@@ -1,0 +1,1449 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vraidctl - create, delete and inspect vraid virtual drives (VDs).
+ *
+ * Talks to the vraid module through ioctls on /dev/vraid-control (the
+ * environment variable VRAIDCTL_CONTROL names another file, for tests).
+ * Depends on nothing but libc and uapi/linux/vraid.h.
+ *
+ * Exit status: 0 success; 1 the system or the kernel refused (missing
+ * device, module not loaded, kernel error); 2 bad command line.
+ * Errors go to stderr as "vraidctl: <what was wrong>", optionally followed
+ * by "vraidctl: hint: <what to do>".
+ *
+ * JSON output (--json)
+ * ====================
+ * One line of compact JSON (no whitespace between tokens) followed by a
+ * newline, keys always present and always in the order below, so scripts
+ * may parse it with a JSON parser or match it with grep.  Strings are valid
+ * UTF-8; '"', '\', control characters and bytes that are not valid UTF-8
+ * are written as JSON escapes (an invalid byte 0xNN becomes \u00NN).
+ * Sizes are in bytes (integers); counters are integers.  Unknown enum
+ * values (from a newer module) are written as "unknown".  New keys may be
+ * added at the end of an object in later versions; existing keys keep
+ * their names, types and meanings.
+ *
+ * vraidctl list --json
+ *   {"vds":[VD_SUMMARY,...]}          ("vds":[] when there are none)
+ *   VD_SUMMARY:
+ *     "vd"           string  kernel name, "vraid0"
+ *     "index"        int     N of /dev/vraidN
+ *     "name"         string  label given with --name, "" if none
+ *     "level"        string  "jbod" "raid0" "raid1" "raid5" "raid6"
+ *                            "raid10" "raid50" "raid60"
+ *     "state"        string  "optimal" "degraded" "rebuilding" "offline"
+ *     "size_bytes"   int     capacity of the VD
+ *     "strip_bytes"  int     strip (chunk) size, 0 when the level has none
+ *     "members"      int     number of member devices
+ *
+ * vraidctl show VD --json
+ *   {"vd":..,"index":..,"device":..,"name":..,"level":..,"state":..,
+ *    "size_bytes":..,"strip_bytes":..,"spans":..,"full_stripe_bytes":..,
+ *    "data_offset_bytes":..,"member_data_bytes":..,"logical_block_size":..,
+ *    "open_count":..,"policies":{..},"members":[MEMBER,...]}
+ *     "vd" "index" "name" "level" "state" "size_bytes" "strip_bytes"
+ *                            as in VD_SUMMARY
+ *     "device"             string  "/dev/vraid0"
+ *     "spans"              int     RAID50/60 span count, else 0
+ *     "full_stripe_bytes"  int     strip_bytes x data members (RAID0: x n,
+ *                                  RAID1: x 1, RAID10: x n/2, RAID5: x n-1,
+ *                                  RAID6: x n-2, RAID50/60: x (n - spans x
+ *                                  parity)); 0 for jbod
+ *     "data_offset_bytes"  int     where the data area starts on each member
+ *     "member_data_bytes"  int     data area used on each member
+ *     "logical_block_size" int     bytes
+ *     "open_count"         int     openers of /dev/vraidN
+ *     "policies"  object  {"access":"rw"|"ro"|"blocked",
+ *                          "disk_cache":"default"|"enabled"|"disabled",
+ *                          "io":"direct"|"cached",
+ *                          "read":"no_read_ahead"|"read_ahead",
+ *                          "write":"write_through"|"write_back"|
+ *                                  "write_back_bbu"}
+ *     "members"   array   MEMBER objects in the kernel's order:
+ *       "role"        int     position in the VD, 0-based
+ *       "device"      string  "/dev/nvme0n1", "" if the kernel has no name
+ *       "major"       int
+ *       "minor"       int
+ *       "state"       string  "online" "failed" "rebuilding" "missing"
+ *       "size_bytes"  int     size of the whole member device
+ *       "data_bytes"  int     data area of the member used by the VD
+ *       "read_ios"    int     member I/Os issued by the VD
+ *       "write_ios"   int
+ *       "errors"      int     I/O errors seen on the member
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <linux/vraid.h>
+
+#define VRAIDCTL_VERSION	"0.1.0"
+#define CONTROL_DEFAULT		"/dev/" VRAID_CONTROL_NAME
+#define SECTOR_BYTES		512ULL
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+
+enum { RC_OK = 0, RC_FAIL = 1, RC_USAGE = 2 };
+
+/* ---- messages ---------------------------------------------------------- */
+
+static void vmsg(const char *prefix, const char *fmt, va_list ap)
+{
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+#define MSG_FN(fn, prefix)						\
+static void __attribute__((format(printf, 1, 2))) fn(const char *fmt, ...) \
+{									\
+	va_list ap;							\
+									\
+	va_start(ap, fmt);						\
+	vmsg(prefix, fmt, ap);						\
+	va_end(ap);							\
+}
+MSG_FN(errmsg, "vraidctl: ")
+MSG_FN(hintmsg, "vraidctl: hint: ")
+
+static const struct { int e; const char *name; } errnames[] = {
+#define E(x) { x, #x }
+	E(EPERM), E(ENOENT), E(ESRCH), E(EINTR), E(EIO), E(ENXIO), E(E2BIG),
+	E(EBADF), E(EAGAIN), E(ENOMEM), E(EACCES), E(EFAULT), E(ENOTBLK),
+	E(EBUSY), E(EEXIST), E(EXDEV), E(ENODEV), E(ENOTDIR), E(EISDIR),
+	E(EINVAL), E(ENFILE), E(EMFILE), E(ENOTTY), E(EFBIG), E(ENOSPC),
+	E(EROFS), E(ERANGE), E(ENAMETOOLONG), E(ENOSYS), E(ENODATA),
+	E(EPROTO), E(EOVERFLOW), E(EMSGSIZE), E(EOPNOTSUPP), E(ETIMEDOUT),
+	E(EALREADY), E(EINPROGRESS), E(ESTALE), E(EDQUOT), E(ECANCELED),
+#undef E
+	{ 515, "ENOIOCTLCMD" },	/* kernel-internal values: a bug if seen */
+	{ 524, "ENOTSUPP" },
+};
+
+static const char *errname(int e)
+{
+	static char buf[24];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(errnames); i++)
+		if (errnames[i].e == e)
+			return errnames[i].name;
+	snprintf(buf, sizeof(buf), "errno %d", e);
+	return buf;
+}
+
+/* ---- strings from the kernel -------------------------------------------- */
+
+/* Length of the valid UTF-8 sequence at @s (@n bytes left), 0 if invalid. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0], lo = 0x80, hi = 0xBF;
+	size_t len, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF) {
+		len = 2;
+	} else if (c >= 0xE0 && c <= 0xEF) {
+		len = 3;
+		lo = c == 0xE0 ? 0xA0 : 0x80;
+		hi = c == 0xED ? 0x9F : 0xBF;
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		len = 4;
+		lo = c == 0xF0 ? 0x90 : 0x80;
+		hi = c == 0xF4 ? 0x8F : 0xBF;
+	} else {
+		return 0;
+	}
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xBF)
+			return 0;
+	return len;
+}
+
+/*
+ * Copy the fixed-size, possibly unterminated kernel string @src (array of
+ * @srcsz bytes) into @dst for a terminal: control characters, C1 controls
+ * and invalid UTF-8 become '?'.  Returns @dst.
+ */
+static char *tty_str(char *dst, size_t dstsz, const char *src, size_t srcsz)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t n = strnlen(src, srcsz), i = 0, o = 0, l;
+
+	while (i < n) {
+		l = utf8_seq(s + i, n - i);
+		if (l == 0 || s[i] < 0x20 || s[i] == 0x7f ||
+		    (l == 2 && s[i] == 0xC2 && s[i + 1] < 0xA0)) {
+			if (o + 2 > dstsz)
+				break;
+			dst[o++] = '?';
+			i += l ? l : 1;
+			continue;
+		}
+		if (o + l + 1 > dstsz)
+			break;
+		memcpy(dst + o, s + i, l);
+		o += l;
+		i += l;
+	}
+	dst[o] = '\0';
+	return dst;
+}
+
+/* Write @src (at most @srcsz bytes, NUL-terminated or not) as a JSON string. */
+static void json_str(const char *src, size_t srcsz)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t n = strnlen(src, srcsz), i = 0, l;
+
+	putchar('"');
+	while (i < n) {
+		unsigned char c = s[i];
+
+		l = utf8_seq(s + i, n - i);
+		if (c == '"' || c == '\\') {
+			printf("\\%c", c);
+		} else if (c == '\n') {
+			fputs("\\n", stdout);
+		} else if (c == '\t') {
+			fputs("\\t", stdout);
+		} else if (c < 0x20 || c == 0x7f || l == 0) {
+			printf("\\u%04x", c);
+		} else {
+			fwrite(s + i, 1, l, stdout);
+			i += l;
+			continue;
+		}
+		i++;
+	}
+	putchar('"');
+}
+
+/* ---- sizes -------------------------------------------------------------- */
+
+/* "1.5 GiB", "64 KiB", "512 B": binary units, at most one decimal. */
+static char *human_size(char *buf, size_t bufsz, uint64_t bytes)
+{
+	static const char *const unit[] = {
+		"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"
+	};
+	unsigned int u = 0;
+	uint64_t tenths;
+	double v = (double)bytes;
+
+	while (v >= 1024.0 && u + 1 < ARRAY_SIZE(unit)) {
+		v /= 1024.0;
+		u++;
+	}
+	tenths = (uint64_t)(v * 10.0 + 0.5);
+	if (tenths >= 10240 && u + 1 < ARRAY_SIZE(unit)) {
+		u++;
+		tenths = (uint64_t)(v / 1024.0 * 10.0 + 0.5);
+	}
+	if (u == 0 || tenths % 10 == 0)
+		snprintf(buf, bufsz, "%llu %s",
+			 (unsigned long long)(u ? tenths / 10 : bytes), unit[u]);
+	else
+		snprintf(buf, bufsz, "%llu.%llu %s",
+			 (unsigned long long)(tenths / 10),
+			 (unsigned long long)(tenths % 10), unit[u]);
+	return buf;
+}
+
+/* Parse "65536", "64K", "64k", "64KiB", "64KB", "1M", "1MiB", "1G".  */
+static bool parse_size(const char *s, uint64_t *out)
+{
+	static const struct { const char *sfx; unsigned int shift; } sfx[] = {
+		{ "", 0 }, { "b", 0 },
+		{ "k", 10 }, { "kb", 10 }, { "kib", 10 },
+		{ "m", 20 }, { "mb", 20 }, { "mib", 20 },
+		{ "g", 30 }, { "gb", 30 }, { "gib", 30 },
+	};
+	uint64_t v = 0;
+	size_t i;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	for (i = 0; i < ARRAY_SIZE(sfx); i++) {
+		if (strcasecmp(s, sfx[i].sfx))
+			continue;
+		if (v > (UINT64_MAX >> sfx[i].shift))
+			return false;
+		*out = v << sfx[i].shift;
+		return true;
+	}
+	return false;
+}
+
+/* A plain decimal number up to UINT32_MAX. */
+static bool parse_u32(const char *s, uint32_t *out)
+{
+	uint64_t v;
+
+	if (s[strspn(s, "0123456789")] || !parse_size(s, &v) || v > UINT32_MAX)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+/* ---- names of ABI values ------------------------------------------------- */
+
+struct vname { uint32_t v; const char *human, *json; };
+
+static const struct vname levels[] = {
+	{ VRAID_LEVEL_JBOD, "JBOD", "jbod" }, { VRAID_LEVEL_0, "RAID0", "raid0" },
+	{ VRAID_LEVEL_1, "RAID1", "raid1" }, { VRAID_LEVEL_5, "RAID5", "raid5" },
+	{ VRAID_LEVEL_6, "RAID6", "raid6" }, { VRAID_LEVEL_10, "RAID10", "raid10" },
+	{ VRAID_LEVEL_50, "RAID50", "raid50" }, { VRAID_LEVEL_60, "RAID60", "raid60" },
+};
+static const struct vname vd_states[] = {
+	{ VRAID_VD_OPTIMAL, "Optimal", "optimal" }, { VRAID_VD_DEGRADED, "Degraded", "degraded" },
+	{ VRAID_VD_REBUILDING, "Rebuilding", "rebuilding" }, { VRAID_VD_OFFLINE, "Offline", "offline" },
+};
+static const struct vname member_states[] = {
+	{ VRAID_MEMBER_ONLINE, "Online", "online" }, { VRAID_MEMBER_FAILED, "Failed", "failed" },
+	{ VRAID_MEMBER_REBUILDING, "Rebuilding", "rebuilding" },
+	{ VRAID_MEMBER_MISSING, "Missing", "missing" },
+};
+static const struct vname access_pols[] = {
+	{ VRAID_ACCESS_RW, "RW", "rw" }, { VRAID_ACCESS_RO, "RO", "ro" },
+	{ VRAID_ACCESS_BLOCKED, "Blocked", "blocked" },
+};
+static const struct vname dcache_pols[] = {
+	{ VRAID_DCACHE_DEFAULT, "Default", "default" }, { VRAID_DCACHE_ENABLED, "Enabled", "enabled" },
+	{ VRAID_DCACHE_DISABLED, "Disabled", "disabled" },
+};
+static const struct vname io_pols[] = {
+	{ VRAID_IO_DIRECT, "Direct", "direct" }, { VRAID_IO_CACHED, "Cached", "cached" },
+};
+static const struct vname read_pols[] = {
+	{ VRAID_READ_NORA, "No Read Ahead", "no_read_ahead" },
+	{ VRAID_READ_AHEAD, "Read Ahead", "read_ahead" },
+};
+static const struct vname write_pols[] = {
+	{ VRAID_WRITE_THROUGH, "Write Through", "write_through" },
+	{ VRAID_WRITE_BACK, "Write Back", "write_back" },
+	{ VRAID_WRITE_BACK_BBU, "Write Back with BBU", "write_back_bbu" },
+};
+
+static const char *vname_of(const struct vname *t, size_t n, uint32_t v,
+			    bool json)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].v == v)
+			return json ? t[i].json : t[i].human;
+	return json ? "unknown" : "Unknown";
+}
+#define VNAME(t, v, json) vname_of(t, ARRAY_SIZE(t), v, json)
+
+/* "jbod", "0".."60", "raid5", "RAID5": returns false if unknown. */
+static bool parse_level(const char *s, uint32_t *level)
+{
+	size_t i;
+
+	if (!strcasecmp(s, "jbod")) {
+		*level = VRAID_LEVEL_JBOD;
+		return true;
+	}
+	if (!strncasecmp(s, "raid", 4))
+		s += 4;
+	if (!parse_u32(s, level) || (s[0] == '0' && s[1]))
+		return false;	/* not a number, or a leading zero */
+	for (i = 0; i < ARRAY_SIZE(levels); i++)
+		if (levels[i].v == *level && *level != VRAID_LEVEL_JBOD)
+			return true;
+	return false;
+}
+
+/* Strips of data in one full stripe (see full_stripe_bytes above). */
+static uint64_t data_members(const struct vraid_info *in)
+{
+	uint64_t n = in->nr_members, s = in->spans ? in->spans : 1;
+
+	switch (in->level) {
+	case VRAID_LEVEL_0:	return n;
+	case VRAID_LEVEL_1:	return n ? 1 : 0;
+	case VRAID_LEVEL_10:	return n / 2;
+	case VRAID_LEVEL_5:	return n > 1 ? n - 1 : 0;
+	case VRAID_LEVEL_6:	return n > 2 ? n - 2 : 0;
+	case VRAID_LEVEL_50:	return n > s ? n - s : 0;
+	case VRAID_LEVEL_60:	return n > 2 * s ? n - 2 * s : 0;
+	}
+	return 0;
+}
+
+static uint32_t strip_of(const struct vraid_info *in)
+{
+	return in->level == VRAID_LEVEL_JBOD ? 0 : in->strip_bytes;
+}
+
+/* ---- the control device --------------------------------------------------- */
+
+struct ctl {
+	int fd;
+	const char *path;
+	bool overridden;	/* VRAIDCTL_CONTROL is set */
+	bool replied;		/* the last failed request carries a reply */
+};
+
+static void ctl_path(struct ctl *c)
+{
+	const char *env = getenv("VRAIDCTL_CONTROL");
+
+	c->overridden = env && *env;
+	c->path = c->overridden ? env : CONTROL_DEFAULT;
+}
+
+/* Open the control device; on failure say why and return false. */
+static bool ctl_open(struct ctl *c, bool write)
+{
+	int e;
+
+	ctl_path(c);
+	c->fd = open(c->path, O_RDWR | O_CLOEXEC);
+	if (c->fd < 0 && !write && (errno == EACCES || errno == EROFS))
+		c->fd = open(c->path, O_RDONLY | O_CLOEXEC);
+	if (c->fd >= 0)
+		return true;
+	e = errno;
+	if (e == ENOENT && !c->overridden &&
+	    access("/sys/class/misc/" VRAID_CONTROL_NAME "/dev", F_OK) == 0) {
+		errmsg("%s is missing, although the vraid module is loaded",
+		       c->path);
+		hintmsg("create it: mknod %s c $(tr : ' ' < /sys/class/misc/%s/dev)",
+			c->path, VRAID_CONTROL_NAME);
+	} else if (e == ENOENT || e == ENXIO || e == ENODEV) {
+		errmsg("%s: %s: vraid module not loaded (insmod vraid.ko / modprobe vraid)",
+		       c->path, e == ENOENT ? "no such file" : "no driver behind it");
+		if (c->overridden)
+			hintmsg("VRAIDCTL_CONTROL is set; unset it to use %s",
+				CONTROL_DEFAULT);
+	} else if (e == EACCES || e == EPERM) {
+		errmsg("%s: permission denied", c->path);
+		hintmsg("run as root (vraid control requests need CAP_SYS_ADMIN)");
+	} else {
+		errmsg("cannot open %s: %s", c->path, strerror(e));
+	}
+	return false;
+}
+
+/*
+ * Send one request: fill the header, issue the ioctl.  Returns 0 or a
+ * positive errno; c->replied tells whether the kernel wrote the header
+ * (status and message) back.
+ */
+static int ctl_ioctl(struct ctl *c, unsigned long req, void *buf, size_t size)
+{
+	struct vraid_ioc_hdr *h = buf;
+	int rc, e;
+
+	h->magic = VRAID_IOC_MAGIC;
+	h->size = (uint32_t)size;
+	h->version_major = VRAID_ABI_MAJOR;
+	h->version_minor = VRAID_ABI_MINOR;
+	h->status = 0;
+	h->flags = 0;
+	h->reserved = 0;
+	memset(h->message, 0, sizeof(h->message));
+
+	rc = ioctl(c->fd, req, buf);
+	e = errno;
+	h->message[sizeof(h->message) - 1] = '\0';
+	if (rc == 0 && h->status >= 0)
+		return 0;
+	if (rc == 0)
+		e = -h->status;
+	c->replied = h->status == -e;
+	return e ? e : EIO;
+}
+
+enum ctx { CTX_CREATE, CTX_VD, CTX_OTHER };
+
+/*
+ * Report a failed request: "vraidctl: WHAT: <kernel message> (ENAME: text)"
+ * and a hint for well-known errnos.
+ */
+static void report(struct ctl *c, const char *what, int e,
+		   const struct vraid_ioc_hdr *h, enum ctx ctx)
+{
+	char msg[VRAID_MSG_LEN * 4];
+
+	if (e == ENOTTY && !(c->replied && h->message[0])) {
+		errmsg("%s: %s does not answer vraid requests (ENOTTY: %s)",
+		       what, c->path, strerror(e));
+		if (c->overridden)
+			hintmsg("it is not the vraid control device: unset VRAIDCTL_CONTROL or point it at %s",
+				CONTROL_DEFAULT);
+		else
+			hintmsg("it is not the vraid control device: check `ls -l %s` and /sys/class/misc/%s/dev",
+				c->path, VRAID_CONTROL_NAME);
+		return;
+	}
+	if (c->replied && h->message[0])
+		errmsg("%s: %s (%s: %s)", what,
+		       tty_str(msg, sizeof(msg), h->message, sizeof(h->message)),
+		       errname(e), strerror(e));
+	else
+		errmsg("%s: %s (%s)", what, strerror(e), errname(e));
+
+	switch (e) {
+	case EPERM:
+	case EACCES:
+		hintmsg("run as root (vraid control requests need CAP_SYS_ADMIN)");
+		break;
+	case EBUSY:
+		if (ctx == CTX_CREATE)
+			hintmsg("a member is in use: mounted, in an md array, or in another virtual drive (check lsblk, /proc/mdstat, `vraidctl list`)");
+		else if (ctx == CTX_VD)
+			hintmsg("the virtual drive is in use: unmount it and stop what holds it open (see the open count in `vraidctl show`)");
+		break;
+	case ENOENT:
+	case ENXIO:
+		if (ctx == CTX_VD)
+			hintmsg("no such virtual drive (see `vraidctl list`)");
+		else if (ctx == CTX_CREATE)
+			hintmsg("a member device is gone: check the device names (lsblk)");
+		break;
+	case EPROTO:
+		if (c->replied)
+			hintmsg("module and tool versions differ (module ABI %d.%d, vraidctl ABI %d.%d): use the vraidctl built with the module",
+				h->version_major, h->version_minor,
+				VRAID_ABI_MAJOR, VRAID_ABI_MINOR);
+		else
+			hintmsg("module and tool versions differ: use the vraidctl built with the module");
+		break;
+	case EEXIST:
+		if (ctx == CTX_CREATE)
+			hintmsg("choose another --name (see `vraidctl list`)");
+		break;
+	case ENOTBLK:
+	case ENODEV:
+		if (ctx == CTX_CREATE)
+			hintmsg("members must be block devices (see lsblk)");
+		break;
+	default:
+		break;
+	}
+}
+
+static bool reply_sane(uint32_t n, uint32_t max, const char *field)
+{
+	if (n <= max)
+		return true;
+	errmsg("malformed reply from the vraid module: %s %u > %u", field, n, max);
+	hintmsg("module and tool versions differ? see `vraidctl version`");
+	return false;
+}
+
+/*
+ * INFO for @index.  Returns 0 or a positive errno, reported unless it is
+ * ENOENT/ENXIO and @quiet_gone (the VD was deleted since a LIST).
+ */
+static int get_info(struct ctl *c, uint32_t index, struct vraid_info *in,
+		    bool quiet_gone)
+{
+	char what[40];
+	int e;
+
+	memset(in, 0, sizeof(*in));
+	in->index = index;
+	e = ctl_ioctl(c, VRAID_IOC_INFO, in, sizeof(*in));
+	if (e) {
+		if (!(quiet_gone && (e == ENOENT || e == ENXIO))) {
+			snprintf(what, sizeof(what), "%s%u", VRAID_DISK_PREFIX, index);
+			report(c, what, e, &in->hdr, CTX_VD);
+		}
+		return e;
+	}
+	if (!reply_sane(in->nr_members, VRAID_MAX_MEMBERS, "nr_members"))
+		return EPROTO;
+	return 0;
+}
+
+static int get_list(struct ctl *c, struct vraid_list *l)
+{
+	int e;
+
+	memset(l, 0, sizeof(*l));
+	e = ctl_ioctl(c, VRAID_IOC_LIST, l, sizeof(*l));
+	if (e) {
+		report(c, "list", e, &l->hdr, CTX_OTHER);
+		return e;
+	}
+	if (!reply_sane(l->nr_vds, VRAID_MAX_VDS, "nr_vds"))
+		return EPROTO;
+	return 0;
+}
+
+static int cmp_info(const void *a, const void *b)
+{
+	const struct vraid_info *x = a, *y = b;
+
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* LIST, then INFO for each VD (skipping those gone meanwhile), by index. */
+static int get_all(struct ctl *c, struct vraid_info **out, size_t *nout)
+{
+	struct vraid_list l;
+	struct vraid_info *v;
+	size_t n = 0;
+	uint32_t i;
+	int e;
+
+	*out = NULL;
+	*nout = 0;
+	if (get_list(c, &l))
+		return RC_FAIL;
+	v = calloc(l.nr_vds ? l.nr_vds : 1, sizeof(*v));
+	if (!v) {
+		errmsg("out of memory");
+		return RC_FAIL;
+	}
+	for (i = 0; i < l.nr_vds; i++) {
+		e = get_info(c, l.index[i], &v[n], true);
+		if (e == ENOENT || e == ENXIO)
+			continue;	/* deleted since LIST */
+		if (e) {
+			free(v);
+			return RC_FAIL;
+		}
+		n++;
+	}
+	qsort(v, n, sizeof(*v), cmp_info);
+	*out = v;
+	*nout = n;
+	return RC_OK;
+}
+
+/* "vraidN" -> N */
+static bool parse_vraidN(const char *s, uint32_t *idx)
+{
+	size_t l = strlen(VRAID_DISK_PREFIX);
+
+	return !strncmp(s, VRAID_DISK_PREFIX, l) && parse_u32(s + l, idx);
+}
+
+/* "0", "vraid0", "/dev/vraid0" -> 0 */
+static bool vd_number(const char *arg, uint32_t *idx)
+{
+	return (!strncmp(arg, "/dev/", 5) && parse_vraidN(arg + 5, idx)) ||
+	       parse_u32(arg, idx) || parse_vraidN(arg, idx);
+}
+
+/* Find the VD named by @arg (vraid0, /dev/vraid0, 0 or its label); INFO it. */
+static int resolve_vd(struct ctl *c, const char *arg, struct vraid_info *in)
+{
+	struct vraid_info *all;
+	size_t n, i, found = 0;
+	uint32_t idx;
+
+	if (vd_number(arg, &idx))
+		return get_info(c, idx, in, false) ? RC_FAIL : RC_OK;
+	if (strchr(arg, '/')) {
+		errmsg("%s is not a vraid virtual drive (expected /dev/vraidN)", arg);
+		hintmsg("name a virtual drive as vraid0, /dev/vraid0, 0 or by its name (see `vraidctl list`)");
+		return RC_FAIL;
+	}
+	if (get_all(c, &all, &n))
+		return RC_FAIL;
+	for (i = 0; i < n; i++) {
+		if (strnlen(all[i].name, sizeof(all[i].name)) == strlen(arg) &&
+		    !strncmp(all[i].name, arg, sizeof(all[i].name))) {
+			if (!found++)
+				*in = all[i];
+		}
+	}
+	free(all);
+	if (found == 1)
+		return RC_OK;
+	if (found == 0)
+		errmsg("%s: no such virtual drive (see `vraidctl list`)", arg);
+	else
+		errmsg("%s: %zu virtual drives carry this name; name one as vraidN (see `vraidctl list`)",
+		       arg, found);
+	return RC_FAIL;
+}
+
+/* ---- tables ------------------------------------------------------------- */
+
+#define TMAXCOL	9
+#define TCELL	80
+
+struct table {
+	size_t ncol, nrow;
+	const char *head[TMAXCOL];
+	bool right[TMAXCOL];
+	char (*row)[TMAXCOL][TCELL];
+};
+
+/* Start a new row; returns its cells or NULL (out of memory). */
+static char (*table_row(struct table *t))[TCELL]
+{
+	char (*r)[TMAXCOL][TCELL] = realloc(t->row, (t->nrow + 1) * sizeof(*r));
+
+	if (!r)
+		return NULL;
+	t->row = r;
+	memset(r[t->nrow], 0, sizeof(r[t->nrow]));
+	return r[t->nrow++];
+}
+
+/* Terminal columns of a UTF-8 string (one per code point). */
+static size_t width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xC0) != 0x80;
+	return w;
+}
+
+static void table_print(const struct table *t)
+{
+	size_t w[TMAXCOL] = { 0 }, r, i, pad;
+
+	for (i = 0; i < t->ncol; i++) {
+		w[i] = width(t->head[i]);
+		for (r = 0; r < t->nrow; r++)
+			if (width(t->row[r][i]) > w[i])
+				w[i] = width(t->row[r][i]);
+	}
+	for (r = 0; r <= t->nrow; r++) {
+		for (i = 0; i < t->ncol; i++) {
+			const char *s = r ? t->row[r - 1][i] : t->head[i];
+
+			pad = w[i] - width(s);
+			if (t->right[i])
+				printf("%*s%s", (int)pad, "", s);
+			else if (i + 1 < t->ncol)
+				printf("%s%*s", s, (int)pad, "");
+			else
+				fputs(s, stdout);
+			fputs(i + 1 < t->ncol ? "  " : "\n", stdout);
+		}
+	}
+}
+
+/* ---- commands ----------------------------------------------------------- */
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *synopsis;
+	const char *help;
+};
+
+static const struct command *find_command(const char *name);
+
+static int __attribute__((format(printf, 2, 3)))
+usage_error(const char *cmd, const char *fmt, ...)
+{
+	const struct command *c = find_command(cmd);
+	va_list ap;
+
+	fputs("vraidctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (c)
+		fprintf(stderr, "usage: %s\n(see `vraidctl help %s`)\n",
+			c->synopsis, c->name);
+	return RC_USAGE;
+}
+
+static bool is_help(const char *a)
+{
+	return !strcmp(a, "-h") || !strcmp(a, "--help");
+}
+
+static int print_help(const char *name)
+{
+	const struct command *c = find_command(name);
+
+	printf("usage: %s\n\n%s", c->synopsis, c->help);
+	return RC_OK;
+}
+
+/*
+ * Match option @name at argv[*i], as "--name VALUE" or "--name=VALUE".
+ * Returns 1 (and *val), 0 for no match, -1 after a usage error.
+ */
+static int opt_value(const char *cmd, int argc, char **argv, int *i,
+		     const char *name, const char **val, const char **slot)
+{
+	const char *a = argv[*i];
+	size_t l = strlen(name);
+
+	if (strncmp(a, name, l) || (a[l] && a[l] != '='))
+		return 0;
+	if (a[l] == '=') {
+		*val = a + l + 1;
+	} else if (*i + 1 < argc) {
+		*val = argv[++*i];
+	} else {
+		usage_error(cmd, "%s needs a value", name);
+		return -1;
+	}
+	if (*slot) {
+		usage_error(cmd, "%s given twice", name);
+		return -1;
+	}
+	*slot = *val;
+	return 1;
+}
+
+/*
+ * Common parser: options with values (NULL-terminated @names, results in
+ * @vals), optional --json, and positional arguments collected in @pos (at
+ * most @maxpos; *npos counts all given).  Returns -1 to go on, else an
+ * exit code (help printed or usage error).
+ */
+static int parse_args(const char *cmd, int argc, char **argv,
+		      const char *const *names, const char **vals, bool *json,
+		      const char **pos, size_t maxpos, size_t *npos)
+{
+	bool only_pos = false;
+	const char *v;
+	int i, m;
+	size_t k;
+
+	*npos = 0;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (only_pos || a[0] != '-' || !a[1]) {
+			if (*npos < maxpos)
+				pos[*npos] = a;
+			++*npos;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			only_pos = true;
+			continue;
+		}
+		if (is_help(a))
+			return print_help(cmd);
+		if (json && !strcmp(a, "--json")) {
+			*json = true;
+			continue;
+		}
+		for (k = 0, m = 0; names && names[k] && !m; k++)
+			m = opt_value(cmd, argc, argv, &i, names[k], &v, &vals[k]);
+		if (m < 0)
+			return RC_USAGE;
+		if (!m)
+			return usage_error(cmd, "unknown option '%s'", a);
+	}
+	return -1;
+}
+
+static const char *strip_hint =
+	"use a power of two from 4K to 1M, e.g. --strip 64K (the default)";
+
+static int check_strip(const char *s, uint32_t *strip)
+{
+	uint64_t v;
+
+	if (!parse_size(s, &v)) {
+		errmsg("invalid strip size '%s': give bytes or a K/KiB/M/MiB suffix", s);
+		hintmsg("%s", strip_hint);
+		return RC_USAGE;
+	}
+	if (v < VRAID_STRIP_MIN)
+		errmsg("strip size '%s' (%llu bytes) is too small: the minimum is 4 KiB",
+		       s, (unsigned long long)v);
+	else if (v > VRAID_STRIP_MAX)
+		errmsg("strip size '%s' (%llu bytes) is too large: the maximum is 1 MiB",
+		       s, (unsigned long long)v);
+	else if (v & (v - 1))
+		errmsg("strip size '%s' (%llu bytes) is not a power of two",
+		       s, (unsigned long long)v);
+	else {
+		*strip = (uint32_t)v;
+		return RC_OK;
+	}
+	hintmsg("%s", strip_hint);
+	return RC_USAGE;
+}
+
+static int check_name(const char *name)
+{
+	uint32_t dummy;
+	const char *p;
+
+	if (!*name)
+		return usage_error("create", "empty --name: leave --name out for no label");
+	if (strlen(name) >= VRAID_NAME_LEN)
+		return usage_error("create", "name '%s' is too long: at most %u characters",
+				   name, VRAID_NAME_LEN - 1);
+	if (name[0] == '-' || name[0] == '.')
+		return usage_error("create", "name '%s' must start with a letter, a digit or '_'",
+				   name);
+	for (p = name; *p; p++) {
+		char ch = *p;
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-'))
+			return usage_error("create", "name '%s' has a character other than letters, digits, '.', '_' and '-'",
+					   name);
+	}
+	if (parse_u32(name, &dummy) || parse_vraidN(name, &dummy))
+		return usage_error("create", "name '%s' looks like a virtual drive number; choose another",
+				   name);
+	return RC_OK;
+}
+
+/* stat() a member and fill @ref; on failure say why. */
+static int member_ref(const char *path, struct vraid_member_ref *ref)
+{
+	struct stat st;
+	const char *kind;
+
+	if (stat(path, &st) < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			errmsg("%s: no such file: name an existing block device (see lsblk)", path);
+		else if (errno == EACCES)
+			errmsg("%s: permission denied (run as root)", path);
+		else
+			errmsg("%s: %s", path, strerror(errno));
+		return RC_FAIL;
+	}
+	if (S_ISBLK(st.st_mode)) {
+		ref->major = major(st.st_rdev);
+		ref->minor = minor(st.st_rdev);
+		return RC_OK;
+	}
+	kind = S_ISREG(st.st_mode) ? "a regular file" :
+	       S_ISDIR(st.st_mode) ? "a directory" :
+	       S_ISCHR(st.st_mode) ? "a character device" : "not a regular file";
+	errmsg("%s is %s, not a block device", path, kind);
+	if (S_ISREG(st.st_mode))
+		hintmsg("to use a file, attach it to a loop device: losetup --find --show %s", path);
+	else
+		hintmsg("name a block device such as /dev/nvme0n1 or /dev/sdb (see lsblk)");
+	return RC_FAIL;
+}
+
+static int cmd_create(int argc, char **argv)
+{
+	static const char *const names[] = {
+		"--level", "--strip", "--spans", "--name", NULL
+	};
+	const char *vals[4] = { NULL }, *devs[VRAID_MAX_MEMBERS];
+	struct vraid_create req;
+	char out[VRAID_DEVNAME_LEN * 4];
+	uint32_t level, strip = 0, spans = 0;
+	size_t ndev, i, j;
+	struct ctl c;
+	int rc, e;
+
+	rc = parse_args("create", argc, argv, names, vals, NULL, devs,
+			ARRAY_SIZE(devs), &ndev);
+	if (rc >= 0)
+		return rc;
+	if (!vals[0])
+		return usage_error("create", "--level is required");
+	if (!parse_level(vals[0], &level))
+		return usage_error("create", "unknown RAID level '%s' (choose jbod, 0, 1, 5, 6, 10, 50 or 60)",
+				   vals[0]);
+	if (vals[1] && level == VRAID_LEVEL_JBOD)
+		return usage_error("create", "--strip has no meaning for --level jbod; leave it out");
+	if (vals[1] && (rc = check_strip(vals[1], &strip)))
+		return rc;
+	if (vals[2]) {
+		if (level != VRAID_LEVEL_50 && level != VRAID_LEVEL_60)
+			return usage_error("create", "--spans applies to --level 50 and 60 only");
+		if (!parse_u32(vals[2], &spans) || spans < 1 || spans > VRAID_MAX_MEMBERS)
+			return usage_error("create", "invalid span count '%s': give a number from 1 to %u",
+					   vals[2], VRAID_MAX_MEMBERS);
+	}
+	if (vals[3] && (rc = check_name(vals[3])))
+		return rc;
+	if (ndev == 0)
+		return usage_error("create", "name at least one member device (DEV...)");
+	if (ndev > VRAID_MAX_MEMBERS)
+		return usage_error("create", "%zu member devices given: at most %u",
+				   ndev, VRAID_MAX_MEMBERS);
+	if (spans && ndev % spans)
+		return usage_error("create", "%zu members cannot be split evenly into %u spans",
+				   ndev, spans);
+
+	memset(&req, 0, sizeof(req));
+	req.level = level;
+	req.strip_bytes = strip;
+	req.spans = spans;
+	req.nr_members = (uint32_t)ndev;
+	if (vals[3])
+		memcpy(req.name, vals[3], strlen(vals[3]));
+	for (i = 0; i < ndev; i++) {
+		if (member_ref(devs[i], &req.members[i]))
+			return RC_FAIL;
+		for (j = 0; j < i; j++) {
+			if (req.members[j].major == req.members[i].major &&
+			    req.members[j].minor == req.members[i].minor) {
+				errmsg("%s and %s are the same device (%u:%u)",
+				       devs[j], devs[i], req.members[i].major,
+				       req.members[i].minor);
+				hintmsg("name each member once");
+				return RC_FAIL;
+			}
+		}
+	}
+
+	if (!ctl_open(&c, true))
+		return RC_FAIL;
+	e = ctl_ioctl(&c, VRAID_IOC_CREATE, &req, sizeof(req));
+	close(c.fd);
+	if (e) {
+		report(&c, "create", e, &req.hdr, CTX_CREATE);
+		return RC_FAIL;
+	}
+	if (req.disk_name[0])
+		tty_str(out, sizeof(out), req.disk_name, sizeof(req.disk_name));
+	else
+		snprintf(out, sizeof(out), "%s%u", VRAID_DISK_PREFIX, req.index);
+	printf("%s\n", out);
+	return RC_OK;
+}
+
+static int cmd_delete(int argc, char **argv)
+{
+	const char *pos[1];
+	struct vraid_delete req;
+	struct vraid_info in;
+	char what[48];
+	size_t npos;
+	uint32_t idx;
+	struct ctl c;
+	int rc, e;
+
+	rc = parse_args("delete", argc, argv, NULL, NULL, NULL, pos, 1, &npos);
+	if (rc >= 0)
+		return rc;
+	if (npos != 1)
+		return usage_error("delete", npos ? "name one virtual drive only" :
+				   "name the virtual drive to delete (e.g. vraid0)");
+	if (!ctl_open(&c, true))
+		return RC_FAIL;
+	if (vd_number(pos[0], &idx)) {
+		in.index = idx;
+	} else if (resolve_vd(&c, pos[0], &in)) {
+		close(c.fd);
+		return RC_FAIL;
+	}
+	memset(&req, 0, sizeof(req));
+	req.index = in.index;
+	e = ctl_ioctl(&c, VRAID_IOC_DELETE, &req, sizeof(req));
+	close(c.fd);
+	if (e) {
+		snprintf(what, sizeof(what), "delete %s%u", VRAID_DISK_PREFIX, in.index);
+		report(&c, what, e, &req.hdr, CTX_VD);
+		return RC_FAIL;
+	}
+	return RC_OK;
+}
+
+static void list_json(const struct vraid_info *v, size_t n)
+{
+	size_t i;
+
+	fputs("{\"vds\":[", stdout);
+	for (i = 0; i < n; i++) {
+		printf("%s{\"vd\":\"%s%u\",\"index\":%u,\"name\":", i ? "," : "",
+		       VRAID_DISK_PREFIX, v[i].index, v[i].index);
+		json_str(v[i].name, sizeof(v[i].name));
+		printf(",\"level\":\"%s\",\"state\":\"%s\",\"size_bytes\":%llu,"
+		       "\"strip_bytes\":%u,\"members\":%u}",
+		       VNAME(levels, v[i].level, true),
+		       VNAME(vd_states, v[i].state, true),
+		       (unsigned long long)(v[i].size_sectors * SECTOR_BYTES),
+		       strip_of(&v[i]), v[i].nr_members);
+	}
+	fputs("]}\n", stdout);
+}
+
+static int list_human(const struct vraid_info *v, size_t n)
+{
+	struct table t = {
+		.ncol = 7,
+		.head = { "VD", "NAME", "LEVEL", "STATE", "SIZE", "STRIP", "MEMBERS" },
+		.right = { [4] = true, [5] = true, [6] = true },
+	};
+	char (*r)[TCELL];
+	size_t i;
+
+	if (n == 0) {
+		printf("no virtual drives\n");
+		return RC_OK;
+	}
+	for (i = 0; i < n; i++) {
+		if (!(r = table_row(&t))) {
+			free(t.row);
+			errmsg("out of memory");
+			return RC_FAIL;
+		}
+		snprintf(r[0], TCELL, "%s%u", VRAID_DISK_PREFIX, v[i].index);
+		tty_str(r[1], TCELL, v[i].name, sizeof(v[i].name));
+		if (!r[1][0])
+			strcpy(r[1], "-");
+		snprintf(r[2], TCELL, "%s", VNAME(levels, v[i].level, false));
+		snprintf(r[3], TCELL, "%s", VNAME(vd_states, v[i].state, false));
+		human_size(r[4], TCELL, v[i].size_sectors * SECTOR_BYTES);
+		if (strip_of(&v[i]))
+			human_size(r[5], TCELL, strip_of(&v[i]));
+		else
+			strcpy(r[5], "-");
+		snprintf(r[6], TCELL, "%u", v[i].nr_members);
+	}
+	table_print(&t);
+	free(t.row);
+	return RC_OK;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	struct vraid_info *v;
+	bool json = false;
+	const char *pos[1];
+	size_t n, npos;
+	struct ctl c;
+	int rc;
+
+	rc = parse_args("list", argc, argv, NULL, NULL, &json, pos, 1, &npos);
+	if (rc >= 0)
+		return rc;
+	if (npos)
+		return usage_error("list", "unexpected argument '%s'", pos[0]);
+	if (!ctl_open(&c, false))
+		return RC_FAIL;
+	rc = get_all(&c, &v, &n);
+	close(c.fd);
+	if (rc)
+		return rc;
+	if (json)
+		list_json(v, n);
+	else
+		rc = list_human(v, n);
+	free(v);
+	return rc;
+}
+
+static void show_json(const struct vraid_info *in)
+{
+	const struct vraid_member_info *m;
+	uint32_t i;
+
+	printf("{\"vd\":\"%s%u\",\"index\":%u,\"device\":\"/dev/%s%u\",\"name\":",
+	       VRAID_DISK_PREFIX, in->index, in->index, VRAID_DISK_PREFIX, in->index);
+	json_str(in->name, sizeof(in->name));
+	printf(",\"level\":\"%s\",\"state\":\"%s\",\"size_bytes\":%llu,"
+	       "\"strip_bytes\":%u,\"spans\":%u,\"full_stripe_bytes\":%llu,"
+	       "\"data_offset_bytes\":%llu,\"member_data_bytes\":%llu,"
+	       "\"logical_block_size\":%u,\"open_count\":%u,",
+	       VNAME(levels, in->level, true), VNAME(vd_states, in->state, true),
+	       (unsigned long long)(in->size_sectors * SECTOR_BYTES),
+	       strip_of(in), in->spans,
+	       (unsigned long long)(strip_of(in) * data_members(in)),
+	       (unsigned long long)(in->data_offset_sectors * SECTOR_BYTES),
+	       (unsigned long long)(in->member_data_sectors * SECTOR_BYTES),
+	       in->logical_block_size, in->open_count);
+	printf("\"policies\":{\"access\":\"%s\",\"disk_cache\":\"%s\",\"io\":\"%s\","
+	       "\"read\":\"%s\",\"write\":\"%s\"},\"members\":[",
+	       VNAME(access_pols, in->access_policy, true),
+	       VNAME(dcache_pols, in->disk_cache_policy, true),
+	       VNAME(io_pols, in->io_policy, true),
+	       VNAME(read_pols, in->read_policy, true),
+	       VNAME(write_pols, in->write_policy, true));
+	for (i = 0; i < in->nr_members; i++) {
+		m = &in->members[i];
+		printf("%s{\"role\":%u,\"device\":", i ? "," : "", m->role);
+		if (strnlen(m->dev_name, sizeof(m->dev_name))) {
+			char dev[5 + VRAID_DEVNAME_LEN + 1];
+
+			snprintf(dev, sizeof(dev), "/dev/%.*s",
+				 (int)strnlen(m->dev_name, sizeof(m->dev_name)),
+				 m->dev_name);
+			json_str(dev, sizeof(dev));
+		} else {
+			fputs("\"\"", stdout);
+		}
+		printf(",\"major\":%u,\"minor\":%u,\"state\":\"%s\",\"size_bytes\":%llu,"
+		       "\"data_bytes\":%llu,\"read_ios\":%llu,\"write_ios\":%llu,"
+		       "\"errors\":%llu}",
+		       m->major, m->minor, VNAME(member_states, m->state, true),
+		       (unsigned long long)(m->dev_sectors * SECTOR_BYTES),
+		       (unsigned long long)(m->data_sectors * SECTOR_BYTES),
+		       (unsigned long long)m->read_ios,
+		       (unsigned long long)m->write_ios,
+		       (unsigned long long)m->errors);
+	}
+	fputs("]}\n", stdout);
+}
+
+static int show_human(const struct vraid_info *in)
+{
+	struct table t = {
+		.ncol = 9,
+		.head = { "ROLE", "DEVICE", "MAJ:MIN", "STATE", "SIZE", "USED",
+			  "READS", "WRITES", "ERRORS" },
+		.right = { [0] = true, [4] = true, [5] = true, [6] = true,
+			   [7] = true, [8] = true },
+	};
+	char a[TCELL], b[VRAID_DEVNAME_LEN + 1];
+	char (*r)[TCELL];
+	uint64_t full = strip_of(in) * data_members(in);
+	uint32_t i;
+
+#define FIELD "%-20s"
+	printf(FIELD "%s%u\n", "Virtual drive:", VRAID_DISK_PREFIX, in->index);
+	tty_str(a, sizeof(a), in->name, sizeof(in->name));
+	printf(FIELD "%s\n", "Name:", a[0] ? a : "-");
+	printf(FIELD "/dev/%s%u\n", "Device:", VRAID_DISK_PREFIX, in->index);
+	printf(FIELD "%s\n", "Level:", VNAME(levels, in->level, false));
+	printf(FIELD "%s\n", "State:", VNAME(vd_states, in->state, false));
+	printf(FIELD "%s (%llu bytes)\n", "Size:",
+	       human_size(a, sizeof(a), in->size_sectors * SECTOR_BYTES),
+	       (unsigned long long)(in->size_sectors * SECTOR_BYTES));
+	printf(FIELD "%s\n", "Strip:",
+	       strip_of(in) ? human_size(a, sizeof(a), strip_of(in)) : "-");
+	if (in->spans)
+		printf(FIELD "%u\n", "Spans:", in->spans);
+	printf(FIELD "%s\n", "Full stripe:", full ? human_size(a, sizeof(a), full) : "-");
+	printf(FIELD "%s (sector %llu) on each member\n", "Data offset:",
+	       human_size(a, sizeof(a), in->data_offset_sectors * SECTOR_BYTES),
+	       (unsigned long long)in->data_offset_sectors);
+	printf(FIELD "%s per member\n", "Member data:",
+	       human_size(a, sizeof(a), in->member_data_sectors * SECTOR_BYTES));
+	printf(FIELD "%u bytes\n", "Logical block size:", in->logical_block_size);
+	printf(FIELD "%u\n", "Open count:", in->open_count);
+	printf(FIELD "Access: %s, Disk cache: %s, I/O: %s, Read: %s, Write: %s\n",
+	       "Policies:",
+	       VNAME(access_pols, in->access_policy, false),
+	       VNAME(dcache_pols, in->disk_cache_policy, false),
+	       VNAME(io_pols, in->io_policy, false),
+	       VNAME(read_pols, in->read_policy, false),
+	       VNAME(write_pols, in->write_policy, false));
+#undef FIELD
+	printf("\n");
+	for (i = 0; i < in->nr_members; i++) {
+		const struct vraid_member_info *m = &in->members[i];
+
+		if (!(r = table_row(&t))) {
+			free(t.row);
+			errmsg("out of memory");
+			return RC_FAIL;
+		}
+		snprintf(r[0], TCELL, "%u", m->role);
+		tty_str(b, sizeof(b), m->dev_name, sizeof(m->dev_name));
+		snprintf(r[1], TCELL, "%s%s", b[0] ? "/dev/" : "-", b);
+		snprintf(r[2], TCELL, "%u:%u", m->major, m->minor);
+		snprintf(r[3], TCELL, "%s", VNAME(member_states, m->state, false));
+		human_size(r[4], TCELL, m->dev_sectors * SECTOR_BYTES);
+		human_size(r[5], TCELL, m->data_sectors * SECTOR_BYTES);
+		snprintf(r[6], TCELL, "%llu", (unsigned long long)m->read_ios);
+		snprintf(r[7], TCELL, "%llu", (unsigned long long)m->write_ios);
+		snprintf(r[8], TCELL, "%llu", (unsigned long long)m->errors);
+	}
+	table_print(&t);
+	free(t.row);
+	return RC_OK;
+}
+
+static int cmd_show(int argc, char **argv)
+{
+	struct vraid_info in;
+	const char *pos[1];
+	bool json = false;
+	size_t npos;
+	struct ctl c;
+	int rc;
+
+	rc = parse_args("show", argc, argv, NULL, NULL, &json, pos, 1, &npos);
+	if (rc >= 0)
+		return rc;
+	if (npos != 1)
+		return usage_error("show", npos ? "name one virtual drive only" :
+				   "name the virtual drive to show (e.g. vraid0)");
+	if (!ctl_open(&c, false))
+		return RC_FAIL;
+	rc = resolve_vd(&c, pos[0], &in);
+	close(c.fd);
+	if (rc)
+		return rc;
+	if (json) {
+		show_json(&in);
+		return RC_OK;
+	}
+	return show_human(&in);
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	struct vraid_list l;
+	const char *pos[1];
+	size_t npos;
+	struct ctl c;
+	int rc, e;
+
+	rc = parse_args("version", argc, argv, NULL, NULL, NULL, pos, 1, &npos);
+	if (rc >= 0)
+		return rc;
+	if (npos)
+		return usage_error("version", "unexpected argument '%s'", pos[0]);
+	printf("vraidctl %s (ABI %d.%d)\n", VRAIDCTL_VERSION,
+	       VRAID_ABI_MAJOR, VRAID_ABI_MINOR);
+
+	ctl_path(&c);
+	c.fd = open(c.path, O_RDONLY | O_CLOEXEC);
+	if (c.fd < 0) {
+		e = errno;
+		printf("module ABI: unknown (%s: %s)\n", c.path,
+		       e == ENOENT ? "not found, vraid module not loaded" : strerror(e));
+	} else {
+		memset(&l, 0, sizeof(l));
+		e = ctl_ioctl(&c, VRAID_IOC_LIST, &l, sizeof(l));
+		close(c.fd);
+		if (!e || c.replied)
+			printf("module ABI: %d.%d%s\n", l.hdr.version_major,
+			       l.hdr.version_minor,
+			       l.hdr.version_major != VRAID_ABI_MAJOR ?
+			       " (differs from vraidctl's: use the vraidctl built with the module)" : "");
+		else
+			printf("module ABI: unknown (%s: %s)\n", c.path,
+			       e == ENOTTY ? "not the vraid control device" : strerror(e));
+	}
+	return RC_OK;
+}
+
+static int cmd_help(int argc, char **argv);
+
+static const struct command commands[] = {
+	{ "create", cmd_create,
+	  "vraidctl create --level jbod|0|1|5|6|10|50|60 [--strip SIZE] [--spans N] [--name NAME] DEV...",
+	  "Build a virtual drive from the block devices DEV... (in role order 0, 1, ...)\n"
+	  "and print its name, e.g. vraid0.  vraid writes its metadata into the first\n"
+	  "8 MiB of every member: whatever is stored there is lost.\n\n"
+	  "  --level LEVEL  jbod (one member), 0, 1, 5, 6, 10, 50 or 60; raid5 and RAID5\n"
+	  "                 are accepted too.  The module says which levels it supports.\n"
+	  "  --strip SIZE   strip (chunk) size on each member: a power of two from 4K to\n"
+	  "                 1M; default 64K.  SIZE is bytes, or has a K, KiB, M or MiB\n"
+	  "                 suffix (binary units).  Not for jbod.\n"
+	  "  --spans N      RAID50/RAID60 only: number of RAID5/RAID6 spans; the members\n"
+	  "                 are split evenly, in order, into the spans\n"
+	  "  --name NAME    label (up to 31 letters, digits, '.', '_', '-'); the VD can\n"
+	  "                 then be named by it in delete and show\n"
+	  "  -h, --help     show this help\n\n"
+	  "example: vraidctl create --level 0 --strip 128K --name scratch /dev/nvme0n1 /dev/nvme1n1\n" },
+	{ "delete", cmd_delete, "vraidctl delete VD",
+	  "Stop and remove the virtual drive VD (given as vraid0, /dev/vraid0, 0 or its\n"
+	  "name).  It must not be open (mounted, or held by a program).  The members'\n"
+	  "metadata is left in place.\n" },
+	{ "list", cmd_list, "vraidctl list [--json]",
+	  "List the virtual drives: VD, NAME, LEVEL, STATE, SIZE, STRIP and MEMBERS.\n\n"
+	  "  --json     one line of JSON: {\"vds\":[{\"vd\":\"vraid0\",\"index\":0,\"name\":\"...\",\n"
+	  "             \"level\":\"raid0\",\"state\":\"optimal\",\"size_bytes\":N,\"strip_bytes\":N,\n"
+	  "             \"members\":N}]}\n"
+	  "  -h, --help show this help\n" },
+	{ "show", cmd_show, "vraidctl show VD [--json]",
+	  "Show the virtual drive VD (given as vraid0, /dev/vraid0, 0 or its name): its\n"
+	  "geometry, state, policies and a table of its members with their I/O counts.\n\n"
+	  "  --json     one line of JSON (keys: vd index device name level state size_bytes\n"
+	  "             strip_bytes spans full_stripe_bytes data_offset_bytes\n"
+	  "             member_data_bytes logical_block_size open_count policies members)\n"
+	  "  -h, --help show this help\n" },
+	{ "version", cmd_version, "vraidctl version",
+	  "Print vraidctl's version and ABI version, and the loaded module's ABI version.\n" },
+	{ "help", cmd_help, "vraidctl help [COMMAND]",
+	  "Show the list of commands, or the help of COMMAND.\n" },
+};
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fputs("usage: vraidctl COMMAND [ARGS]\n\n"
+	      "Create, delete and inspect vraid virtual drives (software RAID).\n\n", f);
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %s\n", commands[i].synopsis);
+	fputs("\nVD is vraid0, /dev/vraid0, 0, or the name given with --name.\n"
+	      "Run `vraidctl help COMMAND` or `vraidctl COMMAND -h` for details.\n\n"
+	      "environment: VRAIDCTL_CONTROL  control device (default " CONTROL_DEFAULT ")\n"
+	      "exit status: 0 success, 1 failure, 2 bad command line\n", f);
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stdout);
+		return RC_OK;
+	}
+	if (is_help(argv[1]))
+		return print_help("help");
+	if (argc > 2)
+		return usage_error("help", "name one command");
+	if (!find_command(argv[1])) {
+		errmsg("no command '%s'", argv[1]);
+		hintmsg("run `vraidctl help` for the list");
+		return RC_USAGE;
+	}
+	return print_help(argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c;
+	int rc;
+
+	if (argc < 2) {
+		usage(stderr);
+		return RC_USAGE;
+	}
+	if (is_help(argv[1]))
+		argv[1] = "help";
+	else if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
+		argv[1] = "version";
+	c = find_command(argv[1]);
+	if (!c) {
+		errmsg("unknown command '%s'", argv[1]);
+		hintmsg("run `vraidctl help` for the list of commands");
+		return RC_USAGE;
+	}
+	rc = c->run(argc - 1, argv + 1);
+	if (fflush(stdout) || ferror(stdout)) {
+		errmsg("cannot write the output: %s", strerror(errno));
+		return RC_FAIL;
+	}
+	return rc;
+}

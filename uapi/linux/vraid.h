@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * vraid - software RAID controller: userspace ABI.
+ *
+ * Every request starts with struct vraid_ioc_hdr.  The ioctl number encodes
+ * only the header; hdr.size says how large the whole request buffer is, so
+ * a command's struct can grow at its end without changing the ioctl number
+ * (the scheme of include/uapi/linux/dm-ioctl.h).  The kernel copies the
+ * header, checks magic, version and size, then copies hdr.size bytes.
+ *
+ * Rules for growing the ABI:
+ *  - VRAID_ABI_MAJOR changes only when an existing field changes meaning;
+ *    the kernel refuses a different major with EPROTO.
+ *  - New input fields take reserved words (which older tools leave zero,
+ *    so zero must mean "as before"); the member and VD arrays keep their
+ *    v1 sizes.  Fields past a command's struct may only be appended once
+ *    its reserved words run out; the kernel accepts a request up to
+ *    VRAID_IOC_MAX_SIZE whose unknown tail is all zero, and refuses one
+ *    whose unknown tail is not (E2BIG).
+ *  - Reserved input fields must be zero (EINVAL otherwise); reserved
+ *    fields of replies ("out") are zero today and may carry data later.
+ *  - On failure the ioctl returns -1 with errno set; hdr.status holds the
+ *    same negative errno and hdr.message a NUL-terminated, human-readable
+ *    reason.  On success hdr.status is 0 and the whole struct is copied
+ *    back.
+ */
+#ifndef _UAPI_LINUX_VRAID_H
+#define _UAPI_LINUX_VRAID_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define VRAID_CONTROL_NAME	"vraid-control"	/* /dev/vraid-control */
+#define VRAID_DISK_PREFIX	"vraid"		/* /dev/vraid0, /dev/vraid1... */
+
+#define VRAID_IOC_MAGIC		0x56524149U	/* "VRAI" */
+#define VRAID_ABI_MAJOR		1
+#define VRAID_ABI_MINOR		0
+
+#define VRAID_MAX_MEMBERS	32	/* members of one virtual drive */
+#define VRAID_MAX_VDS		256	/* virtual drives per system */
+/*
+ * VD name (label): "" or up to 31 of [A-Za-z0-9._-], not starting with
+ * '-', not all digits and not of the form vraid<digits> (those name VDs
+ * by number); unique among the VDs of a system.
+ */
+#define VRAID_NAME_LEN		32
+#define VRAID_DEVNAME_LEN	32	/* kernel device name, NUL-terminated */
+#define VRAID_MSG_LEN		128	/* reply message, NUL-terminated */
+#define VRAID_IOC_MAX_SIZE	65536	/* largest request accepted */
+
+/* Strip size limits in bytes (powers of two). */
+#define VRAID_STRIP_MIN		4096U
+#define VRAID_STRIP_MAX		1048576U
+#define VRAID_STRIP_DEFAULT	65536U
+
+/*
+ * Fixed offset of the data area on every member, in 512-byte sectors
+ * (8 MiB).  The space before it is reserved for vraid metadata.
+ */
+#define VRAID_DATA_OFFSET_SECTORS	16384ULL
+/* A member must offer at least this much data area (1 MiB, in sectors). */
+#define VRAID_MIN_DATA_SECTORS		2048ULL
+
+/* RAID levels (values of vraid_create.level and vraid_info.level). */
+#define VRAID_LEVEL_0		0
+#define VRAID_LEVEL_1		1
+#define VRAID_LEVEL_5		5
+#define VRAID_LEVEL_6		6
+#define VRAID_LEVEL_10		10
+#define VRAID_LEVEL_50		50
+#define VRAID_LEVEL_60		60
+#define VRAID_LEVEL_JBOD	255
+
+/* Virtual drive states. */
+#define VRAID_VD_OPTIMAL	1
+#define VRAID_VD_DEGRADED	2
+#define VRAID_VD_REBUILDING	3
+#define VRAID_VD_OFFLINE	4
+
+/* Member states. */
+#define VRAID_MEMBER_ONLINE	1
+#define VRAID_MEMBER_FAILED	2
+#define VRAID_MEMBER_REBUILDING	3
+#define VRAID_MEMBER_MISSING	4
+
+/* Access policy. */
+#define VRAID_ACCESS_RW		0
+#define VRAID_ACCESS_RO		1
+#define VRAID_ACCESS_BLOCKED	2
+
+/* Disk cache policy: leave the members' own setting, or force it. */
+#define VRAID_DCACHE_DEFAULT	0
+#define VRAID_DCACHE_ENABLED	1
+#define VRAID_DCACHE_DISABLED	2
+
+/* I/O policy. */
+#define VRAID_IO_DIRECT		0
+#define VRAID_IO_CACHED		1
+
+/* Read policy. */
+#define VRAID_READ_NORA		0
+#define VRAID_READ_AHEAD	1
+
+/* Write policy. */
+#define VRAID_WRITE_THROUGH	0
+#define VRAID_WRITE_BACK	1
+#define VRAID_WRITE_BACK_BBU	2
+
+/* Common header of every request. */
+struct vraid_ioc_hdr {
+	__u32 magic;		/* in: VRAID_IOC_MAGIC */
+	__u32 size;		/* in: size of the whole request, bytes */
+	__u16 version_major;	/* in: VRAID_ABI_MAJOR; out: kernel's */
+	__u16 version_minor;	/* in: VRAID_ABI_MINOR; out: kernel's */
+	__s32 status;		/* out: 0 or -errno */
+	__u32 flags;		/* in: per-command flags, unknown bits EINVAL */
+	__u32 reserved;		/* must be zero */
+	char message[VRAID_MSG_LEN];	/* out: why, when status != 0 */
+};
+
+/* A member named by its device number (as stat(2) reports it). */
+struct vraid_member_ref {
+	__u32 major;
+	__u32 minor;
+};
+
+/* VRAID_IOC_CREATE */
+struct vraid_create {
+	struct vraid_ioc_hdr hdr;
+	__u32 level;		/* in: VRAID_LEVEL_* */
+	__u32 strip_bytes;	/* in: 0 = default (64 KiB) */
+	__u32 nr_members;	/* in: 1..VRAID_MAX_MEMBERS */
+	__u32 spans;		/* in: RAID50/60 span count, else 0 */
+	char name[VRAID_NAME_LEN];	/* in: optional label, "" = none */
+	__u32 index;		/* out: N of /dev/vraidN */
+	__u32 reserved1;	/* must be zero */
+	char disk_name[VRAID_DEVNAME_LEN];	/* out: "vraidN" */
+	__u64 reserved2[8];	/* must be zero */
+	struct vraid_member_ref members[VRAID_MAX_MEMBERS];	/* in */
+};
+
+/* VRAID_IOC_DELETE */
+struct vraid_delete {
+	struct vraid_ioc_hdr hdr;
+	__u32 index;		/* in: N of /dev/vraidN */
+	__u32 reserved1;	/* must be zero */
+	__u64 reserved2[4];	/* must be zero */
+};
+
+/* VRAID_IOC_LIST */
+struct vraid_list {
+	struct vraid_ioc_hdr hdr;
+	__u32 nr_vds;		/* out: number of valid entries in index[] */
+	__u32 reserved1;	/* must be zero */
+	__u64 reserved2[4];	/* must be zero */
+	__u32 index[VRAID_MAX_VDS];	/* out: N of each /dev/vraidN */
+};
+
+struct vraid_member_info {
+	__u32 major;
+	__u32 minor;
+	__u32 state;		/* VRAID_MEMBER_* */
+	__u32 role;		/* position in the VD, 0-based */
+	__u64 dev_sectors;	/* size of the whole member device */
+	__u64 data_sectors;	/* data area of this member in use by the VD */
+	char dev_name[VRAID_DEVNAME_LEN];	/* kernel name, e.g. "nvme0n1" */
+	__u64 read_ios;		/* member I/O issued by the VD */
+	__u64 write_ios;
+	__u64 errors;		/* I/O errors seen on this member */
+	__u64 reserved[4];	/* out */
+};
+
+/* VRAID_IOC_INFO */
+struct vraid_info {
+	struct vraid_ioc_hdr hdr;
+	__u32 index;		/* in: N of /dev/vraidN */
+	__u32 level;		/* out: VRAID_LEVEL_* */
+	__u32 state;		/* out: VRAID_VD_* */
+	__u32 strip_bytes;	/* out */
+	__u32 nr_members;	/* out */
+	__u32 spans;		/* out: 0 unless RAID50/60 */
+	__u32 open_count;	/* out: openers of /dev/vraidN */
+	__u32 logical_block_size;	/* out: bytes */
+	__u64 size_sectors;	/* out: capacity of the VD */
+	__u64 data_offset_sectors;	/* out: start of data on each member */
+	__u64 member_data_sectors;	/* out: data area used on each member */
+	char name[VRAID_NAME_LEN];	/* out */
+	char disk_name[VRAID_DEVNAME_LEN];	/* out: "vraidN" */
+	__u32 access_policy;	/* out: VRAID_ACCESS_* */
+	__u32 disk_cache_policy;	/* out: VRAID_DCACHE_* */
+	__u32 io_policy;	/* out: VRAID_IO_* */
+	__u32 read_policy;	/* out: VRAID_READ_* */
+	__u32 write_policy;	/* out: VRAID_WRITE_* */
+	__u32 full_stripe_bytes;	/* out: data per stripe row, 0 for JBOD */
+	__u64 reserved2[8];	/* in: must be zero; out */
+	struct vraid_member_info members[VRAID_MAX_MEMBERS];	/* out */
+};
+
+#define VRAID_IOC_TYPE		0xF7
+
+/* Sizes of the v1 structs (the smallest request of each command). */
+#define VRAID_CREATE_SIZE_V1	560
+#define VRAID_DELETE_SIZE_V1	192
+#define VRAID_LIST_SIZE_V1	1216
+#define VRAID_INFO_SIZE_V1	4200
+
+#define VRAID_IOC_CREATE	_IOWR(VRAID_IOC_TYPE, 0x00, struct vraid_ioc_hdr)
+#define VRAID_IOC_DELETE	_IOWR(VRAID_IOC_TYPE, 0x01, struct vraid_ioc_hdr)
+#define VRAID_IOC_LIST		_IOWR(VRAID_IOC_TYPE, 0x02, struct vraid_ioc_hdr)
+#define VRAID_IOC_INFO		_IOWR(VRAID_IOC_TYPE, 0x03, struct vraid_ioc_hdr)
+/*
+ * Reserved for later commands, in this order: 0x04 SET_POLICY,
+ * 0x05 FAIL_MEMBER, 0x06 ADD_SPARE, 0x07 REMOVE_SPARE, 0x08 START_JOB,
+ * 0x09 STOP_JOB, 0x0a STATS.
+ */
+
+#endif /* _UAPI_LINUX_VRAID_H */
