@@ -31,7 +31,7 @@ module:
 	@test -d "$(KDIR)" || { echo "vraid: no kernel headers at KDIR=$(KDIR); run 'make deps' or pass KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
 
-tools: tools/vraidctl tests/vm/bin/vraid-raw
+tools: tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref
 
 tools/vraidctl: tools/vraidctl.c uapi/linux/vraid.h
 	$(CC) $(USER_CFLAGS) -o $@ $<
@@ -39,6 +39,10 @@ tools/vraidctl: tools/vraidctl.c uapi/linux/vraid.h
 tests/vm/bin/vraid-raw: tools/vraid-raw.c uapi/linux/vraid.h
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -o $@ $<
+
+tests/vm/bin/pqref: tests/vm/pqref.c driver/geom.c driver/layout.c driver/geom.h driver/layout.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -I$(TOP)/driver -o $@ tests/vm/pqref.c driver/geom.c driver/layout.c
 
 deps:
 	@$(TOP)/tests/vm/deps.sh
@@ -68,5 +72,5 @@ bench: deps all
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean 2>/dev/null
-	rm -f tools/vraidctl tests/vm/bin/vraid-raw .check.log
+	rm -f tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref .check.log
 	-$(MAKE) -C tests/unit clean 2>/dev/null

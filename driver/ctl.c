@@ -117,6 +117,31 @@ static int vraid_ctl_info(void *buf)
 	return 0;
 }
 
+static int vraid_ctl_fail_member(void *buf)
+{
+	struct vraid_fail_member *f = buf;
+	char *msg = f->hdr.message;
+	struct vraid_vd *vd;
+	u32 i;
+	int ret;
+
+	ret = vraid_validate_fail_member(f, msg, sizeof(f->hdr.message));
+	if (ret)
+		return ret;
+	vd = vraid_find(f->index, msg, sizeof(f->hdr.message));
+	if (!vd)
+		return -ENOENT;
+	for (i = 0; i < vd->geom.nr_members; i++)
+		if (vd->members[i].dev == MKDEV(f->major, f->minor))
+			return vraid_member_fail_admin(vd, i,
+					f->fail_flags & VRAID_FAIL_FORCE,
+					msg, sizeof(f->hdr.message));
+	snprintf(msg, sizeof(f->hdr.message),
+		 "%u:%u is not a member of %s (see vraidctl show)",
+		 f->major, f->minor, vd->disk->disk_name);
+	return -ENODEV;
+}
+
 typedef int (*vraid_ctl_fn)(void *buf);
 
 static const vraid_ctl_fn vraid_ctl_fns[] = {
@@ -124,6 +149,7 @@ static const vraid_ctl_fn vraid_ctl_fns[] = {
 	[_IOC_NR(VRAID_IOC_DELETE)]	= vraid_ctl_delete,
 	[_IOC_NR(VRAID_IOC_LIST)]	= vraid_ctl_list,
 	[_IOC_NR(VRAID_IOC_INFO)]	= vraid_ctl_info,
+	[_IOC_NR(VRAID_IOC_FAIL_MEMBER)] = vraid_ctl_fail_member,
 };
 
 /* Copy status and message back; the rest only when the command succeeded. */

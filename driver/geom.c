@@ -98,6 +98,7 @@ int vraid_geom_init(struct vraid_geom *g, u32 level, u32 nr_members,
 		    u32 strip_bytes, u32 spans, u64 min_data_sectors,
 		    char *msg, size_t msglen)
 {
+	u32 rem;
 	int ret;
 
 	ret = vraid_geom_check(level, nr_members, strip_bytes, spans,
@@ -126,7 +127,8 @@ int vraid_geom_init(struct vraid_geom *g, u32 level, u32 nr_members,
 		g->size_sectors = g->member_sectors * nr_members;
 	}
 	/* The VD's size in bytes must fit a loff_t (2^63 - 1). */
-	if (g->member_sectors > ((1ULL << 54) - 1) / g->data_members) {
+	if (g->member_sectors > div_u64_rem((1ULL << 54) - 1, g->data_members,
+					    &rem)) {
 		snprintf(msg, msglen,
 			 "members too large: %llu sectors each makes the VD exceed 2^63 bytes",
 			 (unsigned long long)min_data_sectors);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The I/O path of striping levels (JBOD, RAID0).
+ * The I/O path: what every VD bio goes through, and the striping levels
+ * (JBOD, RAID0).  Mirrors are in mirror.c, parity levels in parity.c.
  *
  * A VD bio is first split to the queue limits; chunk_sectors is the strip,
  * so every piece lies on one member.  The piece is cloned (no data copy)
@@ -35,6 +36,14 @@ struct vraid_flush {
 	struct work_struct work;
 };
 
+/* Complete a VD bio that went through vraid_io_start(). */
+void vraid_io_done(struct vraid_vd *vd, struct bio *bio, unsigned long start)
+{
+	bio_end_io_acct(bio, start);
+	bio_endio(bio);
+	percpu_ref_put(&vd->active);
+}
+
 static void vraid_clone_endio(struct bio *clone)
 {
 	struct vraid_io *io = container_of(clone, struct vraid_io, clone);
@@ -53,10 +62,8 @@ static void vraid_clone_endio(struct bio *clone)
 				   (unsigned long long)clone->bi_iter.bi_sector);
 		bio->bi_status = clone->bi_status;
 	}
-	bio_end_io_acct(bio, io->start);
 	bio_put(clone);
-	bio_endio(bio);
-	percpu_ref_put(&vd->active);
+	vraid_io_done(vd, bio, io->start);
 }
 
 /* Map a bio that lies on one member and send it there. */
@@ -114,12 +121,29 @@ static void vraid_flush_done(struct vraid_flush *fl)
 	percpu_ref_put(&vd->active);
 }
 
+/* Front pad of a member flush: which member it went to. */
+struct vraid_fbio {
+	u32 member;
+	struct bio bio;		/* must be last */
+};
+
 static void vraid_flush_endio(struct bio *fbio)
 {
 	struct vraid_flush *fl = fbio->bi_private;
+	struct vraid_vd *vd = fl->vd;
+	u32 member = container_of(fbio, struct vraid_fbio, bio)->member;
 
-	if (fbio->bi_status)
-		fl->status = fbio->bi_status;
+	if (fbio->bi_status) {
+		this_cpu_inc(vd->stats->member_errors[member]);
+		/* A redundant VD drops the member and stays consistent. */
+		if (vraid_level_redundant(vd->geom.level)) {
+			vraid_member_fail(vd, member, "flush error");
+			if (READ_ONCE(vd->state) == VRAID_VD_OFFLINE)
+				fl->status = fbio->bi_status;
+		} else {
+			fl->status = fbio->bi_status;
+		}
+	}
 	bio_put(fbio);
 	if (atomic_dec_and_test(&fl->pending))
 		queue_work(vraid_wq, &fl->work);
@@ -137,19 +161,28 @@ static void vraid_flush_work(struct work_struct *work)
 	u32 i, n = vd->geom.nr_members;
 
 	if (!fl->sent) {
-		/* First run: send the flushes; the last completion requeues us. */
+		/* First run: send the flushes (a bias holds the count up). */
 		fl->sent = true;
-		atomic_set(&fl->pending, n);
+		atomic_set(&fl->pending, 0);
+		atomic_inc(&fl->pending);
 		for (i = 0; i < n; i++) {
 			struct bio *fbio;
 
+			if (!vraid_member_ok(vd, i) &&
+			    vraid_level_redundant(vd->geom.level))
+				continue;
+			atomic_inc(&fl->pending);
 			fbio = bio_alloc_bioset(vd->members[i].h.bdev, 0,
 						REQ_OP_WRITE | REQ_PREFLUSH,
 						GFP_NOIO, &vd->flush_set);
+			container_of(fbio, struct vraid_fbio, bio)->member = i;
 			fbio->bi_private = fl;
 			fbio->bi_end_io = vraid_flush_endio;
 			submit_bio_noacct(fbio);
 		}
+		/* Drop the bias; the last completion requeues us. */
+		if (atomic_dec_and_test(&fl->pending))
+			queue_work(vraid_wq, &fl->work);
 		return;
 	}
 	vraid_flush_done(fl);
@@ -190,7 +223,24 @@ void vraid_submit_bio(struct bio *bio)
 		bio_endio(bio);
 		return;
 	}
-	vraid_map_bio(vd, bio);
+	if (unlikely(bio_end_sector(bio) > vd->geom.size_sectors)) {
+		bio_io_error(bio);
+		return;
+	}
+	switch (vd->geom.level) {
+	case VRAID_LEVEL_1:
+	case VRAID_LEVEL_10:
+		vraid_mirror_bio(vd, bio);
+		break;
+	case VRAID_LEVEL_5:
+	case VRAID_LEVEL_6:
+	case VRAID_LEVEL_50:
+	case VRAID_LEVEL_60:
+		vraid_parity_bio(vd, bio);
+		break;
+	default:
+		vraid_map_bio(vd, bio);
+	}
 }
 
 static void vraid_active_release(struct percpu_ref *ref)
@@ -212,7 +262,8 @@ int vraid_io_init(struct vraid_vd *vd)
 			  offsetof(struct vraid_io, clone), 0);
 	if (ret)
 		goto out_stats;
-	ret = bioset_init(&vd->flush_set, n, 0, 0);
+	ret = bioset_init(&vd->flush_set, n, offsetof(struct vraid_fbio, bio),
+			  0);
 	if (ret)
 		goto out_clone;
 	ret = mempool_init_kmalloc_pool(&vd->flush_pool, 4,
@@ -224,8 +275,20 @@ int vraid_io_init(struct vraid_vd *vd)
 			      GFP_KERNEL);
 	if (ret)
 		goto out_pool;
+	ret = vraid_mirror_init(vd);
+	if (ret)
+		goto out_ref;
+	if (vraid_layout_is_parity(vd->geom.level)) {
+		ret = vraid_parity_init(vd);
+		if (ret)
+			goto out_mirror;
+	}
 	return 0;
 
+out_mirror:
+	vraid_mirror_exit(vd);
+out_ref:
+	percpu_ref_exit(&vd->active);
 out_pool:
 	mempool_exit(&vd->flush_pool);
 out_flush:
@@ -244,6 +307,9 @@ void vraid_io_exit(struct vraid_vd *vd)
 	percpu_ref_kill(&vd->active);
 	wait_for_completion(&vd->active_done);
 	percpu_ref_exit(&vd->active);
+	if (vd->sc)
+		vraid_parity_exit(vd);
+	vraid_mirror_exit(vd);
 	mempool_exit(&vd->flush_pool);
 	bioset_exit(&vd->flush_set);
 	bioset_exit(&vd->clone_set);

@@ -46,6 +46,7 @@ void vraid_stats_sum(struct vraid_vd *vd, struct vraid_stats *sum)
 			sum->member_errors[i] += s->member_errors[i];
 		}
 		sum->flushes += s->flushes;
+		sum->read_repairs += s->read_repairs;
 	}
 }
 
@@ -140,6 +141,16 @@ static ssize_t flushes_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(flushes);
 
+static ssize_t read_repairs_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct vraid_stats sum;
+
+	vraid_stats_sum(dev_to_vd(dev), &sum);
+	return sysfs_emit(buf, "%llu\n", sum.read_repairs);
+}
+static DEVICE_ATTR_RO(read_repairs);
+
 static const char * const access_names[] = { "rw", "ro", "blocked" };
 static const char * const dcache_names[] = { "default", "enabled", "disabled" };
 static const char * const io_names[] = { "direct", "cached" };
@@ -175,6 +186,7 @@ static struct attribute *vraid_attrs[] = {
 	&dev_attr_member_size.attr,
 	&dev_attr_members.attr,
 	&dev_attr_flushes.attr,
+	&dev_attr_read_repairs.attr,
 	&dev_attr_access_policy.attr,
 	&dev_attr_disk_cache_policy.attr,
 	&dev_attr_io_policy.attr,

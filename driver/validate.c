@@ -6,17 +6,21 @@
 #include <linux/vraid.h>
 #include "validate.h"
 #include "geom.h"
+#include "layout.h"
 
 #define NR_CREATE	0x00
 #define NR_DELETE	0x01
 #define NR_LIST		0x02
 #define NR_INFO		0x03
+#define NR_FAIL_MEMBER	0x05
 
 _Static_assert(sizeof(struct vraid_ioc_hdr) == 152, "hdr layout");
 _Static_assert(sizeof(struct vraid_create) == VRAID_CREATE_SIZE_V1, "create");
 _Static_assert(sizeof(struct vraid_delete) == VRAID_DELETE_SIZE_V1, "delete");
 _Static_assert(sizeof(struct vraid_list) == VRAID_LIST_SIZE_V1, "list");
 _Static_assert(sizeof(struct vraid_info) == VRAID_INFO_SIZE_V1, "info");
+_Static_assert(sizeof(struct vraid_fail_member) == VRAID_FAIL_MEMBER_SIZE_V1,
+	       "fail_member");
 
 u32 vraid_cmd_min_size(u32 nr)
 {
@@ -25,13 +29,14 @@ u32 vraid_cmd_min_size(u32 nr)
 	case NR_DELETE:	return VRAID_DELETE_SIZE_V1;
 	case NR_LIST:	return VRAID_LIST_SIZE_V1;
 	case NR_INFO:	return VRAID_INFO_SIZE_V1;
+	case NR_FAIL_MEMBER:	return VRAID_FAIL_MEMBER_SIZE_V1;
 	}
 	return 0;
 }
 
 bool vraid_cmd_mutates(u32 nr)
 {
-	return nr == NR_CREATE || nr == NR_DELETE;
+	return nr == NR_CREATE || nr == NR_DELETE || nr == NR_FAIL_MEMBER;
 }
 
 static bool all_zero(const void *p, size_t len)
@@ -125,8 +130,8 @@ int vraid_validate_create(const struct vraid_create *c, char *msg,
 	u32 i, j;
 	int ret;
 
-	ret = vraid_geom_check(c->level, c->nr_members, c->strip_bytes,
-			       c->spans, msg, msglen);
+	ret = vraid_layout_check(c->level, c->nr_members, c->strip_bytes,
+				 c->spans, msg, msglen);
 	if (ret)
 		return ret;
 	if (c->level == VRAID_LEVEL_JBOD && c->strip_bytes) {
@@ -209,4 +214,24 @@ int vraid_validate_info(const struct vraid_info *i, char *msg, size_t msglen)
 		return -EINVAL;
 	}
 	return check_index(i->index, msg, msglen);
+}
+
+int vraid_validate_fail_member(const struct vraid_fail_member *f, char *msg,
+			       size_t msglen)
+{
+	if (!all_zero(f->reserved2, sizeof(f->reserved2))) {
+		snprintf(msg, msglen, "reserved fields are not zero");
+		return -EINVAL;
+	}
+	if (f->fail_flags & ~VRAID_FAIL_FORCE) {
+		snprintf(msg, msglen, "unknown fail flags 0x%x", f->fail_flags);
+		return -EINVAL;
+	}
+	if ((f->major == 0 && f->minor == 0) || f->major >= 4096 ||
+	    f->minor >= (1U << 20)) {
+		snprintf(msg, msglen, "bad device number %u:%u", f->major,
+			 f->minor);
+		return -EINVAL;
+	}
+	return check_index(f->index, msg, msglen);
 }

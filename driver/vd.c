@@ -133,12 +133,14 @@ static int vraid_open_members(struct vraid_vd *vd, struct vraid_create *c,
 static void vraid_set_limits(struct vraid_vd *vd)
 {
 	struct request_queue *q = vd->disk->queue;
+	const struct vraid_geom *g = &vd->geom;
 	bool wc = false, fua = false, nonrot = true, discard = true;
+	bool parity = vraid_layout_is_parity(g->level);
 	unsigned int max_discard = UINT_MAX;
-	u32 i, strip = vd->geom.strip_sectors;
+	u32 i, strip = g->strip_sectors;
 
 	blk_set_stacking_limits(&q->limits);
-	for (i = 0; i < vd->geom.nr_members; i++) {
+	for (i = 0; i < g->nr_members; i++) {
 		struct block_device *bdev = vd->members[i].h.bdev;
 
 		disk_stack_limits(vd->disk, bdev,
@@ -152,15 +154,23 @@ static void vraid_set_limits(struct vraid_vd *vd)
 			max_discard = min(max_discard,
 					  bdev_max_discard_sectors(bdev));
 	}
-	if (strip) {
+	if (strip && g->level != VRAID_LEVEL_1) {
 		/* Every bio the block layer hands us lies in one strip. */
 		blk_queue_chunk_sectors(q, strip);
 		blk_queue_io_min(q, strip << SECTOR_SHIFT);
-		blk_queue_io_opt(q, (strip << SECTOR_SHIFT) *
-				 vd->geom.data_members);
+		blk_queue_io_opt(q, (strip << SECTOR_SHIFT) * g->data_members);
 		max_discard = min(max_discard, strip);
 		blk_queue_max_write_zeroes_sectors(q,
 			min(q->limits.max_write_zeroes_sectors, strip));
+	}
+	if (parity) {
+		/*
+		 * Parity is computed over 4 KiB columns; discard and write
+		 * zeroes are not offered (a discarded block's content is not
+		 * defined, so parity over it would not be either).
+		 */
+		discard = false;
+		blk_queue_max_write_zeroes_sectors(q, 0);
 	}
 	blk_queue_max_discard_sectors(q, discard ? max_discard : 0);
 	/*
@@ -195,6 +205,7 @@ int vraid_vd_create(struct vraid_create *c)
 	if (!vd)
 		return -ENOMEM;
 	mutex_init(&vd->lock);
+	spin_lock_init(&vd->state_lock);
 	memcpy(vd->name, c->name, sizeof(vd->name));
 	vd->state = VRAID_VD_OPTIMAL;
 	vd->access_policy = VRAID_ACCESS_RW;
@@ -206,8 +217,8 @@ int vraid_vd_create(struct vraid_create *c)
 	ret = vraid_open_members(vd, c, &min_data);
 	if (ret)
 		goto out_members;
-	ret = vraid_geom_init(&vd->geom, c->level, c->nr_members,
-			      c->strip_bytes, c->spans, min_data, msg, len);
+	ret = vraid_layout_init(&vd->geom, c->level, c->nr_members,
+				c->strip_bytes, c->spans, min_data, msg, len);
 	if (ret)
 		goto out_members;
 

@@ -7,6 +7,12 @@
  *    list and info, and protects vraid_idr.  Never taken on the I/O path.
  *  - vraid_vd.lock protects open_count and deleting (open/release against
  *    delete).  Never taken on the I/O path.
+ *  - vraid_vd.state_lock (spinlock, irq-safe) serialises changes of member
+ *    states and of the VD state: taken on error paths and by the control
+ *    plane, never on the normal I/O path, which reads states with
+ *    READ_ONCE().
+ *  - The stripe cache of parity levels (parity.c) has one spinlock per
+ *    hash bucket and one per stripe head; no lock covers the whole VD.
  *  - The I/O path takes no lock: the geometry and member table are
  *    immutable while the VD exists, statistics are per-CPU, in-flight
  *    bios are counted by a percpu_ref.
@@ -25,6 +31,7 @@
 
 #include "compat.h"
 #include "geom.h"
+#include "layout.h"
 
 #define VRAID_MINORS	16	/* per VD: the disk and 15 partitions */
 
@@ -35,6 +42,8 @@ struct vraid_member {
 	u32 state;			/* VRAID_MEMBER_* */
 	u64 dev_sectors;		/* size of the whole device */
 	bool holder_linked;
+	atomic_t inflight;		/* reads in flight, for read balancing */
+	sector_t next_seq;		/* end of the last read sent here */
 	char name[BDEVNAME_SIZE];
 };
 
@@ -44,7 +53,10 @@ struct vraid_stats {
 	u64 member_writes[VRAID_MAX_MEMBERS];
 	u64 member_errors[VRAID_MAX_MEMBERS];
 	u64 flushes;
+	u64 read_repairs;		/* read errors corrected from redundancy */
 };
+
+struct vraid_stripe_cache;
 
 struct vraid_vd {
 	int index;
@@ -58,7 +70,11 @@ struct vraid_vd {
 	u32 read_policy;
 	u32 write_policy;
 
+	spinlock_t state_lock;		/* member states, state */
 	struct bio_set clone_set;	/* member clones, one per VD bio */
+	struct bio_set mirror_set;	/* mirror clones, one per copy */
+	mempool_t mio_pool;		/* struct vraid_mio */
+	struct vraid_stripe_cache *sc;	/* parity levels only */
 	struct bio_set flush_set;	/* empty member flushes, from wq only */
 	mempool_t flush_pool;		/* struct vraid_flush */
 	struct vraid_stats __percpu *stats;
@@ -89,6 +105,30 @@ extern int vraid_major;
 void vraid_submit_bio(struct bio *bio);
 int vraid_io_init(struct vraid_vd *vd);
 void vraid_io_exit(struct vraid_vd *vd);
+void vraid_io_done(struct vraid_vd *vd, struct bio *bio, unsigned long start);
+
+/* member.c */
+bool vraid_member_fail(struct vraid_vd *vd, u32 member, const char *why);
+int vraid_member_fail_admin(struct vraid_vd *vd, u32 member, bool force,
+			    char *msg, size_t msglen);
+void vraid_vd_update_state(struct vraid_vd *vd);
+u32 vraid_tolerance(const struct vraid_geom *g);
+bool vraid_level_redundant(u32 level);
+
+static inline bool vraid_member_ok(struct vraid_vd *vd, u32 member)
+{
+	return READ_ONCE(vd->members[member].state) == VRAID_MEMBER_ONLINE;
+}
+
+/* mirror.c */
+void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio);
+int vraid_mirror_init(struct vraid_vd *vd);
+void vraid_mirror_exit(struct vraid_vd *vd);
+
+/* parity.c */
+void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio);
+int vraid_parity_init(struct vraid_vd *vd);
+void vraid_parity_exit(struct vraid_vd *vd);
 
 /* sysfs.c */
 extern const struct attribute_group *vraid_disk_groups[];

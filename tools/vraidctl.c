@@ -1337,6 +1337,56 @@ static int cmd_version(int argc, char **argv)
 	return RC_OK;
 }
 
+
+static int cmd_fail(int argc, char **argv)
+{
+	const char *pos[2];
+	struct vraid_fail_member req;
+	struct vraid_member_ref ref;
+	struct vraid_info in;
+	char what[64];
+	bool force = false;
+	size_t npos;
+	struct ctl c;
+	int i, j, rc, e;
+
+	/* --force is a plain flag: take it out before the common parser. */
+	for (i = j = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--force"))
+			force = true;
+		else
+			argv[j++] = argv[i];
+	}
+	argc = j;
+	rc = parse_args("fail", argc, argv, NULL, NULL, NULL, pos, 2, &npos);
+	if (rc >= 0)
+		return rc;
+	if (npos != 2)
+		return usage_error("fail", "name the virtual drive and the member to fail (e.g. vraid0 /dev/sdc)");
+	if (member_ref(pos[1], &ref))
+		return RC_FAIL;
+	if (!ctl_open(&c, true))
+		return RC_FAIL;
+	if (resolve_vd(&c, pos[0], &in)) {
+		close(c.fd);
+		return RC_FAIL;
+	}
+	memset(&req, 0, sizeof(req));
+	req.index = in.index;
+	req.major = ref.major;
+	req.minor = ref.minor;
+	req.fail_flags = force ? VRAID_FAIL_FORCE : 0;
+	e = ctl_ioctl(&c, VRAID_IOC_FAIL_MEMBER, &req, sizeof(req));
+	close(c.fd);
+	if (e) {
+		snprintf(what, sizeof(what), "fail %s%u %s", VRAID_DISK_PREFIX,
+			 in.index, pos[1]);
+		report(&c, what, e, &req.hdr, CTX_VD);
+		return RC_FAIL;
+	}
+	return RC_OK;
+}
+
 static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
@@ -1360,6 +1410,14 @@ static const struct command commands[] = {
 	  "Stop and remove the virtual drive VD (given as vraid0, /dev/vraid0, 0 or its\n"
 	  "name).  It must not be open (mounted, or held by a program).  The members'\n"
 	  "metadata is left in place.\n" },
+	{ "fail", cmd_fail, "vraidctl fail VD DEV [--force]",
+	  "Mark the member DEV of the virtual drive VD failed, as if it had died: vraid\n"
+	  "stops using it and the VD runs Degraded on its redundancy.  Refused if the VD\n"
+	  "would go Offline (more failed members than its level tolerates) unless\n"
+	  "--force is given.\n\n"
+	  "  --force    fail the member even if that takes the VD offline\n"
+	  "  -h, --help show this help\n\n"
+	  "example: vraidctl fail vraid0 /dev/sdc\n" },
 	{ "list", cmd_list, "vraidctl list [--json]",
 	  "List the virtual drives: VD, NAME, LEVEL, STATE, SIZE, STRIP and MEMBERS.\n\n"
 	  "  --json     one line of JSON: {\"vds\":[{\"vd\":\"vraid0\",\"index\":0,\"name\":\"...\",\n"

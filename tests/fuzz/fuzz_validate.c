@@ -177,6 +177,12 @@ static void fuzz_geom(u32 level, u32 nr, u32 strip_bytes, u32 spans,
 		strip = (strip_bytes ? strip_bytes : VRAID_STRIP_DEFAULT) / 512;
 		want = min_data / strip * strip;
 	}
+	/* ... or for a VD whose size in bytes would not fit a loff_t */
+	if (want > ((1ULL << 54) - 1) / (level == VRAID_LEVEL_JBOD ? 1 : nr)) {
+		if (ri != -EFBIG)
+			die("vraid_geom_init: %d for a VD over 2^63 bytes", ri);
+		return;
+	}
 	if ((want < VRAID_MIN_DATA_SECTORS) != (ri == -ENOSPC) ||
 	    (ri && ri != -ENOSPC))
 		die("vraid_geom_init: %d for members of %llu sectors (%llu usable)",

@@ -375,7 +375,10 @@ static const struct create_case {
 
 	/* geometry refusals reach the user through create too */
 	{ "level 7", 7, 2, 0, 0, NOSTR, 0, TW_NONE, 0, 0, 0, -EINVAL, "7" },
-	{ "level 5 not supported yet", 5, 3, 0, 0, NOSTR, 0, TW_NONE, 0, 0, 0, -EOPNOTSUPP, "RAID5" },
+	{ "level 5 with 3 members", 5, 3, 0, 0, NOSTR, 0, TW_NONE, 0, 0, 0, 0, NULL },
+	{ "level 5 with 2 members", 5, 2, 0, 0, NOSTR, 0, TW_NONE, 0, 0, 0, -EINVAL, "RAID5" },
+	{ "level 6 with 3 members", 6, 3, 0, 0, NOSTR, 0, TW_NONE, 0, 0, 0, -EINVAL, "RAID6" },
+	{ "level 10 with 5 members", 10, 5, 0, 0, NOSTR, 0, TW_NONE, 0, 0, 0, -EINVAL, "RAID10" },
 	{ "raid0 1 member", 0, 1, 0, 0, NOSTR, 0, TW_NONE, 0, 0, 0, -EINVAL, "1 given" },
 	{ "raid0 33 members", 0, 33, 0, 0, NOSTR, 0, TW_NONE, 0, 0, 0, -EINVAL, "33" },
 	{ "raid0 0xffffffff members", 0, 0xffffffff, 0, 0, NOSTR, 0, TW_NONE, 0, 0, 0, -EINVAL, "4294967295" },

@@ -74,3 +74,28 @@ data_area() {
 	dmsetup mknodes "$name" >/dev/null 2>&1
 	[ -b "/dev/mapper/$name" ] || fail "/dev/mapper/$name missing"
 }
+
+# level_members LEVEL: a mixed member list and create options for LEVEL
+# (sets LM_DEVS and LM_OPTS).
+level_members() {
+	case $1 in
+	1)  LM_DEVS=$(mixed_members 3); LM_OPTS="--level 1" ;;
+	10) LM_DEVS=$(mixed_members 6); LM_OPTS="--level 10" ;;
+	5)  LM_DEVS=$(mixed_members 4); LM_OPTS="--level 5" ;;
+	6)  LM_DEVS=$(mixed_members 5); LM_OPTS="--level 6" ;;
+	50) LM_DEVS=$(mixed_members 6); LM_OPTS="--level 50 --spans 2" ;;
+	60) LM_DEVS=$(mixed_members 8); LM_OPTS="--level 60 --spans 2" ;;
+	*)  fail "level_members: unknown level $1" ;;
+	esac
+}
+
+# pq_check VD_LEVEL STRIP_BYTES SPANS ROWS MEMBERS...: parity of the first
+# ROWS rows on the members' raw data areas is what a naive GF(2^8) model
+# computes (tests/vm/pqref.c); RAID1/10: every copy is equal.
+pq_check() {
+	local lvl=$1 strip=$2 spans=$3 rows=$4 sp=""
+	shift 4
+	[ "$spans" -gt 1 ] && sp="--spans $spans"
+	pqref check -q --level "$lvl" --strip "$strip" $sp --rows "$rows" "$@" ||
+		fail "pqref: parity/copies of RAID$lvl inconsistent"
+}

@@ -199,20 +199,35 @@ struct vraid_info {
 
 #define VRAID_IOC_TYPE		0xF7
 
+/* VRAID_IOC_FAIL_MEMBER flags */
+#define VRAID_FAIL_FORCE	(1U << 0)	/* even if the VD goes offline */
+
+/* VRAID_IOC_FAIL_MEMBER: fail a member administratively. */
+struct vraid_fail_member {
+	struct vraid_ioc_hdr hdr;
+	__u32 index;		/* in: N of /dev/vraidN */
+	__u32 major;		/* in: the member's device number */
+	__u32 minor;
+	__u32 fail_flags;	/* in: VRAID_FAIL_*; unknown bits EINVAL */
+	__u64 reserved2[4];	/* must be zero */
+};
+
 /* Sizes of the v1 structs (the smallest request of each command). */
 #define VRAID_CREATE_SIZE_V1	560
 #define VRAID_DELETE_SIZE_V1	192
 #define VRAID_LIST_SIZE_V1	1216
 #define VRAID_INFO_SIZE_V1	4200
+#define VRAID_FAIL_MEMBER_SIZE_V1	200
 
 #define VRAID_IOC_CREATE	_IOWR(VRAID_IOC_TYPE, 0x00, struct vraid_ioc_hdr)
 #define VRAID_IOC_DELETE	_IOWR(VRAID_IOC_TYPE, 0x01, struct vraid_ioc_hdr)
 #define VRAID_IOC_LIST		_IOWR(VRAID_IOC_TYPE, 0x02, struct vraid_ioc_hdr)
 #define VRAID_IOC_INFO		_IOWR(VRAID_IOC_TYPE, 0x03, struct vraid_ioc_hdr)
+#define VRAID_IOC_FAIL_MEMBER	_IOWR(VRAID_IOC_TYPE, 0x05, struct vraid_ioc_hdr)
 /*
  * Reserved for later commands, in this order: 0x04 SET_POLICY,
- * 0x05 FAIL_MEMBER, 0x06 ADD_SPARE, 0x07 REMOVE_SPARE, 0x08 START_JOB,
- * 0x09 STOP_JOB, 0x0a STATS.
+ * 0x06 ADD_SPARE, 0x07 REMOVE_SPARE, 0x08 START_JOB, 0x09 STOP_JOB,
+ * 0x0a STATS.
  */
 
 #endif /* _UAPI_LINUX_VRAID_H */

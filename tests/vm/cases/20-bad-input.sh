@@ -53,7 +53,7 @@ raw() {
 
 echo "--- the command line"
 cli_refuses "unknown|level" create --level 3 $N0 $N1
-cli_refuses "not supported yet" create --level 5 $N0 $N1 $S0
+cli_refuses "RAID5|3 members|at least" create --level 5 $N0 $N1
 cli_refuses "member|device" create --level 0
 cli_refuses "strip" create --level 0 --strip 3K $N0 $N1
 cli_refuses "strip" create --level 0 --strip 2M $N0 $N1
@@ -70,7 +70,10 @@ cli_refuses "name" create --level 0 --name vraid3 $N0 $N1
 
 echo "--- the kernel, sent directly"
 raw EINVAL create --level 3 $N0 $N1
-raw EOPNOTSUPP create --level 6 $N0 $N1 $S0 $S1
+raw EINVAL create --level 6 $N0 $N1 $S0
+raw EINVAL create --level 10 $N0 $N1 $S0
+raw EINVAL create --level 50 --spans 2 $N0 $N1 $S0 $S1 $A0
+raw EINVAL create --level 5 --spans 2 $N0 $N1 $S0 $S1
 raw EINVAL create --nr 0
 raw EINVAL create --nr 33 $N0 $N1
 raw EINVAL create --strip 3072 $N0 $N1

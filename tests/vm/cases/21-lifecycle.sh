@@ -44,7 +44,7 @@ done
 # With no VD, the module unloads and reloads cleanly.
 rmmod vraid || fail "rmmod failed with no VDs"
 [ ! -e /dev/vraid-control ] || fail "control device left after rmmod"
-insmod "$VRAID_KO" || fail "insmod failed"
+modprobe vraid || fail "modprobe vraid failed"
 [ -c /dev/vraid-control ] || fail "no control device after insmod"
 vd=$(vd_create --level 0 $members)
 fio_verify "$vd" after-reload --rw=randwrite --bs=4k --size=4M --iodepth=4

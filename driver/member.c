@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Member and VD state: what a failed member does to its VD.
+ *
+ * A member that fails (an I/O error the level cannot absorb by repair, or
+ * `vraidctl fail`) is marked failed once, logged once with its device
+ * name, and never used again for I/O.  The VD is Degraded while the level
+ * still has every block (or its redundancy), Offline past the level's
+ * tolerance: then every bio fails at once with EIO.
+ */
+#include <linux/blkdev.h>
+
+#include "vraid.h"
+
+bool vraid_level_redundant(u32 level)
+{
+	return vraid_layout_is_mirror(level) || vraid_layout_is_parity(level);
+}
+
+/* How many members of one span (or pair) may fail. */
+u32 vraid_tolerance(const struct vraid_geom *g)
+{
+	switch (g->level) {
+	case VRAID_LEVEL_1:
+		return g->nr_members - 1;
+	case VRAID_LEVEL_10:
+	case VRAID_LEVEL_5:
+	case VRAID_LEVEL_50:
+		return 1;
+	case VRAID_LEVEL_6:
+	case VRAID_LEVEL_60:
+		return 2;
+	}
+	return 0;
+}
+
+/* The VD state its member states call for.  Called with state_lock held. */
+static u32 vraid_compute_state(struct vraid_vd *vd)
+{
+	const struct vraid_geom *g = &vd->geom;
+	u32 group, i, failed, total = 0, worst = 0;
+	u32 width;
+
+	/* Failure groups: a mirror pair (RAID10), a span, or the whole VD. */
+	if (g->level == VRAID_LEVEL_10)
+		width = 2;
+	else if (vraid_layout_is_parity(g->level))
+		width = vraid_layout_span_width(g);
+	else
+		width = g->nr_members;
+
+	for (group = 0; group < g->nr_members; group += width) {
+		failed = 0;
+		for (i = group; i < group + width; i++)
+			if (vd->members[i].state != VRAID_MEMBER_ONLINE)
+				failed++;
+		total += failed;
+		worst = max(worst, failed);
+	}
+	if (!total)
+		return VRAID_VD_OPTIMAL;
+	if (worst > vraid_tolerance(g))
+		return VRAID_VD_OFFLINE;
+	return VRAID_VD_DEGRADED;
+}
+
+void vraid_vd_update_state(struct vraid_vd *vd)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&vd->state_lock, flags);
+	WRITE_ONCE(vd->state, vraid_compute_state(vd));
+	spin_unlock_irqrestore(&vd->state_lock, flags);
+}
+
+/*
+ * Fail @member of @vd.  Any context.  Returns true if this call failed it
+ * (false if it had failed already).
+ */
+bool vraid_member_fail(struct vraid_vd *vd, u32 member, const char *why)
+{
+	struct vraid_member *m = &vd->members[member];
+	unsigned long flags;
+	u32 old_state, new_state;
+	bool changed = false;
+
+	spin_lock_irqsave(&vd->state_lock, flags);
+	old_state = vd->state;
+	if (m->state != VRAID_MEMBER_FAILED) {
+		WRITE_ONCE(m->state, VRAID_MEMBER_FAILED);
+		changed = true;
+	}
+	new_state = vraid_compute_state(vd);
+	WRITE_ONCE(vd->state, new_state);
+	spin_unlock_irqrestore(&vd->state_lock, flags);
+
+	if (changed)
+		pr_err("%s: member %u (%s) failed: %s; virtual drive is %s\n",
+		       vd->disk->disk_name, member, m->name, why,
+		       vraid_state_name(new_state));
+	if (changed && new_state == VRAID_VD_OFFLINE &&
+	    old_state != VRAID_VD_OFFLINE)
+		pr_crit("%s: offline: more members failed than %s tolerates; I/O fails with EIO\n",
+			vd->disk->disk_name, vraid_level_name(vd->geom.level));
+	return changed;
+}
+
+/*
+ * `vraidctl fail`: fail @member unless that takes the VD offline (then
+ * only with @force).  Control plane only.
+ */
+int vraid_member_fail_admin(struct vraid_vd *vd, u32 member, bool force,
+			    char *msg, size_t msglen)
+{
+	struct vraid_member *m = &vd->members[member];
+	unsigned long flags;
+	u32 state;
+
+	spin_lock_irqsave(&vd->state_lock, flags);
+	if (m->state == VRAID_MEMBER_FAILED) {
+		spin_unlock_irqrestore(&vd->state_lock, flags);
+		snprintf(msg, msglen, "member %u (%s) has failed already",
+			 member, m->name);
+		return -EALREADY;
+	}
+	m->state = VRAID_MEMBER_FAILED;
+	state = vraid_compute_state(vd);
+	m->state = VRAID_MEMBER_ONLINE;
+	spin_unlock_irqrestore(&vd->state_lock, flags);
+
+	if (state == VRAID_VD_OFFLINE && READ_ONCE(vd->state) !=
+	    VRAID_VD_OFFLINE && !force) {
+		snprintf(msg, msglen,
+			 "failing %s would take %s offline (%s tolerates %u failed member%s); add --force to do it anyway",
+			 m->name, vd->disk->disk_name,
+			 vraid_level_name(vd->geom.level),
+			 vraid_tolerance(&vd->geom),
+			 vraid_tolerance(&vd->geom) == 1 ? "" : "s");
+		return -EBUSY;
+	}
+	vraid_member_fail(vd, member, "failed by the administrator");
+	return 0;
+}

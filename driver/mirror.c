@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mirror engine: RAID1 and RAID10 (md raid10 "near 2").
+ *
+ * A VD bio lies within one strip (RAID10: chunk_sectors) or anywhere
+ * (RAID1); layout.c gives its copies.  Writes are cloned (no data copy)
+ * to every online copy; the VD bio succeeds when at least one copy was
+ * written, and a copy whose write fails is failed.  Reads go to one copy,
+ * chosen to keep a sequential stream on the member that served its last
+ * part, otherwise the copy with the fewest reads in flight.  A read error
+ * retries on another copy and, once a copy has delivered the data,
+ * rewrites it onto the copies that failed to read (md's read-error
+ * correction); a copy whose rewrite fails is failed.
+ */
+#include <linux/blkdev.h>
+#include <linux/bio.h>
+
+#include "vraid.h"
+
+/* One VD bio on a mirror set; from vd->mio_pool. */
+struct vraid_mio {
+	struct vraid_vd *vd;
+	struct bio *bio;
+	unsigned long start;
+	struct vraid_mirror_loc loc;
+	atomic_t remaining;
+	blk_status_t status;	/* last copy error */
+	bool written;		/* a write reached at least one copy */
+	u32 copy;		/* read: copy being read */
+	u32 tried;		/* read: bitmask of copies tried */
+	u32 bad;		/* read: copies that returned an error */
+	struct work_struct work;
+};
+
+/* Front pad of a mirror clone. */
+struct vraid_mclone {
+	struct vraid_mio *mio;
+	u32 member;
+	struct bio clone;	/* must be last */
+};
+
+static void vraid_mio_finish(struct vraid_mio *mio)
+{
+	struct vraid_vd *vd = mio->vd;
+
+	vraid_io_done(vd, mio->bio, mio->start);
+	mempool_free(mio, &vd->mio_pool);
+}
+
+static struct bio *vraid_mclone(struct vraid_mio *mio, u32 member,
+				bio_end_io_t *end_io)
+{
+	struct vraid_vd *vd = mio->vd;
+	struct vraid_mclone *mc;
+	struct bio *clone;
+
+	clone = bio_alloc_clone(vd->members[member].h.bdev, mio->bio, GFP_NOIO,
+				&vd->mirror_set);
+	mc = container_of(clone, struct vraid_mclone, clone);
+	mc->mio = mio;
+	mc->member = member;
+	clone->bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS + mio->loc.sector;
+	clone->bi_private = mio;
+	clone->bi_end_io = end_io;
+	return clone;
+}
+
+static void vraid_mio_put_write(struct vraid_mio *mio)
+{
+	if (!atomic_dec_and_test(&mio->remaining))
+		return;
+	if (!READ_ONCE(mio->written))
+		mio->bio->bi_status = mio->status ? mio->status : BLK_STS_IOERR;
+	vraid_mio_finish(mio);
+}
+
+static void vraid_mirror_write_endio(struct bio *clone)
+{
+	struct vraid_mclone *mc = container_of(clone, struct vraid_mclone,
+					       clone);
+	struct vraid_mio *mio = mc->mio;
+	struct vraid_vd *vd = mio->vd;
+
+	if (clone->bi_status) {
+		this_cpu_inc(vd->stats->member_errors[mc->member]);
+		mio->status = clone->bi_status;
+		vraid_member_fail(vd, mc->member, "write error");
+	} else {
+		WRITE_ONCE(mio->written, true);
+	}
+	bio_put(clone);
+	vraid_mio_put_write(mio);
+}
+
+static void vraid_mirror_write(struct vraid_mio *mio)
+{
+	struct vraid_vd *vd = mio->vd;
+	u32 i, member;
+
+	atomic_set(&mio->remaining, 1);
+	for (i = 0; i < mio->loc.copies; i++) {
+		struct bio *clone;
+
+		member = mio->loc.first + i;
+		if (!vraid_member_ok(vd, member))
+			continue;
+		atomic_inc(&mio->remaining);
+		clone = vraid_mclone(mio, member, vraid_mirror_write_endio);
+		this_cpu_inc(vd->stats->member_writes[member]);
+		submit_bio_noacct(clone);
+	}
+	vraid_mio_put_write(mio);
+}
+
+/* The copy to read from, or U32_MAX if none is left. */
+static u32 vraid_pick_copy(struct vraid_mio *mio)
+{
+	struct vraid_vd *vd = mio->vd;
+	u32 i, best = U32_MAX, best_load = U32_MAX;
+
+	for (i = 0; i < mio->loc.copies; i++) {
+		struct vraid_member *m = &vd->members[mio->loc.first + i];
+		u32 load;
+
+		if (mio->tried & (1U << i) ||
+		    !vraid_member_ok(vd, mio->loc.first + i))
+			continue;
+		/* Keep a sequential stream where it is. */
+		if (READ_ONCE(m->next_seq) == mio->loc.sector)
+			return i;
+		load = atomic_read(&m->inflight);
+		if (load < best_load) {
+			best = i;
+			best_load = load;
+		}
+	}
+	return best;
+}
+
+static void vraid_mirror_read_endio(struct bio *clone);
+
+static void vraid_mirror_read_copy(struct vraid_mio *mio, u32 copy)
+{
+	struct vraid_vd *vd = mio->vd;
+	u32 member = mio->loc.first + copy;
+	struct vraid_member *m = &vd->members[member];
+	struct bio *clone;
+
+	mio->copy = copy;
+	mio->tried |= 1U << copy;
+	clone = vraid_mclone(mio, member, vraid_mirror_read_endio);
+	atomic_inc(&m->inflight);
+	WRITE_ONCE(m->next_seq, mio->loc.sector + bio_sectors(mio->bio));
+	this_cpu_inc(vd->stats->member_reads[member]);
+	submit_bio_noacct(clone);
+}
+
+static void vraid_rewrite_endio(struct bio *clone)
+{
+	struct vraid_mclone *mc = container_of(clone, struct vraid_mclone,
+					       clone);
+	struct vraid_mio *mio = mc->mio;
+	struct vraid_vd *vd = mio->vd;
+
+	if (clone->bi_status) {
+		this_cpu_inc(vd->stats->member_errors[mc->member]);
+		vraid_member_fail(vd, mc->member,
+				  "read error that a rewrite could not correct");
+	} else {
+		this_cpu_inc(vd->stats->read_repairs);
+		pr_warn_ratelimited("%s: read error on member %u (%s) at sector %llu corrected from member %u\n",
+				    vd->disk->disk_name, mc->member,
+				    vd->members[mc->member].name,
+				    (unsigned long long)mio->loc.sector,
+				    mio->loc.first + mio->copy);
+	}
+	bio_put(clone);
+	if (atomic_dec_and_test(&mio->remaining))
+		vraid_mio_finish(mio);
+}
+
+/* Process context: retry a failed read, or rewrite the bad copies. */
+static void vraid_mirror_work(struct work_struct *work)
+{
+	struct vraid_mio *mio = container_of(work, struct vraid_mio, work);
+	struct vraid_vd *vd = mio->vd;
+	u32 i, copy;
+
+	if (mio->status) {
+		/* The read of mio->copy failed: try another copy. */
+		mio->status = BLK_STS_OK;
+		copy = vraid_pick_copy(mio);
+		if (copy == U32_MAX) {
+			mio->bio->bi_status = BLK_STS_IOERR;
+			vraid_mio_finish(mio);
+			return;
+		}
+		vraid_mirror_read_copy(mio, copy);
+		return;
+	}
+	/* The data is in the VD bio's pages: put it back where it failed. */
+	atomic_set(&mio->remaining, 1);
+	for (i = 0; i < mio->loc.copies; i++) {
+		u32 member = mio->loc.first + i;
+		struct bio *clone;
+
+		if (!(mio->bad & (1U << i)) || !vraid_member_ok(vd, member))
+			continue;
+		atomic_inc(&mio->remaining);
+		clone = vraid_mclone(mio, member, vraid_rewrite_endio);
+		clone->bi_opf = REQ_OP_WRITE | REQ_SYNC;
+		this_cpu_inc(vd->stats->member_writes[member]);
+		submit_bio_noacct(clone);
+	}
+	if (atomic_dec_and_test(&mio->remaining))
+		vraid_mio_finish(mio);
+}
+
+static void vraid_mirror_read_endio(struct bio *clone)
+{
+	struct vraid_mclone *mc = container_of(clone, struct vraid_mclone,
+					       clone);
+	struct vraid_mio *mio = mc->mio;
+	struct vraid_vd *vd = mio->vd;
+	blk_status_t status = clone->bi_status;
+
+	atomic_dec(&vd->members[mc->member].inflight);
+	bio_put(clone);
+	if (status) {
+		this_cpu_inc(vd->stats->member_errors[mc->member]);
+		pr_err_ratelimited("%s: read error %d on member %u (%s) at sector %llu, trying another copy\n",
+				   vd->disk->disk_name,
+				   blk_status_to_errno(status), mc->member,
+				   vd->members[mc->member].name,
+				   (unsigned long long)mio->loc.sector);
+		mio->bad |= 1U << mio->copy;
+		mio->status = status;
+		queue_work(vraid_wq, &mio->work);
+		return;
+	}
+	if (mio->bad && !(mio->bio->bi_opf & REQ_RAHEAD)) {
+		queue_work(vraid_wq, &mio->work);
+		return;
+	}
+	vraid_mio_finish(mio);
+}
+
+void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio)
+{
+	struct vraid_mio *mio;
+	u32 copy;
+
+	mio = mempool_alloc(&vd->mio_pool, GFP_NOIO);
+	mio->vd = vd;
+	mio->bio = bio;
+	mio->status = BLK_STS_OK;
+	mio->written = false;
+	mio->tried = 0;
+	mio->bad = 0;
+	INIT_WORK(&mio->work, vraid_mirror_work);
+	vraid_layout_mirror(&vd->geom, bio->bi_iter.bi_sector, &mio->loc);
+	if (WARN_ON_ONCE(bio_sectors(bio) > mio->loc.len)) {
+		mempool_free(mio, &vd->mio_pool);
+		bio_io_error(bio);
+		return;
+	}
+	percpu_ref_get(&vd->active);
+	mio->start = bio_start_io_acct(bio);
+
+	if (op_is_write(bio_op(bio))) {
+		vraid_mirror_write(mio);
+		return;
+	}
+	copy = vraid_pick_copy(mio);
+	if (copy == U32_MAX) {
+		bio->bi_status = BLK_STS_IOERR;
+		vraid_mio_finish(mio);
+		return;
+	}
+	vraid_mirror_read_copy(mio, copy);
+}
+
+int vraid_mirror_init(struct vraid_vd *vd)
+{
+	u32 n = vd->geom.nr_members;
+	int ret;
+
+	ret = bioset_init(&vd->mirror_set, 2 * n,
+			  offsetof(struct vraid_mclone, clone),
+			  BIOSET_NEED_RESCUER);
+	if (ret)
+		return ret;
+	ret = mempool_init_kmalloc_pool(&vd->mio_pool, 16,
+					sizeof(struct vraid_mio));
+	if (ret)
+		bioset_exit(&vd->mirror_set);
+	return ret;
+}
+
+void vraid_mirror_exit(struct vraid_vd *vd)
+{
+	mempool_exit(&vd->mio_pool);
+	bioset_exit(&vd->mirror_set);
+}

@@ -1,0 +1,881 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The parity engine: RAID5, RAID6, RAID50 and RAID60.
+ *
+ * Reads of data on an online member go straight to it (a clone, no
+ * copy).  Everything else - writes, reads of a failed member, reads that
+ * failed - goes through the stripe cache: a bounded pool of stripe heads,
+ * each one 4 KiB column of one stripe row of one span (a page per member,
+ * md's stripe_head at PAGE_SIZE).  A VD bio is cut into pieces, one per
+ * column it touches, queued on the column's head.  A head is handled by
+ * one work item at a time, so overlapping writes to a column are
+ * serialised and its parity stays consistent:
+ *
+ *  1. choose reconstruct-write (read the data blocks not fully
+ *     overwritten) or read-modify-write (RAID5: read the old data being
+ *     overwritten and P), whichever reads fewer blocks that the head does
+ *     not hold already; with a failed member, or after a read error, read
+ *     every surviving block and reconstruct the missing ones
+ *     (xor_blocks(), raid6_2data_recov(), raid6_datap_recov());
+ *  2. overlay the new data, compute P (and Q with raid6_call);
+ *  3. write the changed data and the parity to the online members (FUA
+ *     if any piece asked for it), rewrite blocks that returned a read
+ *     error (repair), fail members whose writes fail;
+ *  4. serve the read pieces from the head and complete the pieces.
+ *
+ * Locking: every head belongs to one hash bucket; the bucket's spinlock
+ * protects the bucket's hash chains and idle list and, for its heads,
+ * the pending list, busy and users.  No lock covers the whole VD.  A head
+ * stays hashed while idle, so its pages remain valid for the next writes
+ * of that column; an idle head is reused (and its pages invalidated) only
+ * when its bucket has no free head left.
+ */
+#include <linux/blkdev.h>
+#include <linux/bio.h>
+#include <linux/hash.h>
+#include <linux/highmem.h>
+#include <linux/raid/xor.h>
+#include <linux/raid/pq.h>
+#include <linux/slab.h>
+
+#include "vraid.h"
+
+#define SH_SECTORS	(PAGE_SIZE >> SECTOR_SHIFT)
+#define SC_BUCKETS	16		/* power of two */
+#define SC_HASH		32		/* chains per bucket, power of two */
+#define SC_HEADS	256		/* heads per VD */
+
+/* Flags of a column block (struct vraid_sdev.flags). */
+#define SDEV_UPTODATE	BIT(0)		/* page holds the block's content */
+#define SDEV_RERR	BIT(1)		/* the last read of it failed */
+#define SDEV_DIRTY	BIT(2)		/* to be written */
+#define SDEV_WERR	BIT(3)		/* the write failed */
+
+struct vraid_sdev {
+	struct page *page;
+	struct bio bio;			/* embedded: no allocation for I/O */
+	struct bio_vec vec;
+	unsigned long flags;
+};
+
+struct vraid_bucket {
+	spinlock_t lock;		/* see the top of this file */
+	struct hlist_head hash[SC_HASH];
+	struct list_head idle;		/* heads with no work, LRU first */
+	wait_queue_head_t wait;		/* for an idle head */
+};
+
+struct vraid_stripe_cache {
+	struct vraid_vd *vd;
+	u32 width;			/* members per span */
+	u32 data;			/* data blocks per row */
+	mempool_t piece_pool;
+	mempool_t pio_pool;
+	struct bio_set read_set;	/* direct reads */
+	struct vraid_bucket buckets[SC_BUCKETS];
+	struct vraid_stripe **heads;
+	u32 nr_heads;
+};
+
+/* Everything a head needs to know about its row, computed per batch. */
+struct vraid_row {
+	u32 width, data, parity;	/* members, data blocks, 1 or 2 */
+	u32 slot[VRAID_MAX_MEMBERS + 2];	/* ptr index -> slot */
+	u32 p, q;			/* slots of P and Q (q: U32_MAX) */
+	u8 written[VRAID_MAX_MEMBERS];	/* sectors written, per data idx */
+	bool read[VRAID_MAX_MEMBERS];	/* data idx to serve reads from */
+	bool failed[VRAID_MAX_MEMBERS];	/* per slot */
+	void *ptr[VRAID_MAX_MEMBERS + 2];	/* data idx order, P, Q */
+};
+
+struct vraid_stripe {
+	struct hlist_node hash;
+	struct list_head idle;
+	struct vraid_stripe_cache *sc;
+	struct vraid_bucket *bucket;
+	bool hashed;
+	bool busy;			/* work queued or running */
+	u32 users;			/* submitters attaching pieces */
+	u32 span;
+	u64 msector;			/* member sector of the column */
+	struct list_head pending;	/* pieces not yet taken */
+	struct work_struct work;
+	atomic_t io_pending;
+	struct completion io_done;
+	struct vraid_row row;		/* the batch being handled */
+	struct vraid_sdev *dev;		/* per member of the span */
+};
+
+/* A VD bio going through the stripe cache; from sc->pio_pool. */
+struct vraid_pio {
+	struct vraid_vd *vd;
+	struct bio *bio;
+	unsigned long start;
+	atomic_t remaining;
+	blk_status_t status;
+};
+
+/* The part of a VD bio that falls in one column; from sc->piece_pool. */
+struct vraid_piece {
+	struct list_head list;
+	struct vraid_pio *pio;
+	struct bvec_iter iter;		/* its data within pio->bio */
+	u32 data_idx;			/* data index in the row */
+	u32 offset;			/* first sector within the column */
+	u32 sectors;
+	bool write;
+	bool fua;
+};
+
+/* Front pad of a direct read clone. */
+struct vraid_dread {
+	struct vraid_vd *vd;
+	struct bio *bio;
+	unsigned long start;
+	u32 member;
+	struct work_struct work;
+	struct bio clone;		/* must be last */
+};
+
+static void vraid_pio_put(struct vraid_pio *pio)
+{
+	struct vraid_vd *vd = pio->vd;
+
+	if (!atomic_dec_and_test(&pio->remaining))
+		return;
+	if (pio->status)
+		pio->bio->bi_status = pio->status;
+	vraid_io_done(vd, pio->bio, pio->start);
+	mempool_free(pio, &vd->sc->pio_pool);
+}
+
+static struct vraid_bucket *vraid_bucket_of(struct vraid_stripe_cache *sc,
+					    u32 span, u64 msector, u32 *chain)
+{
+	u64 key = (msector >> (PAGE_SHIFT - SECTOR_SHIFT)) ^
+		  ((u64)span << 48);
+	u32 h = hash_64(key, 16);
+
+	*chain = (h / SC_BUCKETS) & (SC_HASH - 1);
+	return &sc->buckets[h & (SC_BUCKETS - 1)];
+}
+
+/* Find or set up the head of a column and hold it (users++). */
+static struct vraid_stripe *vraid_get_stripe(struct vraid_stripe_cache *sc,
+					     u32 span, u64 msector)
+{
+	struct vraid_bucket *b;
+	struct vraid_stripe *sh;
+	u32 chain, i;
+
+	b = vraid_bucket_of(sc, span, msector, &chain);
+	spin_lock(&b->lock);
+	for (;;) {
+		hlist_for_each_entry(sh, &b->hash[chain], hash) {
+			if (sh->span == span && sh->msector == msector) {
+				if (!sh->busy && !sh->users)
+					list_del_init(&sh->idle);
+				sh->users++;
+				spin_unlock(&b->lock);
+				return sh;
+			}
+		}
+		if (!list_empty(&b->idle))
+			break;
+		spin_unlock(&b->lock);
+		wait_event(b->wait, !list_empty_careful(&b->idle));
+		spin_lock(&b->lock);
+	}
+	/* Reuse the least recently used idle head of this bucket. */
+	sh = list_first_entry(&b->idle, struct vraid_stripe, idle);
+	list_del_init(&sh->idle);
+	if (sh->hashed)
+		hlist_del(&sh->hash);
+	sh->span = span;
+	sh->msector = msector;
+	for (i = 0; i < sc->width; i++)
+		sh->dev[i].flags = 0;
+	hlist_add_head(&sh->hash, &b->hash[chain]);
+	sh->hashed = true;
+	sh->users = 1;
+	spin_unlock(&b->lock);
+	return sh;
+}
+
+/* Called with the bucket lock held. */
+static void vraid_stripe_maybe_idle(struct vraid_stripe *sh)
+{
+	struct vraid_bucket *b = sh->bucket;
+
+	if (sh->busy || sh->users)
+		return;
+	list_add_tail(&sh->idle, &b->idle);
+	wake_up(&b->wait);
+}
+
+static void vraid_attach(struct vraid_stripe *sh, struct vraid_piece *pc)
+{
+	struct vraid_bucket *b = sh->bucket;
+	bool start;
+
+	spin_lock(&b->lock);
+	list_add_tail(&pc->list, &sh->pending);
+	start = !sh->busy;
+	sh->busy = true;
+	sh->users--;
+	spin_unlock(&b->lock);
+	if (start)
+		queue_work(vraid_wq, &sh->work);
+}
+
+/* ---- member I/O of a head ---- */
+
+static void vraid_sdev_endio(struct bio *bio)
+{
+	struct vraid_stripe *sh = bio->bi_private;
+	struct vraid_sdev *dev = container_of(bio, struct vraid_sdev, bio);
+
+	bio_uninit(bio);
+	if (bio->bi_status) {
+		if (op_is_write(bio_op(bio)))
+			set_bit(SDEV_WERR, &dev->flags);
+		else
+			set_bit(SDEV_RERR, &dev->flags);
+	}
+	if (atomic_dec_and_test(&sh->io_pending))
+		complete(&sh->io_done);
+}
+
+static u32 vraid_sh_member(struct vraid_stripe *sh, u32 slot)
+{
+	return sh->span * sh->sc->width + slot;
+}
+
+static void vraid_sdev_submit(struct vraid_stripe *sh, u32 slot,
+			      blk_opf_t opf)
+{
+	struct vraid_vd *vd = sh->sc->vd;
+	struct vraid_sdev *dev = &sh->dev[slot];
+	u32 member = vraid_sh_member(sh, slot);
+
+	bio_init(&dev->bio, vd->members[member].h.bdev, &dev->vec, 1, opf);
+	__bio_add_page(&dev->bio, dev->page, PAGE_SIZE, 0);
+	dev->bio.bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS + sh->msector;
+	dev->bio.bi_private = sh;
+	dev->bio.bi_end_io = vraid_sdev_endio;
+	if (op_is_write(opf))
+		this_cpu_inc(vd->stats->member_writes[member]);
+	else
+		this_cpu_inc(vd->stats->member_reads[member]);
+	atomic_inc(&sh->io_pending);
+	submit_bio_noacct(&dev->bio);
+}
+
+static void vraid_sh_io_start(struct vraid_stripe *sh)
+{
+	atomic_set(&sh->io_pending, 1);
+	reinit_completion(&sh->io_done);
+}
+
+static void vraid_sh_io_wait(struct vraid_stripe *sh)
+{
+	if (!atomic_dec_and_test(&sh->io_pending))
+		wait_for_completion(&sh->io_done);
+}
+
+/* ---- parity arithmetic ---- */
+
+static void vraid_xor(void *dest, void **srcs, u32 count)
+{
+	while (count) {
+		u32 n = min_t(u32, count, MAX_XOR_BLOCKS);
+
+		xor_blocks(n, PAGE_SIZE, dest, srcs);
+		srcs += n;
+		count -= n;
+	}
+}
+
+static void vraid_row_init(struct vraid_stripe *sh, struct vraid_row *r)
+{
+	struct vraid_stripe_cache *sc = sh->sc;
+	struct vraid_vd *vd = sc->vd;
+	const struct vraid_geom *g = &vd->geom;
+	u64 stripe = sh->msector >> g->strip_shift;
+	u32 i, first = sh->span * sc->width;
+
+	memset(r, 0, sizeof(*r));
+	r->width = sc->width;
+	r->data = sc->data;
+	r->parity = r->width - r->data;
+	for (i = 0; i < r->data; i++)
+		r->slot[i] = vraid_layout_data_member(g, sh->span, stripe, i) -
+			     first;
+	r->p = vraid_layout_p_member(g, sh->span, stripe) - first;
+	r->slot[r->data] = r->p;
+	r->q = U32_MAX;
+	if (r->parity == 2) {
+		r->q = vraid_layout_q_member(g, sh->span, stripe) - first;
+		r->slot[r->data + 1] = r->q;
+	}
+	for (i = 0; i < r->width; i++) {
+		r->failed[i] = !vraid_member_ok(vd, first + i);
+		r->ptr[i] = page_address(sh->dev[r->slot[i]].page);
+	}
+}
+
+/* Mask of the sectors of a column a piece covers. */
+static u8 vraid_piece_mask(struct vraid_piece *pc)
+{
+	return (u8)(((1U << pc->sectors) - 1) << pc->offset);
+}
+
+static bool vraid_dev_uptodate(struct vraid_stripe *sh, u32 slot)
+{
+	return test_bit(SDEV_UPTODATE, &sh->dev[slot].flags);
+}
+
+/* Read the blocks in @want that are not up to date; false on a read error. */
+static bool vraid_read_blocks(struct vraid_stripe *sh, struct vraid_row *r,
+			      const bool *want)
+{
+	struct vraid_vd *vd = sh->sc->vd;
+	bool ok = true;
+	u32 slot;
+
+	vraid_sh_io_start(sh);
+	for (slot = 0; slot < r->width; slot++) {
+		if (!want[slot] || r->failed[slot] ||
+		    vraid_dev_uptodate(sh, slot))
+			continue;
+		clear_bit(SDEV_RERR, &sh->dev[slot].flags);
+		vraid_sdev_submit(sh, slot, REQ_OP_READ);
+	}
+	vraid_sh_io_wait(sh);
+	for (slot = 0; slot < r->width; slot++) {
+		struct vraid_sdev *dev = &sh->dev[slot];
+		u32 member = vraid_sh_member(sh, slot);
+
+		if (!want[slot] || r->failed[slot] ||
+		    vraid_dev_uptodate(sh, slot))
+			continue;
+		if (test_bit(SDEV_RERR, &dev->flags)) {
+			this_cpu_inc(vd->stats->member_errors[member]);
+			pr_err_ratelimited("%s: read error on member %u (%s) at sector %llu, reconstructing\n",
+					   vd->disk->disk_name, member,
+					   vd->members[member].name,
+					   (unsigned long long)sh->msector);
+			ok = false;
+		} else {
+			set_bit(SDEV_UPTODATE, &dev->flags);
+		}
+	}
+	return ok;
+}
+
+/*
+ * Make every block of the row up to date: read all the surviving blocks
+ * and reconstruct the missing ones (failed members, read errors).
+ * Returns false if more blocks are missing than the level can rebuild.
+ */
+static bool vraid_reconstruct(struct vraid_stripe *sh, struct vraid_row *r)
+{
+	bool want[VRAID_MAX_MEMBERS];
+	u32 miss[VRAID_MAX_MEMBERS + 2], nmiss = 0;
+	u32 i, slot;
+	int a, b;
+
+	for (slot = 0; slot < r->width; slot++)
+		want[slot] = true;
+	vraid_read_blocks(sh, r, want);
+
+	/* Missing blocks by ptr index (data idx, then P, then Q). */
+	for (i = 0; i < r->width; i++)
+		if (!vraid_dev_uptodate(sh, r->slot[i]))
+			miss[nmiss++] = i;
+	if (nmiss > r->parity)
+		return false;
+	if (!nmiss)
+		return true;
+
+	if (r->parity == 1) {
+		/* RAID5: the missing block is the XOR of the others. */
+		void *srcs[VRAID_MAX_MEMBERS];
+		u32 n = 0;
+
+		for (i = 0; i < r->width; i++)
+			if (i != miss[0])
+				srcs[n++] = r->ptr[i];
+		memset(r->ptr[miss[0]], 0, PAGE_SIZE);
+		vraid_xor(r->ptr[miss[0]], srcs, n);
+	} else {
+		a = miss[0];
+		b = nmiss > 1 ? miss[1] : -1;
+		if (a >= r->data) {
+			/* Only P and/or Q missing: recomputed below. */
+			raid6_call.gen_syndrome(r->width, PAGE_SIZE, r->ptr);
+		} else if (b < 0 || b == r->data) {
+			/* One data block (and maybe P): use Q. */
+			raid6_datap_recov(r->width, PAGE_SIZE, a, r->ptr);
+		} else if (b == r->data + 1) {
+			/* A data block and Q: the data from P, then Q. */
+			void *srcs[VRAID_MAX_MEMBERS];
+			u32 n = 0;
+
+			for (i = 0; i <= r->data; i++)
+				if (i != a)
+					srcs[n++] = r->ptr[i];
+			memset(r->ptr[a], 0, PAGE_SIZE);
+			vraid_xor(r->ptr[a], srcs, n);
+			raid6_call.gen_syndrome(r->width, PAGE_SIZE, r->ptr);
+		} else {
+			raid6_2data_recov(r->width, PAGE_SIZE, a, b, r->ptr);
+		}
+	}
+	for (i = 0; i < nmiss; i++)
+		set_bit(SDEV_UPTODATE, &sh->dev[r->slot[miss[i]]].flags);
+	return true;
+}
+
+static void vraid_copy_piece(struct vraid_piece *pc, void *page, bool to_page)
+{
+	struct bio *bio = pc->pio->bio;
+	char *p = (char *)page + (pc->offset << SECTOR_SHIFT);
+	struct bvec_iter it;
+	struct bio_vec bv;
+
+	__bio_for_each_segment(bv, bio, it, pc->iter) {
+		if (to_page)
+			memcpy_from_bvec(p, &bv);
+		else
+			memcpy_to_bvec(&bv, p);
+		p += bv.bv_len;
+	}
+}
+
+/* Handle one batch of pieces of a head. */
+static void vraid_handle_batch(struct vraid_stripe *sh, struct list_head *batch)
+{
+	struct vraid_stripe_cache *sc = sh->sc;
+	struct vraid_vd *vd = sc->vd;
+	struct vraid_row *r = &sh->row;
+	struct vraid_piece *pc, *tmp;
+	bool want[VRAID_MAX_MEMBERS] = { };
+	bool any_write = false, fua = false, full = false, rmw = false;
+	blk_status_t status = BLK_STS_OK;
+	u32 i, slot, rcw_reads = 0, rmw_reads = 0;
+	bool rcw_ok = true, rmw_ok;
+
+	vraid_row_init(sh, r);
+
+	list_for_each_entry(pc, batch, list) {
+		if (pc->write) {
+			r->written[pc->data_idx] |= vraid_piece_mask(pc);
+			any_write = true;
+			fua |= pc->fua;
+		} else {
+			r->read[pc->data_idx] = true;
+		}
+	}
+
+	/* Reads of a data block on a failed member need the whole row. */
+	for (i = 0; i < r->data; i++) {
+		if (r->read[i] && r->failed[r->slot[i]])
+			full = true;
+		if (r->read[i])
+			want[r->slot[i]] = true;
+	}
+
+	if (any_write && !full) {
+		/* Reconstruct-write: every data block not wholly rewritten. */
+		for (i = 0; i < r->data; i++) {
+			slot = r->slot[i];
+			if (r->written[i] == 0xff)
+				continue;
+			if (r->failed[slot])
+				rcw_ok = false;
+			else if (!vraid_dev_uptodate(sh, slot))
+				rcw_reads++;
+		}
+		/* Read-modify-write (RAID5): old data written over, and P. */
+		rmw_ok = r->parity == 1 && !r->failed[r->p];
+		for (i = 0; i < r->data && rmw_ok; i++) {
+			slot = r->slot[i];
+			if (!r->written[i])
+				continue;
+			if (r->failed[slot])
+				rmw_ok = false;
+			else if (!vraid_dev_uptodate(sh, slot))
+				rmw_reads++;
+		}
+		if (rmw_ok && !vraid_dev_uptodate(sh, r->p))
+			rmw_reads++;
+
+		if (rmw_ok && (!rcw_ok || rmw_reads < rcw_reads)) {
+			rmw = true;
+			for (i = 0; i < r->data; i++)
+				if (r->written[i])
+					want[r->slot[i]] = true;
+			want[r->p] = true;
+		} else if (rcw_ok) {
+			for (i = 0; i < r->data; i++)
+				if (r->written[i] != 0xff)
+					want[r->slot[i]] = true;
+		} else {
+			full = true;
+		}
+	}
+
+	if (!full && !vraid_read_blocks(sh, r, want))
+		full = true;	/* a read error: rebuild the row instead */
+	if (full) {
+		rmw = false;
+		if (!vraid_reconstruct(sh, r)) {
+			status = BLK_STS_IOERR;
+			goto invalidate;
+		}
+	}
+
+	if (any_write) {
+		void *p = r->ptr[r->data];
+
+		/* RMW: P ^= old data; then the new data goes in; P ^= new. */
+		if (rmw)
+			for (i = 0; i < r->data; i++)
+				if (r->written[i])
+					vraid_xor(p, &r->ptr[i], 1);
+		list_for_each_entry(pc, batch, list)
+			if (pc->write)
+				vraid_copy_piece(pc, r->ptr[pc->data_idx], true);
+		if (rmw) {
+			for (i = 0; i < r->data; i++)
+				if (r->written[i])
+					vraid_xor(p, &r->ptr[i], 1);
+		} else if (r->parity == 1) {
+			memcpy(p, r->ptr[0], PAGE_SIZE);
+			vraid_xor(p, &r->ptr[1], r->data - 1);
+		} else {
+			raid6_call.gen_syndrome(r->width, PAGE_SIZE, r->ptr);
+		}
+		for (i = 0; i < r->data; i++) {
+			if (!r->written[i])
+				continue;
+			/* Wholly rewritten blocks were not read: now valid. */
+			set_bit(SDEV_UPTODATE, &sh->dev[r->slot[i]].flags);
+			set_bit(SDEV_DIRTY, &sh->dev[r->slot[i]].flags);
+		}
+		set_bit(SDEV_DIRTY, &sh->dev[r->p].flags);
+		set_bit(SDEV_UPTODATE, &sh->dev[r->p].flags);
+		if (r->q != U32_MAX) {
+			set_bit(SDEV_DIRTY, &sh->dev[r->q].flags);
+			set_bit(SDEV_UPTODATE, &sh->dev[r->q].flags);
+		}
+	}
+
+	/* Write what changed, and repair blocks that failed to read. */
+	vraid_sh_io_start(sh);
+	for (slot = 0; slot < r->width; slot++) {
+		struct vraid_sdev *dev = &sh->dev[slot];
+
+		if (r->failed[slot] || !vraid_dev_uptodate(sh, slot))
+			continue;
+		if (!test_bit(SDEV_DIRTY, &dev->flags) &&
+		    !test_bit(SDEV_RERR, &dev->flags))
+			continue;
+		clear_bit(SDEV_WERR, &dev->flags);
+		vraid_sdev_submit(sh, slot, REQ_OP_WRITE |
+				  (fua ? REQ_FUA : 0) | REQ_SYNC);
+	}
+	vraid_sh_io_wait(sh);
+	for (slot = 0; slot < r->width; slot++) {
+		struct vraid_sdev *dev = &sh->dev[slot];
+		u32 member = vraid_sh_member(sh, slot);
+		bool was_dirty = test_and_clear_bit(SDEV_DIRTY, &dev->flags);
+		bool was_rerr = test_and_clear_bit(SDEV_RERR, &dev->flags);
+
+		if (r->failed[slot] || (!was_dirty && !was_rerr))
+			continue;
+		if (test_bit(SDEV_WERR, &dev->flags)) {
+			this_cpu_inc(vd->stats->member_errors[member]);
+			vraid_member_fail(vd, member, was_dirty ? "write error" :
+					  "read error that a rewrite could not correct");
+		} else if (was_rerr) {
+			this_cpu_inc(vd->stats->read_repairs);
+			pr_warn_ratelimited("%s: read error on member %u (%s) at sector %llu corrected from parity\n",
+					    vd->disk->disk_name, member,
+					    vd->members[member].name,
+					    (unsigned long long)sh->msector);
+		}
+	}
+	if (READ_ONCE(vd->state) == VRAID_VD_OFFLINE) {
+		status = BLK_STS_IOERR;
+		goto invalidate;
+	}
+
+	list_for_each_entry(pc, batch, list)
+		if (!pc->write)
+			vraid_copy_piece(pc, r->ptr[pc->data_idx], false);
+	goto complete;
+
+invalidate:
+	for (slot = 0; slot < sc->width; slot++)
+		sh->dev[slot].flags = 0;
+complete:
+	list_for_each_entry_safe(pc, tmp, batch, list) {
+		struct vraid_pio *pio = pc->pio;
+
+		if (status)
+			pio->status = status;
+		list_del(&pc->list);
+		mempool_free(pc, &sc->piece_pool);
+		vraid_pio_put(pio);
+	}
+}
+
+static void vraid_stripe_work(struct work_struct *work)
+{
+	struct vraid_stripe *sh = container_of(work, struct vraid_stripe, work);
+	struct vraid_bucket *b = sh->bucket;
+	LIST_HEAD(batch);
+
+	spin_lock(&b->lock);
+	list_splice_init(&sh->pending, &batch);
+	spin_unlock(&b->lock);
+
+	vraid_handle_batch(sh, &batch);
+
+	spin_lock(&b->lock);
+	if (!list_empty(&sh->pending)) {
+		/* More arrived meanwhile: go again (busy stays set). */
+		spin_unlock(&b->lock);
+		queue_work(vraid_wq, &sh->work);
+		return;
+	}
+	sh->busy = false;
+	vraid_stripe_maybe_idle(sh);
+	spin_unlock(&b->lock);
+}
+
+/* ---- the VD bio ---- */
+
+/* Cut @bio (within one strip) into column pieces on their heads. */
+static void vraid_parity_cache_bio(struct vraid_vd *vd, struct bio *bio,
+				   struct vraid_pio *pio)
+{
+	struct vraid_stripe_cache *sc = vd->sc;
+	struct vraid_parity_loc loc;
+	struct bvec_iter iter = bio->bi_iter;
+	u64 msector;
+	u32 left = bio_sectors(bio);
+
+	vraid_layout_parity(&vd->geom, bio->bi_iter.bi_sector, &loc);
+	msector = loc.sector;
+	while (left) {
+		u32 off = msector & (SH_SECTORS - 1);
+		u32 n = min_t(u32, left, SH_SECTORS - off);
+		struct vraid_stripe *sh;
+		struct vraid_piece *pc;
+
+		pc = mempool_alloc(&sc->piece_pool, GFP_NOIO);
+		pc->pio = pio;
+		pc->iter = iter;
+		pc->iter.bi_size = n << SECTOR_SHIFT;
+		pc->data_idx = loc.data_idx;
+		pc->offset = off;
+		pc->sectors = n;
+		pc->write = op_is_write(bio_op(bio));
+		pc->fua = bio->bi_opf & REQ_FUA;
+		atomic_inc(&pio->remaining);
+
+		sh = vraid_get_stripe(sc, loc.span, msector - off);
+		vraid_attach(sh, pc);
+
+		bio_advance_iter(bio, &iter, n << SECTOR_SHIFT);
+		msector += n;
+		left -= n;
+	}
+}
+
+static void vraid_parity_via_cache(struct vraid_vd *vd, struct bio *bio,
+				   unsigned long start)
+{
+	struct vraid_pio *pio;
+
+	pio = mempool_alloc(&vd->sc->pio_pool, GFP_NOIO);
+	pio->vd = vd;
+	pio->bio = bio;
+	pio->start = start;
+	pio->status = BLK_STS_OK;
+	atomic_set(&pio->remaining, 1);
+	vraid_parity_cache_bio(vd, bio, pio);
+	vraid_pio_put(pio);
+}
+
+static void vraid_dread_work(struct work_struct *work)
+{
+	struct vraid_dread *dr = container_of(work, struct vraid_dread, work);
+	struct vraid_vd *vd = dr->vd;
+	struct bio *bio = dr->bio;
+	unsigned long start = dr->start;
+
+	bio_put(&dr->clone);
+	/* The head re-reads the block, reconstructs it and rewrites it. */
+	vraid_parity_via_cache(vd, bio, start);
+}
+
+static void vraid_dread_endio(struct bio *clone)
+{
+	struct vraid_dread *dr = container_of(clone, struct vraid_dread, clone);
+	struct vraid_vd *vd = dr->vd;
+
+	if (clone->bi_status && !(dr->bio->bi_opf & REQ_RAHEAD)) {
+		this_cpu_inc(vd->stats->member_errors[dr->member]);
+		INIT_WORK(&dr->work, vraid_dread_work);
+		queue_work(vraid_wq, &dr->work);
+		return;
+	}
+	dr->bio->bi_status = clone->bi_status;
+	bio_put(clone);
+	vraid_io_done(vd, dr->bio, dr->start);
+}
+
+void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio)
+{
+	struct vraid_parity_loc loc;
+	unsigned long start;
+
+	if (unlikely(bio_op(bio) != REQ_OP_READ &&
+		     bio_op(bio) != REQ_OP_WRITE)) {
+		bio->bi_status = BLK_STS_NOTSUPP;
+		bio_endio(bio);
+		return;
+	}
+	percpu_ref_get(&vd->active);
+	start = bio_start_io_acct(bio);
+	vraid_layout_parity(&vd->geom, bio->bi_iter.bi_sector, &loc);
+
+	if (bio_op(bio) == REQ_OP_READ && vraid_member_ok(vd, loc.member)) {
+		struct vraid_dread *dr;
+		struct bio *clone;
+
+		clone = bio_alloc_clone(vd->members[loc.member].h.bdev, bio,
+					GFP_NOIO, &vd->sc->read_set);
+		dr = container_of(clone, struct vraid_dread, clone);
+		dr->vd = vd;
+		dr->bio = bio;
+		dr->start = start;
+		dr->member = loc.member;
+		clone->bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS +
+					   loc.sector;
+		clone->bi_end_io = vraid_dread_endio;
+		this_cpu_inc(vd->stats->member_reads[loc.member]);
+		submit_bio_noacct(clone);
+		return;
+	}
+	vraid_parity_via_cache(vd, bio, start);
+}
+
+static void vraid_free_heads(struct vraid_stripe_cache *sc)
+{
+	u32 i, j;
+
+	for (i = 0; i < sc->nr_heads; i++) {
+		struct vraid_stripe *sh = sc->heads[i];
+
+		if (!sh)
+			continue;
+		for (j = 0; sh->dev && j < sc->width; j++)
+			if (sh->dev[j].page)
+				__free_page(sh->dev[j].page);
+		kfree(sh->dev);
+		kfree(sh);
+	}
+	kvfree(sc->heads);
+}
+
+int vraid_parity_init(struct vraid_vd *vd)
+{
+	struct vraid_stripe_cache *sc;
+	u32 i, j;
+	int ret = -ENOMEM;
+
+	sc = kzalloc(sizeof(*sc), GFP_KERNEL);
+	if (!sc)
+		return -ENOMEM;
+	sc->vd = vd;
+	sc->width = vraid_layout_span_width(&vd->geom);
+	sc->data = vraid_layout_span_data(&vd->geom);
+	sc->nr_heads = SC_HEADS;
+	for (i = 0; i < SC_BUCKETS; i++) {
+		struct vraid_bucket *b = &sc->buckets[i];
+
+		spin_lock_init(&b->lock);
+		for (j = 0; j < SC_HASH; j++)
+			INIT_HLIST_HEAD(&b->hash[j]);
+		INIT_LIST_HEAD(&b->idle);
+		init_waitqueue_head(&b->wait);
+	}
+	sc->heads = kvcalloc(sc->nr_heads, sizeof(*sc->heads), GFP_KERNEL);
+	if (!sc->heads)
+		goto out_sc;
+	for (i = 0; i < sc->nr_heads; i++) {
+		struct vraid_stripe *sh;
+
+		sh = kzalloc(sizeof(*sh), GFP_KERNEL);
+		if (!sh)
+			goto out_heads;
+		sc->heads[i] = sh;
+		sh->dev = kcalloc(sc->width, sizeof(*sh->dev), GFP_KERNEL);
+		if (!sh->dev)
+			goto out_heads;
+		for (j = 0; j < sc->width; j++) {
+			sh->dev[j].page = alloc_page(GFP_KERNEL);
+			if (!sh->dev[j].page)
+				goto out_heads;
+		}
+		sh->sc = sc;
+		sh->bucket = &sc->buckets[i % SC_BUCKETS];
+		INIT_LIST_HEAD(&sh->pending);
+		INIT_WORK(&sh->work, vraid_stripe_work);
+		init_completion(&sh->io_done);
+		list_add_tail(&sh->idle, &sh->bucket->idle);
+	}
+	ret = mempool_init_kmalloc_pool(&sc->piece_pool, 64,
+					sizeof(struct vraid_piece));
+	if (ret)
+		goto out_heads;
+	ret = mempool_init_kmalloc_pool(&sc->pio_pool, 16,
+					sizeof(struct vraid_pio));
+	if (ret)
+		goto out_piece;
+	ret = bioset_init(&sc->read_set, BIO_POOL_SIZE,
+			  offsetof(struct vraid_dread, clone), 0);
+	if (ret)
+		goto out_pio;
+	vd->sc = sc;
+	return 0;
+
+out_pio:
+	mempool_exit(&sc->pio_pool);
+out_piece:
+	mempool_exit(&sc->piece_pool);
+out_heads:
+	vraid_free_heads(sc);
+out_sc:
+	kfree(sc);
+	return ret;
+}
+
+void vraid_parity_exit(struct vraid_vd *vd)
+{
+	struct vraid_stripe_cache *sc = vd->sc;
+
+	/* No I/O is in flight: vraid_io_exit() drained vd->active. */
+	flush_workqueue(vraid_wq);
+	bioset_exit(&sc->read_set);
+	mempool_exit(&sc->pio_pool);
+	mempool_exit(&sc->piece_pool);
+	vraid_free_heads(sc);
+	kfree(sc);
+	vd->sc = NULL;
+}
