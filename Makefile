@@ -6,7 +6,6 @@
 #   make deps       install the Debian packages the project needs (only missing ones)
 #   make test       the whole suite: unit tests, style/sparse checks, VM cases
 #   make demo       boot the VM, build a VD, mkfs, mount, fio with verification
-#   make bench      vraid vs Linux md benchmarks (slow; not part of `make test`)
 #   make check      W=1 + sparse build and checkpatch, warnings are errors
 #   make clean
 #
@@ -23,7 +22,7 @@ KDIR ?= /usr/src/linux-headers-$(KVER)
 CC ?= cc
 USER_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(TOP)/uapi
 
-.PHONY: all module tools deps test unit vmtest demo bench check clean
+.PHONY: all module tools deps test unit vmtest demo check clean
 
 all: module tools
 
@@ -50,9 +49,15 @@ deps:
 unit:
 	$(MAKE) -C tests/unit
 
+# Our own clean: kbuild's `clean` with M= deletes every *.o and *.ko below
+# the tree, the VM kit's cached kernel modules (.cache/) included.
+KCLEAN = rm -f vraid.ko vraid.o vraid.mod vraid.mod.c vraid.mod.o .vraid*.cmd \
+	driver/*.o driver/.*.cmd Module.symvers modules.order .modules.order.cmd \
+	.Module.symvers.cmd
+
 check:
 	@test -d "$(KDIR)" || { echo "vraid: no kernel headers at KDIR=$(KDIR)" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(TOP) clean >/dev/null
+	$(KCLEAN)
 	$(MAKE) -C $(KDIR) M=$(TOP) W=1 C=1 modules 2>&1 | tee .check.log
 	@! grep -E 'warning:|error:' .check.log || { echo "vraid: W=1/sparse warnings above" >&2; exit 1; }
 	@rm -f .check.log
@@ -67,10 +72,7 @@ test: deps
 demo: deps all
 	$(TOP)/tests/vm/run-in-vm $(TOP)/tests/vm/demo.sh
 
-bench: deps all
-	$(TOP)/bench/run
-
 clean:
-	-$(MAKE) -C $(KDIR) M=$(TOP) clean 2>/dev/null
+	$(KCLEAN)
 	rm -f tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref .check.log
 	-$(MAKE) -C tests/unit clean 2>/dev/null

@@ -95,6 +95,7 @@ static int vraid_ctl_list(void *buf)
 	if (ret)
 		return ret;
 	l->nr_vds = 0;
+	memset(l->index, 0, sizeof(l->index));
 	idr_for_each_entry(&vraid_idr, vd, id)
 		l->index[l->nr_vds++] = id;
 	return 0;
@@ -113,6 +114,9 @@ static int vraid_ctl_info(void *buf)
 	vd = vraid_find(info->index, msg, sizeof(info->hdr.message));
 	if (!vd)
 		return -ENOENT;
+	/* Everything after the index is output: no caller bytes echoed. */
+	memset((u8 *)info + offsetof(struct vraid_info, level), 0,
+	       sizeof(*info) - offsetof(struct vraid_info, level));
 	vraid_vd_fill_info(vd, info);
 	return 0;
 }

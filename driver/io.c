@@ -219,6 +219,24 @@ void vraid_submit_bio(struct bio *bio)
 	bio = bio_split_to_limits(bio);
 	if (!bio)
 		return;
+	/*
+	 * chunk_sectors keeps reads and writes within a strip, but the block
+	 * layer splits discards and write-zeroes by size only: cut those at
+	 * the strip's end here (the rest comes back through submit_bio).
+	 */
+	if (vd->geom.strip_sectors) {
+		u32 strip = vd->geom.strip_sectors;
+		u32 left = strip - (bio->bi_iter.bi_sector & (strip - 1));
+
+		if (unlikely(bio_sectors(bio) > left)) {
+			struct bio *split;
+
+			split = bio_split(bio, left, GFP_NOIO, &vd->split_set);
+			bio_chain(split, bio);
+			submit_bio_noacct(bio);
+			bio = split;
+		}
+	}
 	if (unlikely(!bio_sectors(bio))) {
 		bio_endio(bio);
 		return;
@@ -266,10 +284,13 @@ int vraid_io_init(struct vraid_vd *vd)
 			  0);
 	if (ret)
 		goto out_clone;
+	ret = bioset_init(&vd->split_set, BIO_POOL_SIZE, 0, 0);
+	if (ret)
+		goto out_flush;
 	ret = mempool_init_kmalloc_pool(&vd->flush_pool, 4,
 					sizeof(struct vraid_flush));
 	if (ret)
-		goto out_flush;
+		goto out_split;
 	init_completion(&vd->active_done);
 	ret = percpu_ref_init(&vd->active, vraid_active_release, 0,
 			      GFP_KERNEL);
@@ -291,6 +312,8 @@ out_ref:
 	percpu_ref_exit(&vd->active);
 out_pool:
 	mempool_exit(&vd->flush_pool);
+out_split:
+	bioset_exit(&vd->split_set);
 out_flush:
 	bioset_exit(&vd->flush_set);
 out_clone:
@@ -311,6 +334,7 @@ void vraid_io_exit(struct vraid_vd *vd)
 		vraid_parity_exit(vd);
 	vraid_mirror_exit(vd);
 	mempool_exit(&vd->flush_pool);
+	bioset_exit(&vd->split_set);
 	bioset_exit(&vd->flush_set);
 	bioset_exit(&vd->clone_set);
 	free_percpu(vd->stats);

@@ -2,8 +2,8 @@
 /*
  * The mirror engine: RAID1 and RAID10 (md raid10 "near 2").
  *
- * A VD bio lies within one strip (RAID10: chunk_sectors) or anywhere
- * (RAID1); layout.c gives its copies.  Writes are cloned (no data copy)
+ * A VD bio lies within one strip (chunk_sectors, and io.c cuts discards
+ * at the strip's end); layout.c gives its copies.  Writes are cloned (no data copy)
  * to every online copy; the VD bio succeeds when at least one copy was
  * written, and a copy whose write fails is failed.  Reads go to one copy,
  * chosen to keep a sequential stream on the member that served its last
@@ -11,9 +11,17 @@
  * retries on another copy and, once a copy has delivered the data,
  * rewrites it onto the copies that failed to read (md's read-error
  * correction); a copy whose rewrite fails is failed.
+ *
+ * Writes that overlap a write in flight wait for it (and rewrites of a
+ * bad block are skipped when a write will cover it anyway), so the copies
+ * of a block never end up holding different generations: every write
+ * registers its range in a hash bucket of in-flight writes, keyed by the
+ * strip it lies in (bios never cross a strip: chunk_sectors).
  */
 #include <linux/blkdev.h>
 #include <linux/bio.h>
+#include <linux/hash.h>
+#include <linux/slab.h>
 
 #include "vraid.h"
 
@@ -29,8 +37,108 @@ struct vraid_mio {
 	u32 copy;		/* read: copy being read */
 	u32 tried;		/* read: bitmask of copies tried */
 	u32 bad;		/* read: copies that returned an error */
+	bool registered;	/* on a write-range bucket's active list */
+	struct list_head wl;	/* in a bucket's active or waiting list */
 	struct work_struct work;
 };
+
+#define VRAID_WL_BUCKETS	64	/* power of two */
+
+/* In-flight writes of the strips that hash here. */
+struct vraid_wl_bucket {
+	spinlock_t lock;		/* active, waiting */
+	struct list_head active;	/* writes in flight */
+	struct list_head waiting;	/* writes held back, in arrival order */
+};
+
+struct vraid_wl {
+	struct vraid_wl_bucket b[VRAID_WL_BUCKETS];
+};
+
+static struct vraid_wl_bucket *vraid_wl_bucket(struct vraid_mio *mio)
+{
+	struct vraid_vd *vd = mio->vd;
+	u64 strip = mio->bio->bi_iter.bi_sector >> vd->geom.strip_shift;
+
+	return &vd->wl->b[hash_64(strip, 6) & (VRAID_WL_BUCKETS - 1)];
+}
+
+static bool vraid_wl_overlap(struct vraid_mio *a, struct vraid_mio *b)
+{
+	sector_t as = a->bio->bi_iter.bi_sector, bs = b->bio->bi_iter.bi_sector;
+
+	return as < bs + bio_sectors(b->bio) && bs < as + bio_sectors(a->bio);
+}
+
+/* Does @mio overlap a write in @list (up to @stop, exclusive)? */
+static bool vraid_wl_conflict(struct vraid_mio *mio, struct list_head *list,
+			      struct vraid_mio *stop)
+{
+	struct vraid_mio *o;
+
+	list_for_each_entry(o, list, wl) {
+		if (o == stop)
+			break;
+		if (vraid_wl_overlap(mio, o))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Register a write.  Returns false if it must wait (it is then queued
+ * and started by vraid_wl_release() of the write it overlaps).
+ */
+static bool vraid_wl_acquire(struct vraid_mio *mio, bool may_wait)
+{
+	struct vraid_wl_bucket *b = vraid_wl_bucket(mio);
+	bool ok;
+
+	spin_lock_irq(&b->lock);
+	ok = !vraid_wl_conflict(mio, &b->active, NULL) &&
+	     !vraid_wl_conflict(mio, &b->waiting, NULL);
+	if (ok) {
+		list_add_tail(&mio->wl, &b->active);
+		mio->registered = true;
+	} else if (may_wait) {
+		list_add_tail(&mio->wl, &b->waiting);
+	}
+	spin_unlock_irq(&b->lock);
+	return ok;
+}
+
+static void vraid_mirror_write(struct vraid_mio *mio);
+
+static void vraid_wl_start_work(struct work_struct *work)
+{
+	vraid_mirror_write(container_of(work, struct vraid_mio, work));
+}
+
+/* A write is done: start the waiting writes it was holding back. */
+static void vraid_wl_release(struct vraid_mio *mio)
+{
+	struct vraid_wl_bucket *b = vraid_wl_bucket(mio);
+	struct vraid_mio *w, *tmp;
+	unsigned long flags;
+	LIST_HEAD(start);
+
+	spin_lock_irqsave(&b->lock, flags);
+	list_del(&mio->wl);
+	mio->registered = false;
+	list_for_each_entry_safe(w, tmp, &b->waiting, wl) {
+		if (vraid_wl_conflict(w, &b->active, NULL) ||
+		    vraid_wl_conflict(w, &b->waiting, w))
+			continue;
+		list_move_tail(&w->wl, &start);
+	}
+	list_for_each_entry_safe(w, tmp, &start, wl) {
+		list_move_tail(&w->wl, &b->active);
+		w->registered = true;
+		INIT_WORK(&w->work, vraid_wl_start_work);
+		queue_work(vraid_wq, &w->work);
+	}
+	spin_unlock_irqrestore(&b->lock, flags);
+}
 
 /* Front pad of a mirror clone. */
 struct vraid_mclone {
@@ -43,6 +151,8 @@ static void vraid_mio_finish(struct vraid_mio *mio)
 {
 	struct vraid_vd *vd = mio->vd;
 
+	if (mio->registered)
+		vraid_wl_release(mio);
 	vraid_io_done(vd, mio->bio, mio->start);
 	mempool_free(mio, &vd->mio_pool);
 }
@@ -198,7 +308,15 @@ static void vraid_mirror_work(struct work_struct *work)
 		vraid_mirror_read_copy(mio, copy);
 		return;
 	}
-	/* The data is in the VD bio's pages: put it back where it failed. */
+	/*
+	 * The data is in the VD bio's pages: put it back where it failed,
+	 * unless a write to these sectors is in flight (it rewrites them,
+	 * with newer data).
+	 */
+	if (!vraid_wl_acquire(mio, false)) {
+		vraid_mio_finish(mio);
+		return;
+	}
 	atomic_set(&mio->remaining, 1);
 	for (i = 0; i < mio->loc.copies; i++) {
 		u32 member = mio->loc.first + i;
@@ -255,6 +373,7 @@ void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio)
 	mio->bio = bio;
 	mio->status = BLK_STS_OK;
 	mio->written = false;
+	mio->registered = false;
 	mio->tried = 0;
 	mio->bad = 0;
 	INIT_WORK(&mio->work, vraid_mirror_work);
@@ -268,7 +387,8 @@ void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio)
 	mio->start = bio_start_io_acct(bio);
 
 	if (op_is_write(bio_op(bio))) {
-		vraid_mirror_write(mio);
+		if (vraid_wl_acquire(mio, true))
+			vraid_mirror_write(mio);
 		return;
 	}
 	copy = vraid_pick_copy(mio);
@@ -282,18 +402,33 @@ void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio)
 
 int vraid_mirror_init(struct vraid_vd *vd)
 {
-	u32 n = vd->geom.nr_members;
+	u32 i, n = vd->geom.nr_members;
 	int ret;
 
+	vd->wl = kzalloc(sizeof(*vd->wl), GFP_KERNEL);
+	if (!vd->wl)
+		return -ENOMEM;
+	for (i = 0; i < VRAID_WL_BUCKETS; i++) {
+		spin_lock_init(&vd->wl->b[i].lock);
+		INIT_LIST_HEAD(&vd->wl->b[i].active);
+		INIT_LIST_HEAD(&vd->wl->b[i].waiting);
+	}
 	ret = bioset_init(&vd->mirror_set, 2 * n,
 			  offsetof(struct vraid_mclone, clone),
 			  BIOSET_NEED_RESCUER);
 	if (ret)
-		return ret;
+		goto out_wl;
 	ret = mempool_init_kmalloc_pool(&vd->mio_pool, 16,
 					sizeof(struct vraid_mio));
 	if (ret)
-		bioset_exit(&vd->mirror_set);
+		goto out_set;
+	return 0;
+
+out_set:
+	bioset_exit(&vd->mirror_set);
+out_wl:
+	kfree(vd->wl);
+	vd->wl = NULL;
 	return ret;
 }
 
@@ -301,4 +436,6 @@ void vraid_mirror_exit(struct vraid_vd *vd)
 {
 	mempool_exit(&vd->mio_pool);
 	bioset_exit(&vd->mirror_set);
+	kfree(vd->wl);
+	vd->wl = NULL;
 }

@@ -23,6 +23,9 @@
  *     error (repair), fail members whose writes fail;
  *  4. serve the read pieces from the head and complete the pieces.
  *
+ * Heads started under a block plug are queued at the unplug, so that the
+ * strips of a full-stripe write land in one batch and need no reads.
+ *
  * Locking: every head belongs to one hash bucket; the bucket's spinlock
  * protects the bucket's hash chains and idle list and, for its heads,
  * the pending list, busy and users.  No lock covers the whole VD.  A head
@@ -99,6 +102,7 @@ struct vraid_stripe {
 	u32 span;
 	u64 msector;			/* member sector of the column */
 	struct list_head pending;	/* pieces not yet taken */
+	struct list_head plugged;	/* on a vraid_plug, waiting to start */
 	struct work_struct work;
 	atomic_t io_pending;
 	struct completion io_done;
@@ -125,6 +129,7 @@ struct vraid_piece {
 	u32 sectors;
 	bool write;
 	bool fua;
+	bool repair;			/* a direct read of it failed */
 };
 
 /* Front pad of a direct read clone. */
@@ -213,9 +218,32 @@ static void vraid_stripe_maybe_idle(struct vraid_stripe *sh)
 	wake_up(&b->wait);
 }
 
+/*
+ * Heads started while the submitter holds a block plug wait for the
+ * unplug, so that the other strips of a full-stripe write (split into
+ * one bio per strip) join the same batch and the head reads nothing.
+ */
+struct vraid_plug {
+	struct blk_plug_cb cb;		/* must be first: freed as a whole */
+	struct list_head heads;
+};
+
+static void vraid_unplug(struct blk_plug_cb *cb, bool from_schedule)
+{
+	struct vraid_plug *plug = container_of(cb, struct vraid_plug, cb);
+	struct vraid_stripe *sh, *tmp;
+
+	list_for_each_entry_safe(sh, tmp, &plug->heads, plugged) {
+		list_del_init(&sh->plugged);
+		queue_work(vraid_wq, &sh->work);
+	}
+	kfree(plug);
+}
+
 static void vraid_attach(struct vraid_stripe *sh, struct vraid_piece *pc)
 {
 	struct vraid_bucket *b = sh->bucket;
+	struct blk_plug_cb *cb;
 	bool start;
 
 	spin_lock(&b->lock);
@@ -224,8 +252,20 @@ static void vraid_attach(struct vraid_stripe *sh, struct vraid_piece *pc)
 	sh->busy = true;
 	sh->users--;
 	spin_unlock(&b->lock);
-	if (start)
-		queue_work(vraid_wq, &sh->work);
+	if (!start)
+		return;
+	/* Only this task can start @sh now: it owns sh->plugged. */
+	cb = blk_check_plugged(vraid_unplug, sh->sc, sizeof(struct vraid_plug));
+	if (cb) {
+		struct vraid_plug *plug = container_of(cb, struct vraid_plug,
+						       cb);
+
+		if (!plug->heads.next)
+			INIT_LIST_HEAD(&plug->heads);
+		list_add_tail(&sh->plugged, &plug->heads);
+		return;
+	}
+	queue_work(vraid_wq, &sh->work);
 }
 
 /* ---- member I/O of a head ---- */
@@ -475,6 +515,10 @@ static void vraid_handle_batch(struct vraid_stripe *sh, struct list_head *batch)
 			fua |= pc->fua;
 		} else {
 			r->read[pc->data_idx] = true;
+			/* Rewrite it, from the head's copy or rebuilt. */
+			if (pc->repair)
+				set_bit(SDEV_RERR,
+					&sh->dev[r->slot[pc->data_idx]].flags);
 		}
 	}
 
@@ -660,7 +704,7 @@ static void vraid_stripe_work(struct work_struct *work)
 
 /* Cut @bio (within one strip) into column pieces on their heads. */
 static void vraid_parity_cache_bio(struct vraid_vd *vd, struct bio *bio,
-				   struct vraid_pio *pio)
+				   struct vraid_pio *pio, bool repair)
 {
 	struct vraid_stripe_cache *sc = vd->sc;
 	struct vraid_parity_loc loc;
@@ -685,6 +729,7 @@ static void vraid_parity_cache_bio(struct vraid_vd *vd, struct bio *bio,
 		pc->sectors = n;
 		pc->write = op_is_write(bio_op(bio));
 		pc->fua = bio->bi_opf & REQ_FUA;
+		pc->repair = repair;
 		atomic_inc(&pio->remaining);
 
 		sh = vraid_get_stripe(sc, loc.span, msector - off);
@@ -697,7 +742,7 @@ static void vraid_parity_cache_bio(struct vraid_vd *vd, struct bio *bio,
 }
 
 static void vraid_parity_via_cache(struct vraid_vd *vd, struct bio *bio,
-				   unsigned long start)
+				   unsigned long start, bool repair)
 {
 	struct vraid_pio *pio;
 
@@ -707,7 +752,7 @@ static void vraid_parity_via_cache(struct vraid_vd *vd, struct bio *bio,
 	pio->start = start;
 	pio->status = BLK_STS_OK;
 	atomic_set(&pio->remaining, 1);
-	vraid_parity_cache_bio(vd, bio, pio);
+	vraid_parity_cache_bio(vd, bio, pio, repair);
 	vraid_pio_put(pio);
 }
 
@@ -720,7 +765,7 @@ static void vraid_dread_work(struct work_struct *work)
 
 	bio_put(&dr->clone);
 	/* The head re-reads the block, reconstructs it and rewrites it. */
-	vraid_parity_via_cache(vd, bio, start);
+	vraid_parity_via_cache(vd, bio, start, true);
 }
 
 static void vraid_dread_endio(struct bio *clone)
@@ -772,7 +817,7 @@ void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio)
 		submit_bio_noacct(clone);
 		return;
 	}
-	vraid_parity_via_cache(vd, bio, start);
+	vraid_parity_via_cache(vd, bio, start, false);
 }
 
 static void vraid_free_heads(struct vraid_stripe_cache *sc)
@@ -836,6 +881,7 @@ int vraid_parity_init(struct vraid_vd *vd)
 		sh->sc = sc;
 		sh->bucket = &sc->buckets[i % SC_BUCKETS];
 		INIT_LIST_HEAD(&sh->pending);
+		INIT_LIST_HEAD(&sh->plugged);
 		INIT_WORK(&sh->work, vraid_stripe_work);
 		init_completion(&sh->io_done);
 		list_add_tail(&sh->idle, &sh->bucket->idle);

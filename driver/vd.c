@@ -154,8 +154,11 @@ static void vraid_set_limits(struct vraid_vd *vd)
 			max_discard = min(max_discard,
 					  bdev_max_discard_sectors(bdev));
 	}
-	if (strip && g->level != VRAID_LEVEL_1) {
-		/* Every bio the block layer hands us lies in one strip. */
+	if (strip) {
+		/*
+		 * Every bio the block layer hands us lies in one strip
+		 * (RAID1 too: its in-flight write ranges are kept per strip).
+		 */
 		blk_queue_chunk_sectors(q, strip);
 		blk_queue_io_min(q, strip << SECTOR_SHIFT);
 		blk_queue_io_opt(q, (strip << SECTOR_SHIFT) * g->data_members);

@@ -57,6 +57,7 @@ struct vraid_stats {
 };
 
 struct vraid_stripe_cache;
+struct vraid_wl;
 
 struct vraid_vd {
 	int index;
@@ -74,8 +75,10 @@ struct vraid_vd {
 	struct bio_set clone_set;	/* member clones, one per VD bio */
 	struct bio_set mirror_set;	/* mirror clones, one per copy */
 	mempool_t mio_pool;		/* struct vraid_mio */
+	struct vraid_wl *wl;		/* mirror writes in flight */
 	struct vraid_stripe_cache *sc;	/* parity levels only */
 	struct bio_set flush_set;	/* empty member flushes, from wq only */
+	struct bio_set split_set;	/* discards cut at strip ends */
 	mempool_t flush_pool;		/* struct vraid_flush */
 	struct vraid_stats __percpu *stats;
 

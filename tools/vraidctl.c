@@ -477,7 +477,7 @@ static int ctl_ioctl(struct ctl *c, unsigned long req, void *buf, size_t size)
 	return e ? e : EIO;
 }
 
-enum ctx { CTX_CREATE, CTX_VD, CTX_OTHER };
+enum ctx { CTX_CREATE, CTX_VD, CTX_FAIL, CTX_OTHER };
 
 /*
  * Report a failed request: "vraidctl: WHAT: <kernel message> (ENAME: text)"
@@ -519,7 +519,7 @@ static void report(struct ctl *c, const char *what, int e,
 		break;
 	case ENOENT:
 	case ENXIO:
-		if (ctx == CTX_VD)
+		if (ctx == CTX_VD || ctx == CTX_FAIL)
 			hintmsg("no such virtual drive (see `vraidctl list`)");
 		else if (ctx == CTX_CREATE)
 			hintmsg("a member device is gone: check the device names (lsblk)");
@@ -1381,7 +1381,7 @@ static int cmd_fail(int argc, char **argv)
 	if (e) {
 		snprintf(what, sizeof(what), "fail %s%u %s", VRAID_DISK_PREFIX,
 			 in.index, pos[1]);
-		report(&c, what, e, &req.hdr, CTX_VD);
+		report(&c, what, e, &req.hdr, CTX_FAIL);
 		return RC_FAIL;
 	}
 	return RC_OK;
@@ -1393,8 +1393,9 @@ static const struct command commands[] = {
 	{ "create", cmd_create,
 	  "vraidctl create --level jbod|0|1|5|6|10|50|60 [--strip SIZE] [--spans N] [--name NAME] DEV...",
 	  "Build a virtual drive from the block devices DEV... (in role order 0, 1, ...)\n"
-	  "and print its name, e.g. vraid0.  vraid writes its metadata into the first\n"
-	  "8 MiB of every member: whatever is stored there is lost.\n\n"
+	  "and print its name, e.g. vraid0.  The first 8 MiB of every member are\n"
+	  "reserved for vraid's metadata and data starts after them; whatever the\n"
+	  "members held is lost.  VDs do not persist across a reboot yet.\n\n"
 	  "  --level LEVEL  jbod (one member), 0, 1, 5, 6, 10, 50 or 60; raid5 and RAID5\n"
 	  "                 are accepted too.  The module says which levels it supports.\n"
 	  "  --strip SIZE   strip (chunk) size on each member: a power of two from 4K to\n"
@@ -1408,8 +1409,8 @@ static const struct command commands[] = {
 	  "example: vraidctl create --level 0 --strip 128K --name scratch /dev/nvme0n1 /dev/nvme1n1\n" },
 	{ "delete", cmd_delete, "vraidctl delete VD",
 	  "Stop and remove the virtual drive VD (given as vraid0, /dev/vraid0, 0 or its\n"
-	  "name).  It must not be open (mounted, or held by a program).  The members'\n"
-	  "metadata is left in place.\n" },
+	  "name).  It must not be open (mounted, or held by a program).  The data on\n"
+	  "the members is left as it is.\n" },
 	{ "fail", cmd_fail, "vraidctl fail VD DEV [--force]",
 	  "Mark the member DEV of the virtual drive VD failed, as if it had died: vraid\n"
 	  "stops using it and the VD runs Degraded on its redundancy.  Refused if the VD\n"

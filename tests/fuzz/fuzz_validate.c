@@ -248,7 +248,7 @@ static void fuzz_request(u32 nr, const void *req, u32 len)
 	memset(msg, 'X', VRAID_MSG_LEN);
 	ret = vraid_validate_hdr(req, nr, msg, VRAID_MSG_LEN);
 	check_msg("vraid_validate_hdr", ret, msg);
-	if (nr >= 4) {
+	if (nr == 4) {
 		if (ret != -ENOTTY)
 			die("vraid_validate_hdr: %d for unknown command %u",
 			    ret, nr);
@@ -268,7 +268,7 @@ static void fuzz_request(u32 nr, const void *req, u32 len)
 			die("vraid_name_valid(\"%.*s\") disagrees with the uapi rule",
 			    (int)sizeof(c->name), c->name);
 		ret = vraid_validate_create(c, msg, VRAID_MSG_LEN);
-		CHECK_RET("vraid_validate_create", ret, 0, -EINVAL,
+		CHECK_RET("vraid_validate_create", ret, 0, -EINVAL, -EFBIG,
 			  -EOPNOTSUPP);
 		if (!ret) {
 			u32 i;
@@ -303,6 +303,17 @@ static void fuzz_request(u32 nr, const void *req, u32 len)
 			    VRAID_MAX_VDS)
 			die("info: accepted an index out of range");
 		break;
+	case 5: {
+		const struct vraid_fail_member *f = req;
+
+		ret = vraid_validate_fail_member(f, msg, VRAID_MSG_LEN);
+		CHECK_RET("vraid_validate_fail_member", ret, 0, -EINVAL,
+			  -ENOENT);
+		if (!ret && (f->index >= VRAID_MAX_VDS ||
+			     (f->fail_flags & ~VRAID_FAIL_FORCE)))
+			die("fail_member: accepted a bad index or flags");
+		break;
+	}
 	}
 	check_msg("validator", ret, msg);
 out:

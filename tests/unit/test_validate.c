@@ -29,6 +29,8 @@ static const struct cmd {
 	{ 0x01, "DELETE", sizeof(struct vraid_delete), VRAID_IOC_DELETE, true },
 	{ 0x02, "LIST",   sizeof(struct vraid_list),   VRAID_IOC_LIST,   false },
 	{ 0x03, "INFO",   sizeof(struct vraid_info),   VRAID_IOC_INFO,   false },
+	{ 0x05, "FAIL_MEMBER", sizeof(struct vraid_fail_member),
+	  VRAID_IOC_FAIL_MEMBER, true },
 };
 
 static void *zalloc(size_t len)
@@ -140,7 +142,7 @@ static const struct hdr_case {
 static void test_hdr(void)
 {
 	static const u32 unknown[] = {
-		4, 5, 6, 7, 8, 9, 10, 0x0b, 0xff, 0x100, 0x80000000, 0xffffffff,
+		4, 6, 7, 8, 9, 10, 0x0b, 0xff, 0x100, 0x80000000, 0xffffffff,
 	};
 	struct vraid_ioc_hdr *h = zalloc(sizeof(*h));
 	size_t i, j;
@@ -605,6 +607,45 @@ static void test_delete(void)
 	}
 }
 
+
+static void test_fail_member(void)
+{
+	static const struct {
+		const char *what;
+		u32 index, major, minor, flags, res2_at;
+		u64 res2;
+		int err;
+		const char *needle;
+	} t[] = {
+		{ "8:16",             0, 8, 16, 0, 0, 0, 0, NULL },
+		{ "259:3 --force",    3, 259, 3, VRAID_FAIL_FORCE, 0, 0, 0, NULL },
+		{ "index 256",        VRAID_MAX_VDS, 8, 16, 0, 0, 0, -ENOENT, "vraid256" },
+		{ "device 0:0",       0, 0, 0, 0, 0, 0, -EINVAL, "0:0" },
+		{ "major 4096",       0, 4096, 0, 0, 0, 0, -EINVAL, "4096" },
+		{ "minor 1<<20",      0, 8, 1u << 20, 0, 0, 0, -EINVAL, "1048576" },
+		{ "unknown flag",     0, 8, 16, 2, 0, 0, -EINVAL, "0x2" },
+		{ "reserved2[3] = 1", 0, 8, 16, 0, 3, 1, -EINVAL, "reserved" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct vraid_fail_member *f = zalloc(sizeof(*f));
+
+		good_hdr(&f->hdr, sizeof(*f));
+		f->index = t[i].index;
+		f->major = t[i].major;
+		f->minor = t[i].minor;
+		f->fail_flags = t[i].flags;
+		f->reserved2[t[i].res2_at] = t[i].res2;
+		tap_begin("fail_member: %s -> %d", t[i].what, t[i].err);
+		msg_reset(msg, VRAID_MSG_LEN);
+		expect(vraid_validate_fail_member(f, msg, VRAID_MSG_LEN),
+		       t[i].err, t[i].needle);
+		tap_end();
+		free(f);
+	}
+}
+
 static void test_info(void)
 {
 	static const struct {
@@ -725,6 +766,7 @@ int main(void)
 	test_hdr();
 	test_create();
 	test_delete();
+	test_fail_member();
 	test_info();
 	test_list();
 	test_short_msg();

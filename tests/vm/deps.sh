@@ -128,6 +128,7 @@ pkgs=(
 	perl                       # checkpatch
 	dpkg apt                   # apt-get download / dpkg-deb -x for the VM kernel
 	bash                       # /bin/sh inside the VM
+	clang libclang-rt-14-dev   # libFuzzer for tests/fuzz
 )
 
 missing=()

@@ -99,3 +99,22 @@ pq_check() {
 	pqref check -q --level "$lvl" --strip "$strip" $sp --rows "$rows" "$@" ||
 		fail "pqref: parity/copies of RAID$lvl inconsistent"
 }
+
+# zero_members MIB DEV...: zero the first MIB MiB of each member's data
+# area (0: all of it), so regions vraid never wrote hold consistent
+# parity and copies (vraid does not initialise VDs yet).
+zero_members() {
+	local mib=$1 d len
+	shift
+	for d in "$@"; do
+		if [ "$mib" = 0 ]; then
+			len=$(($(blockdev --getsize64 "$d") - DATA_OFFSET * 512))
+		else
+			len=$((mib * 1048576))
+		fi
+		blkdiscard -z -o $((DATA_OFFSET * 512)) -l "$len" "$d" 2>/dev/null ||
+			dd if=/dev/zero of="$d" bs=1M seek=$((DATA_OFFSET / 2048)) \
+				count=$((len / 1048576)) oflag=direct 2>/dev/null ||
+			fail "cannot zero $d"
+	done
+}

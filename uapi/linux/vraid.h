@@ -35,7 +35,7 @@
 
 #define VRAID_IOC_MAGIC		0x56524149U	/* "VRAI" */
 #define VRAID_ABI_MAJOR		1
-#define VRAID_ABI_MINOR		0
+#define VRAID_ABI_MINOR		1	/* 1: FAIL_MEMBER */
 
 #define VRAID_MAX_MEMBERS	32	/* members of one virtual drive */
 #define VRAID_MAX_VDS		256	/* virtual drives per system */
