@@ -32,8 +32,11 @@ module:
 
 tools: tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref
 
-tools/vraidctl: tools/vraidctl.c uapi/linux/vraid.h
-	$(CC) $(USER_CFLAGS) -o $@ $<
+# vraidctl reads on-disk metadata with the module's own portable core.
+VRAIDCTL_CORE := driver/metadata.c driver/layout.c driver/geom.c
+
+tools/vraidctl: tools/vraidctl.c uapi/linux/vraid.h $(VRAIDCTL_CORE) driver/metadata.h
+	$(CC) $(USER_CFLAGS) -I$(TOP)/driver -o $@ $< $(VRAIDCTL_CORE)
 
 tests/vm/bin/vraid-raw: tools/vraid-raw.c uapi/linux/vraid.h
 	@mkdir -p $(dir $@)

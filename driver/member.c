@@ -94,10 +94,13 @@ bool vraid_member_fail(struct vraid_vd *vd, u32 member, const char *why)
 	WRITE_ONCE(vd->state, new_state);
 	spin_unlock_irqrestore(&vd->state_lock, flags);
 
-	if (changed)
+	if (changed) {
 		pr_err("%s: member %u (%s) failed: %s; virtual drive is %s\n",
 		       vd->disk->disk_name, member, m->name, why,
 		       vraid_state_name(new_state));
+		/* Record it on the surviving members (process context). */
+		queue_work(vraid_wq, &vd->md_work);
+	}
 	if (changed && new_state == VRAID_VD_OFFLINE &&
 	    old_state != VRAID_VD_OFFLINE)
 		pr_crit("%s: offline: more members failed than %s tolerates; I/O fails with EIO\n",

@@ -8,6 +8,8 @@
 #include <linux/blkdev.h>
 #include <linux/slab.h>
 #include <linux/idr.h>
+#include <linux/uuid.h>
+#include <linux/timekeeping.h>
 
 #include "vraid.h"
 
@@ -200,6 +202,7 @@ int vraid_vd_create(struct vraid_create *c)
 	size_t len = sizeof(c->hdr.message);
 	struct vraid_vd *vd;
 	struct gendisk *disk;
+	bool md_written = false;
 	u64 min_data;
 	u32 i;
 	int ret, idx;
@@ -208,6 +211,8 @@ int vraid_vd_create(struct vraid_create *c)
 	if (!vd)
 		return -ENOMEM;
 	mutex_init(&vd->lock);
+	mutex_init(&vd->md_lock);
+	INIT_WORK(&vd->md_work, vraid_md_work);
 	spin_lock_init(&vd->state_lock);
 	memcpy(vd->name, c->name, sizeof(vd->name));
 	vd->state = VRAID_VD_OPTIMAL;
@@ -222,6 +227,16 @@ int vraid_vd_create(struct vraid_create *c)
 		goto out_members;
 	ret = vraid_layout_init(&vd->geom, c->level, c->nr_members,
 				c->strip_bytes, c->spans, min_data, msg, len);
+	if (ret)
+		goto out_members;
+
+	/* Identities, and the metadata on every member before going live. */
+	generate_random_uuid(vd->uuid);
+	vd->created = ktime_get_real_seconds();
+	for (i = 0; i < c->nr_members; i++)
+		generate_random_uuid(vd->members[i].uuid);
+	md_written = true;
+	ret = vraid_md_write_all(vd, false, msg, len);
 	if (ret)
 		goto out_members;
 
@@ -283,6 +298,7 @@ int vraid_vd_create(struct vraid_create *c)
 	return 0;
 
 out_disk:
+	flush_work(&vd->md_work);
 	put_disk(disk);
 	vd->disk = NULL;
 out_io:
@@ -290,6 +306,12 @@ out_io:
 out_idr:
 	vraid_idr_remove(idx);
 out_members:
+	if (md_written) {
+		char scratch[VRAID_MSG_LEN];
+
+		/* No VD came of it: leave no metadata describing one. */
+		vraid_md_write_all(vd, true, scratch, sizeof(scratch));
+	}
 	vraid_close_members(vd);
 	vraid_vd_free(vd);
 	return ret;
@@ -321,6 +343,11 @@ int vraid_vd_delete(struct vraid_vd *vd, char *msg, size_t msglen)
 	vraid_unlink_holders(vd);
 	del_gendisk(disk);
 	vraid_io_exit(vd);
+	flush_work(&vd->md_work);
+	/* Deleted, not stopped: its members no longer describe a VD. */
+	if (vraid_md_write_all(vd, true, msg, msglen))
+		pr_warn("%s: %s\n", disk->disk_name, msg);
+	msg[0] = '\0';
 	vraid_close_members(vd);
 	put_disk(disk);
 	vraid_vd_free(vd);

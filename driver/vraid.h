@@ -11,6 +11,8 @@
  *    states and of the VD state: taken on error paths and by the control
  *    plane, never on the normal I/O path, which reads states with
  *    READ_ONCE().
+ *  - vraid_vd.md_lock (mutex) serialises metadata writes and the
+ *    generation counter; taken by the control plane and md_work only.
  *  - The stripe cache of parity levels (parity.c) has one spinlock per
  *    hash bucket and one per stripe head; no lock covers the whole VD.
  *  - The I/O path takes no lock: the geometry and member table are
@@ -42,6 +44,7 @@ struct vraid_member {
 	u32 state;			/* VRAID_MEMBER_* */
 	u64 dev_sectors;		/* size of the whole device */
 	bool holder_linked;
+	u8 uuid[16];			/* member UUID in the metadata */
 	atomic_t inflight;		/* reads in flight, for read balancing */
 	sector_t next_seq;		/* end of the last read sent here */
 	char name[BDEVNAME_SIZE];
@@ -64,6 +67,11 @@ struct vraid_vd {
 	struct gendisk *disk;
 	struct vraid_geom geom;
 	char name[VRAID_NAME_LEN];
+	u8 uuid[16];			/* VD UUID in the metadata */
+	struct mutex md_lock;		/* generation, metadata writes */
+	struct work_struct md_work;	/* rewrite metadata after a change */
+	u64 generation;			/* metadata generation */
+	u64 created;			/* seconds since the epoch */
 	u32 state;			/* VRAID_VD_* */
 	u32 access_policy;
 	u32 disk_cache_policy;
@@ -103,6 +111,11 @@ int vraid_vd_delete(struct vraid_vd *vd, char *msg, size_t msglen);
 void vraid_vd_fill_info(struct vraid_vd *vd, struct vraid_info *info);
 extern const struct block_device_operations vraid_fops;
 extern int vraid_major;
+
+/* md.c */
+int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
+		       size_t msglen);
+void vraid_md_work(struct work_struct *work);
 
 /* io.c */
 void vraid_submit_bio(struct bio *bio);

@@ -88,6 +88,9 @@
 
 #include <linux/vraid.h>
 
+/* The on-disk format, shared with the module (driver/metadata.c). */
+#include "metadata.h"
+
 #define VRAIDCTL_VERSION	"0.1.0"
 #define CONTROL_DEFAULT		"/dev/" VRAID_CONTROL_NAME
 #define SECTOR_BYTES		512ULL
@@ -1387,6 +1390,184 @@ static int cmd_fail(int argc, char **argv)
 	return RC_OK;
 }
 
+
+/* ---- examine: what the metadata on a device says ------------------------- */
+
+struct md_copy {
+	const char *label;
+	uint64_t sector;
+	int status;			/* 0 valid, -ENODATA none, else bad */
+	char why[VRAID_MSG_LEN];
+	struct vraid_md md;
+};
+
+static void uuid_str(char *out, const uint8_t *u)
+{
+	sprintf(out, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9],
+		u[10], u[11], u[12], u[13], u[14], u[15]);
+}
+
+static int read_copy(int fd, const char *dev, struct md_copy *c)
+{
+	void *buf;
+	ssize_t n;
+
+	if (posix_memalign(&buf, VRAID_MD_BLOCK, VRAID_MD_BLOCK))
+		return -ENOMEM;
+	n = pread(fd, buf, VRAID_MD_BLOCK, (off_t)(c->sector * 512));
+	if (n != VRAID_MD_BLOCK) {
+		snprintf(c->why, sizeof(c->why), "cannot read %s at byte %llu: %s",
+			 dev, (unsigned long long)(c->sector * 512),
+			 n < 0 ? strerror(errno) : "short read");
+		c->status = -EIO;
+	} else {
+		c->status = vraid_md_decode(buf, &c->md, c->why, sizeof(c->why));
+	}
+	free(buf);
+	return 0;
+}
+
+static const char *copy_status(const struct md_copy *c)
+{
+	return !c->status ? "valid" : c->status == -ENODATA ? "none" : "bad";
+}
+
+static int cmd_examine(int argc, char **argv)
+{
+	struct md_copy copies[2] = {
+		{ .label = "A", .sector = VRAID_MD_COPY_A },
+		{ .label = "B", .sector = VRAID_MD_COPY_B },
+	};
+	const struct md_copy *best = NULL;
+	const struct vraid_md *md;
+	const char *pos[1];
+	char u[40], sz[32], sz2[32];
+	bool json = false;
+	size_t npos, i;
+	int rc, fd;
+
+	rc = parse_args("examine", argc, argv, NULL, NULL, &json, pos, 1, &npos);
+	if (rc >= 0)
+		return rc;
+	if (npos != 1)
+		return usage_error("examine", "name one device (e.g. /dev/nvme0n1)");
+	fd = open(pos[0], O_RDONLY | O_DIRECT);
+	if (fd < 0 && errno == EINVAL)
+		fd = open(pos[0], O_RDONLY);
+	if (fd < 0) {
+		errmsg("%s: %s", pos[0], strerror(errno));
+		return RC_FAIL;
+	}
+	for (i = 0; i < 2; i++) {
+		read_copy(fd, pos[0], &copies[i]);
+		if (!copies[i].status &&
+		    (!best || copies[i].md.generation > best->md.generation))
+			best = &copies[i];
+	}
+	close(fd);
+
+	if (json) {
+		printf("{\"device\":");
+		json_str(pos[0], strlen(pos[0]) + 1);
+		printf(",\"copies\":[");
+		for (i = 0; i < 2; i++) {
+			printf("%s{\"copy\":\"%s\",\"offset_bytes\":%llu,\"status\":\"%s\"",
+			       i ? "," : "", copies[i].label,
+			       (unsigned long long)(copies[i].sector * 512),
+			       copy_status(&copies[i]));
+			if (!copies[i].status)
+				printf(",\"generation\":%llu",
+				       (unsigned long long)copies[i].md.generation);
+			else if (copies[i].status != -ENODATA) {
+				printf(",\"error\":");
+				json_str(copies[i].why, sizeof(copies[i].why));
+			}
+			putchar('}');
+		}
+		putchar(']');
+		if (best) {
+			md = &best->md;
+			uuid_str(u, md->vd_uuid);
+			printf(",\"vd_uuid\":\"%s\",\"name\":", u);
+			json_str(md->name, sizeof(md->name));
+			printf(",\"level\":\"%s\",\"nr_members\":%u,\"role\":%u,"
+			       "\"strip_bytes\":%u,\"spans\":%u,\"size_bytes\":%llu,"
+			       "\"member_data_bytes\":%llu,\"data_offset_bytes\":%llu,"
+			       "\"generation\":%llu,\"created\":%llu,\"clean\":%s,\"members\":[",
+			       VNAME(levels, md->level, true), md->nr_members,
+			       md->role, md->level == VRAID_LEVEL_JBOD ? 0 : md->strip_bytes,
+			       md->level == VRAID_LEVEL_50 || md->level == VRAID_LEVEL_60 ? md->spans : 0,
+			       (unsigned long long)md->size_sectors * 512,
+			       (unsigned long long)md->member_sectors * 512,
+			       (unsigned long long)md->data_offset * 512,
+			       (unsigned long long)md->generation,
+			       (unsigned long long)md->created,
+			       md->flags & VRAID_MD_F_CLEAN ? "true" : "false");
+			for (i = 0; i < md->nr_members; i++) {
+				uuid_str(u, md->members[i].uuid);
+				printf("%s{\"role\":%zu,\"uuid\":\"%s\",\"state\":\"%s\",\"size_bytes\":%llu}",
+				       i ? "," : "", i, u,
+				       VNAME(member_states, md->members[i].state, true),
+				       (unsigned long long)md->members[i].dev_sectors * 512);
+			}
+			putchar(']');
+		}
+		printf("}\n");
+		return best ? RC_OK : RC_FAIL;
+	}
+
+	printf("Device:          %s\n", pos[0]);
+	for (i = 0; i < 2; i++) {
+		printf("Copy %s:          %s", copies[i].label, copy_status(&copies[i]));
+		if (!copies[i].status)
+			printf(" (generation %llu)",
+			       (unsigned long long)copies[i].md.generation);
+		else if (copies[i].status != -ENODATA)
+			printf(": %s", copies[i].why);
+		putchar('\n');
+	}
+	if (!best) {
+		errmsg("%s: no valid vraid metadata", pos[0]);
+		return RC_FAIL;
+	}
+	md = &best->md;
+	uuid_str(u, md->vd_uuid);
+	printf("VD UUID:         %s\n", u);
+	printf("Name:            %s\n", md->name[0] ? md->name : "-");
+	printf("Level:           %s\n", VNAME(levels, md->level, false));
+	printf("Members:         %u (this device is role %u)\n", md->nr_members, md->role);
+	if (md->level != VRAID_LEVEL_JBOD)
+		printf("Strip:           %s\n", human_size(sz, sizeof(sz), md->strip_bytes));
+	if (md->level == VRAID_LEVEL_50 || md->level == VRAID_LEVEL_60)
+		printf("Spans:           %u\n", md->spans);
+	printf("Size:            %s (%llu bytes)\n",
+	       human_size(sz, sizeof(sz), md->size_sectors * 512),
+	       (unsigned long long)md->size_sectors * 512);
+	printf("Member data:     %s from %s (sector %llu)\n",
+	       human_size(sz, sizeof(sz), md->member_sectors * 512),
+	       human_size(sz2, sizeof(sz2), md->data_offset * 512),
+	       (unsigned long long)md->data_offset);
+	printf("Generation:      %llu\n", (unsigned long long)md->generation);
+	printf("Created:         %llu (seconds since the epoch)\n",
+	       (unsigned long long)md->created);
+	printf("Policies:        Access: %s, Disk cache: %s, I/O: %s, Read: %s, Write: %s\n",
+	       VNAME(access_pols, md->access_policy, false),
+	       VNAME(dcache_pols, md->disk_cache_policy, false),
+	       VNAME(io_pols, md->io_policy, false),
+	       VNAME(read_pols, md->read_policy, false),
+	       VNAME(write_pols, md->write_policy, false));
+	printf("\nROLE  MEMBER UUID                           STATE   SIZE\n");
+	for (i = 0; i < md->nr_members; i++) {
+		uuid_str(u, md->members[i].uuid);
+		printf("%4zu  %s  %-7s %s%s\n", i, u,
+		       VNAME(member_states, md->members[i].state, false),
+		       human_size(sz, sizeof(sz), md->members[i].dev_sectors * 512),
+		       i == md->role ? "  (this device)" : "");
+	}
+	return RC_OK;
+}
+
 static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
@@ -1411,6 +1592,15 @@ static const struct command commands[] = {
 	  "Stop and remove the virtual drive VD (given as vraid0, /dev/vraid0, 0 or its\n"
 	  "name).  It must not be open (mounted, or held by a program).  The data on\n"
 	  "the members is left as it is.\n" },
+	{ "examine", cmd_examine, "vraidctl examine DEV [--json]",
+	  "Show what the vraid metadata on the block device DEV says: both copies\n"
+	  "(A at 4 KiB, B at 1 MiB) and whether they are valid, and the virtual drive\n"
+	  "they describe: UUID, name, level, geometry, this device's role and the\n"
+	  "member table.  Exits 1 if DEV holds no valid vraid metadata.\n\n"
+	  "  --json     one line of JSON (keys: device copies vd_uuid name level\n"
+	  "             nr_members role strip_bytes spans size_bytes member_data_bytes\n"
+	  "             data_offset_bytes generation created clean members)\n"
+	  "  -h, --help show this help\n" },
 	{ "fail", cmd_fail, "vraidctl fail VD DEV [--force]",
 	  "Mark the member DEV of the virtual drive VD failed, as if it had died: vraid\n"
 	  "stops using it and the VD runs Degraded on its redundancy.  Refused if the VD\n"

@@ -359,12 +359,13 @@ EOF
 # build VARIANT EXTRA_CFLAGS: vraidctl, vraid-raw and the mock vraidctl
 # into $tmp/VARIANT/
 build() {
+	local core="$root/driver/metadata.c $root/driver/layout.c $root/driver/geom.c"
 	mkdir -p "$tmp/$1"
 	# shellcheck disable=SC2086
-	$CC $CFLAGS $2 -o "$tmp/$1/vraidctl" "$root/tools/vraidctl.c" &&
+	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/vraidctl" "$root/tools/vraidctl.c" $core &&
 	$CC $CFLAGS $2 -o "$tmp/$1/vraid-raw" "$root/tools/vraid-raw.c" &&
-	$CC $CFLAGS $2 -include "$tmp/mock.h" -o "$tmp/$1/vraidctl-mock" \
-		"$root/tools/vraidctl.c" "$tmp/mock.c"
+	$CC $CFLAGS $2 -I"$root/driver" -include "$tmp/mock.h" -o "$tmp/$1/vraidctl-mock" \
+		"$root/tools/vraidctl.c" "$tmp/mock.c" $core
 }
 
 # ---- the tests --------------------------------------------------------------

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writing the metadata blocks of a VD's members (the format itself is in
+ * the portable core, metadata.c).  Control plane only: called with
+ * vraid_ctl_mutex held, may sleep.
+ *
+ * Each member gets copy A, then copy B, each written with FUA and waited
+ * for before the next, so a torn write can damage at most one copy.
+ */
+#include <linux/blkdev.h>
+#include <linux/bio.h>
+#include <linux/slab.h>
+
+#include "vraid.h"
+#include "metadata.h"
+
+static int vraid_md_write_block(struct block_device *bdev, sector_t sector,
+				struct page *page)
+{
+	struct bio_vec bvec;
+	struct bio bio;
+	int ret;
+
+	bio_init(&bio, bdev, &bvec, 1, REQ_OP_WRITE | REQ_SYNC | REQ_FUA);
+	bio.bi_iter.bi_sector = sector;
+	__bio_add_page(&bio, page, VRAID_MD_BLOCK, 0);
+	ret = submit_bio_wait(&bio);
+	bio_uninit(&bio);
+	return ret;
+}
+
+static void vraid_md_fill(struct vraid_vd *vd, struct vraid_md *md)
+{
+	const struct vraid_geom *g = &vd->geom;
+	u32 i;
+
+	memset(md, 0, sizeof(*md));
+	md->generation = vd->generation;
+	md->created = vd->created;
+	memcpy(md->vd_uuid, vd->uuid, sizeof(md->vd_uuid));
+	memcpy(md->name, vd->name, sizeof(md->name));
+	md->level = g->level;
+	md->nr_members = g->nr_members;
+	md->spans = g->spans;
+	md->strip_bytes = g->strip_sectors << SECTOR_SHIFT;
+	md->data_offset = VRAID_DATA_OFFSET_SECTORS;
+	md->member_sectors = g->member_sectors;
+	md->size_sectors = g->size_sectors;
+	md->access_policy = vd->access_policy;
+	md->disk_cache_policy = vd->disk_cache_policy;
+	md->io_policy = vd->io_policy;
+	md->read_policy = vd->read_policy;
+	md->write_policy = vd->write_policy;
+	for (i = 0; i < g->nr_members; i++) {
+		memcpy(md->members[i].uuid, vd->members[i].uuid, 16);
+		md->members[i].state = READ_ONCE(vd->members[i].state);
+		md->members[i].dev_sectors = vd->members[i].dev_sectors;
+	}
+}
+
+/*
+ * Write (or with @wipe, zero) both metadata copies on every online member
+ * with the next generation.  Returns 0 or the first error, described in
+ * @msg.
+ */
+int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
+		       size_t msglen)
+{
+	static const sector_t copies[] = { VRAID_MD_COPY_A, VRAID_MD_COPY_B };
+	struct vraid_md *md;
+	struct page *page;
+	u32 i, c;
+	int ret = 0;
+
+	md = kmalloc(sizeof(*md), GFP_KERNEL);
+	page = alloc_page(GFP_KERNEL);
+	if (!md || !page) {
+		ret = -ENOMEM;
+		snprintf(msg, msglen, "out of memory");
+		goto out;
+	}
+	mutex_lock(&vd->md_lock);
+	vd->generation++;
+	vraid_md_fill(vd, md);
+	for (i = 0; i < vd->geom.nr_members && !ret; i++) {
+		struct vraid_member *m = &vd->members[i];
+
+		if (READ_ONCE(m->state) != VRAID_MEMBER_ONLINE)
+			continue;
+		if (wipe) {
+			memset(page_address(page), 0, VRAID_MD_BLOCK);
+		} else {
+			md->role = i;
+			vraid_md_encode(md, page_address(page));
+		}
+		for (c = 0; c < ARRAY_SIZE(copies) && !ret; c++) {
+			ret = vraid_md_write_block(m->h.bdev, copies[c], page);
+			if (ret)
+				snprintf(msg, msglen,
+					 "cannot write metadata to member %u (%s): error %d",
+					 i, m->name, ret);
+		}
+	}
+	mutex_unlock(&vd->md_lock);
+out:
+	if (page)
+		__free_page(page);
+	kfree(md);
+	return ret;
+}
+
+/* A member changed state: record it on the members that are left. */
+void vraid_md_work(struct work_struct *work)
+{
+	struct vraid_vd *vd = container_of(work, struct vraid_vd, md_work);
+	char msg[VRAID_MSG_LEN];
+
+	if (vraid_md_write_all(vd, false, msg, sizeof(msg)))
+		pr_warn("%s: metadata update failed: %s\n",
+			vd->disk->disk_name, msg);
+}

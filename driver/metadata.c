@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * On-disk metadata (portable core): see metadata.h and
+ * Documentation/on-disk-format.rst.
+ *
+ * Block layout (byte offsets, little-endian):
+ *	   0 magic "VRMD"	   4 version	   8 block size (4096)
+ *	  12 crc32c		  16 generation	  24 created
+ *	  32 vd uuid[16]	  48 name[32]
+ *	  80 level		  84 nr_members	  88 spans	  92 strip
+ *	  96 role		 100 flags	 104 data offset
+ *	 112 member sectors	 120 size sectors
+ *	 128 access, disk cache, io, read, write policy (5 x 4)
+ *	 148 reserved (zero) up to 256
+ *	 256 members[32] x 32: uuid[16], state, reserved, dev sectors
+ *	1280 reserved (zero) up to 4096
+ */
+#include "core_types.h"
+#include <linux/vraid.h>
+#include "metadata.h"
+#include "layout.h"
+
+#define OFF_MAGIC	0
+#define OFF_VERSION	4
+#define OFF_SIZE	8
+#define OFF_CRC		12
+#define OFF_GEN		16
+#define OFF_CREATED	24
+#define OFF_UUID	32
+#define OFF_NAME	48
+#define OFF_LEVEL	80
+#define OFF_NR		84
+#define OFF_SPANS	88
+#define OFF_STRIP	92
+#define OFF_ROLE	96
+#define OFF_FLAGS	100
+#define OFF_DOFF	104
+#define OFF_MSECT	112
+#define OFF_SIZE_S	120
+#define OFF_POLICY	128
+#define OFF_RES1	148
+#define OFF_MEMBERS	256
+#define MEMBER_SIZE	32
+#define OFF_RES2	(OFF_MEMBERS + VRAID_MD_MAX_MEMBERS * MEMBER_SIZE)
+
+/* CRC32C (Castagnoli, reflected polynomial 0x82f63b78), bit by bit. */
+u32 vraid_crc32c(u32 crc, const void *buf, size_t len)
+{
+	const u8 *p = buf;
+	u32 j;
+
+	crc = ~crc;
+	while (len--) {
+		crc ^= *p++;
+		for (j = 0; j < 8; j++)
+			crc = (crc >> 1) ^ ((crc & 1) ? 0x82f63b78U : 0);
+	}
+	return ~crc;
+}
+
+static void put32(u8 *p, u32 v)
+{
+	p[0] = (u8)v;
+	p[1] = (u8)(v >> 8);
+	p[2] = (u8)(v >> 16);
+	p[3] = (u8)(v >> 24);
+}
+
+static void put64(u8 *p, u64 v)
+{
+	put32(p, (u32)v);
+	put32(p + 4, (u32)(v >> 32));
+}
+
+static u32 get32(const u8 *p)
+{
+	return p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
+}
+
+static u64 get64(const u8 *p)
+{
+	return get32(p) | (u64)get32(p + 4) << 32;
+}
+
+void vraid_md_encode(const struct vraid_md *md, u8 *blk)
+{
+	u32 i;
+
+	memset(blk, 0, VRAID_MD_BLOCK);
+	put32(blk + OFF_MAGIC, VRAID_MD_MAGIC);
+	put32(blk + OFF_VERSION, VRAID_MD_VERSION);
+	put32(blk + OFF_SIZE, VRAID_MD_BLOCK);
+	put64(blk + OFF_GEN, md->generation);
+	put64(blk + OFF_CREATED, md->created);
+	memcpy(blk + OFF_UUID, md->vd_uuid, VRAID_MD_UUID_LEN);
+	memcpy(blk + OFF_NAME, md->name, sizeof(md->name));
+	blk[OFF_NAME + sizeof(md->name) - 1] = 0;
+	put32(blk + OFF_LEVEL, md->level);
+	put32(blk + OFF_NR, md->nr_members);
+	put32(blk + OFF_SPANS, md->spans);
+	put32(blk + OFF_STRIP, md->strip_bytes);
+	put32(blk + OFF_ROLE, md->role);
+	put32(blk + OFF_FLAGS, md->flags);
+	put64(blk + OFF_DOFF, md->data_offset);
+	put64(blk + OFF_MSECT, md->member_sectors);
+	put64(blk + OFF_SIZE_S, md->size_sectors);
+	put32(blk + OFF_POLICY, md->access_policy);
+	put32(blk + OFF_POLICY + 4, md->disk_cache_policy);
+	put32(blk + OFF_POLICY + 8, md->io_policy);
+	put32(blk + OFF_POLICY + 12, md->read_policy);
+	put32(blk + OFF_POLICY + 16, md->write_policy);
+	for (i = 0; i < md->nr_members && i < VRAID_MD_MAX_MEMBERS; i++) {
+		u8 *m = blk + OFF_MEMBERS + i * MEMBER_SIZE;
+
+		memcpy(m, md->members[i].uuid, VRAID_MD_UUID_LEN);
+		put32(m + 16, md->members[i].state);
+		put64(m + 24, md->members[i].dev_sectors);
+	}
+	put32(blk + OFF_CRC, vraid_crc32c(0, blk, VRAID_MD_BLOCK));
+}
+
+static bool zero_range(const u8 *p, size_t len)
+{
+	while (len--)
+		if (*p++)
+			return false;
+	return true;
+}
+
+int vraid_md_decode(const u8 *blk, struct vraid_md *md, char *msg,
+		    size_t msglen)
+{
+	struct vraid_geom g;
+	u8 tmp[4];
+	u32 crc, i, strip_check, spans;
+	int ret;
+
+	if (get32(blk + OFF_MAGIC) != VRAID_MD_MAGIC) {
+		snprintf(msg, msglen, "no vraid metadata (magic 0x%08x)",
+			 get32(blk + OFF_MAGIC));
+		return -ENODATA;
+	}
+	md->version = get32(blk + OFF_VERSION);
+	if (md->version != VRAID_MD_VERSION) {
+		snprintf(msg, msglen,
+			 "metadata version %u is not supported (this vraid reads %u)",
+			 md->version, VRAID_MD_VERSION);
+		return -EPROTONOSUPPORT;
+	}
+	if (get32(blk + OFF_SIZE) != VRAID_MD_BLOCK) {
+		snprintf(msg, msglen, "metadata block size %u, expected %u",
+			 get32(blk + OFF_SIZE), VRAID_MD_BLOCK);
+		return -EINVAL;
+	}
+	/* The CRC covers the block with its own field zero. */
+	crc = vraid_crc32c(0, blk, OFF_CRC);
+	memset(tmp, 0, sizeof(tmp));
+	crc = vraid_crc32c(crc, tmp, sizeof(tmp));
+	crc = vraid_crc32c(crc, blk + OFF_CRC + 4,
+			   VRAID_MD_BLOCK - OFF_CRC - 4);
+	if (crc != get32(blk + OFF_CRC)) {
+		snprintf(msg, msglen, "metadata checksum mismatch (0x%08x stored, 0x%08x computed)",
+			 get32(blk + OFF_CRC), crc);
+		return -EINVAL;
+	}
+	if (!zero_range(blk + OFF_RES1, OFF_MEMBERS - OFF_RES1) ||
+	    !zero_range(blk + OFF_RES2, VRAID_MD_BLOCK - OFF_RES2)) {
+		snprintf(msg, msglen, "reserved metadata bytes are not zero");
+		return -EINVAL;
+	}
+	md->generation = get64(blk + OFF_GEN);
+	md->created = get64(blk + OFF_CREATED);
+	memcpy(md->vd_uuid, blk + OFF_UUID, VRAID_MD_UUID_LEN);
+	memcpy(md->name, blk + OFF_NAME, sizeof(md->name));
+	if (md->name[sizeof(md->name) - 1]) {
+		snprintf(msg, msglen, "VD name is not terminated");
+		return -EINVAL;
+	}
+	md->level = get32(blk + OFF_LEVEL);
+	md->nr_members = get32(blk + OFF_NR);
+	md->spans = get32(blk + OFF_SPANS);
+	md->strip_bytes = get32(blk + OFF_STRIP);
+	md->role = get32(blk + OFF_ROLE);
+	md->flags = get32(blk + OFF_FLAGS);
+	md->data_offset = get64(blk + OFF_DOFF);
+	md->member_sectors = get64(blk + OFF_MSECT);
+	md->size_sectors = get64(blk + OFF_SIZE_S);
+	md->access_policy = get32(blk + OFF_POLICY);
+	md->disk_cache_policy = get32(blk + OFF_POLICY + 4);
+	md->io_policy = get32(blk + OFF_POLICY + 8);
+	md->read_policy = get32(blk + OFF_POLICY + 12);
+	md->write_policy = get32(blk + OFF_POLICY + 16);
+
+	/* The geometry must be one vraid could have created. */
+	strip_check = md->level == VRAID_LEVEL_JBOD ? 0 : md->strip_bytes;
+	spans = md->level == VRAID_LEVEL_50 || md->level == VRAID_LEVEL_60 ?
+		md->spans : 0;
+	ret = vraid_layout_init(&g, md->level, md->nr_members, strip_check,
+				spans, md->member_sectors, msg, msglen);
+	if (ret)
+		return -EINVAL;
+	if (g.member_sectors != md->member_sectors ||
+	    g.size_sectors != md->size_sectors) {
+		snprintf(msg, msglen,
+			 "sizes do not match the geometry (%llu/%llu sectors)",
+			 (unsigned long long)md->member_sectors,
+			 (unsigned long long)md->size_sectors);
+		return -EINVAL;
+	}
+	if (md->role >= md->nr_members) {
+		snprintf(msg, msglen, "role %u of a %u-member VD", md->role,
+			 md->nr_members);
+		return -EINVAL;
+	}
+	if (md->data_offset != VRAID_DATA_OFFSET_SECTORS) {
+		snprintf(msg, msglen, "data offset %llu sectors, expected %llu",
+			 (unsigned long long)md->data_offset,
+			 (unsigned long long)VRAID_DATA_OFFSET_SECTORS);
+		return -EINVAL;
+	}
+	if (md->access_policy > VRAID_ACCESS_BLOCKED ||
+	    md->disk_cache_policy > VRAID_DCACHE_DISABLED ||
+	    md->io_policy > VRAID_IO_CACHED ||
+	    md->read_policy > VRAID_READ_AHEAD ||
+	    md->write_policy > VRAID_WRITE_BACK_BBU) {
+		snprintf(msg, msglen, "unknown policy value");
+		return -EINVAL;
+	}
+	memset(md->members, 0, sizeof(md->members));
+	for (i = 0; i < VRAID_MD_MAX_MEMBERS; i++) {
+		const u8 *m = blk + OFF_MEMBERS + i * MEMBER_SIZE;
+
+		if (i >= md->nr_members) {
+			if (!zero_range(m, MEMBER_SIZE)) {
+				snprintf(msg, msglen, "member slot %u used in a %u-member VD",
+					 i, md->nr_members);
+				return -EINVAL;
+			}
+			continue;
+		}
+		memcpy(md->members[i].uuid, m, VRAID_MD_UUID_LEN);
+		md->members[i].state = get32(m + 16);
+		md->members[i].dev_sectors = get64(m + 24);
+		if (md->members[i].state < VRAID_MEMBER_ONLINE ||
+		    md->members[i].state > VRAID_MEMBER_MISSING ||
+		    get32(m + 20)) {
+			snprintf(msg, msglen, "member %u: bad state %u", i,
+				 md->members[i].state);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The on-disk metadata of the portable core (driver/metadata.c): CRC32C
+ * against known vectors, encode/decode round trips for every level, and
+ * rejection of every kind of damage a block can suffer.
+ */
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include <stdlib.h>
+#include <stdarg.h>
+#include "tap.h"
+#include <linux/vraid.h>
+#include "metadata.h"
+#include "layout.h"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+static void sample(struct vraid_md *md, u32 level, u32 nr, u32 spans,
+		   u32 strip, u32 role)
+{
+	struct vraid_geom g;
+	char msg[VRAID_MSG_LEN];
+	u32 i;
+
+	memset(md, 0, sizeof(*md));
+	if (vraid_layout_init(&g, level, nr, strip, spans, 500000, msg,
+			      sizeof(msg)))
+		abort();
+	md->generation = 7;
+	md->created = 1764500000;
+	for (i = 0; i < 16; i++)
+		md->vd_uuid[i] = (u8)(i * 17 + level);
+	snprintf(md->name, sizeof(md->name), "vd-%u", level);
+	md->level = level;
+	md->nr_members = nr;
+	md->spans = g.spans;
+	md->strip_bytes = g.strip_sectors << 9;
+	md->role = role;
+	md->flags = VRAID_MD_F_CLEAN;
+	md->data_offset = VRAID_DATA_OFFSET_SECTORS;
+	md->member_sectors = g.member_sectors;
+	md->size_sectors = g.size_sectors;
+	md->write_policy = VRAID_WRITE_THROUGH;
+	for (i = 0; i < nr; i++) {
+		memset(md->members[i].uuid, (int)(i + 1), 16);
+		md->members[i].state = i == 1 ? VRAID_MEMBER_FAILED :
+						VRAID_MEMBER_ONLINE;
+		md->members[i].dev_sectors = 600000 + i;
+	}
+}
+
+/* Recompute the CRC of a block after a deliberate change. */
+static void reseal(u8 *blk)
+{
+	u32 crc;
+
+	memset(blk + 12, 0, 4);
+	crc = vraid_crc32c(0, blk, VRAID_MD_BLOCK);
+	blk[12] = (u8)crc;
+	blk[13] = (u8)(crc >> 8);
+	blk[14] = (u8)(crc >> 16);
+	blk[15] = (u8)(crc >> 24);
+}
+
+static void test_crc(void)
+{
+	static const u8 zeros[32];
+	u8 ones[32];
+
+	memset(ones, 0xff, sizeof(ones));
+	tap_begin("crc32c known vectors (RFC 3720 B.4)");
+	CHECK(vraid_crc32c(0, "123456789", 9) == 0xe3069283, "123456789");
+	CHECK(vraid_crc32c(0, zeros, 32) == 0x8a9136aa, "32 zeros");
+	CHECK(vraid_crc32c(0, ones, 32) == 0x62a8ab43, "32 0xff");
+	CHECK(vraid_crc32c(vraid_crc32c(0, "1234", 4), "56789", 5) ==
+	      0xe3069283, "chained");
+	tap_end();
+}
+
+static void test_roundtrip(void)
+{
+	static const struct { u32 level, nr, spans, strip; } t[] = {
+		{ VRAID_LEVEL_JBOD, 1, 0, 0 }, { VRAID_LEVEL_0, 5, 0, 65536 },
+		{ VRAID_LEVEL_1, 3, 0, 0 }, { VRAID_LEVEL_10, 8, 0, 16384 },
+		{ VRAID_LEVEL_5, 7, 0, 1048576 }, { VRAID_LEVEL_6, 32, 0, 4096 },
+		{ VRAID_LEVEL_50, 6, 2, 32768 }, { VRAID_LEVEL_60, 12, 3, 65536 },
+	};
+	u8 *blk = malloc(VRAID_MD_BLOCK);
+	char msg[VRAID_MSG_LEN];
+	struct vraid_md a, b;
+	size_t i;
+	u32 r;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		tap_begin("round trip level %u, %u members", t[i].level, t[i].nr);
+		for (r = 0; r < t[i].nr; r++) {
+			int ret;
+
+			sample(&a, t[i].level, t[i].nr, t[i].spans, t[i].strip, r);
+			vraid_md_encode(&a, blk);
+			ret = vraid_md_decode(blk, &b, msg, sizeof(msg));
+			CHECK(ret == 0, "role %u: %d (%s)", r, ret, msg);
+			CHECK(!ret && b.generation == a.generation &&
+			      !memcmp(b.vd_uuid, a.vd_uuid, 16) &&
+			      !strcmp(b.name, a.name) && b.level == a.level &&
+			      b.nr_members == a.nr_members && b.role == r &&
+			      b.strip_bytes == a.strip_bytes &&
+			      b.size_sectors == a.size_sectors &&
+			      b.member_sectors == a.member_sectors &&
+			      b.flags == a.flags && b.created == a.created &&
+			      !memcmp(b.members, a.members, sizeof(a.members)),
+			      "role %u: fields differ", r);
+		}
+		tap_end();
+	}
+	free(blk);
+}
+
+static void test_damage(void)
+{
+	u8 *blk = malloc(VRAID_MD_BLOCK), *good = malloc(VRAID_MD_BLOCK);
+	char msg[VRAID_MSG_LEN];
+	struct vraid_md a, b;
+	int ret;
+	u32 i, bad = 0;
+
+	sample(&a, VRAID_LEVEL_6, 6, 0, 65536, 2);
+	vraid_md_encode(&a, good);
+
+	tap_begin("every single flipped bit is caught");
+	for (i = 0; i < VRAID_MD_BLOCK * 8; i += 7) {
+		memcpy(blk, good, VRAID_MD_BLOCK);
+		blk[i / 8] ^= (u8)(1u << (i % 8));
+		if (!vraid_md_decode(blk, &b, msg, sizeof(msg)))
+			bad++;
+	}
+	CHECK(bad == 0, "%u damaged blocks accepted", bad);
+	tap_end();
+
+	tap_begin("blank block: -ENODATA");
+	memset(blk, 0, VRAID_MD_BLOCK);
+	ret = vraid_md_decode(blk, &b, msg, sizeof(msg));
+	CHECK(ret == -ENODATA, "%d", ret);
+	CHECK(strstr(msg, "no vraid metadata") != NULL, "%s", msg);
+	tap_end();
+
+#define RESEALED(what, errno_, needle, edit) do {			\
+	tap_begin("%s -> %d", what, errno_);				\
+	memcpy(blk, good, VRAID_MD_BLOCK);				\
+	edit;								\
+	reseal(blk);							\
+	ret = vraid_md_decode(blk, &b, msg, sizeof(msg));		\
+	CHECK(ret == (errno_), "%d (%s)", ret, msg);			\
+	CHECK(strstr(msg, needle) != NULL, "message: %s", msg);	\
+	tap_end();							\
+} while (0)
+
+	RESEALED("version 2", -EPROTONOSUPPORT, "version 2", blk[4] = 2);
+	RESEALED("block size 512", -EINVAL, "block size", blk[9] = 2);
+	RESEALED("reserved byte", -EINVAL, "reserved", blk[200] = 1);
+	RESEALED("reserved tail", -EINVAL, "reserved", blk[4095] = 1);
+	RESEALED("unterminated name", -EINVAL, "name",
+		 memset(blk + 48, 'a', 32));
+	RESEALED("level 3", -EINVAL, "level", blk[80] = 3);
+	RESEALED("role 6 of 6", -EINVAL, "role", blk[96] = 6);
+	RESEALED("data offset", -EINVAL, "data offset", blk[105] = 0);
+	RESEALED("size mismatch", -EINVAL, "sizes", blk[120] ^= 8);
+	RESEALED("policy 9", -EINVAL, "policy", blk[128 + 16] = 9);
+	RESEALED("member state 0", -EINVAL, "state",
+		 memset(blk + 256 + 16, 0, 4));
+	RESEALED("slot past nr_members", -EINVAL, "slot",
+		 blk[256 + 6 * 32] = 1);
+	RESEALED("strip 3 KiB", -EINVAL, "strip",
+		 (blk[92] = 0, blk[93] = 0x0c, blk[94] = 0));
+	free(blk);
+	free(good);
+}
+
+int main(void)
+{
+	test_crc();
+	test_roundtrip();
+	test_damage();
+	return tap_done();
+}
