@@ -82,7 +82,8 @@ static int vraid_ctl_delete(void *buf)
 	vd = vraid_find(d->index, msg, sizeof(d->hdr.message));
 	if (!vd)
 		return -ENOENT;
-	return vraid_vd_delete(vd, msg, sizeof(d->hdr.message));
+	return vraid_vd_delete(vd, d->del_flags & VRAID_DELETE_STOP, msg,
+			       sizeof(d->hdr.message));
 }
 
 static int vraid_ctl_list(void *buf)
@@ -146,6 +147,29 @@ static int vraid_ctl_fail_member(void *buf)
 	return -ENODEV;
 }
 
+static bool vraid_name_taken(const char *name)
+{
+	struct vraid_vd *vd;
+	int id;
+
+	idr_for_each_entry(&vraid_idr, vd, id)
+		if (!strncmp(vd->name, name, sizeof(vd->name)))
+			return true;
+	return false;
+}
+
+static int vraid_ctl_assemble(void *buf)
+{
+	struct vraid_assemble *a = buf;
+	int ret;
+
+	ret = vraid_validate_assemble(a, a->hdr.message,
+				      sizeof(a->hdr.message));
+	if (ret)
+		return ret;
+	return vraid_vd_assemble(a, vraid_name_taken);
+}
+
 typedef int (*vraid_ctl_fn)(void *buf);
 
 static const vraid_ctl_fn vraid_ctl_fns[] = {
@@ -154,6 +178,7 @@ static const vraid_ctl_fn vraid_ctl_fns[] = {
 	[_IOC_NR(VRAID_IOC_LIST)]	= vraid_ctl_list,
 	[_IOC_NR(VRAID_IOC_INFO)]	= vraid_ctl_info,
 	[_IOC_NR(VRAID_IOC_FAIL_MEMBER)] = vraid_ctl_fail_member,
+	[_IOC_NR(VRAID_IOC_ASSEMBLE)]	= vraid_ctl_assemble,
 };
 
 /* Copy status and message back; the rest only when the command succeeded. */

@@ -29,6 +29,70 @@ static int vraid_md_write_block(struct block_device *bdev, sector_t sector,
 	return ret;
 }
 
+static int vraid_md_read_block(struct block_device *bdev, sector_t sector,
+			       struct page *page)
+{
+	struct bio_vec bvec;
+	struct bio bio;
+	int ret;
+
+	bio_init(&bio, bdev, &bvec, 1, REQ_OP_READ | REQ_SYNC);
+	bio.bi_iter.bi_sector = sector;
+	__bio_add_page(&bio, page, VRAID_MD_BLOCK, 0);
+	ret = submit_bio_wait(&bio);
+	bio_uninit(&bio);
+	return ret;
+}
+
+/*
+ * Read both copies of @bdev's metadata and decode the newest valid one
+ * into @md.  Returns 0, or -EINVAL with both copies' problems in @msg.
+ */
+int vraid_md_read(struct block_device *bdev, struct vraid_md *md, char *msg,
+		  size_t msglen)
+{
+	static const sector_t copies[] = { VRAID_MD_COPY_A, VRAID_MD_COPY_B };
+	char why[2][64];
+	struct vraid_md *tmp;
+	struct page *page;
+	bool found = false;
+	u32 c;
+	int ret;
+
+	tmp = kmalloc(sizeof(*tmp), GFP_KERNEL);
+	page = alloc_page(GFP_KERNEL);
+	if (!tmp || !page) {
+		ret = -ENOMEM;
+		snprintf(msg, msglen, "out of memory");
+		goto out;
+	}
+	for (c = 0; c < ARRAY_SIZE(copies); c++) {
+		ret = vraid_md_read_block(bdev, copies[c], page);
+		if (ret) {
+			snprintf(why[c], sizeof(why[c]), "read error %d", ret);
+			continue;
+		}
+		ret = vraid_md_decode(page_address(page), tmp, why[c],
+				      sizeof(why[c]));
+		if (ret)
+			continue;
+		if (!found || tmp->generation > md->generation)
+			*md = *tmp;
+		found = true;
+	}
+	ret = 0;
+	if (!found) {
+		snprintf(msg, msglen, "%pg: no valid vraid metadata (A: %s; B: %s)",
+			 bdev, why[0], why[1]);
+		ret = -EINVAL;
+	}
+out:
+	if (page)
+		__free_page(page);
+	kfree(tmp);
+	return ret;
+}
+
 static void vraid_md_fill(struct vraid_vd *vd, struct vraid_md *md)
 {
 	const struct vraid_geom *g = &vd->geom;
@@ -36,6 +100,7 @@ static void vraid_md_fill(struct vraid_vd *vd, struct vraid_md *md)
 
 	memset(md, 0, sizeof(*md));
 	md->generation = vd->generation;
+	md->flags = vd->clean ? VRAID_MD_F_CLEAN : 0;
 	md->created = vd->created;
 	memcpy(md->vd_uuid, vd->uuid, sizeof(md->vd_uuid));
 	memcpy(md->name, vd->name, sizeof(md->name));

@@ -13,6 +13,7 @@
 #define NR_LIST		0x02
 #define NR_INFO		0x03
 #define NR_FAIL_MEMBER	0x05
+#define NR_ASSEMBLE	0x0b
 
 _Static_assert(sizeof(struct vraid_ioc_hdr) == 152, "hdr layout");
 _Static_assert(sizeof(struct vraid_create) == VRAID_CREATE_SIZE_V1, "create");
@@ -21,6 +22,8 @@ _Static_assert(sizeof(struct vraid_list) == VRAID_LIST_SIZE_V1, "list");
 _Static_assert(sizeof(struct vraid_info) == VRAID_INFO_SIZE_V1, "info");
 _Static_assert(sizeof(struct vraid_fail_member) == VRAID_FAIL_MEMBER_SIZE_V1,
 	       "fail_member");
+_Static_assert(sizeof(struct vraid_assemble) == VRAID_ASSEMBLE_SIZE_V1,
+	       "assemble");
 
 u32 vraid_cmd_min_size(u32 nr)
 {
@@ -30,13 +33,15 @@ u32 vraid_cmd_min_size(u32 nr)
 	case NR_LIST:	return VRAID_LIST_SIZE_V1;
 	case NR_INFO:	return VRAID_INFO_SIZE_V1;
 	case NR_FAIL_MEMBER:	return VRAID_FAIL_MEMBER_SIZE_V1;
+	case NR_ASSEMBLE:	return VRAID_ASSEMBLE_SIZE_V1;
 	}
 	return 0;
 }
 
 bool vraid_cmd_mutates(u32 nr)
 {
-	return nr == NR_CREATE || nr == NR_DELETE || nr == NR_FAIL_MEMBER;
+	return nr == NR_CREATE || nr == NR_DELETE || nr == NR_FAIL_MEMBER ||
+	       nr == NR_ASSEMBLE;
 }
 
 static bool all_zero(const void *p, size_t len)
@@ -191,7 +196,11 @@ static int check_index(u32 index, char *msg, size_t msglen)
 int vraid_validate_delete(const struct vraid_delete *d, char *msg,
 			  size_t msglen)
 {
-	if (d->reserved1 || !all_zero(d->reserved2, sizeof(d->reserved2))) {
+	if (d->del_flags & ~VRAID_DELETE_STOP) {
+		snprintf(msg, msglen, "unknown delete flags 0x%x", d->del_flags);
+		return -EINVAL;
+	}
+	if (!all_zero(d->reserved2, sizeof(d->reserved2))) {
 		snprintf(msg, msglen, "reserved fields are not zero");
 		return -EINVAL;
 	}
@@ -234,4 +243,49 @@ int vraid_validate_fail_member(const struct vraid_fail_member *f, char *msg,
 		return -EINVAL;
 	}
 	return check_index(f->index, msg, msglen);
+}
+
+int vraid_validate_assemble(const struct vraid_assemble *a, char *msg,
+			    size_t msglen)
+{
+	u32 i, j;
+
+	if (a->asm_flags || a->reserved1 ||
+	    !all_zero(a->reserved2, sizeof(a->reserved2))) {
+		snprintf(msg, msglen, "flags or reserved fields are not zero");
+		return -EINVAL;
+	}
+	if (!a->nr_devices || a->nr_devices > VRAID_MAX_MEMBERS) {
+		snprintf(msg, msglen, "%u devices given: 1 to %u allowed",
+			 a->nr_devices, VRAID_MAX_MEMBERS);
+		return -EINVAL;
+	}
+	for (i = 0; i < VRAID_MAX_MEMBERS; i++) {
+		const struct vraid_member_ref *d = &a->devices[i];
+
+		if (i >= a->nr_devices) {
+			if (d->major || d->minor) {
+				snprintf(msg, msglen,
+					 "device slot %u is set but nr_devices is %u",
+					 i, a->nr_devices);
+				return -EINVAL;
+			}
+			continue;
+		}
+		if ((d->major == 0 && d->minor == 0) || d->major >= 4096 ||
+		    d->minor >= (1U << 20)) {
+			snprintf(msg, msglen, "device %u: bad device number %u:%u",
+				 i, d->major, d->minor);
+			return -EINVAL;
+		}
+		for (j = 0; j < i; j++) {
+			if (a->devices[j].major == d->major &&
+			    a->devices[j].minor == d->minor) {
+				snprintf(msg, msglen, "device %u:%u is named twice",
+					 d->major, d->minor);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
 }

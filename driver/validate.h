@@ -29,6 +29,8 @@ int vraid_validate_delete(const struct vraid_delete *d, char *msg,
 			  size_t msglen);
 int vraid_validate_list(const struct vraid_list *l, char *msg, size_t msglen);
 int vraid_validate_info(const struct vraid_info *i, char *msg, size_t msglen);
+int vraid_validate_assemble(const struct vraid_assemble *a, char *msg,
+			    size_t msglen);
 int vraid_validate_fail_member(const struct vraid_fail_member *f, char *msg,
 			       size_t msglen);
 

@@ -12,6 +12,7 @@
 #include <linux/timekeeping.h>
 
 #include "vraid.h"
+#include "metadata.h"
 
 int vraid_major;
 
@@ -44,6 +45,8 @@ const struct block_device_operations vraid_fops = {
 	.open		= vraid_open,
 	.release	= vraid_release,
 };
+
+static void vraid_vd_free(struct vraid_vd *vd);
 
 static void vraid_unlink_holders(struct vraid_vd *vd)
 {
@@ -145,6 +148,8 @@ static void vraid_set_limits(struct vraid_vd *vd)
 	for (i = 0; i < g->nr_members; i++) {
 		struct block_device *bdev = vd->members[i].h.bdev;
 
+		if (!bdev)
+			continue;
 		disk_stack_limits(vd->disk, bdev,
 				  VRAID_DATA_OFFSET_SECTORS << SECTOR_SHIFT);
 		wc |= bdev_write_cache(bdev);
@@ -195,57 +200,43 @@ static void vraid_vd_free(struct vraid_vd *vd)
 	kfree(vd);
 }
 
-/* Called with vraid_ctl_mutex held. */
-int vraid_vd_create(struct vraid_create *c)
+static struct vraid_vd *vraid_vd_alloc(void)
 {
-	char *msg = c->hdr.message;
-	size_t len = sizeof(c->hdr.message);
 	struct vraid_vd *vd;
-	struct gendisk *disk;
-	bool md_written = false;
-	u64 min_data;
-	u32 i;
-	int ret, idx;
 
 	vd = kzalloc(sizeof(*vd), GFP_KERNEL);
 	if (!vd)
-		return -ENOMEM;
+		return NULL;
 	mutex_init(&vd->lock);
 	mutex_init(&vd->md_lock);
 	INIT_WORK(&vd->md_work, vraid_md_work);
 	spin_lock_init(&vd->state_lock);
-	memcpy(vd->name, c->name, sizeof(vd->name));
 	vd->state = VRAID_VD_OPTIMAL;
 	vd->access_policy = VRAID_ACCESS_RW;
 	vd->disk_cache_policy = VRAID_DCACHE_DEFAULT;
 	vd->io_policy = VRAID_IO_DIRECT;
 	vd->read_policy = VRAID_READ_NORA;
 	vd->write_policy = VRAID_WRITE_THROUGH;
+	return vd;
+}
 
-	ret = vraid_open_members(vd, c, &min_data);
-	if (ret)
-		goto out_members;
-	ret = vraid_layout_init(&vd->geom, c->level, c->nr_members,
-				c->strip_bytes, c->spans, min_data, msg, len);
-	if (ret)
-		goto out_members;
-
-	/* Identities, and the metadata on every member before going live. */
-	generate_random_uuid(vd->uuid);
-	vd->created = ktime_get_real_seconds();
-	for (i = 0; i < c->nr_members; i++)
-		generate_random_uuid(vd->members[i].uuid);
-	md_written = true;
-	ret = vraid_md_write_all(vd, false, msg, len);
-	if (ret)
-		goto out_members;
+/*
+ * Bring up the disk of a VD whose members are open and whose geometry and
+ * metadata are set: index, I/O resources, gendisk.  On failure undoes its
+ * own steps only.  Called with vraid_ctl_mutex held.
+ */
+static int vraid_vd_start(struct vraid_vd *vd, const char *verb, char *msg,
+			  size_t len)
+{
+	struct gendisk *disk;
+	u32 i;
+	int ret, idx;
 
 	idx = vraid_idr_alloc(vd);
 	if (idx < 0) {
-		ret = idx;
 		snprintf(msg, len, "all %u virtual drive slots are in use",
 			 VRAID_MAX_VDS);
-		goto out_members;
+		return idx;
 	}
 	vd->index = idx;
 
@@ -281,20 +272,19 @@ int vraid_vd_create(struct vraid_create *c)
 		struct vraid_member *m = &vd->members[i];
 
 		/* Only cosmetic (holders/ and slaves/ links): not fatal. */
-		if (!bd_link_disk_holder(m->h.bdev, disk))
+		if (m->h.bdev && !bd_link_disk_holder(m->h.bdev, disk))
 			m->holder_linked = true;
 	}
 	/* Each VD pins the module: rmmod is refused while VDs exist. */
 	__module_get(THIS_MODULE);
 
-	c->index = idx;
-	strscpy(c->disk_name, disk->disk_name, sizeof(c->disk_name));
-	pr_info("%s: created %s%s%s, %u member%s, strip %u KiB, %llu MiB\n",
-		disk->disk_name, vraid_level_name(vd->geom.level),
+	pr_info("%s: %s %s%s%s, %u member%s, strip %u KiB, %llu MiB, %s\n",
+		disk->disk_name, verb, vraid_level_name(vd->geom.level),
 		vd->name[0] ? " " : "", vd->name, vd->geom.nr_members,
 		vd->geom.nr_members == 1 ? "" : "s",
 		vd->geom.strip_sectors >> 1,
-		(unsigned long long)(vd->geom.size_sectors >> 11));
+		(unsigned long long)(vd->geom.size_sectors >> 11),
+		vraid_state_name(vd->state));
 	return 0;
 
 out_disk:
@@ -305,6 +295,50 @@ out_io:
 	vraid_io_exit(vd);
 out_idr:
 	vraid_idr_remove(idx);
+	return ret;
+}
+
+/* Called with vraid_ctl_mutex held. */
+int vraid_vd_create(struct vraid_create *c)
+{
+	char *msg = c->hdr.message;
+	size_t len = sizeof(c->hdr.message);
+	struct vraid_vd *vd;
+	bool md_written = false;
+	u64 min_data;
+	u32 i;
+	int ret;
+
+	vd = vraid_vd_alloc();
+	if (!vd)
+		return -ENOMEM;
+	memcpy(vd->name, c->name, sizeof(vd->name));
+
+	ret = vraid_open_members(vd, c, &min_data);
+	if (ret)
+		goto out_members;
+	ret = vraid_layout_init(&vd->geom, c->level, c->nr_members,
+				c->strip_bytes, c->spans, min_data, msg, len);
+	if (ret)
+		goto out_members;
+
+	/* Identities, and the metadata on every member before going live. */
+	generate_random_uuid(vd->uuid);
+	vd->created = ktime_get_real_seconds();
+	for (i = 0; i < c->nr_members; i++)
+		generate_random_uuid(vd->members[i].uuid);
+	md_written = true;
+	ret = vraid_md_write_all(vd, false, msg, len);
+	if (ret)
+		goto out_members;
+
+	ret = vraid_vd_start(vd, "created", msg, len);
+	if (ret)
+		goto out_members;
+	c->index = vd->index;
+	strscpy(c->disk_name, vd->disk->disk_name, sizeof(c->disk_name));
+	return 0;
+
 out_members:
 	if (md_written) {
 		char scratch[VRAID_MSG_LEN];
@@ -318,11 +352,187 @@ out_members:
 }
 
 /*
+ * Assemble: bring a VD up again from the metadata on the devices offered.
+ * The newest generation wins; devices with an older one are stale and
+ * not used; roles nobody offers are missing.  A VD that would be offline
+ * is not started.  Called with vraid_ctl_mutex held; @name_taken says
+ * whether a VD of that name exists (then the name gets a suffix).
+ */
+int vraid_vd_assemble(struct vraid_assemble *a,
+		      bool (*name_taken)(const char *name))
+{
+	char *msg = a->hdr.message;
+	size_t len = sizeof(a->hdr.message);
+	struct vraid_md *mds, *best = NULL;
+	struct vraid_bdev_handle *h;
+	struct vraid_vd *vd = NULL;
+	int *role_of, ret, stale = 0;
+	u32 i, j, n = a->nr_devices, used = 0;
+
+	mds = kcalloc(n, sizeof(*mds), GFP_KERNEL);
+	h = kcalloc(n, sizeof(*h), GFP_KERNEL);
+	role_of = kcalloc(n, sizeof(*role_of), GFP_KERNEL);
+	vd = vraid_vd_alloc();
+	if (!mds || !h || !role_of || !vd) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* Open every device and read its metadata. */
+	for (i = 0; i < n; i++) {
+		dev_t dev = MKDEV(a->devices[i].major, a->devices[i].minor);
+
+		role_of[i] = -1;
+		ret = vraid_bdev_open(&h[i], dev, vd);
+		if (ret) {
+			snprintf(msg, len, "device %u:%u cannot be opened (error %d)%s",
+				 MAJOR(dev), MINOR(dev), ret,
+				 ret == -EBUSY ? ": in use" : "");
+			goto out;
+		}
+		ret = vraid_md_read(h[i].bdev, &mds[i], msg, len);
+		if (ret)
+			goto out;
+		if (!best || mds[i].generation > best->generation)
+			best = &mds[i];
+	}
+	for (i = 0; i < n; i++) {
+		if (memcmp(mds[i].vd_uuid, best->vd_uuid, 16)) {
+			snprintf(msg, len,
+				 "%pg belongs to another virtual drive than %pg",
+				 h[i].bdev, h[best - mds].bdev);
+			ret = -EINVAL;
+			goto out;
+		}
+		if (mds[i].generation < best->generation) {
+			stale++;
+			continue;
+		}
+		/* Two at the newest generation must agree on everything. */
+		if (mds[i].role != best->role &&
+		    memcmp(mds[i].members, best->members,
+			   sizeof(best->members))) {
+			snprintf(msg, len,
+				 "split brain: %pg and %pg both claim generation %llu but disagree; assemble them separately",
+				 h[i].bdev, h[best - mds].bdev,
+				 (unsigned long long)best->generation);
+			ret = -EINVAL;
+			goto out;
+		}
+		for (j = 0; j < i; j++) {
+			if (role_of[j] == (int)mds[i].role) {
+				snprintf(msg, len, "%pg and %pg both claim role %u",
+					 h[j].bdev, h[i].bdev, mds[i].role);
+				ret = -EINVAL;
+				goto out;
+			}
+		}
+		role_of[i] = mds[i].role;
+	}
+
+	/* The VD as the newest metadata describes it. */
+	ret = vraid_layout_init(&vd->geom, best->level, best->nr_members,
+				best->level == VRAID_LEVEL_JBOD ? 0 :
+				best->strip_bytes,
+				best->level == VRAID_LEVEL_50 ||
+				best->level == VRAID_LEVEL_60 ? best->spans : 0,
+				best->member_sectors, msg, len);
+	if (ret)
+		goto out;
+	memcpy(vd->uuid, best->vd_uuid, 16);
+	memcpy(vd->name, best->name, sizeof(vd->name));
+	vd->generation = best->generation;
+	vd->created = best->created;
+	vd->access_policy = best->access_policy;
+	vd->disk_cache_policy = best->disk_cache_policy;
+	vd->io_policy = best->io_policy;
+	vd->read_policy = best->read_policy;
+	vd->write_policy = best->write_policy;
+	for (i = 0; i < best->nr_members; i++) {
+		struct vraid_member *m = &vd->members[i];
+
+		m->role = i;
+		memcpy(m->uuid, best->members[i].uuid, 16);
+		m->dev_sectors = best->members[i].dev_sectors;
+		m->state = best->members[i].state == VRAID_MEMBER_FAILED ?
+			   VRAID_MEMBER_FAILED : VRAID_MEMBER_MISSING;
+		snprintf(m->name, sizeof(m->name), "%s",
+			 m->state == VRAID_MEMBER_FAILED ? "(failed)" :
+			 "(missing)");
+	}
+	/* Hand the fresh devices to their roles. */
+	for (i = 0; i < n; i++) {
+		struct vraid_member *m;
+
+		if (role_of[i] < 0)
+			continue;
+		m = &vd->members[role_of[i]];
+		if (m->state == VRAID_MEMBER_FAILED)
+			continue;
+		if (bdev_nr_sectors(h[i].bdev) < VRAID_DATA_OFFSET_SECTORS +
+		    vd->geom.member_sectors) {
+			snprintf(msg, len, "%pg is smaller than its VD needs",
+				 h[i].bdev);
+			ret = -ENOSPC;
+			goto out;
+		}
+		m->h = h[i];
+		h[i].bdev = NULL;
+		m->dev = m->h.bdev->bd_dev;
+		m->dev_sectors = bdev_nr_sectors(m->h.bdev);
+		m->state = VRAID_MEMBER_ONLINE;
+		snprintf(m->name, sizeof(m->name), "%pg", m->h.bdev);
+		used++;
+	}
+	vraid_vd_update_state(vd);
+	if (vd->state == VRAID_VD_OFFLINE) {
+		snprintf(msg, len,
+			 "%u of %u members present (%d stale): too few for %s; not started",
+			 used, vd->geom.nr_members, stale,
+			 vraid_level_name(vd->geom.level));
+		ret = -ENODEV;
+		goto out;
+	}
+	if (vd->name[0] && name_taken(vd->name)) {
+		char old[VRAID_NAME_LEN];
+
+		memcpy(old, vd->name, sizeof(old));
+		for (i = 2; i < 100 && name_taken(vd->name); i++)
+			snprintf(vd->name, sizeof(vd->name), "%.24s-%u", old, i);
+		pr_warn("vraid: name %s is taken: assembling as %s\n", old,
+			vd->name);
+	}
+	ret = vraid_md_write_all(vd, false, msg, len);
+	if (ret)
+		goto out;
+	ret = vraid_vd_start(vd, "assembled", msg, len);
+	if (ret)
+		goto out;
+	a->index = vd->index;
+	a->nr_used = used;
+	a->nr_stale = stale;
+	strscpy(a->disk_name, vd->disk->disk_name, sizeof(a->disk_name));
+	memcpy(a->name, vd->name, sizeof(a->name));
+	vd = NULL;
+out:
+	for (i = 0; h && i < n; i++)
+		vraid_bdev_close(&h[i]);
+	if (vd) {
+		vraid_close_members(vd);
+		vraid_vd_free(vd);
+	}
+	kfree(role_of);
+	kfree(h);
+	kfree(mds);
+	return ret;
+}
+
+/*
  * Called with vraid_ctl_mutex held and @vd still in the idr.  Refuses an
  * open VD; otherwise removes the disk, waits for I/O in flight and
  * releases the members.
  */
-int vraid_vd_delete(struct vraid_vd *vd, char *msg, size_t msglen)
+int vraid_vd_delete(struct vraid_vd *vd, bool stop, char *msg,
+		    size_t msglen)
 {
 	struct gendisk *disk = vd->disk;
 
@@ -339,13 +549,17 @@ int vraid_vd_delete(struct vraid_vd *vd, char *msg, size_t msglen)
 	mutex_unlock(&vd->lock);
 
 	vraid_idr_remove(vd->index);
-	pr_info("%s: deleted\n", disk->disk_name);
+	pr_info("%s: %s\n", disk->disk_name, stop ? "stopped" : "deleted");
 	vraid_unlink_holders(vd);
 	del_gendisk(disk);
 	vraid_io_exit(vd);
 	flush_work(&vd->md_work);
-	/* Deleted, not stopped: its members no longer describe a VD. */
-	if (vraid_md_write_all(vd, true, msg, msglen))
+	/*
+	 * Stopped: the metadata says so (clean) and `assemble` brings the
+	 * VD back.  Deleted: its members no longer describe a VD.
+	 */
+	vd->clean = stop;
+	if (vraid_md_write_all(vd, !stop, msg, msglen))
 		pr_warn("%s: %s\n", disk->disk_name, msg);
 	msg[0] = '\0';
 	vraid_close_members(vd);

@@ -72,6 +72,7 @@ struct vraid_vd {
 	struct work_struct md_work;	/* rewrite metadata after a change */
 	u64 generation;			/* metadata generation */
 	u64 created;			/* seconds since the epoch */
+	bool clean;			/* stopped cleanly (metadata flag) */
 	u32 state;			/* VRAID_VD_* */
 	u32 access_policy;
 	u32 disk_cache_policy;
@@ -107,7 +108,10 @@ void vraid_idr_remove(int index);
 
 /* vd.c */
 int vraid_vd_create(struct vraid_create *c);
-int vraid_vd_delete(struct vraid_vd *vd, char *msg, size_t msglen);
+int vraid_vd_assemble(struct vraid_assemble *a,
+		      bool (*name_taken)(const char *name));
+int vraid_vd_delete(struct vraid_vd *vd, bool stop, char *msg,
+		    size_t msglen);
 void vraid_vd_fill_info(struct vraid_vd *vd, struct vraid_info *info);
 extern const struct block_device_operations vraid_fops;
 extern int vraid_major;
@@ -116,6 +120,9 @@ extern int vraid_major;
 int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 		       size_t msglen);
 void vraid_md_work(struct work_struct *work);
+struct vraid_md;
+int vraid_md_read(struct block_device *bdev, struct vraid_md *md, char *msg,
+		  size_t msglen);
 
 /* io.c */
 void vraid_submit_bio(struct bio *bio);

@@ -323,7 +323,7 @@ static void spoil_reserved(struct test *t, const char *where)
 		if (t->cmd == CMD_CREATE)
 			c->reserved1 = 1;
 		else if (t->cmd == CMD_DELETE)
-			d->reserved1 = 1;
+			d->del_flags = 2;	/* no such flag */
 		else
 			l->reserved1 = 1;
 	} else if (!strcmp(where, "tail")) {

@@ -81,6 +81,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <dirent.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -1031,8 +1032,9 @@ static int cmd_create(int argc, char **argv)
 	return RC_OK;
 }
 
-static int cmd_delete(int argc, char **argv)
+static int delete_or_stop(int argc, char **argv, bool stop)
 {
+	const char *cmd = stop ? "stop" : "delete";
 	const char *pos[1];
 	struct vraid_delete req;
 	struct vraid_info in;
@@ -1042,12 +1044,12 @@ static int cmd_delete(int argc, char **argv)
 	struct ctl c;
 	int rc, e;
 
-	rc = parse_args("delete", argc, argv, NULL, NULL, NULL, pos, 1, &npos);
+	rc = parse_args(cmd, argc, argv, NULL, NULL, NULL, pos, 1, &npos);
 	if (rc >= 0)
 		return rc;
 	if (npos != 1)
-		return usage_error("delete", npos ? "name one virtual drive only" :
-				   "name the virtual drive to delete (e.g. vraid0)");
+		return usage_error(cmd, npos ? "name one virtual drive only" :
+				   "name the virtual drive to %s (e.g. vraid0)", cmd);
 	if (!ctl_open(&c, true))
 		return RC_FAIL;
 	if (vd_number(pos[0], &idx)) {
@@ -1058,14 +1060,25 @@ static int cmd_delete(int argc, char **argv)
 	}
 	memset(&req, 0, sizeof(req));
 	req.index = in.index;
+	req.del_flags = stop ? VRAID_DELETE_STOP : 0;
 	e = ctl_ioctl(&c, VRAID_IOC_DELETE, &req, sizeof(req));
 	close(c.fd);
 	if (e) {
-		snprintf(what, sizeof(what), "delete %s%u", VRAID_DISK_PREFIX, in.index);
+		snprintf(what, sizeof(what), "%s %s%u", cmd, VRAID_DISK_PREFIX, in.index);
 		report(&c, what, e, &req.hdr, CTX_VD);
 		return RC_FAIL;
 	}
 	return RC_OK;
+}
+
+static int cmd_delete(int argc, char **argv)
+{
+	return delete_or_stop(argc, argv, false);
+}
+
+static int cmd_stop(int argc, char **argv)
+{
+	return delete_or_stop(argc, argv, true);
 }
 
 static void list_json(const struct vraid_info *v, size_t n)
@@ -1568,6 +1581,144 @@ static int cmd_examine(int argc, char **argv)
 	return RC_OK;
 }
 
+
+/* ---- assemble: bring VDs up from their members' metadata ---------------- */
+
+/* Newest valid metadata of @path; false if none (or unreadable). */
+static bool read_md(const char *path, struct vraid_md *md)
+{
+	struct md_copy copies[2] = {
+		{ .label = "A", .sector = VRAID_MD_COPY_A },
+		{ .label = "B", .sector = VRAID_MD_COPY_B },
+	};
+	bool found = false;
+	int fd, i;
+
+	fd = open(path, O_RDONLY | O_DIRECT);
+	if (fd < 0 && errno == EINVAL)
+		fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	for (i = 0; i < 2; i++) {
+		read_copy(fd, path, &copies[i]);
+		if (!copies[i].status &&
+		    (!found || copies[i].md.generation > md->generation)) {
+			*md = copies[i].md;
+			found = true;
+		}
+	}
+	close(fd);
+	return found;
+}
+
+static int assemble_one(struct ctl *c, const char *const *devs, size_t n)
+{
+	struct vraid_assemble req;
+	char what[64];
+	size_t i;
+	int e;
+
+	memset(&req, 0, sizeof(req));
+	req.nr_devices = (uint32_t)n;
+	for (i = 0; i < n; i++)
+		if (member_ref(devs[i], &req.devices[i]))
+			return RC_FAIL;
+	e = ctl_ioctl(c, VRAID_IOC_ASSEMBLE, &req, sizeof(req));
+	if (e) {
+		snprintf(what, sizeof(what), "assemble %s%s", devs[0],
+			 n > 1 ? " ..." : "");
+		report(c, what, e, &req.hdr, CTX_OTHER);
+		return e == EBUSY ? RC_OK + 100 : RC_FAIL;
+	}
+	printf("%s: assembled%s%s, %u of %zu device%s used",
+	       req.disk_name, req.name[0] ? " " : "", req.name, req.nr_used, n,
+	       n == 1 ? "" : "s");
+	if (req.nr_stale)
+		printf(", %u stale (left out)", req.nr_stale);
+	putchar('\n');
+	return RC_OK;
+}
+
+static int cmd_assemble(int argc, char **argv)
+{
+	const char *pos[VRAID_MAX_MEMBERS];
+	bool scan = false;
+	size_t npos;
+	struct ctl c;
+	int i, j, rc;
+
+	for (i = j = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--scan"))
+			scan = true;
+		else
+			argv[j++] = argv[i];
+	}
+	argc = j;
+	rc = parse_args("assemble", argc, argv, NULL, NULL, NULL, pos,
+			ARRAY_SIZE(pos), &npos);
+	if (rc >= 0)
+		return rc;
+	if (scan == !!npos)
+		return usage_error("assemble", "give either --scan or the member devices of one VD");
+	if (npos > VRAID_MAX_MEMBERS)
+		return usage_error("assemble", "at most %u devices", VRAID_MAX_MEMBERS);
+	if (!ctl_open(&c, true))
+		return RC_FAIL;
+	if (!scan) {
+		rc = assemble_one(&c, pos, npos);
+		close(c.fd);
+		return rc == RC_OK + 100 ? RC_FAIL : rc;
+	}
+
+	/* --scan: every block device, grouped by the VD its metadata names. */
+	{
+		static char paths[512][64];
+		static struct vraid_md mds[512];
+		static bool done[512];
+		const char *group[VRAID_MAX_MEMBERS];
+		size_t nd = 0, k, g, ng, failed = 0, found = 0;
+		struct dirent *de;
+		DIR *d = opendir("/sys/class/block");
+
+		if (!d) {
+			errmsg("/sys/class/block: %s", strerror(errno));
+			close(c.fd);
+			return RC_FAIL;
+		}
+		while ((de = readdir(d)) && nd < ARRAY_SIZE(paths)) {
+			if (de->d_name[0] == '.' ||
+			    !strncmp(de->d_name, VRAID_DISK_PREFIX, strlen(VRAID_DISK_PREFIX)))
+				continue;
+			if (strlen(de->d_name) > sizeof(paths[nd]) - 6)
+				continue;
+			snprintf(paths[nd], sizeof(paths[nd]), "/dev/%.*s",
+				 (int)sizeof(paths[nd]) - 6, de->d_name);
+			if (read_md(paths[nd], &mds[nd]))
+				done[nd++] = false;
+		}
+		closedir(d);
+		for (k = 0; k < nd; k++) {
+			if (done[k])
+				continue;
+			for (g = k, ng = 0; g < nd; g++) {
+				if (done[g] || memcmp(mds[g].vd_uuid, mds[k].vd_uuid, 16))
+					continue;
+				if (ng < ARRAY_SIZE(group))
+					group[ng++] = paths[g];
+				done[g] = true;
+			}
+			found++;
+			rc = assemble_one(&c, group, ng);
+			if (rc == RC_FAIL)
+				failed++;
+		}
+		close(c.fd);
+		if (!found)
+			printf("no vraid metadata found on any block device\n");
+		return failed ? RC_FAIL : RC_OK;
+	}
+}
+
 static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
@@ -1590,8 +1741,22 @@ static const struct command commands[] = {
 	  "example: vraidctl create --level 0 --strip 128K --name scratch /dev/nvme0n1 /dev/nvme1n1\n" },
 	{ "delete", cmd_delete, "vraidctl delete VD",
 	  "Stop and remove the virtual drive VD (given as vraid0, /dev/vraid0, 0 or its\n"
-	  "name).  It must not be open (mounted, or held by a program).  The data on\n"
+	  "name) and erase its metadata from the members, so it cannot be assembled\n"
+	  "again.  It must not be open (mounted, or held by a program).  The data on\n"
 	  "the members is left as it is.\n" },
+	{ "stop", cmd_stop, "vraidctl stop VD",
+	  "Stop the virtual drive VD but keep it: its metadata is marked clean and\n"
+	  "`vraidctl assemble` brings it back.  It must not be open.\n" },
+	{ "assemble", cmd_assemble, "vraidctl assemble --scan | DEV...",
+	  "Bring virtual drives up again from the metadata on their members (after a\n"
+	  "reboot, a module reload, or on another machine).  With DEV..., the devices\n"
+	  "of one VD; with --scan, every block device is examined and each VD found\n"
+	  "is assembled.  The newest generation wins: devices with older metadata are\n"
+	  "stale and left out; roles no device fills are missing, and the VD starts\n"
+	  "Degraded if its level allows it, otherwise not at all.  A VD whose name is\n"
+	  "taken gets a suffix (-2, -3, ...).\n\n"
+	  "  --scan     find and assemble every VD whose members are present\n"
+	  "  -h, --help show this help\n" },
 	{ "examine", cmd_examine, "vraidctl examine DEV [--json]",
 	  "Show what the vraid metadata on the block device DEV says: both copies\n"
 	  "(A at 4 KiB, B at 1 MiB) and whether they are valid, and the virtual drive\n"

@@ -321,7 +321,7 @@ int mock_ioctl(int fd, unsigned long req, ...)
 		struct vraid_delete *d = (void *)h;
 		struct vraid_info tmp;
 
-		if (d->reserved1 || !all_zero(d->reserved2, sizeof(d->reserved2)))
+		if ((d->del_flags & ~VRAID_DELETE_STOP) || !all_zero(d->reserved2, sizeof(d->reserved2)))
 			return fail(h, EINVAL, "mock: delete fields not zeroed");
 		logit("delete index=%u\n", d->index);
 		memset(&tmp, 0, sizeof(tmp));
@@ -390,7 +390,7 @@ run_tests() {
 	check "help nosuch" 2 "" "no command 'nosuch'" "$V" help nosuch
 	check "no arguments" 2 "" "usage: vraidctl COMMAND" "$V"
 	check "unknown command" 2 "" "vraidctl: unknown command 'frobnicate'" "$V" frobnicate
-	check "--version" 0 "vraidctl 0.1.0 (ABI 1.1)" "" env VRAIDCTL_CONTROL="$nope" "$V" --version
+	check "--version" 0 "vraidctl 0.1.0 (ABI 1.2)" "" env VRAIDCTL_CONTROL="$nope" "$V" --version
 	check "version, no module" 0 "module ABI: unknown" "" env VRAIDCTL_CONTROL="$nope" "$V" version
 	check "version, /dev/null" 0 "not the vraid control device" "" env VRAIDCTL_CONTROL=/dev/null "$V" version
 	check "version extra arg" 2 "" "unexpected argument" "$V" version x
@@ -593,8 +593,8 @@ EOF
 	fi
 	check "mock: list EPERM" 1 "" "vraidctl: hint: run as root" env MOCK_FAIL="any:EPERM:not allowed" "$M" list
 	check "mock: list EPERM, no reply" 1 "" "vraidctl: list: Operation not permitted (EPERM)" env MOCK_FAIL="any:EPERM:-" "$M" list
-	check "mock: list EPROTO" 1 "" "module and tool versions differ (module ABI 2.0, vraidctl ABI 1.1)" env MOCK_FAIL="any:EPROTO:ABI version 1.0 not supported" "$M" list
-	check "mock: version" 0 "module ABI: 1.1" "" env MOCK_VRAID=none "$M" version
+	check "mock: list EPROTO" 1 "" "module and tool versions differ (module ABI 2.0, vraidctl ABI 1.2)" env MOCK_FAIL="any:EPROTO:ABI version 1.0 not supported" "$M" list
+	check "mock: version" 0 "module ABI: 1.2" "" env MOCK_VRAID=none "$M" version
 	check "mock: version EPROTO" 0 "module ABI: 2.0 (differs from vraidctl's" "" env MOCK_FAIL="any:EPROTO:x" "$M" version
 	rm -f "$tmp/log"
 	check "mock: delete by name" 0 "" "" env MOCK_VRAID=three "$M" delete fast

@@ -31,6 +31,8 @@ static const struct cmd {
 	{ 0x03, "INFO",   sizeof(struct vraid_info),   VRAID_IOC_INFO,   false },
 	{ 0x05, "FAIL_MEMBER", sizeof(struct vraid_fail_member),
 	  VRAID_IOC_FAIL_MEMBER, true },
+	{ 0x0b, "ASSEMBLE", sizeof(struct vraid_assemble),
+	  VRAID_IOC_ASSEMBLE, true },
 };
 
 static void *zalloc(size_t len)
@@ -142,7 +144,7 @@ static const struct hdr_case {
 static void test_hdr(void)
 {
 	static const u32 unknown[] = {
-		4, 6, 7, 8, 9, 10, 0x0b, 0xff, 0x100, 0x80000000, 0xffffffff,
+		4, 6, 7, 8, 9, 10, 0x0c, 0xff, 0x100, 0x80000000, 0xffffffff,
 	};
 	struct vraid_ioc_hdr *h = zalloc(sizeof(*h));
 	size_t i, j;
@@ -585,7 +587,8 @@ static void test_delete(void)
 		{ "index 256",        VRAID_MAX_VDS, 0, 0, 0, -ENOENT, "vraid256" },
 		{ "index 1000",       1000, 0, 0, 0, -ENOENT, "vraid1000" },
 		{ "index 0xffffffff", 0xffffffff, 0, 0, 0, -ENOENT, "4294967295" },
-		{ "reserved1 = 1",    0, 1, 0, 0, -EINVAL, "reserved" },
+		{ "stop flag",        0, 1, 0, 0, 0, NULL },
+		{ "del_flags = 2",    0, 2, 0, 0, -EINVAL, "flags" },
 		{ "reserved2[0] = 1", 0, 0, 0, 1, -EINVAL, "reserved" },
 		{ "reserved2[3] = 1<<63", 0, 0, 3, 1ull << 63, -EINVAL, "reserved" },
 	};
@@ -596,7 +599,7 @@ static void test_delete(void)
 
 		good_hdr(&d->hdr, sizeof(*d));
 		d->index = t[i].index;
-		d->reserved1 = t[i].res1;
+		d->del_flags = t[i].res1;
 		d->reserved2[t[i].res2_at] = t[i].res2;
 		tap_begin("delete: %s -> %d", t[i].what, t[i].err);
 		msg_reset(msg, VRAID_MSG_LEN);

@@ -35,7 +35,7 @@
 
 #define VRAID_IOC_MAGIC		0x56524149U	/* "VRAI" */
 #define VRAID_ABI_MAJOR		1
-#define VRAID_ABI_MINOR		1	/* 1: FAIL_MEMBER */
+#define VRAID_ABI_MINOR		2	/* 1: FAIL_MEMBER, 2: ASSEMBLE, stop */
 
 #define VRAID_MAX_MEMBERS	32	/* members of one virtual drive */
 #define VRAID_MAX_VDS		256	/* virtual drives per system */
@@ -140,11 +140,14 @@ struct vraid_create {
 	struct vraid_member_ref members[VRAID_MAX_MEMBERS];	/* in */
 };
 
-/* VRAID_IOC_DELETE */
+/* VRAID_IOC_DELETE flags */
+#define VRAID_DELETE_STOP	(1U << 0)	/* keep the metadata (stop) */
+
+/* VRAID_IOC_DELETE: delete a VD, or with VRAID_DELETE_STOP only stop it. */
 struct vraid_delete {
 	struct vraid_ioc_hdr hdr;
 	__u32 index;		/* in: N of /dev/vraidN */
-	__u32 reserved1;	/* must be zero */
+	__u32 del_flags;	/* in: VRAID_DELETE_*; unknown bits EINVAL */
 	__u64 reserved2[4];	/* must be zero */
 };
 
@@ -212,18 +215,39 @@ struct vraid_fail_member {
 	__u64 reserved2[4];	/* must be zero */
 };
 
+/*
+ * VRAID_IOC_ASSEMBLE: bring up a VD from the metadata on the devices
+ * given (all of one VD).  The newest generation wins; older ones are
+ * stale and not used; roles no device fills are missing.
+ */
+struct vraid_assemble {
+	struct vraid_ioc_hdr hdr;
+	__u32 nr_devices;	/* in: 1..VRAID_MAX_MEMBERS */
+	__u32 asm_flags;	/* in: none defined, must be zero */
+	__u32 index;		/* out: N of /dev/vraidN */
+	__u32 nr_used;		/* out: members brought up */
+	__u32 nr_stale;		/* out: devices left out as stale */
+	__u32 reserved1;	/* must be zero */
+	char disk_name[VRAID_DEVNAME_LEN];	/* out: "vraidN" */
+	char name[VRAID_NAME_LEN];	/* out: its name (suffixed on a clash) */
+	__u64 reserved2[4];	/* must be zero */
+	struct vraid_member_ref devices[VRAID_MAX_MEMBERS];	/* in */
+};
+
 /* Sizes of the v1 structs (the smallest request of each command). */
 #define VRAID_CREATE_SIZE_V1	560
 #define VRAID_DELETE_SIZE_V1	192
 #define VRAID_LIST_SIZE_V1	1216
 #define VRAID_INFO_SIZE_V1	4200
 #define VRAID_FAIL_MEMBER_SIZE_V1	200
+#define VRAID_ASSEMBLE_SIZE_V1	528
 
 #define VRAID_IOC_CREATE	_IOWR(VRAID_IOC_TYPE, 0x00, struct vraid_ioc_hdr)
 #define VRAID_IOC_DELETE	_IOWR(VRAID_IOC_TYPE, 0x01, struct vraid_ioc_hdr)
 #define VRAID_IOC_LIST		_IOWR(VRAID_IOC_TYPE, 0x02, struct vraid_ioc_hdr)
 #define VRAID_IOC_INFO		_IOWR(VRAID_IOC_TYPE, 0x03, struct vraid_ioc_hdr)
 #define VRAID_IOC_FAIL_MEMBER	_IOWR(VRAID_IOC_TYPE, 0x05, struct vraid_ioc_hdr)
+#define VRAID_IOC_ASSEMBLE	_IOWR(VRAID_IOC_TYPE, 0x0b, struct vraid_ioc_hdr)
 /*
  * Reserved for later commands, in this order: 0x04 SET_POLICY,
  * 0x06 ADD_SPARE, 0x07 REMOVE_SPARE, 0x08 START_JOB, 0x09 STOP_JOB,
