@@ -30,7 +30,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#define NR_CMDS	6
+#define NR_CMDS	7	/* 0..5, and 6 stands for ASSEMBLE (0x0b) */
 
 /*
  * Largest data area a member can have, in sectors: Linux block devices
@@ -304,6 +304,16 @@ static void fuzz_request(u32 nr, const void *req, u32 len)
 			    VRAID_MAX_VDS)
 			die("info: accepted an index out of range");
 		break;
+	case 0x0b: {
+		const struct vraid_assemble *a = req;
+
+		ret = vraid_validate_assemble(a, msg, VRAID_MSG_LEN);
+		CHECK_RET("vraid_validate_assemble", ret, 0, -EINVAL);
+		if (!ret && (!a->nr_devices ||
+			     a->nr_devices > VRAID_MAX_MEMBERS))
+			die("assemble: accepted %u devices", a->nr_devices);
+		break;
+	}
 	case 5: {
 		const struct vraid_fail_member *f = req;
 
@@ -390,6 +400,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		return 0;
 	}
 	nr %= NR_CMDS;
+	if (nr == 6)
+		nr = 0x0b;
 
 	len = vraid_cmd_min_size(nr);
 	if (!len)

@@ -649,6 +649,53 @@ static void test_fail_member(void)
 	}
 }
 
+
+static void test_assemble(void)
+{
+	static const struct {
+		const char *what;
+		u32 nr, flags, res1, dup, slot_extra;
+		u32 major0;
+		int err;
+		const char *needle;
+	} t[] = {
+		{ "3 devices",        3, 0, 0, 0, 0, 8, 0, NULL },
+		{ "32 devices",       32, 0, 0, 0, 0, 8, 0, NULL },
+		{ "0 devices",        0, 0, 0, 0, 0, 8, -EINVAL, "0 devices" },
+		{ "33 devices",       33, 0, 0, 0, 0, 8, -EINVAL, "33 devices" },
+		{ "flags",            2, 1, 0, 0, 0, 8, -EINVAL, "flags" },
+		{ "reserved1",        2, 0, 1, 0, 0, 8, -EINVAL, "reserved" },
+		{ "duplicate",        3, 0, 0, 1, 0, 8, -EINVAL, "twice" },
+		{ "stray slot",       2, 0, 0, 0, 1, 8, -EINVAL, "slot" },
+		{ "device 0:0",       2, 0, 0, 0, 0, 0, -EINVAL, "0:0" },
+	};
+	size_t i;
+	u32 j;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct vraid_assemble *a = zalloc(sizeof(*a));
+
+		good_hdr(&a->hdr, sizeof(*a));
+		a->nr_devices = t[i].nr;
+		a->asm_flags = t[i].flags;
+		a->reserved1 = t[i].res1;
+		for (j = 0; j < t[i].nr && j < VRAID_MAX_MEMBERS; j++) {
+			a->devices[j].major = j ? 259 : t[i].major0;
+			a->devices[j].minor = j;
+		}
+		if (t[i].dup)
+			a->devices[2] = a->devices[1];
+		if (t[i].slot_extra)
+			a->devices[t[i].nr].major = 8;
+		tap_begin("assemble: %s -> %d", t[i].what, t[i].err);
+		msg_reset(msg, VRAID_MSG_LEN);
+		expect(vraid_validate_assemble(a, msg, VRAID_MSG_LEN),
+		       t[i].err, t[i].needle);
+		tap_end();
+		free(a);
+	}
+}
+
 static void test_info(void)
 {
 	static const struct {
@@ -770,6 +817,7 @@ int main(void)
 	test_create();
 	test_delete();
 	test_fail_member();
+	test_assemble();
 	test_info();
 	test_list();
 	test_short_msg();
