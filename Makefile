@@ -33,7 +33,7 @@ module:
 tools: tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref
 
 # vraidctl reads on-disk metadata with the module's own portable core.
-VRAIDCTL_CORE := driver/metadata.c driver/layout.c driver/geom.c
+VRAIDCTL_CORE := driver/metadata.c driver/layout.c driver/geom.c driver/validate.c
 
 tools/vraidctl: tools/vraidctl.c uapi/linux/vraid.h $(VRAIDCTL_CORE) driver/metadata.h
 	$(CC) $(USER_CFLAGS) -I$(TOP)/driver -o $@ $< $(VRAIDCTL_CORE)

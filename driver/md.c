@@ -124,9 +124,11 @@ static void vraid_md_fill(struct vraid_vd *vd, struct vraid_md *md)
 }
 
 /*
- * Write (or with @wipe, zero) both metadata copies on every online member
- * with the next generation.  Returns 0 or the first error, described in
- * @msg.
+ * Write both metadata copies on every online member with the next
+ * generation, or with @wipe zero them on every member still held (failed
+ * ones too: a deleted VD must leave no member that could be assembled).
+ * Every member is tried even after an error; returns 0 or the first
+ * error, described in @msg.
  */
 int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 		       size_t msglen)
@@ -135,7 +137,7 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 	struct vraid_md *md;
 	struct page *page;
 	u32 i, c;
-	int ret = 0;
+	int ret = 0, err;
 
 	md = kmalloc(sizeof(*md), GFP_KERNEL);
 	page = alloc_page(GFP_KERNEL);
@@ -147,10 +149,11 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 	mutex_lock(&vd->md_lock);
 	vd->generation++;
 	vraid_md_fill(vd, md);
-	for (i = 0; i < vd->geom.nr_members && !ret; i++) {
+	for (i = 0; i < vd->geom.nr_members; i++) {
 		struct vraid_member *m = &vd->members[i];
 
-		if (READ_ONCE(m->state) != VRAID_MEMBER_ONLINE)
+		if (!m->h.bdev || (!wipe &&
+				   READ_ONCE(m->state) != VRAID_MEMBER_ONLINE))
 			continue;
 		if (wipe) {
 			memset(page_address(page), 0, VRAID_MD_BLOCK);
@@ -158,12 +161,16 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 			md->role = i;
 			vraid_md_encode(md, page_address(page));
 		}
-		for (c = 0; c < ARRAY_SIZE(copies) && !ret; c++) {
-			ret = vraid_md_write_block(m->h.bdev, copies[c], page);
-			if (ret)
+		for (c = 0; c < ARRAY_SIZE(copies); c++) {
+			err = vraid_md_write_block(m->h.bdev, copies[c], page);
+			if (err && !ret) {
+				ret = err;
 				snprintf(msg, msglen,
 					 "cannot write metadata to member %u (%s): error %d",
-					 i, m->name, ret);
+					 i, m->name, err);
+			}
+			if (err)
+				break;
 		}
 	}
 	mutex_unlock(&vd->md_lock);

@@ -19,6 +19,7 @@
 #include <linux/vraid.h>
 #include "metadata.h"
 #include "layout.h"
+#include "validate.h"
 
 #define OFF_MAGIC	0
 #define OFF_VERSION	4
@@ -172,8 +173,8 @@ int vraid_md_decode(const u8 *blk, struct vraid_md *md, char *msg,
 	md->created = get64(blk + OFF_CREATED);
 	memcpy(md->vd_uuid, blk + OFF_UUID, VRAID_MD_UUID_LEN);
 	memcpy(md->name, blk + OFF_NAME, sizeof(md->name));
-	if (md->name[sizeof(md->name) - 1]) {
-		snprintf(msg, msglen, "VD name is not terminated");
+	if (!vraid_name_valid(md->name, sizeof(md->name))) {
+		snprintf(msg, msglen, "VD name is not a valid vraid name");
 		return -EINVAL;
 	}
 	md->level = get32(blk + OFF_LEVEL);

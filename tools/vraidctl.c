@@ -1611,7 +1611,8 @@ static bool read_md(const char *path, struct vraid_md *md)
 	return found;
 }
 
-static int assemble_one(struct ctl *c, const char *const *devs, size_t n)
+static int assemble_one(struct ctl *c, const char *const *devs, size_t n,
+			bool scan)
 {
 	struct vraid_assemble req;
 	char what[64];
@@ -1624,11 +1625,16 @@ static int assemble_one(struct ctl *c, const char *const *devs, size_t n)
 		if (member_ref(devs[i], &req.devices[i]))
 			return RC_FAIL;
 	e = ctl_ioctl(c, VRAID_IOC_ASSEMBLE, &req, sizeof(req));
+	if (e == EBUSY && scan) {
+		printf("%s%s: in use, skipped (already assembled?)\n", devs[0],
+		       n > 1 ? " ..." : "");
+		return RC_OK;
+	}
 	if (e) {
 		snprintf(what, sizeof(what), "assemble %s%s", devs[0],
 			 n > 1 ? " ..." : "");
 		report(c, what, e, &req.hdr, CTX_OTHER);
-		return e == EBUSY ? RC_OK + 100 : RC_FAIL;
+		return RC_FAIL;
 	}
 	printf("%s: assembled%s%s, %u of %zu device%s used",
 	       req.disk_name, req.name[0] ? " " : "", req.name, req.nr_used, n,
@@ -1665,9 +1671,9 @@ static int cmd_assemble(int argc, char **argv)
 	if (!ctl_open(&c, true))
 		return RC_FAIL;
 	if (!scan) {
-		rc = assemble_one(&c, pos, npos);
+		rc = assemble_one(&c, pos, npos, false);
 		close(c.fd);
-		return rc == RC_OK + 100 ? RC_FAIL : rc;
+		return rc;
 	}
 
 	/* --scan: every block device, grouped by the VD its metadata names. */
@@ -1708,7 +1714,7 @@ static int cmd_assemble(int argc, char **argv)
 				done[g] = true;
 			}
 			found++;
-			rc = assemble_one(&c, group, ng);
+			rc = assemble_one(&c, group, ng, true);
 			if (rc == RC_FAIL)
 				failed++;
 		}
@@ -1727,7 +1733,8 @@ static const struct command commands[] = {
 	  "Build a virtual drive from the block devices DEV... (in role order 0, 1, ...)\n"
 	  "and print its name, e.g. vraid0.  The first 8 MiB of every member are\n"
 	  "reserved for vraid's metadata and data starts after them; whatever the\n"
-	  "members held is lost.  VDs do not persist across a reboot yet.\n\n"
+	  "members held is lost.  The VD's metadata is written there: after a reboot\n"
+	  "or `vraidctl stop`, `vraidctl assemble` brings it back.\n\n"
 	  "  --level LEVEL  jbod (one member), 0, 1, 5, 6, 10, 50 or 60; raid5 and RAID5\n"
 	  "                 are accepted too.  The module says which levels it supports.\n"
 	  "  --strip SIZE   strip (chunk) size on each member: a power of two from 4K to\n"

@@ -359,7 +359,7 @@ EOF
 # build VARIANT EXTRA_CFLAGS: vraidctl, vraid-raw and the mock vraidctl
 # into $tmp/VARIANT/
 build() {
-	local core="$root/driver/metadata.c $root/driver/layout.c $root/driver/geom.c"
+	local core="$root/driver/metadata.c $root/driver/layout.c $root/driver/geom.c $root/driver/validate.c"
 	mkdir -p "$tmp/$1"
 	# shellcheck disable=SC2086
 	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/vraidctl" "$root/tools/vraidctl.c" $core &&
