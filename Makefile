@@ -6,6 +6,8 @@
 #   make deps       install the Debian packages the project needs (only missing ones)
 #   make test       the whole suite: unit tests, style/sparse checks, VM cases
 #   make demo       boot the VM, build a VD, mkfs, mount, fio with verification
+#   make bench     vraid vs md with fio in the VM (QUICK=1 LEVELS= MEMBERS=
+#                  ROUNDS=; Documentation/benchmarking.rst); not in make test
 #   make check      W=1 + sparse build and checkpatch, warnings are errors
 #   make clean
 #
@@ -22,7 +24,7 @@ KDIR ?= /usr/src/linux-headers-$(KVER)
 CC ?= cc
 USER_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(TOP)/uapi
 
-.PHONY: all module tools deps test unit vmtest demo check clean
+.PHONY: all module tools deps test unit vmtest demo bench check clean
 
 all: module tools
 
@@ -74,6 +76,9 @@ test: deps
 
 demo: deps all
 	$(TOP)/tests/vm/run-in-vm $(TOP)/tests/vm/demo.sh
+
+bench: deps all
+	$(TOP)/bench/run
 
 clean:
 	$(KCLEAN)

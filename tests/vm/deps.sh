@@ -129,6 +129,7 @@ pkgs=(
 	dpkg apt                   # apt-get download / dpkg-deb -x for the VM kernel
 	bash                       # /bin/sh inside the VM
 	clang libclang-rt-14-dev   # libFuzzer for tests/fuzz
+	gnuplot-nox                # make bench: plots
 )
 
 missing=()

@@ -1,0 +1,446 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/vm-bench.sh - measure vraid and Linux md side by side on the same
+# member devices, in the same boot, with fio.  Runs as root, either inside
+# the test VM (bench/run starts it through tests/vm/run-in-vm) or on a real
+# machine with real disks (Documentation/benchmarking.rst).
+#
+# For each round, for each level: build the vraid VD, run the fio matrix,
+# delete it; build the md equivalent on the same members, run the same
+# matrix, stop it -- vraid first in odd rounds, md first in even rounds.
+# Each round also measures the raw members (no RAID) for the model limit.
+#
+# Everything is configured by environment variables (all optional):
+#
+#   BENCH_LEVELS     levels, comma or space separated, from
+#                    jbod,0,1,5,6,10,50,60 (default: all that fit the members;
+#                    QUICK: 0,1,5,10)
+#   BENCH_MEMBERS    null_blk | nvme | devices (default null_blk; "devices"
+#                    when BENCH_DEVS is set)
+#   BENCH_DEVS       explicit member devices (real hardware): EVERYTHING ON
+#                    THEM IS OVERWRITTEN; needs BENCH_DESTROY=yes
+#   BENCH_NMEMBERS   members to use (default: QUICK 4, else 8; nvme: all)
+#   BENCH_NULLB_MB   null_blk member size in MiB (default: fits in memory)
+#   BENCH_QUICK      1: small matrix, short runs
+#   BENCH_ROUNDS     rounds (default 2 QUICK, 3 otherwise)
+#   BENCH_RUNTIME    seconds per fio cell (default 2 QUICK, 10 otherwise)
+#   BENCH_RAMP       ramp seconds per fio cell (default 1 QUICK, 2 otherwise)
+#   BENCH_WORKLOADS  random,seq,sweep (default all three)
+#   BENCH_CHUNK      strip/chunk in KiB (default 64)
+#   BENCH_QD_RANDOM  outstanding I/O of the random cells (default 16 QUICK, 32)
+#   BENCH_QD_SEQ     outstanding I/O of the sequential cells (default 4 / 8)
+#   BENCH_SWEEP      outstanding I/O of the sweep (default 1 4 16 64 QUICK,
+#                    1 2 4 8 16 32 64 128 256 otherwise)
+#   BENCH_MD_STRIPE_CACHE   md raid5/6 stripe_cache_size (default 4096)
+#   BENCH_MD_GROUP_THREADS  md raid5/6 group_thread_cnt (default: CPUs, max 8)
+#   BENCH_PRECOND    1: write every member once before measuring (default 1)
+#   BENCH_NO_MD=1    skip md;  BENCH_NO_RAW=1  skip the raw members
+#   BENCH_OUTDIR     where results go (default /tmp/bench-out)
+#   BENCH_OUTDEV     a raw block device to write a tar of BENCH_OUTDIR to at
+#                    the end (how bench/run gets results out of the VM)
+#
+# Output in BENCH_OUTDIR: meta.env (machine, kernel, members, settings),
+# fio/<round>-<target>.json (fio --output-format=json, one fio run per
+# target and round, one job group per cell), bench.log.
+set -u
+
+log() { echo "bench: $*" | tee -a "$OUT/bench.log"; }
+die() { echo "bench: error: $*" | tee -a "$OUT/bench.log" >&2; finish 1; }
+
+OUT=${BENCH_OUTDIR:-/tmp/bench-out}
+# BENCH_OUTDEV=sata0: the first SATA disk of the test VM (bench/run)
+[ "${BENCH_OUTDEV:-}" = sata0 ] && BENCH_OUTDEV=$(echo ${SATA_DEVS:-} | cut -d' ' -f1)
+mkdir -p "$OUT/fio"
+: >"$OUT/bench.log"
+
+QUICK=${BENCH_QUICK:-0}
+NCPU=$(nproc)
+if [ "$QUICK" = 1 ]; then
+	d_levels="0 1 5 10" d_n=4 d_rounds=2 d_rt=2 d_ramp=1 d_qr=16 d_qs=4
+	d_sweep="1 4 16 64"
+else
+	d_levels="jbod 0 1 5 6 10 50 60" d_n=8 d_rounds=3 d_rt=10 d_ramp=2
+	d_qr=32 d_qs=8 d_sweep="1 2 4 8 16 32 64 128 256"
+fi
+LEVELS=$(echo "${BENCH_LEVELS:-$d_levels}" | tr ',' ' ')
+ROUNDS=${BENCH_ROUNDS:-$d_rounds}
+RUNTIME=${BENCH_RUNTIME:-$d_rt}
+RAMP=${BENCH_RAMP:-$d_ramp}
+WORKLOADS=$(echo "${BENCH_WORKLOADS:-random,seq,sweep}" | tr ',' ' ')
+CHUNK=${BENCH_CHUNK:-64}
+QD_RANDOM=${BENCH_QD_RANDOM:-$d_qr}
+QD_SEQ=${BENCH_QD_SEQ:-$d_qs}
+SWEEP=$(echo "${BENCH_SWEEP:-$d_sweep}" | tr ',' ' ')
+MD_STRIPE_CACHE=${BENCH_MD_STRIPE_CACHE:-4096}
+MD_GROUP_THREADS=${BENCH_MD_GROUP_THREADS:-$((NCPU > 8 ? 8 : NCPU))}
+PRECOND=${BENCH_PRECOND:-1}
+if [ -n "${BENCH_DEVS:-}" ]; then
+	MEMBERS=${BENCH_MEMBERS:-devices}
+else
+	MEMBERS=${BENCH_MEMBERS:-null_blk}
+fi
+
+finish() {
+	local rc=$1
+	# never leave arrays behind: the members must be free for the next user
+	for md in /dev/md/* /dev/md[0-9]*; do
+		[ -b "$md" ] && mdadm --stop "$md" >/dev/null 2>&1
+	done
+	vraidctl list --json 2>/dev/null | grep -o '"vd":"vraid[0-9]*"' |
+		grep -o 'vraid[0-9]*' | while read -r v; do vraidctl delete "$v"; done
+	rm -f "$OUT/mdadm.out"
+	echo "BENCH_STATUS=$rc" >>"$OUT/meta.env"
+	if [ -n "${BENCH_OUTDEV:-}" ]; then
+		# tar straight onto the raw disk: the host reads the image file
+		tar -C "$OUT" -cf - . | dd of="$BENCH_OUTDEV" bs=1M conv=fsync 2>/dev/null
+		sync
+		echo "bench: results written to $BENCH_OUTDEV ($(du -sk "$OUT" | cut -f1) KiB)"
+	fi
+	exit "$rc"
+}
+
+for t in fio mdadm vraidctl; do
+	command -v $t >/dev/null || [ $t = mdadm -a "${BENCH_NO_MD:-0}" = 1 ] ||
+		die "$t not found"
+done
+
+# --- members -------------------------------------------------------------------
+DEVS=""
+case $MEMBERS in
+null_blk)
+	N=${BENCH_NMEMBERS:-$d_n}
+	memkb=$(awk '/MemTotal/ { print $2 }' /proc/meminfo)
+	# memory_backed null_blk keeps every written page: half the memory for all
+	mb=${BENCH_NULLB_MB:-$((memkb / 1024 / 2 / N))}
+	[ "$mb" -gt 512 ] && [ -z "${BENCH_NULLB_MB:-}" ] && mb=512
+	mb=$((mb / 8 * 8))
+	modprobe null_blk nr_devices=0 || die "modprobe null_blk"
+	mount -t configfs configfs /sys/kernel/config 2>/dev/null
+	for ((i = 0; i < N; i++)); do
+		# 6.1 names the disk after the configfs item (older kernels: nullbINDEX)
+		d=/sys/kernel/config/nullb/nullb$i
+		mkdir "$d" || die "null_blk configfs $d"
+		echo "$mb" >"$d/size"
+		echo 1 >"$d/memory_backed"
+		echo 4096 >"$d/blocksize"
+		echo "$NCPU" >"$d/submit_queues"
+		echo 1 >"$d/power"
+		idx=$i
+		[ -e /sys/block/nullb$i ] || idx=$(cat "$d/index")
+		for t in $(seq 50); do [ -b /dev/nullb$idx ] && break; sleep 0.1; done
+		[ -b /dev/nullb$idx ] || { ls /sys/block; dmesg | tail -5; die "/dev/nullb$idx did not appear"; }
+		DEVS="$DEVS /dev/nullb$idx"
+	done
+	MEMBER_DESC="null_blk memory_backed=1 blocksize=4096 submit_queues=$NCPU size=${mb}MiB irqmode=default(softirq)"
+	;;
+nvme)
+	set -- ${NVME_DEVS:-}
+	N=${BENCH_NMEMBERS:-$#}
+	[ "$N" -le $# ] || die "$N NVMe members wanted, $# present"
+	DEVS=$(echo "$@" | tr ' ' '\n' | head -n "$N" | tr '\n' ' ')
+	MEMBER_DESC="QEMU emulated NVMe (nvme device, raw sparse image, cache=unsafe)"
+	;;
+devices)
+	[ "${BENCH_DESTROY:-}" = yes ] ||
+		die "BENCH_DEVS given: every byte on $BENCH_DEVS will be overwritten; set BENCH_DESTROY=yes"
+	DEVS=$(echo "$BENCH_DEVS" | tr ',' ' ')
+	set -- $DEVS
+	N=${BENCH_NMEMBERS:-$#}
+	DEVS=$(echo $DEVS | tr ' ' '\n' | head -n "$N" | tr '\n' ' ')
+	MEMBER_DESC="devices given by BENCH_DEVS"
+	;;
+*) die "BENCH_MEMBERS must be null_blk, nvme or devices" ;;
+esac
+set -- $DEVS
+N=$#
+ALL=("$@")
+[ "$N" -ge 1 ] || die "no member devices"
+for d in "${ALL[@]}"; do
+	[ -b "$d" ] || die "$d is not a block device"
+	b=$(basename "$(readlink -f "$d")")
+	[ -w /sys/block/$b/queue/scheduler ] && echo none >/sys/block/$b/queue/scheduler 2>/dev/null
+done
+
+# members per level (role order = the order of DEVS); empty: does not fit
+level_k() {
+	case $1 in
+	jbod) echo 1 ;;
+	0) echo "$N" ;;
+	1) [ "$N" -ge 2 ] && echo 2 ;;
+	5) [ "$N" -ge 3 ] && echo "$N" ;;
+	6) [ "$N" -ge 4 ] && echo "$N" ;;
+	10) [ "$N" -ge 4 ] && echo $((N / 2 * 2)) ;;
+	50) [ "$N" -ge 6 ] && echo $((N / 2 * 2)) ;;
+	60) [ "$N" -ge 8 ] && echo $((N / 2 * 2)) ;;
+	esac
+}
+RUN_LEVELS=""
+for l in $LEVELS; do
+	l=$(echo "$l" | tr 'A-Z' 'a-z' | sed 's/^raid//')
+	case $l in jbod | 0 | 1 | 5 | 6 | 10 | 50 | 60) ;; *) die "unknown level $l" ;; esac
+	if [ -z "$(level_k "$l")" ]; then
+		log "skipping RAID$l: $N members are too few"
+		continue
+	fi
+	RUN_LEVELS="$RUN_LEVELS $l"
+done
+RAW_KS=$(for l in $RUN_LEVELS; do level_k "$l"; done | sort -n | uniq | tr '\n' ' ')
+
+# --- the record ----------------------------------------------------------------
+{
+	echo "DATE=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "KERNEL='$(uname -r) $(uname -v)'"
+	echo "NCPU=$NCPU"
+	echo "CPU='$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)'"
+	echo "MEM_KB=$(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
+	echo "IN_VM=$([ -n "${VRAID_TESTS:-}" ] && echo 1 || echo 0)"
+	echo "FIO='$(fio --version)'"
+	echo "MDADM='$(mdadm --version 2>&1 | head -n1)'"
+	echo "VRAIDCTL='$(vraidctl version 2>&1 | head -n1)'"
+	echo "MEMBERS=$MEMBERS"
+	echo "MEMBER_DESC='$MEMBER_DESC'"
+	echo "DEVS='$DEVS'"
+	for d in "${ALL[@]}"; do
+		b=$(basename "$(readlink -f "$d")")
+		echo "DEV_$b='$(blockdev --getsize64 "$d") bytes, lbs $(blockdev --getss "$d"), pbs $(blockdev --getpbsz "$d"), sched $(cat /sys/block/$b/queue/scheduler 2>/dev/null)'"
+	done
+	echo "LEVELS='$RUN_LEVELS'"
+	echo "RAW_KS='$RAW_KS'"
+	echo "QUICK=$QUICK"
+	echo "ROUNDS=$ROUNDS"
+	echo "RUNTIME=$RUNTIME"
+	echo "RAMP=$RAMP"
+	echo "WORKLOADS='$WORKLOADS'"
+	echo "CHUNK_KIB=$CHUNK"
+	echo "QD_RANDOM=$QD_RANDOM"
+	echo "QD_SEQ=$QD_SEQ"
+	echo "SWEEP='$SWEEP'"
+	echo "MD_STRIPE_CACHE=$MD_STRIPE_CACHE"
+	echo "MD_GROUP_THREADS=$MD_GROUP_THREADS"
+	echo "MD_OPTS='--metadata=1.2 --assume-clean --bitmap=none --data-offset=8M, raid10 n2, raid5/6 left-symmetric, raid0/linear/raid50/60 top: mdadm --build'"
+	echo "PRECOND=$PRECOND"
+	echo "FIO_OPTS='ioengine=libaio direct=1 time_based runtime=$RUNTIME ramp_time=$RAMP numjobs=min(OIO,$NCPU) iodepth=OIO/numjobs (sequential: numjobs=1) norandommap randrepeat=0 lat_percentiles=1'"
+} >"$OUT/meta.env"
+
+# --- the fio matrix ------------------------------------------------------------
+# cell name: KIND_BS_rREAD%_qOIO, e.g. rand_4k_r70_q32, seq_1m_r0_q8
+CELLS=""
+add_cell() { case " $CELLS " in *" $1 "*) ;; *) CELLS="$CELLS $1" ;; esac; }
+for w in $WORKLOADS; do
+	case $w in
+	random)
+		if [ "$QUICK" = 1 ]; then bss="4k"; else bss="4k 8k"; fi
+		for bs in $bss; do
+			for r in 100 0 70 50; do add_cell "rand_${bs}_r${r}_q$QD_RANDOM"; done
+		done ;;
+	seq)
+		if [ "$QUICK" = 1 ]; then bss="1m"; else bss="256k 1m"; fi
+		for bs in $bss; do
+			for r in 100 0; do add_cell "seq_${bs}_r${r}_q$QD_SEQ"; done
+		done ;;
+	sweep)
+		if [ "$QUICK" = 1 ]; then mixes="100"; else mixes="100 70"; fi
+		for r in $mixes; do
+			for q in $SWEEP; do add_cell "rand_4k_r${r}_q$q"; done
+		done ;;
+	*) die "unknown workload class $w (random, seq, sweep)" ;;
+	esac
+done
+echo "CELLS='$CELLS'" >>"$OUT/meta.env"
+
+parity_level() { case $1 in 5 | 6 | 50 | 60) return 0 ;; esac; return 1; }
+
+# jobfile FILE SIZE_BYTES LEVEL FILENAME
+jobfile() {
+	local f=$1 size=$2 lvl=$3 fname=$4 c kind bs r q nj dep rw
+	{
+		echo "[global]"
+		echo "ioengine=libaio"
+		echo "direct=1"
+		echo "filename=$fname"
+		[ -n "$size" ] && echo "size=$size"
+		echo "time_based=1"
+		echo "runtime=$RUNTIME"
+		echo "ramp_time=$RAMP"
+		echo "group_reporting=1"
+		echo "norandommap=1"
+		echo "randrepeat=0"
+		echo "lat_percentiles=1"
+		echo "percentile_list=50:90:99:99.9"
+		for c in $CELLS; do
+			IFS=_ read -r kind bs r q <<<"$c"
+			r=${r#r} q=${q#q}
+			# 50:50 only for the parity levels (and the raw members)
+			[ "$r" = 50 ] && [ "$lvl" != raw ] && ! parity_level "$lvl" && continue
+			if [ "$kind" = seq ]; then
+				nj=1 dep=$q
+				case $r in 100) rw=read ;; 0) rw=write ;; *) rw=rw ;; esac
+			else
+				nj=$((q < NCPU ? q : NCPU)) dep=$((q / nj))
+				case $r in 100) rw=randread ;; 0) rw=randwrite ;; *) rw=randrw ;; esac
+			fi
+			echo
+			echo "[$c]"
+			echo "stonewall"
+			echo "rw=$rw"
+			[ "$rw" = randrw ] || [ "$rw" = rw ] && echo "rwmixread=$r"
+			echo "bs=$bs"
+			echo "numjobs=$nj"
+			echo "iodepth=$dep"
+		done
+	} >"$f"
+}
+
+# measure ROUND TARGET LEVEL DEV|FILES SIZE
+measure() {
+	local round=$1 target=$2 lvl=$3 fname=$4 size=$5 t0 rc
+	local job=$OUT/fio/$round-$target.fio
+	jobfile "$job" "$size" "$lvl" "$fname"
+	t0=$(date +%s)
+	fio --output-format=json --output="$OUT/fio/$round-$target.json" "$job" \
+		>"$OUT/fio/$round-$target.err" 2>&1
+	rc=$?
+	[ -s "$OUT/fio/$round-$target.err" ] || rm -f "$OUT/fio/$round-$target.err"
+	[ $rc = 0 ] || { cat "$OUT/fio/$round-$target.err" 2>/dev/null; die "fio failed on $target ($fname)"; }
+	log "round $round: $target done in $(($(date +%s) - t0)) s"
+}
+
+# --- vraid and md ---------------------------------------------------------------
+VD=""
+vraid_make() { # LEVEL K
+	local lvl=$1 k=$2 opts="--level $lvl" name
+	[ "$lvl" != jbod ] && opts="$opts --strip ${CHUNK}K"
+	case $lvl in 50 | 60) opts="$opts --spans 2" ;; esac
+	name=$(vraidctl create $opts --name bench "${ALL[@]:0:$k}") ||
+		die "vraidctl create $opts ${ALL[*]:0:$k} failed"
+	VD=/dev/$name
+	[ -b "$VD" ] || die "$VD missing"
+}
+vraid_drop() { vraidctl delete "$VD" || die "vraidctl delete $VD"; VD=""; }
+
+MD_STOP=""
+md_tune() { # mdN (raid5/6 only)
+	echo "$MD_STRIPE_CACHE" >/sys/block/$1/md/stripe_cache_size || die "stripe_cache_size on $1"
+	echo "$MD_GROUP_THREADS" >/sys/block/$1/md/group_thread_cnt || die "group_thread_cnt on $1"
+}
+md_create() { # DEV LEVEL SIZE_KIB DEVS...
+	local dev=$1 lvl=$2 size=$3 layout=""
+	shift 3
+	case $lvl in
+	5 | 6) layout="--layout=left-symmetric --chunk=$CHUNK" ;;
+	10) layout="--layout=n2 --chunk=$CHUNK" ;;
+	esac
+	mdadm --create "$dev" --run --assume-clean --metadata=1.2 --data-offset=8M \
+		--size="$size" --bitmap=none --level="$lvl" $layout --raid-devices=$# \
+		"$@" </dev/null >"$OUT/mdadm.out" 2>&1 ||
+		{ cat "$OUT/mdadm.out"; die "mdadm --create $dev level $lvl failed"; }
+	MD_STOP="$dev $MD_STOP"
+	case $lvl in 5 | 6) md_tune "$(basename "$(readlink -f "$dev")")" ;; esac
+}
+md_make() { # LEVEL K MEMBER_SIZE_KIB -> MDDEV
+	local lvl=$1 k=$2 msz=$3 h devs
+	devs=("${ALL[@]:0:$k}")
+	MD_STOP=""
+	case $lvl in
+	jbod)
+		mdadm --build /dev/md0 --run --force --level=linear --raid-devices=1 \
+			"${devs[0]}" </dev/null >"$OUT/mdadm.out" 2>&1 ||
+			{ cat "$OUT/mdadm.out"; die "mdadm --build linear failed"; }
+		MD_STOP=/dev/md0 ;;
+	0)
+		mdadm --build /dev/md0 --run --level=0 --chunk="$CHUNK" --raid-devices="$k" \
+			"${devs[@]}" </dev/null >"$OUT/mdadm.out" 2>&1 ||
+			{ cat "$OUT/mdadm.out"; die "mdadm --build raid0 failed"; }
+		MD_STOP=/dev/md0 ;;
+	1 | 5 | 6 | 10) md_create /dev/md0 "$lvl" "$msz" "${devs[@]}" ;;
+	50 | 60)
+		h=$((k / 2))
+		md_create /dev/md10 $((lvl / 10)) "$msz" "${devs[@]:0:$h}"
+		md_create /dev/md11 $((lvl / 10)) "$msz" "${devs[@]:$h:$h}"
+		mdadm --build /dev/md0 --run --level=0 --chunk="$CHUNK" --raid-devices=2 \
+			/dev/md10 /dev/md11 </dev/null >"$OUT/mdadm.out" 2>&1 ||
+			{ cat "$OUT/mdadm.out"; die "mdadm --build over the spans failed"; }
+		MD_STOP="/dev/md0 $MD_STOP" ;;
+	esac
+	MDDEV=/dev/md0
+}
+md_drop() {
+	local m
+	for m in $MD_STOP; do mdadm --stop "$m" >/dev/null 2>&1 || die "mdadm --stop $m"; done
+	MD_STOP=""
+}
+md_record() { # LEVEL: what md runs with, once
+	local f=$OUT/md-raid$1.txt m
+	[ -e "$f" ] && return
+	{
+		cat /proc/mdstat
+		for m in /sys/block/md*/md; do
+			echo "== $m"
+			for a in level chunk_size layout raid_disks array_state sync_action \
+				stripe_cache_size group_thread_cnt skip_copy consistency_policy; do
+				[ -r "$m/$a" ] && echo "$a: $(cat "$m/$a")"
+			done
+		done
+	} >"$f" 2>&1
+}
+
+# --- go ---------------------------------------------------------------------------
+log "members ($MEMBERS): $DEVS"
+log "levels:$RUN_LEVELS; rounds $ROUNDS; runtime ${RUNTIME}s + ramp ${RAMP}s per cell"
+log "cells:$CELLS"
+
+if [ "$PRECOND" = 1 ]; then
+	log "preconditioning: writing every member once"
+	for d in "${ALL[@]}"; do
+		dd if=/dev/zero of="$d" bs=1M oflag=direct 2>/dev/null
+	done
+	# the same bytes at the start as md metadata will want: nothing to keep
+	log "preconditioning done"
+fi
+
+# One VD size per level, the smaller of vraid's and md's, so both see the
+# same offsets.
+declare -A VDSIZE MSZ
+T0=$(date +%s)
+for ((round = 1; round <= ROUNDS; round++)); do
+	if [ "${BENCH_NO_RAW:-0}" != 1 ]; then
+		for k in $RAW_KS; do
+			files=$(echo "${ALL[@]:0:$k}" | tr ' ' ':')
+			measure "$round" "raw$k" raw "$files" ""
+		done
+	fi
+	for lvl in $RUN_LEVELS; do
+		k=$(level_k "$lvl")
+		if [ -z "${VDSIZE[$lvl]:-}" ]; then
+			vraid_make "$lvl" "$k"
+			VDSIZE[$lvl]=$(blockdev --getsize64 "$VD")
+			MSZ[$lvl]=$(($(cat /sys/block/${VD#/dev/}/vraid/member_size) / 2))
+			vraid_drop
+			echo "VDSIZE_$lvl=${VDSIZE[$lvl]} MEMBER_KIB_$lvl=${MSZ[$lvl]} K_$lvl=$k" >>"$OUT/meta.env"
+		fi
+		order="vraid md"
+		[ $((round % 2)) = 0 ] && order="md vraid"
+		[ "${BENCH_NO_MD:-0}" = 1 ] && order=vraid
+		for who in $order; do
+			if [ $who = vraid ]; then
+				vraid_make "$lvl" "$k"
+				[ "$round" = 1 ] && vraidctl show "$VD" >"$OUT/vraid-raid$lvl.txt" 2>&1
+				measure "$round" "vraid-$lvl" "$lvl" "$VD" "${VDSIZE[$lvl]}"
+				vraid_drop
+			else
+				md_make "$lvl" "$k" "${MSZ[$lvl]}"
+				sz=$(blockdev --getsize64 "$MDDEV")
+				[ "$sz" -lt "${VDSIZE[$lvl]}" ] &&
+					log "note: md RAID$lvl is smaller ($sz) than the VD (${VDSIZE[$lvl]})"
+				[ "$round" = 1 ] && md_record "$lvl"
+				measure "$round" "md-$lvl" "$lvl" "$MDDEV" "$((sz < VDSIZE[$lvl] ? sz : VDSIZE[$lvl]))"
+				md_drop
+			fi
+		done
+	done
+done
+log "all rounds done in $(($(date +%s) - T0)) s"
+dmesg | grep -E 'BUG|WARNING|Oops|vraid|md' | tail -n 200 >"$OUT/dmesg.txt"
+echo "ELAPSED=$(($(date +%s) - T0))" >>"$OUT/meta.env"
+finish 0
