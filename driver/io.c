@@ -203,6 +203,39 @@ static void vraid_start_flush(struct vraid_vd *vd, struct bio *bio)
 	queue_work(vraid_wq, &fl->work);
 }
 
+/*
+ * Parity levels: cut the bio at every strip end here, all under one block
+ * plug, so that the strips of a full-stripe write reach their stripe
+ * heads in one batch (with chunk_sectors the block layer would hand them
+ * over one by one, after ->submit_bio returned, outside any plug).
+ */
+static void vraid_parity_split(struct vraid_vd *vd, struct bio *bio)
+{
+	u32 strip = vd->geom.strip_sectors;
+	u32 left = strip - (bio->bi_iter.bi_sector & (strip - 1));
+	struct blk_plug plug;
+
+	if (unlikely(!bio_sectors(bio))) {
+		bio_endio(bio);
+		return;
+	}
+	if (unlikely(bio_end_sector(bio) > vd->geom.size_sectors)) {
+		bio_io_error(bio);
+		return;
+	}
+	blk_start_plug(&plug);
+	while (bio_sectors(bio) > left) {
+		struct bio *split;
+
+		split = bio_split(bio, left, GFP_NOIO, &vd->split_set);
+		bio_chain(split, bio);
+		vraid_parity_bio(vd, split);
+		left = strip;
+	}
+	vraid_parity_bio(vd, bio);
+	blk_finish_plug(&plug);
+}
+
 void vraid_submit_bio(struct bio *bio)
 {
 	struct vraid_vd *vd = bio->bi_bdev->bd_disk->private_data;
@@ -219,6 +252,10 @@ void vraid_submit_bio(struct bio *bio)
 	bio = bio_split_to_limits(bio);
 	if (!bio)
 		return;
+	if (vraid_layout_is_parity(vd->geom.level)) {
+		vraid_parity_split(vd, bio);
+		return;
+	}
 	/*
 	 * chunk_sectors keeps reads and writes within a strip, but the block
 	 * layer splits discards and write-zeroes by size only: cut those at
@@ -249,12 +286,6 @@ void vraid_submit_bio(struct bio *bio)
 	case VRAID_LEVEL_1:
 	case VRAID_LEVEL_10:
 		vraid_mirror_bio(vd, bio);
-		break;
-	case VRAID_LEVEL_5:
-	case VRAID_LEVEL_6:
-	case VRAID_LEVEL_50:
-	case VRAID_LEVEL_60:
-		vraid_parity_bio(vd, bio);
 		break;
 	default:
 		vraid_map_bio(vd, bio);

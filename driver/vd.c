@@ -165,8 +165,11 @@ static void vraid_set_limits(struct vraid_vd *vd)
 		/*
 		 * Every bio the block layer hands us lies in one strip
 		 * (RAID1 too: its in-flight write ranges are kept per strip).
+		 * Parity levels cut bios at strips themselves, under a plug
+		 * (io.c), to batch full-stripe writes.
 		 */
-		blk_queue_chunk_sectors(q, strip);
+		if (!parity)
+			blk_queue_chunk_sectors(q, strip);
 		blk_queue_io_min(q, strip << SECTOR_SHIFT);
 		blk_queue_io_opt(q, (strip << SECTOR_SHIFT) * g->data_members);
 		max_discard = min(max_discard, strip);
