@@ -41,9 +41,34 @@ static u32 ilog2_u32(u32 v)
 	return r;
 }
 
+int vraid_check_members_strip(u32 nr_members, u32 strip_bytes, char *msg,
+			      size_t msglen)
+{
+	if (nr_members == 0) {
+		snprintf(msg, msglen, "no members given");
+		return -EINVAL;
+	}
+	if (nr_members > VRAID_MAX_MEMBERS) {
+		snprintf(msg, msglen, "%u members given, at most %u allowed",
+			 nr_members, VRAID_MAX_MEMBERS);
+		return -EINVAL;
+	}
+	if (strip_bytes && (!is_pow2(strip_bytes) ||
+			    strip_bytes < VRAID_STRIP_MIN ||
+			    strip_bytes > VRAID_STRIP_MAX)) {
+		snprintf(msg, msglen,
+			 "bad strip size %u bytes: use a power of two from 4 KiB to 1 MiB",
+			 strip_bytes);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int vraid_geom_check(u32 level, u32 nr_members, u32 strip_bytes, u32 spans,
 		     char *msg, size_t msglen)
 {
+	int ret;
+
 	const char *name = vraid_level_name(level);
 
 	if (!name) {
@@ -62,23 +87,9 @@ int vraid_geom_check(u32 level, u32 nr_members, u32 strip_bytes, u32 spans,
 			 spans, name);
 		return -EINVAL;
 	}
-	if (nr_members == 0) {
-		snprintf(msg, msglen, "no members given");
-		return -EINVAL;
-	}
-	if (nr_members > VRAID_MAX_MEMBERS) {
-		snprintf(msg, msglen, "%u members given, at most %u allowed",
-			 nr_members, VRAID_MAX_MEMBERS);
-		return -EINVAL;
-	}
-	if (strip_bytes && (!is_pow2(strip_bytes) ||
-			    strip_bytes < VRAID_STRIP_MIN ||
-			    strip_bytes > VRAID_STRIP_MAX)) {
-		snprintf(msg, msglen,
-			 "bad strip size %u bytes: use a power of two from 4 KiB to 1 MiB",
-			 strip_bytes);
-		return -EINVAL;
-	}
+	ret = vraid_check_members_strip(nr_members, strip_bytes, msg, msglen);
+	if (ret)
+		return ret;
 	if (level == VRAID_LEVEL_JBOD && nr_members != 1) {
 		snprintf(msg, msglen,
 			 "JBOD takes exactly one member, %u given (use one JBOD per disk)",

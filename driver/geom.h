@@ -29,6 +29,10 @@ struct vraid_map {
 	u64 len;		/* sectors contiguous on that member from here */
 };
 
+/* Checks every level shares: 1..32 members, strip 0 or 4 KiB..1 MiB. */
+int vraid_check_members_strip(u32 nr_members, u32 strip_bytes, char *msg,
+			      size_t msglen);
+
 /* Human name of a level ("RAID0", "JBOD"), or NULL if unknown. */
 const char *vraid_level_name(u32 level);
 

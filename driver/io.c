@@ -215,14 +215,6 @@ static void vraid_parity_split(struct vraid_vd *vd, struct bio *bio)
 	u32 left = strip - (bio->bi_iter.bi_sector & (strip - 1));
 	struct blk_plug plug;
 
-	if (unlikely(!bio_sectors(bio))) {
-		bio_endio(bio);
-		return;
-	}
-	if (unlikely(bio_end_sector(bio) > vd->geom.size_sectors)) {
-		bio_io_error(bio);
-		return;
-	}
 	blk_start_plug(&plug);
 	while (bio_sectors(bio) > left) {
 		struct bio *split;
@@ -252,6 +244,14 @@ void vraid_submit_bio(struct bio *bio)
 	bio = bio_split_to_limits(bio);
 	if (!bio)
 		return;
+	if (unlikely(!bio_sectors(bio))) {
+		bio_endio(bio);
+		return;
+	}
+	if (unlikely(bio_end_sector(bio) > vd->geom.size_sectors)) {
+		bio_io_error(bio);
+		return;
+	}
 	if (vraid_layout_is_parity(vd->geom.level)) {
 		vraid_parity_split(vd, bio);
 		return;
@@ -273,14 +273,6 @@ void vraid_submit_bio(struct bio *bio)
 			submit_bio_noacct(bio);
 			bio = split;
 		}
-	}
-	if (unlikely(!bio_sectors(bio))) {
-		bio_endio(bio);
-		return;
-	}
-	if (unlikely(bio_end_sector(bio) > vd->geom.size_sectors)) {
-		bio_io_error(bio);
-		return;
 	}
 	switch (vd->geom.level) {
 	case VRAID_LEVEL_1:

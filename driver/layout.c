@@ -40,11 +40,6 @@ static u32 parity_strips(u32 level)
 	return 0;
 }
 
-static bool is_pow2(u32 v)
-{
-	return v && !(v & (v - 1));
-}
-
 static u32 ilog2_u32(u32 v)
 {
 	u32 r = 0;
@@ -120,32 +115,20 @@ int vraid_layout_check(u32 level, u32 nr_members, u32 strip_bytes, u32 spans,
 {
 	const char *name = vraid_level_name(level);
 	bool spanned = level == VRAID_LEVEL_50 || level == VRAID_LEVEL_60;
+	int ret;
 
 	if (!vraid_layout_is_mirror(level) && !vraid_layout_is_parity(level))
 		return vraid_geom_check(level, nr_members, strip_bytes, spans,
 					msg, msglen);
 	if (spans && !spanned) {
-		snprintf(msg, msglen, "spans apply to RAID50/60 only, not %s",
-			 name);
-		return -EINVAL;
-	}
-	if (nr_members == 0) {
-		snprintf(msg, msglen, "no members given");
-		return -EINVAL;
-	}
-	if (nr_members > VRAID_MAX_MEMBERS) {
-		snprintf(msg, msglen, "%u members given, at most %u allowed",
-			 nr_members, VRAID_MAX_MEMBERS);
-		return -EINVAL;
-	}
-	if (strip_bytes && (!is_pow2(strip_bytes) ||
-			    strip_bytes < VRAID_STRIP_MIN ||
-			    strip_bytes > VRAID_STRIP_MAX)) {
 		snprintf(msg, msglen,
-			 "bad strip size %u bytes: use a power of two from 4 KiB to 1 MiB",
-			 strip_bytes);
+			 "spans (%u given) apply to RAID50/60 only, not %s",
+			 spans, name);
 		return -EINVAL;
 	}
+	ret = vraid_check_members_strip(nr_members, strip_bytes, msg, msglen);
+	if (ret)
+		return ret;
 	if (spanned)
 		return check_spans(level, name, nr_members, spans,
 				   msg, msglen);
