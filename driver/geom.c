@@ -64,6 +64,29 @@ int vraid_check_members_strip(u32 nr_members, u32 strip_bytes, char *msg,
 	return 0;
 }
 
+int vraid_geom_check_size(const struct vraid_geom *g, u64 min_data_sectors,
+			  char *msg, size_t msglen)
+{
+	u32 rem;
+
+	/* The VD's size in bytes must fit a loff_t (2^63 - 1). */
+	if (g->member_sectors > div_u64_rem((1ULL << 54) - 1, g->data_members,
+					    &rem)) {
+		snprintf(msg, msglen,
+			 "members too large: %llu sectors each makes the VD exceed 2^63 bytes",
+			 (unsigned long long)min_data_sectors);
+		return -EFBIG;
+	}
+	if (g->member_sectors < VRAID_MIN_DATA_SECTORS) {
+		snprintf(msg, msglen,
+			 "members too small: %llu KiB of data area each, at least %llu KiB needed",
+			 (unsigned long long)(min_data_sectors >> 1),
+			 (unsigned long long)(VRAID_MIN_DATA_SECTORS >> 1));
+		return -ENOSPC;
+	}
+	return 0;
+}
+
 int vraid_geom_check(u32 level, u32 nr_members, u32 strip_bytes, u32 spans,
 		     char *msg, size_t msglen)
 {
@@ -109,7 +132,6 @@ int vraid_geom_init(struct vraid_geom *g, u32 level, u32 nr_members,
 		    u32 strip_bytes, u32 spans, u64 min_data_sectors,
 		    char *msg, size_t msglen)
 {
-	u32 rem;
 	int ret;
 
 	ret = vraid_geom_check(level, nr_members, strip_bytes, spans,
@@ -137,22 +159,7 @@ int vraid_geom_init(struct vraid_geom *g, u32 level, u32 nr_members,
 		g->data_members = nr_members;
 		g->size_sectors = g->member_sectors * nr_members;
 	}
-	/* The VD's size in bytes must fit a loff_t (2^63 - 1). */
-	if (g->member_sectors > div_u64_rem((1ULL << 54) - 1, g->data_members,
-					    &rem)) {
-		snprintf(msg, msglen,
-			 "members too large: %llu sectors each makes the VD exceed 2^63 bytes",
-			 (unsigned long long)min_data_sectors);
-		return -EFBIG;
-	}
-	if (g->member_sectors < VRAID_MIN_DATA_SECTORS) {
-		snprintf(msg, msglen,
-			 "members too small: %llu KiB of data area each, at least %llu KiB needed",
-			 (unsigned long long)(min_data_sectors >> 1),
-			 (unsigned long long)(VRAID_MIN_DATA_SECTORS >> 1));
-		return -ENOSPC;
-	}
-	return 0;
+	return vraid_geom_check_size(g, min_data_sectors, msg, msglen);
 }
 
 void vraid_geom_map(const struct vraid_geom *g, u64 vsector,

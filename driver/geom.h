@@ -33,6 +33,13 @@ struct vraid_map {
 int vraid_check_members_strip(u32 nr_members, u32 strip_bytes, char *msg,
 			      size_t msglen);
 
+/*
+ * Size checks shared by every level, on a filled @g: the VD fits a loff_t
+ * (-EFBIG) and each member has VRAID_MIN_DATA_SECTORS (-ENOSPC).
+ */
+int vraid_geom_check_size(const struct vraid_geom *g, u64 min_data_sectors,
+			  char *msg, size_t msglen);
+
 /* Human name of a level ("RAID0", "JBOD"), or NULL if unknown. */
 const char *vraid_level_name(u32 level);
 

@@ -26,8 +26,8 @@ bool vraid_layout_is_parity(u32 level)
 	       level == VRAID_LEVEL_50 || level == VRAID_LEVEL_60;
 }
 
-/* P and Q strips per row of a span. */
-static u32 parity_strips(u32 level)
+/* P and Q strips per row of a span (0 for other levels). */
+u32 vraid_layout_parity_strips(u32 level)
 {
 	switch (level) {
 	case VRAID_LEVEL_5:
@@ -72,11 +72,11 @@ static int check_members(u32 level, const char *name, u32 n,
 		return -EINVAL;
 	case VRAID_LEVEL_5:
 	case VRAID_LEVEL_6:
-		if (n >= 2 + parity_strips(level))
+		if (n >= 2 + vraid_layout_parity_strips(level))
 			return 0;
 		snprintf(msg, msglen,
 			 "%s needs %u to %u members, %u given (use RAID1 for fewer disks)",
-			 name, 2 + parity_strips(level), VRAID_MAX_MEMBERS, n);
+			 name, 2 + vraid_layout_parity_strips(level), VRAID_MAX_MEMBERS, n);
 		return -EINVAL;
 	}
 	return 0;
@@ -86,7 +86,7 @@ static int check_members(u32 level, const char *name, u32 n,
 static int check_spans(u32 level, const char *name, u32 n, u32 spans,
 		       char *msg, size_t msglen)
 {
-	u32 min_width = 2 + parity_strips(level);
+	u32 min_width = 2 + vraid_layout_parity_strips(level);
 
 	if (spans < 2) {
 		snprintf(msg, msglen,
@@ -139,7 +139,7 @@ int vraid_layout_init(struct vraid_geom *g, u32 level, u32 nr_members,
 		      u32 strip_bytes, u32 spans, u64 min_data_sectors,
 		      char *msg, size_t msglen)
 {
-	u32 width, rem;
+	u32 width;
 	int ret;
 
 	if (!vraid_layout_is_mirror(level) && !vraid_layout_is_parity(level))
@@ -171,26 +171,11 @@ int vraid_layout_init(struct vraid_geom *g, u32 level, u32 nr_members,
 			g->data_members = nr_members / 2;
 		else
 			g->data_members = g->spans *
-					  (width - parity_strips(level));
+					  (width - vraid_layout_parity_strips(level));
 	}
 	g->size_sectors = g->member_sectors * g->data_members;
 
-	/* The VD's size in bytes must fit a loff_t (2^63 - 1), as geom.c. */
-	if (g->member_sectors > div_u64_rem((1ULL << 54) - 1,
-					    g->data_members, &rem)) {
-		snprintf(msg, msglen,
-			 "members too large: %llu sectors each makes the VD exceed 2^63 bytes",
-			 (unsigned long long)min_data_sectors);
-		return -EFBIG;
-	}
-	if (g->member_sectors < VRAID_MIN_DATA_SECTORS) {
-		snprintf(msg, msglen,
-			 "members too small: %llu KiB of data area each, at least %llu KiB needed",
-			 (unsigned long long)(min_data_sectors >> 1),
-			 (unsigned long long)(VRAID_MIN_DATA_SECTORS >> 1));
-		return -ENOSPC;
-	}
-	return 0;
+	return vraid_geom_check_size(g, min_data_sectors, msg, msglen);
 }
 
 u32 vraid_layout_span_width(const struct vraid_geom *g)
@@ -201,7 +186,7 @@ u32 vraid_layout_span_width(const struct vraid_geom *g)
 u32 vraid_layout_span_data(const struct vraid_geom *g)
 {
 	return vraid_layout_is_parity(g->level) ?
-	       vraid_layout_span_width(g) - parity_strips(g->level) : 0;
+	       vraid_layout_span_width(g) - vraid_layout_parity_strips(g->level) : 0;
 }
 
 void vraid_layout_mirror(const struct vraid_geom *g, u64 vsector,
@@ -246,7 +231,7 @@ void vraid_layout_parity(const struct vraid_geom *g, u64 vsector,
 			 struct vraid_parity_loc *loc)
 {
 	u32 width = vraid_layout_span_width(g);
-	u32 np = parity_strips(g->level);
+	u32 np = vraid_layout_parity_strips(g->level);
 	u32 span = 0, idx, pd, base;
 	u64 chunk, stripe;
 
@@ -274,7 +259,7 @@ u32 vraid_layout_data_member(const struct vraid_geom *g, u32 span,
 	u32 width = vraid_layout_span_width(g);
 
 	return span * width + (p_index(stripe, width) +
-			       parity_strips(g->level) + data_idx) % width;
+			       vraid_layout_parity_strips(g->level) + data_idx) % width;
 }
 
 u32 vraid_layout_p_member(const struct vraid_geom *g, u32 span, u64 stripe)
@@ -288,7 +273,7 @@ u32 vraid_layout_q_member(const struct vraid_geom *g, u32 span, u64 stripe)
 {
 	u32 width = vraid_layout_span_width(g);
 
-	if (parity_strips(g->level) != 2)
+	if (vraid_layout_parity_strips(g->level) != 2)
 		return VRAID_NO_MEMBER;
 	return span * width + (p_index(stripe, width) + 1) % width;
 }
@@ -297,7 +282,7 @@ u32 vraid_layout_member_role(const struct vraid_geom *g, u32 member,
 			     u64 stripe)
 {
 	u32 width = vraid_layout_span_width(g);
-	u32 np = parity_strips(g->level);
+	u32 np = vraid_layout_parity_strips(g->level);
 	u32 m = member % width;
 	u32 pd = p_index(stripe, width);
 

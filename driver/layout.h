@@ -131,6 +131,9 @@ int vraid_layout_init(struct vraid_geom *g, u32 level, u32 nr_members,
 		      u32 strip_bytes, u32 spans, u64 min_data_sectors,
 		      char *msg, size_t msglen);
 
+/* P and Q strips per row of a span: 1 (RAID5/50), 2 (RAID6/60), else 0. */
+u32 vraid_layout_parity_strips(u32 level);
+
 /* Members per span (nr_members unless RAID50/60). */
 u32 vraid_layout_span_width(const struct vraid_geom *g);
 

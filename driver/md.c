@@ -14,29 +14,15 @@
 #include "vraid.h"
 #include "metadata.h"
 
-static int vraid_md_write_block(struct block_device *bdev, sector_t sector,
-				struct page *page)
+/* Read or write one metadata block of @bdev, synchronously. */
+static int vraid_md_io(struct block_device *bdev, sector_t sector,
+		       struct page *page, blk_opf_t opf)
 {
 	struct bio_vec bvec;
 	struct bio bio;
 	int ret;
 
-	bio_init(&bio, bdev, &bvec, 1, REQ_OP_WRITE | REQ_SYNC | REQ_FUA);
-	bio.bi_iter.bi_sector = sector;
-	__bio_add_page(&bio, page, VRAID_MD_BLOCK, 0);
-	ret = submit_bio_wait(&bio);
-	bio_uninit(&bio);
-	return ret;
-}
-
-static int vraid_md_read_block(struct block_device *bdev, sector_t sector,
-			       struct page *page)
-{
-	struct bio_vec bvec;
-	struct bio bio;
-	int ret;
-
-	bio_init(&bio, bdev, &bvec, 1, REQ_OP_READ | REQ_SYNC);
+	bio_init(&bio, bdev, &bvec, 1, opf);
 	bio.bi_iter.bi_sector = sector;
 	__bio_add_page(&bio, page, VRAID_MD_BLOCK, 0);
 	ret = submit_bio_wait(&bio);
@@ -67,7 +53,7 @@ int vraid_md_read(struct block_device *bdev, struct vraid_md *md, char *msg,
 		goto out;
 	}
 	for (c = 0; c < ARRAY_SIZE(copies); c++) {
-		ret = vraid_md_read_block(bdev, copies[c], page);
+		ret = vraid_md_io(bdev, copies[c], page, REQ_OP_READ | REQ_SYNC);
 		if (ret) {
 			snprintf(why[c], sizeof(why[c]), "read error %d", ret);
 			continue;
@@ -162,7 +148,8 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 			vraid_md_encode(md, page_address(page));
 		}
 		for (c = 0; c < ARRAY_SIZE(copies); c++) {
-			err = vraid_md_write_block(m->h.bdev, copies[c], page);
+			err = vraid_md_io(m->h.bdev, copies[c], page,
+					  REQ_OP_WRITE | REQ_SYNC | REQ_FUA);
 			if (err && !ret) {
 				ret = err;
 				snprintf(msg, msglen,

@@ -20,18 +20,11 @@ bool vraid_level_redundant(u32 level)
 /* How many members of one span (or pair) may fail. */
 u32 vraid_tolerance(const struct vraid_geom *g)
 {
-	switch (g->level) {
-	case VRAID_LEVEL_1:
+	if (g->level == VRAID_LEVEL_1)
 		return g->nr_members - 1;
-	case VRAID_LEVEL_10:
-	case VRAID_LEVEL_5:
-	case VRAID_LEVEL_50:
+	if (g->level == VRAID_LEVEL_10)
 		return 1;
-	case VRAID_LEVEL_6:
-	case VRAID_LEVEL_60:
-		return 2;
-	}
-	return 0;
+	return vraid_layout_parity_strips(g->level);
 }
 
 /* The VD state its member states call for.  Called with state_lock held. */
