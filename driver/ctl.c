@@ -24,6 +24,29 @@ static DEFINE_IDR(vraid_idr);
 
 struct workqueue_struct *vraid_wq;
 
+/* A hot spare: held open until it is taken or removed. */
+struct vraid_spare_dev {
+	struct list_head list;
+	struct vraid_bdev_handle h;
+	dev_t dev;
+	u64 sectors;
+	int vd_index;			/* dedicated to vraidN, or -1 */
+	char name[BDEVNAME_SIZE];
+};
+
+/* Hot spares, under vraid_ctl_mutex; their devices' holder is the list. */
+static LIST_HEAD(vraid_spares);
+static u32 vraid_nr_spares;
+
+static void vraid_spare_work_fn(struct work_struct *work);
+static DECLARE_WORK(vraid_spare_work, vraid_spare_work_fn);
+
+/* A member failed: see whether a spare can take its place. */
+void vraid_spare_kick(void)
+{
+	queue_work(vraid_wq, &vraid_spare_work);
+}
+
 int vraid_idr_alloc(struct vraid_vd *vd)
 {
 	lockdep_assert_held(&vraid_ctl_mutex);
@@ -82,8 +105,21 @@ static int vraid_ctl_delete(void *buf)
 	vd = vraid_find(d->index, msg, sizeof(d->hdr.message));
 	if (!vd)
 		return -ENOENT;
-	return vraid_vd_delete(vd, d->del_flags & VRAID_DELETE_STOP, msg,
-			       sizeof(d->hdr.message));
+	ret = vraid_vd_delete(vd, d->del_flags & VRAID_DELETE_STOP, msg,
+			      sizeof(d->hdr.message));
+	if (!ret) {
+		struct vraid_spare_dev *sp;
+
+		/* Its dedicated spares serve every VD from now on. */
+		list_for_each_entry(sp, &vraid_spares, list) {
+			if (sp->vd_index != (int)d->index)
+				continue;
+			sp->vd_index = -1;
+			pr_info("vraid: spare %s is global now (vraid%u is gone)\n",
+				sp->name, d->index);
+		}
+	}
+	return ret;
 }
 
 static int vraid_ctl_list(void *buf)
@@ -170,6 +206,320 @@ static int vraid_ctl_assemble(void *buf)
 	return vraid_vd_assemble(a, vraid_name_taken);
 }
 
+static int vraid_ctl_job(void *buf)
+{
+	struct vraid_job *j = buf;
+	char *msg = j->hdr.message;
+	struct vraid_vd *vd;
+	int ret;
+
+	ret = vraid_validate_job(j, msg, sizeof(j->hdr.message));
+	if (ret)
+		return ret;
+	vd = vraid_find(j->index, msg, sizeof(j->hdr.message));
+	if (!vd)
+		return -ENOENT;
+	return vraid_job_ctl(vd, j->action, j->rate_kib, msg,
+			     sizeof(j->hdr.message));
+}
+
+/* Smallest spare that fits @vd: dedicated to it first, then global. */
+static struct vraid_spare_dev *vraid_spare_pick(struct vraid_vd *vd)
+{
+	u64 need = VRAID_DATA_OFFSET_SECTORS + vd->geom.member_sectors;
+	struct vraid_spare_dev *sp, *best = NULL;
+
+	list_for_each_entry(sp, &vraid_spares, list) {
+		if (sp->sectors < need ||
+		    (sp->vd_index != -1 && sp->vd_index != vd->index))
+			continue;
+		if (!best || (sp->vd_index != -1 && best->vd_index == -1) ||
+		    (sp->vd_index == best->vd_index &&
+		     sp->sectors < best->sectors))
+			best = sp;
+	}
+	return best;
+}
+
+/* Take @sp out of the list and reopen its device for @vd. */
+static int vraid_spare_take(struct vraid_spare_dev *sp, struct vraid_vd *vd,
+			    struct vraid_bdev_handle *h)
+{
+	int ret;
+
+	list_del(&sp->list);
+	vraid_nr_spares--;
+	vraid_bdev_close(&sp->h);
+	ret = vraid_bdev_open(h, sp->dev, vd);
+	if (ret)
+		pr_err("vraid: spare %s cannot be reopened (error %d): dropped\n",
+		       sp->name, ret);
+	kfree(sp);
+	return ret;
+}
+
+static void vraid_spare_work_fn(struct work_struct *work)
+{
+	struct vraid_bdev_handle h = { };
+	struct vraid_spare_dev *sp;
+	char msg[VRAID_MSG_LEN];
+	struct vraid_vd *vd;
+	int id;
+	u32 i;
+
+	mutex_lock(&vraid_ctl_mutex);
+	idr_for_each_entry(&vraid_idr, vd, id) {
+		if (!vraid_level_redundant(vd->geom.level) ||
+		    READ_ONCE(vd->state) == VRAID_VD_OFFLINE)
+			continue;
+		for (i = 0; i < vd->geom.nr_members; i++) {
+			u32 state = READ_ONCE(vd->members[i].state);
+			char name[BDEVNAME_SIZE];
+
+			if (state != VRAID_MEMBER_FAILED &&
+			    state != VRAID_MEMBER_MISSING)
+				continue;
+			sp = vraid_spare_pick(vd);
+			if (!sp)
+				break;
+			strscpy(name, sp->name, sizeof(name));
+			if (vraid_spare_take(sp, vd, &h))
+				continue;
+			pr_info("%s: hot spare %s takes the place of member %u (%s)\n",
+				vd->disk->disk_name, name, i,
+				vd->members[i].name);
+			if (vraid_vd_swap_in(vd, i, &h, msg, sizeof(msg))) {
+				pr_err("%s: spare %s not used: %s\n",
+				       vd->disk->disk_name, name, msg);
+				vraid_bdev_close(&h);
+			}
+		}
+	}
+	mutex_unlock(&vraid_ctl_mutex);
+}
+
+static int vraid_spare_add(struct vraid_spare *s, char *msg, size_t len)
+{
+	dev_t dev = MKDEV(s->major, s->minor);
+	struct vraid_spare_dev *sp;
+	struct vraid_vd *vd = NULL;
+	u64 need = VRAID_DATA_OFFSET_SECTORS + VRAID_MIN_DATA_SECTORS;
+	int ret;
+
+	if (vraid_nr_spares >= VRAID_MAX_SPARES) {
+		snprintf(msg, len, "there are %u spares already, the most vraid keeps",
+			 VRAID_MAX_SPARES);
+		return -ENOSPC;
+	}
+	if (s->spare_flags & VRAID_SPARE_DEDICATED) {
+		vd = vraid_find(s->index, msg, len);
+		if (!vd)
+			return -ENOENT;
+		if (!vraid_level_redundant(vd->geom.level)) {
+			snprintf(msg, len, "%s is %s: a spare cannot rebuild it",
+				 vd->disk->disk_name,
+				 vraid_level_name(vd->geom.level));
+			return -EINVAL;
+		}
+		need = VRAID_DATA_OFFSET_SECTORS + vd->geom.member_sectors;
+	}
+	/* The list is the holder: a second open of a spare would succeed. */
+	list_for_each_entry(sp, &vraid_spares, list) {
+		if (sp->dev == dev) {
+			snprintf(msg, len, "%s is a hot spare already", sp->name);
+			return -EEXIST;
+		}
+	}
+	sp = kzalloc(sizeof(*sp), GFP_KERNEL);
+	if (!sp)
+		return -ENOMEM;
+	ret = vraid_bdev_open(&sp->h, dev, &vraid_spares);
+	if (ret) {
+		snprintf(msg, len, "%u:%u cannot be opened (error %d)%s",
+			 s->major, s->minor, ret, ret == -EBUSY ?
+			 ": in use (mounted, a member, a spare already, or in md/dm)" :
+			 "");
+		goto out_free;
+	}
+	snprintf(sp->name, sizeof(sp->name), "%pg", sp->h.bdev);
+	sp->dev = dev;
+	sp->sectors = bdev_nr_sectors(sp->h.bdev);
+	sp->vd_index = vd ? vd->index : -1;
+	if (bdev_read_only(sp->h.bdev)) {
+		snprintf(msg, len, "%s is read-only", sp->name);
+		ret = -EROFS;
+		goto out_close;
+	}
+	if (sp->sectors < need) {
+		snprintf(msg, len, "%s is too small: %llu KiB, needs %llu KiB%s%s",
+			 sp->name, sp->sectors >> 1, need >> 1,
+			 vd ? " for " : "", vd ? vd->disk->disk_name : "");
+		ret = -ENOSPC;
+		goto out_close;
+	}
+	list_add_tail(&sp->list, &vraid_spares);
+	vraid_nr_spares++;
+	pr_info("vraid: %s is a hot spare%s%s\n", sp->name,
+		vd ? " dedicated to " : "", vd ? vd->disk->disk_name : "");
+	/* A VD may be waiting for one. */
+	vraid_spare_kick();
+	return 0;
+
+out_close:
+	vraid_bdev_close(&sp->h);
+out_free:
+	kfree(sp);
+	return ret;
+}
+
+static int vraid_ctl_spare(void *buf)
+{
+	struct vraid_spare *s = buf;
+	char *msg = s->hdr.message;
+	size_t len = sizeof(s->hdr.message);
+	struct vraid_spare_dev *sp;
+	int ret;
+
+	ret = vraid_validate_spare(s, msg, len);
+	if (ret)
+		return ret;
+	if (s->action == VRAID_SPARE_LIST) {
+		list_for_each_entry(sp, &vraid_spares, list) {
+			struct vraid_spare_info *si = &s->spares[s->nr_spares++];
+
+			si->major = MAJOR(sp->dev);
+			si->minor = MINOR(sp->dev);
+			si->dev_sectors = sp->sectors;
+			si->vd_index = sp->vd_index;
+			strscpy(si->dev_name, sp->name, sizeof(si->dev_name));
+		}
+		return 0;
+	}
+	if (!capable(CAP_SYS_ADMIN)) {
+		snprintf(msg, len,
+			 "changing spares needs CAP_SYS_ADMIN (run as root)");
+		return -EPERM;
+	}
+	if (s->action == VRAID_SPARE_ADD)
+		return vraid_spare_add(s, msg, len);
+	list_for_each_entry(sp, &vraid_spares, list) {
+		if (sp->dev != MKDEV(s->major, s->minor))
+			continue;
+		list_del(&sp->list);
+		vraid_nr_spares--;
+		pr_info("vraid: %s is no longer a hot spare\n", sp->name);
+		vraid_bdev_close(&sp->h);
+		kfree(sp);
+		return 0;
+	}
+	snprintf(msg, len, "%u:%u is not a hot spare (see vraidctl spare list)",
+		 s->major, s->minor);
+	return -ENODEV;
+}
+
+static int vraid_ctl_replace(void *buf)
+{
+	struct vraid_replace *r = buf;
+	char *msg = r->hdr.message;
+	size_t len = sizeof(r->hdr.message);
+	dev_t old = MKDEV(r->old_major, r->old_minor);
+	dev_t new = MKDEV(r->new_major, r->new_minor);
+	struct vraid_bdev_handle h = { };
+	struct vraid_spare_dev *sp;
+	struct vraid_vd *vd;
+	u32 i, state;
+	int ret;
+
+	ret = vraid_validate_replace(r, msg, len);
+	if (ret)
+		return ret;
+	vd = vraid_find(r->index, msg, len);
+	if (!vd)
+		return -ENOENT;
+	if (!vraid_level_redundant(vd->geom.level)) {
+		snprintf(msg, len, "%s is %s: it has no redundancy to rebuild from",
+			 vd->disk->disk_name, vraid_level_name(vd->geom.level));
+		return -EINVAL;
+	}
+	/* The VD is the holder: opening one of its members would succeed. */
+	for (i = 0; i < vd->geom.nr_members; i++) {
+		if (vd->members[i].dev == new && vd->members[i].h.bdev) {
+			snprintf(msg, len, "%u:%u is member %u of %s already",
+				 r->new_major, r->new_minor, i,
+				 vd->disk->disk_name);
+			return -EINVAL;
+		}
+	}
+	if (r->rep_flags & VRAID_REPLACE_ROLE) {
+		i = r->old_role;
+		if (i >= vd->geom.nr_members) {
+			snprintf(msg, len, "%s has no role %u (0-%u)",
+				 vd->disk->disk_name, i,
+				 vd->geom.nr_members - 1);
+			return -ENODEV;
+		}
+	} else {
+		for (i = 0; i < vd->geom.nr_members; i++)
+			if (vd->members[i].dev == old)
+				break;
+		if (i == vd->geom.nr_members) {
+			snprintf(msg, len, "%u:%u is not a member of %s (see vraidctl show)",
+				 r->old_major, r->old_minor,
+				 vd->disk->disk_name);
+			return -ENODEV;
+		}
+	}
+	/*
+	 * Check the new device before anything changes: a spare named as
+	 * the new device stays a spare if the replace is refused.
+	 */
+	list_for_each_entry(sp, &vraid_spares, list)
+		if (sp->dev == new)
+			break;
+	if (list_entry_is_head(sp, &vraid_spares, list)) {
+		sp = NULL;
+		ret = vraid_bdev_open(&h, new, vd);
+		if (ret) {
+			snprintf(msg, len, "%u:%u cannot be opened (error %d)%s",
+				 r->new_major, r->new_minor, ret,
+				 ret == -EBUSY ? ": in use (mounted, a member of a VD, or in md/dm)" : "");
+			return ret == -ENODEV ? -ENXIO : ret;
+		}
+	}
+	ret = vraid_vd_swap_check(vd, sp ? sp->h.bdev : h.bdev, msg, len);
+	if (ret)
+		goto out;
+	state = READ_ONCE(vd->members[i].state);
+	if (state == VRAID_MEMBER_ONLINE) {
+		/* Fail it first (refused if that takes the VD offline). */
+		ret = vraid_member_fail_admin(vd, i,
+					      r->rep_flags & VRAID_REPLACE_FORCE,
+					      msg, len);
+		if (ret)
+			goto out;
+		flush_work(&vd->md_work);
+	}
+	if (READ_ONCE(vd->state) == VRAID_VD_OFFLINE) {
+		snprintf(msg, len,
+			 "%s is offline: too few members are left to rebuild from",
+			 vd->disk->disk_name);
+		ret = -EIO;
+		goto out;
+	}
+	if (sp) {
+		ret = vraid_spare_take(sp, vd, &h);
+		if (ret) {
+			snprintf(msg, len, "spare %u:%u cannot be reopened (error %d)",
+				 r->new_major, r->new_minor, ret);
+			return ret;
+		}
+	}
+	ret = vraid_vd_swap_in(vd, i, &h, msg, len);
+out:
+	vraid_bdev_close(&h);
+	return ret;
+}
+
 typedef int (*vraid_ctl_fn)(void *buf);
 
 static const vraid_ctl_fn vraid_ctl_fns[] = {
@@ -179,6 +529,9 @@ static const vraid_ctl_fn vraid_ctl_fns[] = {
 	[_IOC_NR(VRAID_IOC_INFO)]	= vraid_ctl_info,
 	[_IOC_NR(VRAID_IOC_FAIL_MEMBER)] = vraid_ctl_fail_member,
 	[_IOC_NR(VRAID_IOC_ASSEMBLE)]	= vraid_ctl_assemble,
+	[_IOC_NR(VRAID_IOC_JOB)]	= vraid_ctl_job,
+	[_IOC_NR(VRAID_IOC_SPARE)]	= vraid_ctl_spare,
+	[_IOC_NR(VRAID_IOC_REPLACE)]	= vraid_ctl_replace,
 };
 
 /* Copy status and message back; the rest only when the command succeeded. */
@@ -286,6 +639,12 @@ static int __init vraid_init(void)
 	vraid_wq = alloc_workqueue("vraid", WQ_MEM_RECLAIM, 0);
 	if (!vraid_wq)
 		return -ENOMEM;
+	/* Jobs run long: unbound, apart from the I/O path's queue. */
+	vraid_job_wq = alloc_workqueue("vraid_job", WQ_UNBOUND | WQ_MEM_RECLAIM,
+				       0);
+	ret = -ENOMEM;
+	if (!vraid_job_wq)
+		goto out_wq;
 	ret = register_blkdev(0, VRAID_DISK_PREFIX);
 	if (ret < 0)
 		goto out_wq;
@@ -300,6 +659,8 @@ static int __init vraid_init(void)
 out_blkdev:
 	unregister_blkdev(vraid_major, VRAID_DISK_PREFIX);
 out_wq:
+	if (vraid_job_wq)
+		destroy_workqueue(vraid_job_wq);
 	destroy_workqueue(vraid_wq);
 	return ret;
 }
@@ -307,14 +668,22 @@ out_wq:
 /* Every VD holds a module reference, so none is left when we get here. */
 static void __exit vraid_exit(void)
 {
+	struct vraid_spare_dev *sp, *tmp;
+
 	misc_deregister(&vraid_misc);
+	flush_work(&vraid_spare_work);
+	list_for_each_entry_safe(sp, tmp, &vraid_spares, list) {
+		vraid_bdev_close(&sp->h);
+		kfree(sp);
+	}
 	WARN_ON(!idr_is_empty(&vraid_idr));
 	idr_destroy(&vraid_idr);
 	unregister_blkdev(vraid_major, VRAID_DISK_PREFIX);
+	destroy_workqueue(vraid_job_wq);
 	destroy_workqueue(vraid_wq);
 }
 
 module_init(vraid_init);
 module_exit(vraid_exit);
-MODULE_DESCRIPTION("vraid: software RAID controller (JBOD, RAID0)");
+MODULE_DESCRIPTION("vraid: software RAID controller (JBOD, RAID 0/1/5/6/10/50/60)");
 MODULE_LICENSE("GPL");

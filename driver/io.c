@@ -36,10 +36,37 @@ struct vraid_flush {
 	struct work_struct work;
 };
 
+/*
+ * A member failed and the metadata does not say so yet: a write may have
+ * skipped that member (a flush did), so it is not answered before the
+ * failure is durable (else, after a crash, the stale member could come
+ * back as current).  Returns true if @bio is held, with its reference on
+ * vd->active; md.c answers it.
+ */
+static bool vraid_io_hold(struct vraid_vd *vd, struct bio *bio)
+{
+	unsigned long flags;
+
+	if (likely(atomic_read(&vd->fail_seq) == READ_ONCE(vd->md_seq)))
+		return false;
+	spin_lock_irqsave(&vd->held_lock, flags);
+	if (atomic_read(&vd->fail_seq) == vd->md_seq) {
+		spin_unlock_irqrestore(&vd->held_lock, flags);
+		return false;
+	}
+	bio_list_add(&vd->held, bio);
+	spin_unlock_irqrestore(&vd->held_lock, flags);
+	return true;
+}
+
 /* Complete a VD bio that went through vraid_io_start(). */
 void vraid_io_done(struct vraid_vd *vd, struct bio *bio, unsigned long start)
 {
+	if (vd->bitmap && op_is_write(bio_op(bio)) && bio_sectors(bio))
+		vraid_bitmap_end(vd, bio);
 	bio_end_io_acct(bio, start);
+	if (op_is_write(bio_op(bio)) && vraid_io_hold(vd, bio))
+		return;
 	bio_endio(bio);
 	percpu_ref_put(&vd->active);
 }
@@ -49,6 +76,7 @@ static void vraid_clone_endio(struct bio *clone)
 	struct vraid_io *io = container_of(clone, struct vraid_io, clone);
 	struct bio *bio = clone->bi_private;
 	struct vraid_vd *vd = io->vd;
+	unsigned long start;
 
 	if (unlikely(clone->bi_status)) {
 		struct vraid_member *m = &vd->members[io->member];
@@ -62,8 +90,9 @@ static void vraid_clone_endio(struct bio *clone)
 				   (unsigned long long)clone->bi_iter.bi_sector);
 		bio->bi_status = clone->bi_status;
 	}
-	bio_put(clone);
-	vraid_io_done(vd, bio, io->start);
+	start = io->start;
+	bio_put(clone);		/* frees io, the clone's front pad */
+	vraid_io_done(vd, bio, start);
 }
 
 /* Map a bio that lies on one member and send it there. */
@@ -106,18 +135,22 @@ static void vraid_flush_done(struct vraid_flush *fl)
 {
 	struct vraid_vd *vd = fl->vd;
 	struct bio *bio = fl->bio;
+	blk_status_t status = fl->status;
 
-	if (fl->status) {
-		bio->bi_status = fl->status;
+	mempool_free(fl, &vd->flush_pool);
+	if (status) {
+		bio->bi_status = status;
 		bio_endio(bio);
 	} else if (bio_sectors(bio)) {
 		/* The data part of a PREFLUSH bio, now after the flush. */
 		bio->bi_opf &= ~REQ_PREFLUSH;
 		submit_bio_noacct(bio);
 	} else {
+		/* Held: md.c answers it and drops the reference. */
+		if (vraid_io_hold(vd, bio))
+			return;
 		bio_endio(bio);
 	}
-	mempool_free(fl, &vd->flush_pool);
 	percpu_ref_put(&vd->active);
 }
 
@@ -168,7 +201,7 @@ static void vraid_flush_work(struct work_struct *work)
 		for (i = 0; i < n; i++) {
 			struct bio *fbio;
 
-			if (!vraid_member_ok(vd, i) &&
+			if (!vraid_member_writable(vd, i) &&
 			    vraid_level_redundant(vd->geom.level))
 				continue;
 			atomic_inc(&fl->pending);
@@ -327,8 +360,14 @@ int vraid_io_init(struct vraid_vd *vd)
 		if (ret)
 			goto out_mirror;
 	}
+	ret = vraid_bitmap_init(vd);
+	if (ret)
+		goto out_parity;
 	return 0;
 
+out_parity:
+	if (vd->sc)
+		vraid_parity_exit(vd);
 out_mirror:
 	vraid_mirror_exit(vd);
 out_ref:
@@ -353,6 +392,7 @@ void vraid_io_exit(struct vraid_vd *vd)
 	percpu_ref_kill(&vd->active);
 	wait_for_completion(&vd->active_done);
 	percpu_ref_exit(&vd->active);
+	vraid_bitmap_exit(vd);
 	if (vd->sc)
 		vraid_parity_exit(vd);
 	vraid_mirror_exit(vd);

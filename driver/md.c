@@ -5,11 +5,14 @@
  * vraid_ctl_mutex held, may sleep.
  *
  * Each member gets copy A, then copy B, each written with FUA and waited
- * for before the next, so a torn write can damage at most one copy.
+ * for before the next, so a torn write can damage at most one copy; copy
+ * A also with PREFLUSH, so that what the record describes (a rebuild
+ * checkpoint) is on the media before the record.
  */
 #include <linux/blkdev.h>
 #include <linux/bio.h>
 #include <linux/slab.h>
+#include <linux/delay.h>
 
 #include "vraid.h"
 #include "metadata.h"
@@ -79,10 +82,12 @@ out:
 	return ret;
 }
 
-static void vraid_md_fill(struct vraid_vd *vd, struct vraid_md *md)
+/* Returns the failure count the member states filled in cover. */
+static u32 vraid_md_fill(struct vraid_vd *vd, struct vraid_md *md)
 {
 	const struct vraid_geom *g = &vd->geom;
-	u32 i;
+	unsigned long flags;
+	u32 i, seq;
 
 	memset(md, 0, sizeof(*md));
 	md->generation = vd->generation;
@@ -102,16 +107,49 @@ static void vraid_md_fill(struct vraid_vd *vd, struct vraid_md *md)
 	md->io_policy = vd->io_policy;
 	md->read_policy = vd->read_policy;
 	md->write_policy = vd->write_policy;
+	md->job_type = READ_ONCE(vd->job.type);
+	if (md->job_type == VRAID_JOB_NONE)
+		md->job_type = vd->job.saved_type;
+	md->job_flags = READ_ONCE(vd->job.paused) ? VRAID_MD_JOB_PAUSED : 0;
+	md->job_rate_kib = READ_ONCE(vd->job.rate_kib);
+	md->job_pos = md->job_type ? READ_ONCE(vd->job.pos) : 0;
+	md->init_pos = READ_ONCE(vd->init_pos);
+	md->last_job = vd->job.last_type;
+	md->last_result = vd->job.last_result;
+	md->last_mismatches = vd->job.last_mismatches;
+	spin_lock_irqsave(&vd->state_lock, flags);
+	seq = atomic_read(&vd->fail_seq);
 	for (i = 0; i < g->nr_members; i++) {
 		memcpy(md->members[i].uuid, vd->members[i].uuid, 16);
-		md->members[i].state = READ_ONCE(vd->members[i].state);
+		md->members[i].state = vd->members[i].state;
 		md->members[i].dev_sectors = vd->members[i].dev_sectors;
+	}
+	spin_unlock_irqrestore(&vd->state_lock, flags);
+	return seq;
+}
+
+/* The metadata records failures up to @seq: answer the writes held. */
+static void vraid_md_release(struct vraid_vd *vd, u32 seq)
+{
+	struct bio_list list = BIO_EMPTY_LIST;
+	struct bio *bio;
+
+	spin_lock_irq(&vd->held_lock);
+	WRITE_ONCE(vd->md_seq, seq);
+	if (atomic_read(&vd->fail_seq) == seq)
+		bio_list_merge(&list, &vd->held);
+	if (!bio_list_empty(&list))
+		bio_list_init(&vd->held);
+	spin_unlock_irq(&vd->held_lock);
+	while ((bio = bio_list_pop(&list))) {
+		bio_endio(bio);
+		percpu_ref_put(&vd->active);
 	}
 }
 
 /*
- * Write both metadata copies on every online member with the next
- * generation, or with @wipe zero them on every member still held (failed
+ * Write both metadata copies on every online or rebuilding member with
+ * the next generation, or with @wipe zero them on every member held (failed
  * ones too: a deleted VD must leave no member that could be assembled).
  * Every member is tried even after an error; returns 0 or the first
  * error, described in @msg.
@@ -122,7 +160,7 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 	static const sector_t copies[] = { VRAID_MD_COPY_A, VRAID_MD_COPY_B };
 	struct vraid_md *md;
 	struct page *page;
-	u32 i, c;
+	u32 i, c, seq;
 	int ret = 0, err;
 
 	md = kmalloc(sizeof(*md), GFP_KERNEL);
@@ -134,12 +172,11 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 	}
 	mutex_lock(&vd->md_lock);
 	vd->generation++;
-	vraid_md_fill(vd, md);
+	seq = vraid_md_fill(vd, md);
 	for (i = 0; i < vd->geom.nr_members; i++) {
 		struct vraid_member *m = &vd->members[i];
 
-		if (!m->h.bdev || (!wipe &&
-				   READ_ONCE(m->state) != VRAID_MEMBER_ONLINE))
+		if (!m->h.bdev || (!wipe && !vraid_member_writable(vd, i)))
 			continue;
 		if (wipe) {
 			memset(page_address(page), 0, VRAID_MD_BLOCK);
@@ -148,8 +185,13 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 			vraid_md_encode(md, page_address(page));
 		}
 		for (c = 0; c < ARRAY_SIZE(copies); c++) {
+			/*
+			 * PREFLUSH: what the record describes (a rebuild
+			 * checkpoint, say) is on the media before it.
+			 */
 			err = vraid_md_io(m->h.bdev, copies[c], page,
-					  REQ_OP_WRITE | REQ_SYNC | REQ_FUA);
+					  REQ_OP_WRITE | REQ_SYNC | REQ_FUA |
+					  (c ? 0 : REQ_PREFLUSH));
 			if (err && !ret) {
 				ret = err;
 				snprintf(msg, msglen,
@@ -160,6 +202,9 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 				break;
 		}
 	}
+	/* Written (or unwritable: then nothing better will come of waiting). */
+	if (!wipe)
+		vraid_md_release(vd, seq);
 	mutex_unlock(&vd->md_lock);
 out:
 	if (page)
@@ -173,8 +218,15 @@ void vraid_md_work(struct work_struct *work)
 {
 	struct vraid_vd *vd = container_of(work, struct vraid_vd, md_work);
 	char msg[VRAID_MSG_LEN];
+	int ret;
 
-	if (vraid_md_write_all(vd, false, msg, sizeof(msg)))
+	ret = vraid_md_write_all(vd, false, msg, sizeof(msg));
+	if (ret == -ENOMEM) {
+		/* Writes are held until it is written: try again. */
+		msleep(100);
+		queue_work(vraid_wq, &vd->md_work);
+	} else if (ret) {
 		pr_warn("%s: metadata update failed: %s\n",
 			vd->disk->disk_name, msg);
+	}
 }

@@ -31,7 +31,7 @@ u32 vraid_tolerance(const struct vraid_geom *g)
 static u32 vraid_compute_state(struct vraid_vd *vd)
 {
 	const struct vraid_geom *g = &vd->geom;
-	u32 group, i, failed, total = 0, worst = 0;
+	u32 group, i, failed, total = 0, worst = 0, rebuilding = 0;
 	u32 width;
 
 	/* Failure groups: a mirror pair (RAID10), a span, or the whole VD. */
@@ -44,9 +44,12 @@ static u32 vraid_compute_state(struct vraid_vd *vd)
 
 	for (group = 0; group < g->nr_members; group += width) {
 		failed = 0;
-		for (i = group; i < group + width; i++)
+		for (i = group; i < group + width; i++) {
 			if (vd->members[i].state != VRAID_MEMBER_ONLINE)
 				failed++;
+			if (vd->members[i].state == VRAID_MEMBER_REBUILDING)
+				rebuilding++;
+		}
 		total += failed;
 		worst = max(worst, failed);
 	}
@@ -54,6 +57,9 @@ static u32 vraid_compute_state(struct vraid_vd *vd)
 		return VRAID_VD_OPTIMAL;
 	if (worst > vraid_tolerance(g))
 		return VRAID_VD_OFFLINE;
+	/* Rebuilding members count as missing until they are rebuilt. */
+	if (rebuilding == total)
+		return VRAID_VD_REBUILDING;
 	return VRAID_VD_DEGRADED;
 }
 
@@ -80,6 +86,13 @@ bool vraid_member_fail(struct vraid_vd *vd, u32 member, const char *why)
 	spin_lock_irqsave(&vd->state_lock, flags);
 	old_state = vd->state;
 	if (m->state != VRAID_MEMBER_FAILED) {
+		/*
+		 * First the count (writes that see the member failed see
+		 * it too, and are held until the metadata says so: md.c),
+		 * then the state.
+		 */
+		atomic_inc(&vd->fail_seq);
+		smp_wmb();	/* fail_seq before the state: see io.c */
 		WRITE_ONCE(m->state, VRAID_MEMBER_FAILED);
 		changed = true;
 	}
@@ -93,6 +106,8 @@ bool vraid_member_fail(struct vraid_vd *vd, u32 member, const char *why)
 		       vraid_state_name(new_state));
 		/* Record it on the surviving members (process context). */
 		queue_work(vraid_wq, &vd->md_work);
+		if (new_state != VRAID_VD_OFFLINE)
+			vraid_spare_kick();
 	}
 	if (changed && new_state == VRAID_VD_OFFLINE &&
 	    old_state != VRAID_VD_OFFLINE)
@@ -110,18 +125,20 @@ int vraid_member_fail_admin(struct vraid_vd *vd, u32 member, bool force,
 {
 	struct vraid_member *m = &vd->members[member];
 	unsigned long flags;
-	u32 state;
+	u32 state, old;
 
 	spin_lock_irqsave(&vd->state_lock, flags);
-	if (m->state == VRAID_MEMBER_FAILED) {
+	if (m->state == VRAID_MEMBER_FAILED ||
+	    m->state == VRAID_MEMBER_MISSING) {
 		spin_unlock_irqrestore(&vd->state_lock, flags);
-		snprintf(msg, msglen, "member %u (%s) has failed already",
-			 member, m->name);
+		snprintf(msg, msglen, "member %u (%s) is %s already",
+			 member, m->name, vraid_member_state_name(m->state));
 		return -EALREADY;
 	}
+	old = m->state;
 	m->state = VRAID_MEMBER_FAILED;
 	state = vraid_compute_state(vd);
-	m->state = VRAID_MEMBER_ONLINE;
+	m->state = old;
 	spin_unlock_irqrestore(&vd->state_lock, flags);
 
 	if (state == VRAID_VD_OFFLINE && READ_ONCE(vd->state) !=

@@ -11,7 +11,10 @@
  *	  96 role		 100 flags	 104 data offset
  *	 112 member sectors	 120 size sectors
  *	 128 access, disk cache, io, read, write policy (5 x 4)
- *	 148 reserved (zero) up to 256
+ *	 148 job type		 152 job flags	 156 job rate (KiB/s)
+ *	 160 job position	 168 init position (member sectors)
+ *	 176 last job		 180 last result 184 last mismatches
+ *	 192 reserved (zero) up to 256
  *	 256 members[32] x 32: uuid[16], state, reserved, dev sectors
  *	1280 reserved (zero) up to 4096
  */
@@ -39,7 +42,15 @@
 #define OFF_MSECT	112
 #define OFF_SIZE_S	120
 #define OFF_POLICY	128
-#define OFF_RES1	148
+#define OFF_JOB		148
+#define OFF_JOBFLAGS	152
+#define OFF_JOBRATE	156
+#define OFF_JOBPOS	160
+#define OFF_INITPOS	168
+#define OFF_LASTJOB	176
+#define OFF_LASTRES	180
+#define OFF_LASTMISM	184
+#define OFF_RES1	192
 #define OFF_MEMBERS	256
 #define MEMBER_SIZE	32
 #define OFF_RES2	(OFF_MEMBERS + VRAID_MD_MAX_MEMBERS * MEMBER_SIZE)
@@ -110,6 +121,14 @@ void vraid_md_encode(const struct vraid_md *md, u8 *blk)
 	put32(blk + OFF_POLICY + 8, md->io_policy);
 	put32(blk + OFF_POLICY + 12, md->read_policy);
 	put32(blk + OFF_POLICY + 16, md->write_policy);
+	put32(blk + OFF_JOB, md->job_type);
+	put32(blk + OFF_JOBFLAGS, md->job_flags);
+	put32(blk + OFF_JOBRATE, md->job_rate_kib);
+	put64(blk + OFF_JOBPOS, md->job_pos);
+	put64(blk + OFF_INITPOS, md->init_pos);
+	put32(blk + OFF_LASTJOB, md->last_job);
+	put32(blk + OFF_LASTRES, md->last_result);
+	put64(blk + OFF_LASTMISM, md->last_mismatches);
 	for (i = 0; i < md->nr_members && i < VRAID_MD_MAX_MEMBERS; i++) {
 		u8 *m = blk + OFF_MEMBERS + i * MEMBER_SIZE;
 
@@ -191,6 +210,14 @@ int vraid_md_decode(const u8 *blk, struct vraid_md *md, char *msg,
 	md->io_policy = get32(blk + OFF_POLICY + 8);
 	md->read_policy = get32(blk + OFF_POLICY + 12);
 	md->write_policy = get32(blk + OFF_POLICY + 16);
+	md->job_type = get32(blk + OFF_JOB);
+	md->job_flags = get32(blk + OFF_JOBFLAGS);
+	md->job_rate_kib = get32(blk + OFF_JOBRATE);
+	md->job_pos = get64(blk + OFF_JOBPOS);
+	md->init_pos = get64(blk + OFF_INITPOS);
+	md->last_job = get32(blk + OFF_LASTJOB);
+	md->last_result = get32(blk + OFF_LASTRES);
+	md->last_mismatches = get64(blk + OFF_LASTMISM);
 
 	/* The geometry must be one vraid could have created. */
 	strip_check = md->level == VRAID_LEVEL_JBOD ? 0 : md->strip_bytes;
@@ -227,6 +254,23 @@ int vraid_md_decode(const u8 *blk, struct vraid_md *md, char *msg,
 		snprintf(msg, msglen, "unknown policy value");
 		return -EINVAL;
 	}
+	if (md->job_type > VRAID_JOB_RESYNC || md->last_job > VRAID_JOB_RESYNC ||
+	    (md->job_flags & ~VRAID_MD_JOB_PAUSED) ||
+	    md->job_rate_kib > VRAID_JOB_RATE_MAX ||
+	    md->last_result > 4095) {
+		snprintf(msg, msglen, "bad job checkpoint (job %u, flags 0x%x)",
+			 md->job_type, md->job_flags);
+		return -EINVAL;
+	}
+	if (md->job_pos > md->member_sectors ||
+	    md->init_pos > md->member_sectors) {
+		snprintf(msg, msglen,
+			 "job or init position past the data area (%llu/%llu of %llu sectors)",
+			 (unsigned long long)md->job_pos,
+			 (unsigned long long)md->init_pos,
+			 (unsigned long long)md->member_sectors);
+		return -EINVAL;
+	}
 	memset(md->members, 0, sizeof(md->members));
 	for (i = 0; i < VRAID_MD_MAX_MEMBERS; i++) {
 		const u8 *m = blk + OFF_MEMBERS + i * MEMBER_SIZE;
@@ -250,5 +294,101 @@ int vraid_md_decode(const u8 *blk, struct vraid_md *md, char *msg,
 			return -EINVAL;
 		}
 	}
+	return 0;
+}
+
+/* ---- the write-intent bitmap ---- */
+
+#define BM_OFF_MAGIC	0
+#define BM_OFF_VERSION	4
+#define BM_OFF_CRC	8
+#define BM_OFF_SHIFT	12
+#define BM_OFF_NBITS	16
+#define BM_OFF_UUID	24
+#define BM_OFF_RES	40
+#define BM_BITS		4096
+
+u32 vraid_bm_shift(u64 member_sectors, u32 strip_shift)
+{
+	u32 shift = strip_shift > VRAID_BM_MIN_SHIFT ? strip_shift :
+		    VRAID_BM_MIN_SHIFT;
+
+	while ((member_sectors + (1ULL << shift) - 1) >> shift >
+	       VRAID_BM_MAX_BITS)
+		shift++;
+	return shift;
+}
+
+static u32 vraid_bm_crc(const u8 *blk)
+{
+	u8 zero[4] = { 0, 0, 0, 0 };
+	u32 crc;
+
+	crc = vraid_crc32c(0, blk, BM_OFF_CRC);
+	crc = vraid_crc32c(crc, zero, sizeof(zero));
+	return vraid_crc32c(crc, blk + BM_OFF_CRC + 4,
+			    VRAID_BM_BYTES - BM_OFF_CRC - 4);
+}
+
+void vraid_bm_encode(const u8 *vd_uuid, u32 shift, u32 nbits, const u8 *bits,
+		     u8 *blk)
+{
+	memset(blk, 0, VRAID_BM_BYTES);
+	put32(blk + BM_OFF_MAGIC, VRAID_BM_MAGIC);
+	put32(blk + BM_OFF_VERSION, VRAID_BM_VERSION);
+	put32(blk + BM_OFF_SHIFT, shift);
+	put32(blk + BM_OFF_NBITS, nbits);
+	memcpy(blk + BM_OFF_UUID, vd_uuid, VRAID_MD_UUID_LEN);
+	memcpy(blk + BM_BITS, bits, (nbits + 7) / 8);
+	/* Bits past nbits in the last byte stay zero. */
+	if (nbits % 8)
+		blk[BM_BITS + nbits / 8] &= (u8)((1U << (nbits % 8)) - 1);
+	put32(blk + BM_OFF_CRC, vraid_bm_crc(blk));
+}
+
+int vraid_bm_decode(const u8 *blk, const u8 *vd_uuid, u32 *shift,
+		    u32 *nbits, char *msg, size_t msglen)
+{
+	u32 n, sh, i;
+
+	if (get32(blk + BM_OFF_MAGIC) != VRAID_BM_MAGIC) {
+		snprintf(msg, msglen, "no bitmap");
+		return -ENODATA;
+	}
+	if (get32(blk + BM_OFF_VERSION) != VRAID_BM_VERSION) {
+		snprintf(msg, msglen, "bitmap version %u is not supported",
+			 get32(blk + BM_OFF_VERSION));
+		return -EINVAL;
+	}
+	if (get32(blk + BM_OFF_CRC) != vraid_bm_crc(blk)) {
+		snprintf(msg, msglen, "bitmap checksum mismatch");
+		return -EINVAL;
+	}
+	sh = get32(blk + BM_OFF_SHIFT);
+	n = get32(blk + BM_OFF_NBITS);
+	if (sh < VRAID_BM_MIN_SHIFT || sh > 40 || !n ||
+	    n > VRAID_BM_MAX_BITS) {
+		snprintf(msg, msglen, "bitmap geometry %u bits of 2^%u sectors",
+			 n, sh);
+		return -EINVAL;
+	}
+	if (vd_uuid && memcmp(blk + BM_OFF_UUID, vd_uuid, VRAID_MD_UUID_LEN)) {
+		snprintf(msg, msglen, "bitmap of another virtual drive");
+		return -EINVAL;
+	}
+	if (!zero_range(blk + BM_OFF_RES, BM_BITS - BM_OFF_RES) ||
+	    get32(blk + 20)) {
+		snprintf(msg, msglen, "reserved bitmap bytes are not zero");
+		return -EINVAL;
+	}
+	for (i = n; i < BM_BITS * 8; i++) {
+		if (blk[BM_BITS + i / 8] & (1U << (i % 8))) {
+			snprintf(msg, msglen, "bit %u set past the %u regions",
+				 i, n);
+			return -EINVAL;
+		}
+	}
+	*shift = sh;
+	*nbits = n;
 	return 0;
 }

@@ -5,8 +5,8 @@
  *
  * Every member carries two copies of one 4 KiB block in the reserved area
  * before the data offset: copy A at byte 4096, copy B at byte 1 MiB.  They
- * are written one after the other, each with FUA, so a torn write can
- * damage at most one of them.  All integers are little-endian; the block
+ * are written one after the other, each with FUA (A also with PREFLUSH),
+ * so a torn write can damage at most one of them.  All integers are little-endian; the block
  * is protected by a CRC32C (Castagnoli) computed with its crc field zero.
  */
 #ifndef VRAID_METADATA_H
@@ -24,6 +24,9 @@
 
 /* Flags of the VD (vraid_md.flags). */
 #define VRAID_MD_F_CLEAN	(1U << 0)	/* shut down cleanly */
+
+/* Flags of the job checkpoint (vraid_md.job_flags). */
+#define VRAID_MD_JOB_PAUSED	(1U << 0)
 
 struct vraid_md_member {
 	u8 uuid[VRAID_MD_UUID_LEN];
@@ -46,8 +49,46 @@ struct vraid_md {
 	u64 size_sectors;		/* capacity of the VD */
 	u32 access_policy, disk_cache_policy, io_policy, read_policy;
 	u32 write_policy;
+	/* Background job checkpoint (job.c). */
+	u32 job_type;			/* VRAID_JOB_*: running or stopped */
+	u32 job_flags;			/* VRAID_MD_JOB_* */
+	u32 job_rate_kib;		/* rate limit, 0 none */
+	u64 job_pos;			/* member sectors done */
+	u64 init_pos;			/* consistent below (member sectors) */
+	u32 last_job, last_result;	/* the last job that ended */
+	u64 last_mismatches;
 	struct vraid_md_member members[VRAID_MD_MAX_MEMBERS];
 };
+
+/*
+ * The write-intent bitmap: one bit per region of member sectors (a power
+ * of two, at least a strip and 1 MiB, at most VRAID_BM_MAX_BITS regions),
+ * set on every member before a write to the region starts and cleared
+ * some seconds after the last one ended.  8 KiB at byte 2 MiB of every
+ * member: a 4 KiB header block, then a 4 KiB block of bits (bit r is bit
+ * r % 8 of byte r / 8).  The CRC32C covers both blocks, its field zero.
+ */
+#define VRAID_BM_MAGIC		0x4d425256U	/* "VRBM" little-endian */
+#define VRAID_BM_VERSION	1
+#define VRAID_BM_SECTOR		4096ULL		/* byte 2 MiB */
+#define VRAID_BM_BYTES		8192
+#define VRAID_BM_MAX_BITS	32768U		/* one 4 KiB block of bits */
+#define VRAID_BM_MIN_SHIFT	11		/* 1 MiB regions at least */
+
+/* log2 of the region size in sectors for a member data area. */
+u32 vraid_bm_shift(u64 member_sectors, u32 strip_shift);
+
+/* Encode the bitmap (@nbits bits at @bits) into the 8 KiB @blk. */
+void vraid_bm_encode(const u8 *vd_uuid, u32 shift, u32 nbits, const u8 *bits,
+		     u8 *blk);
+
+/*
+ * Check an 8 KiB bitmap: returns 0 (then *shift and *nbits are set and
+ * the bits are at blk + 4096), -ENODATA when there is none (no magic),
+ * -EINVAL with the reason in @msg.
+ */
+int vraid_bm_decode(const u8 *blk, const u8 *vd_uuid, u32 *shift,
+		    u32 *nbits, char *msg, size_t msglen);
 
 u32 vraid_crc32c(u32 crc, const void *buf, size_t len);
 

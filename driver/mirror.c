@@ -17,6 +17,14 @@
  * of a block never end up holding different generations: every write
  * registers its range in a hash bucket of in-flight writes, keyed by the
  * strip it lies in (bios never cross a strip: chunk_sectors).
+ *
+ * Writes also go to rebuilding members; reads never do.  Background jobs
+ * (job.c) work through vraid_mirror_sync(): each step registers its VD
+ * range like a write (waiting for the writes it overlaps, holding back
+ * the ones that come after), reads one good copy and writes it where it
+ * is needed.  Above vd->init_pos (copies not known to agree yet, after
+ * creation or an unclean shutdown) reads use the first online copy only,
+ * so that a block reads the same every time until the job reaches it.
  */
 #include <linux/blkdev.h>
 #include <linux/bio.h>
@@ -39,6 +47,9 @@ struct vraid_mio {
 	u32 bad;		/* read: copies that returned an error */
 	bool registered;	/* on a write-range bucket's active list */
 	struct list_head wl;	/* in a bucket's active or waiting list */
+	sector_t wl_sector;	/* VD range registered */
+	u32 wl_len;
+	struct completion *wl_ready;	/* a job's step: wake it, no write */
 	struct work_struct work;
 };
 
@@ -58,16 +69,15 @@ struct vraid_wl {
 static struct vraid_wl_bucket *vraid_wl_bucket(struct vraid_mio *mio)
 {
 	struct vraid_vd *vd = mio->vd;
-	u64 strip = mio->bio->bi_iter.bi_sector >> vd->geom.strip_shift;
+	u64 strip = mio->wl_sector >> vd->geom.strip_shift;
 
 	return &vd->wl->b[hash_64(strip, 6) & (VRAID_WL_BUCKETS - 1)];
 }
 
 static bool vraid_wl_overlap(struct vraid_mio *a, struct vraid_mio *b)
 {
-	sector_t as = a->bio->bi_iter.bi_sector, bs = b->bio->bi_iter.bi_sector;
-
-	return as < bs + bio_sectors(b->bio) && bs < as + bio_sectors(a->bio);
+	return a->wl_sector < b->wl_sector + b->wl_len &&
+	       b->wl_sector < a->wl_sector + a->wl_len;
 }
 
 /* Does @mio overlap a write in @list (up to @stop, exclusive)? */
@@ -134,6 +144,10 @@ static void vraid_wl_release(struct vraid_mio *mio)
 	list_for_each_entry_safe(w, tmp, &start, wl) {
 		list_move_tail(&w->wl, &b->active);
 		w->registered = true;
+		if (w->wl_ready) {
+			complete(w->wl_ready);
+			continue;
+		}
 		INIT_WORK(&w->work, vraid_wl_start_work);
 		queue_work(vraid_wq, &w->work);
 	}
@@ -212,7 +226,7 @@ static void vraid_mirror_write(struct vraid_mio *mio)
 		struct bio *clone;
 
 		member = mio->loc.first + i;
-		if (!vraid_member_ok(vd, member))
+		if (!vraid_member_writable(vd, member))
 			continue;
 		atomic_inc(&mio->remaining);
 		clone = vraid_mclone(mio, member, vraid_mirror_write_endio);
@@ -227,6 +241,7 @@ static u32 vraid_pick_copy(struct vraid_mio *mio)
 {
 	struct vraid_vd *vd = mio->vd;
 	u32 i, best = U32_MAX, best_load = U32_MAX;
+	bool first = mio->loc.sector >= READ_ONCE(vd->init_pos);
 
 	for (i = 0; i < mio->loc.copies; i++) {
 		struct vraid_member *m = &vd->members[mio->loc.first + i];
@@ -235,6 +250,9 @@ static u32 vraid_pick_copy(struct vraid_mio *mio)
 		if (mio->tried & (1U << i) ||
 		    !vraid_member_ok(vd, mio->loc.first + i))
 			continue;
+		/* Not initialised: always the same copy while it works. */
+		if (first)
+			return i;
 		/* Keep a sequential stream where it is. */
 		if (READ_ONCE(m->next_seq) == mio->loc.sector)
 			return i;
@@ -363,6 +381,15 @@ static void vraid_mirror_read_endio(struct bio *clone)
 	vraid_mio_finish(mio);
 }
 
+static void vraid_mirror_resume(struct vraid_vd *vd, struct bio *bio,
+				unsigned long start, void *arg)
+{
+	struct vraid_mio *mio = arg;
+
+	if (vraid_wl_acquire(mio, true))
+		vraid_mirror_write(mio);
+}
+
 void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio)
 {
 	struct vraid_mio *mio;
@@ -376,6 +403,9 @@ void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio)
 	mio->registered = false;
 	mio->tried = 0;
 	mio->bad = 0;
+	mio->wl_sector = bio->bi_iter.bi_sector;
+	mio->wl_len = bio_sectors(bio);
+	mio->wl_ready = NULL;
 	INIT_WORK(&mio->work, vraid_mirror_work);
 	vraid_layout_mirror(&vd->geom, bio->bi_iter.bi_sector, &mio->loc);
 	if (WARN_ON_ONCE(bio_sectors(bio) > mio->loc.len)) {
@@ -387,6 +417,10 @@ void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio)
 	mio->start = bio_start_io_acct(bio);
 
 	if (op_is_write(bio_op(bio))) {
+		/* First its region's bit in the write-intent bitmap. */
+		if (vd->bitmap && !vraid_bitmap_start(vd, bio, mio->start,
+						      vraid_mirror_resume, mio))
+			return;
 		if (vraid_wl_acquire(mio, true))
 			vraid_mirror_write(mio);
 		return;
@@ -398,6 +432,148 @@ void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio)
 		return;
 	}
 	vraid_mirror_read_copy(mio, copy);
+}
+
+/* Synchronous I/O of a job on one member, through @pages. */
+static int vraid_sync_rw(struct vraid_vd *vd, u32 member, u64 msector,
+			 u32 len, struct page **pages, blk_opf_t opf)
+{
+	struct bio_vec bvec[VRAID_SYNC_PAGES];
+	struct bio bio;
+	u32 i, n = len >> (PAGE_SHIFT - SECTOR_SHIFT);
+	int ret;
+
+	bio_init(&bio, vd->members[member].h.bdev, bvec, n, opf);
+	bio.bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS + msector;
+	for (i = 0; i < n; i++)
+		__bio_add_page(&bio, pages[i], PAGE_SIZE, 0);
+	if (op_is_write(opf))
+		this_cpu_inc(vd->stats->member_writes[member]);
+	else
+		this_cpu_inc(vd->stats->member_reads[member]);
+	ret = submit_bio_wait(&bio);
+	bio_uninit(&bio);
+	if (ret) {
+		this_cpu_inc(vd->stats->member_errors[member]);
+		pr_err_ratelimited("%s: %s error %d on member %u (%s) at sector %llu during %s\n",
+				   vd->disk->disk_name,
+				   op_is_write(opf) ? "write" : "read", ret,
+				   member, vd->members[member].name,
+				   (unsigned long long)msector,
+				   vraid_job_name(READ_ONCE(vd->job.type)));
+	}
+	return ret;
+}
+
+static bool vraid_pages_equal(struct page **a, struct page **b, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (memcmp(page_address(a[i]), page_address(b[i]), PAGE_SIZE))
+			return false;
+	return true;
+}
+
+/* One mirror set (all of RAID1, a RAID10 pair) over one range. */
+static int vraid_mirror_sync_set(struct vraid_vd *vd, struct vraid_sync *sy,
+				 u32 first, u32 copies, u64 msector, u32 len,
+				 struct page **pages)
+{
+	u32 n = len >> (PAGE_SHIFT - SECTOR_SHIFT);
+	struct page **src = pages, **cmp = pages + VRAID_SYNC_PAGES;
+	u32 i, from = U32_MAX, bad = 0;
+	blk_opf_t wr = REQ_OP_WRITE | REQ_SYNC;
+
+	/* The source: the first copy that reads. */
+	for (i = 0; i < copies && from == U32_MAX; i++) {
+		if (!vraid_member_ok(vd, first + i))
+			continue;
+		if (!vraid_sync_rw(vd, first + i, msector, len, src,
+				   REQ_OP_READ | REQ_SYNC))
+			from = i;
+		else
+			bad |= 1U << i;
+	}
+	if (from == U32_MAX)
+		return -EIO;	/* no copy of these sectors reads */
+	for (i = 0; i < copies; i++) {
+		u32 member = first + i;
+		u32 state = READ_ONCE(vd->members[member].state);
+
+		if (i == from)
+			continue;
+		if (bad & (1U << i)) {
+			/* It did not read: put the good data back (repair). */
+			if (vraid_sync_rw(vd, member, msector, len, src, wr))
+				vraid_member_fail(vd, member,
+						  "read error that a rewrite could not correct");
+			else
+				this_cpu_inc(vd->stats->read_repairs);
+			continue;
+		}
+		if (sy->type == VRAID_JOB_REBUILD) {
+			if (state == VRAID_MEMBER_REBUILDING &&
+			    vraid_sync_rw(vd, member, msector, len, src, wr))
+				vraid_member_fail(vd, member,
+						  "write error while rebuilding");
+			continue;
+		}
+		if (state != VRAID_MEMBER_ONLINE)
+			continue;
+		if (vraid_sync_rw(vd, member, msector, len, cmp,
+				  REQ_OP_READ | REQ_SYNC)) {
+			/* Unreadable: put the good data back (repair). */
+			if (vraid_sync_rw(vd, member, msector, len, src, wr))
+				vraid_member_fail(vd, member,
+						  "read error that a rewrite could not correct");
+			else
+				this_cpu_inc(vd->stats->read_repairs);
+			continue;
+		}
+		if (vraid_pages_equal(src, cmp, n))
+			continue;
+		atomic64_inc(&sy->mismatches);
+		if (sy->type != VRAID_JOB_CHECK &&
+		    vraid_sync_rw(vd, member, msector, len, src, wr))
+			vraid_member_fail(vd, member, "write error");
+	}
+	return READ_ONCE(vd->state) == VRAID_VD_OFFLINE ? -EIO : 0;
+}
+
+/*
+ * One step of a job: member sectors [@msector, +@len) (within a strip)
+ * of every mirror set.  @pages: 2 * VRAID_SYNC_PAGES pages.
+ */
+int vraid_mirror_sync(struct vraid_vd *vd, struct vraid_sync *sy,
+		      u64 msector, u32 len, struct page **pages)
+{
+	const struct vraid_geom *g = &vd->geom;
+	u32 set, sets = g->level == VRAID_LEVEL_1 ? 1 : g->nr_members / 2;
+	u32 copies = g->level == VRAID_LEVEL_1 ? g->nr_members : 2;
+	int ret = 0;
+
+	for (set = 0; set < sets && !ret; set++) {
+		DECLARE_COMPLETION_ONSTACK(ready);
+		struct vraid_mio mio = { .vd = vd, .wl_ready = &ready };
+
+		/* The VD range of these member sectors (layout.h). */
+		if (g->level == VRAID_LEVEL_1) {
+			mio.wl_sector = msector;
+		} else {
+			u64 row = msector >> g->strip_shift;
+
+			mio.wl_sector = ((row * sets + set) << g->strip_shift) +
+					(msector & (g->strip_sectors - 1));
+		}
+		mio.wl_len = len;
+		if (!vraid_wl_acquire(&mio, true))
+			wait_for_completion(&ready);
+		ret = vraid_mirror_sync_set(vd, sy, set * copies, copies,
+					    msector, len, pages);
+		vraid_wl_release(&mio);
+	}
+	return ret;
 }
 
 int vraid_mirror_init(struct vraid_vd *vd)

@@ -26,6 +26,15 @@
  * Heads started under a block plug are queued at the unplug, so that the
  * strips of a full-stripe write land in one batch and need no reads.
  *
+ * Background jobs (job.c) send "sync" pieces through the same heads, one
+ * per column, so they are serialised with user writes: rebuild
+ * reconstructs the blocks of rebuilding members and writes them; check
+ * reads the whole row and counts it if its parity does not match; init,
+ * resync and repair also rewrite the parity of such a row.  Rebuilding
+ * members are written like online ones but never read.  Rows at or above
+ * vd->init_pos (not initialised yet) are written by reconstruct-write
+ * only, which leaves their parity correct whatever it was before.
+ *
  * Locking: every head belongs to one hash bucket; the bucket's spinlock
  * protects the bucket's hash chains and idle list and, for its heads,
  * the pending list, busy and users.  No lock covers the whole VD.  A head
@@ -87,7 +96,8 @@ struct vraid_row {
 	u32 p, q;			/* slots of P and Q (q: U32_MAX) */
 	u8 written[VRAID_MAX_MEMBERS];	/* sectors written, per data idx */
 	bool read[VRAID_MAX_MEMBERS];	/* data idx to serve reads from */
-	bool failed[VRAID_MAX_MEMBERS];	/* per slot */
+	bool failed[VRAID_MAX_MEMBERS];	/* per slot: not readable */
+	bool nowrite[VRAID_MAX_MEMBERS];	/* per slot: not writable */
 	void *ptr[VRAID_MAX_MEMBERS + 2];	/* data idx order, P, Q */
 };
 
@@ -130,6 +140,7 @@ struct vraid_piece {
 	bool write;
 	bool fua;
 	bool repair;			/* a direct read of it failed */
+	struct vraid_sync *sync;	/* a job's piece: no pio, no data */
 };
 
 /* Front pad of a direct read clone. */
@@ -360,6 +371,7 @@ static void vraid_row_init(struct vraid_stripe *sh, struct vraid_row *r)
 	}
 	for (i = 0; i < r->width; i++) {
 		r->failed[i] = !vraid_member_ok(vd, first + i);
+		r->nowrite[i] = !vraid_member_writable(vd, first + i);
 		r->ptr[i] = page_address(sh->dev[r->slot[i]].page);
 	}
 }
@@ -493,6 +505,55 @@ static void vraid_copy_piece(struct vraid_piece *pc, void *page, bool to_page)
 	}
 }
 
+/*
+ * Write the blocks marked dirty, and rewrite those that failed to read
+ * (repair), to every member that takes writes; fail members whose
+ * writes fail.
+ */
+static void vraid_write_row(struct vraid_stripe *sh, struct vraid_row *r,
+			    bool fua)
+{
+	struct vraid_vd *vd = sh->sc->vd;
+	u32 slot;
+
+	vraid_sh_io_start(sh);
+	for (slot = 0; slot < r->width; slot++) {
+		struct vraid_sdev *dev = &sh->dev[slot];
+
+		if (r->nowrite[slot] || !vraid_dev_uptodate(sh, slot))
+			continue;
+		if (!test_bit(SDEV_DIRTY, &dev->flags) &&
+		    !test_bit(SDEV_RERR, &dev->flags))
+			continue;
+		clear_bit(SDEV_WERR, &dev->flags);
+		vraid_sdev_submit(sh, slot, REQ_OP_WRITE |
+				  (fua ? REQ_FUA : 0) | REQ_SYNC);
+	}
+	vraid_sh_io_wait(sh);
+	for (slot = 0; slot < r->width; slot++) {
+		struct vraid_sdev *dev = &sh->dev[slot];
+		u32 member = vraid_sh_member(sh, slot);
+		bool was_dirty = test_and_clear_bit(SDEV_DIRTY, &dev->flags);
+		bool was_rerr = test_and_clear_bit(SDEV_RERR, &dev->flags);
+
+		if (r->nowrite[slot] || (!was_dirty && !was_rerr) ||
+		    !vraid_dev_uptodate(sh, slot))
+			continue;
+		if (test_bit(SDEV_WERR, &dev->flags)) {
+			this_cpu_inc(vd->stats->member_errors[member]);
+			clear_bit(SDEV_UPTODATE, &dev->flags);
+			vraid_member_fail(vd, member, was_dirty ? "write error" :
+					  "read error that a rewrite could not correct");
+		} else if (was_rerr) {
+			this_cpu_inc(vd->stats->read_repairs);
+			pr_warn_ratelimited("%s: read error on member %u (%s) at sector %llu corrected from parity\n",
+					    vd->disk->disk_name, member,
+					    vd->members[member].name,
+					    (unsigned long long)sh->msector);
+		}
+	}
+}
+
 /* Handle one batch of pieces of a head. */
 static void vraid_handle_batch(struct vraid_stripe *sh, struct list_head *batch)
 {
@@ -541,8 +602,12 @@ static void vraid_handle_batch(struct vraid_stripe *sh, struct list_head *batch)
 			else if (!vraid_dev_uptodate(sh, slot))
 				rcw_reads++;
 		}
-		/* Read-modify-write (RAID5): old data written over, and P. */
-		rmw_ok = r->parity == 1 && !r->failed[r->p];
+		/*
+		 * Read-modify-write (RAID5): old data written over, and P;
+		 * only where the parity is known to be right already.
+		 */
+		rmw_ok = r->parity == 1 && !r->failed[r->p] &&
+			 sh->msector < READ_ONCE(vd->init_pos);
 		for (i = 0; i < r->data && rmw_ok; i++) {
 			slot = r->slot[i];
 			if (!r->written[i])
@@ -616,41 +681,7 @@ static void vraid_handle_batch(struct vraid_stripe *sh, struct list_head *batch)
 		}
 	}
 
-	/* Write what changed, and repair blocks that failed to read. */
-	vraid_sh_io_start(sh);
-	for (slot = 0; slot < r->width; slot++) {
-		struct vraid_sdev *dev = &sh->dev[slot];
-
-		if (r->failed[slot] || !vraid_dev_uptodate(sh, slot))
-			continue;
-		if (!test_bit(SDEV_DIRTY, &dev->flags) &&
-		    !test_bit(SDEV_RERR, &dev->flags))
-			continue;
-		clear_bit(SDEV_WERR, &dev->flags);
-		vraid_sdev_submit(sh, slot, REQ_OP_WRITE |
-				  (fua ? REQ_FUA : 0) | REQ_SYNC);
-	}
-	vraid_sh_io_wait(sh);
-	for (slot = 0; slot < r->width; slot++) {
-		struct vraid_sdev *dev = &sh->dev[slot];
-		u32 member = vraid_sh_member(sh, slot);
-		bool was_dirty = test_and_clear_bit(SDEV_DIRTY, &dev->flags);
-		bool was_rerr = test_and_clear_bit(SDEV_RERR, &dev->flags);
-
-		if (r->failed[slot] || (!was_dirty && !was_rerr))
-			continue;
-		if (test_bit(SDEV_WERR, &dev->flags)) {
-			this_cpu_inc(vd->stats->member_errors[member]);
-			vraid_member_fail(vd, member, was_dirty ? "write error" :
-					  "read error that a rewrite could not correct");
-		} else if (was_rerr) {
-			this_cpu_inc(vd->stats->read_repairs);
-			pr_warn_ratelimited("%s: read error on member %u (%s) at sector %llu corrected from parity\n",
-					    vd->disk->disk_name, member,
-					    vd->members[member].name,
-					    (unsigned long long)sh->msector);
-		}
-	}
+	vraid_write_row(sh, r, fua);
 	if (READ_ONCE(vd->state) == VRAID_VD_OFFLINE) {
 		status = BLK_STS_IOERR;
 		goto invalidate;
@@ -676,17 +707,127 @@ complete:
 	}
 }
 
+static void vraid_sync_done(struct vraid_sync *sy, int error)
+{
+	if (error)
+		sy->error = error;
+	if (atomic_dec_and_test(&sy->remaining))
+		complete(&sy->done);
+}
+
+/* Is the parity of the row (all blocks up to date) right? */
+static bool vraid_parity_matches(struct vraid_row *r)
+{
+	void *p = r->ptr[r->data];
+	bool ok;
+
+	/* XOR the data into the parity read: all zero when it matches. */
+	if (r->parity == 1) {
+		vraid_xor(p, r->ptr, r->data);
+		ok = !memchr_inv(p, 0, PAGE_SIZE);
+	} else {
+		raid6_call.xor_syndrome(r->width, 0, r->data - 1, PAGE_SIZE,
+					r->ptr);
+		ok = !memchr_inv(p, 0, PAGE_SIZE) &&
+		     !memchr_inv(r->ptr[r->data + 1], 0, PAGE_SIZE);
+	}
+	/* Either way, P (and Q) now hold what they should. */
+	if (r->parity == 1) {
+		memcpy(p, r->ptr[0], PAGE_SIZE);
+		vraid_xor(p, &r->ptr[1], r->data - 1);
+	} else {
+		raid6_call.gen_syndrome(r->width, PAGE_SIZE, r->ptr);
+	}
+	return ok;
+}
+
+/* A job's piece: rebuild, check, repair or initialise one column. */
+static void vraid_sync_column(struct vraid_stripe *sh, struct vraid_piece *pc)
+{
+	struct vraid_sync *sy = pc->sync;
+	struct vraid_vd *vd = sh->sc->vd;
+	struct vraid_row *r = &sh->row;
+	bool want[VRAID_MAX_MEMBERS];
+	u32 slot, missing = 0;
+	int error = 0;
+
+	vraid_row_init(sh, r);
+	for (slot = 0; slot < r->width; slot++) {
+		/* Read what is on the members, not what the head holds. */
+		clear_bit(SDEV_UPTODATE, &sh->dev[slot].flags);
+		want[slot] = true;
+		if (r->failed[slot])
+			missing++;
+	}
+	if (sy->type == VRAID_JOB_REBUILD) {
+		if (!missing)
+			goto out;
+		if (!vraid_reconstruct(sh, r)) {
+			error = -EIO;
+			goto invalidate;
+		}
+		for (slot = 0; slot < r->width; slot++)
+			if (READ_ONCE(vd->members[vraid_sh_member(sh, slot)].state) ==
+			    VRAID_MEMBER_REBUILDING)
+				set_bit(SDEV_DIRTY, &sh->dev[slot].flags);
+	} else {
+		/* A degraded row cannot be checked: leave it. */
+		if (missing)
+			goto invalidate;
+		if (!vraid_read_blocks(sh, r, want) &&
+		    !vraid_reconstruct(sh, r)) {
+			error = -EIO;
+			goto invalidate;
+		}
+		if (!vraid_parity_matches(r)) {
+			atomic64_inc(&sy->mismatches);
+			if (sy->type == VRAID_JOB_CHECK) {
+				/* Leave it as it is on the members. */
+				clear_bit(SDEV_UPTODATE, &sh->dev[r->p].flags);
+				if (r->q != U32_MAX)
+					clear_bit(SDEV_UPTODATE,
+						  &sh->dev[r->q].flags);
+			} else {
+				set_bit(SDEV_DIRTY, &sh->dev[r->p].flags);
+				if (r->q != U32_MAX)
+					set_bit(SDEV_DIRTY,
+						&sh->dev[r->q].flags);
+			}
+		}
+	}
+	vraid_write_row(sh, r, false);
+	if (READ_ONCE(vd->state) == VRAID_VD_OFFLINE)
+		error = -EIO;
+	goto out;
+invalidate:
+	for (slot = 0; slot < r->width; slot++)
+		sh->dev[slot].flags = 0;
+out:
+	mempool_free(pc, &sh->sc->piece_pool);
+	vraid_sync_done(sy, error);
+}
+
 static void vraid_stripe_work(struct work_struct *work)
 {
 	struct vraid_stripe *sh = container_of(work, struct vraid_stripe, work);
 	struct vraid_bucket *b = sh->bucket;
+	struct vraid_piece *pc, *tmp;
 	LIST_HEAD(batch);
+	LIST_HEAD(sync);
 
 	spin_lock(&b->lock);
 	list_splice_init(&sh->pending, &batch);
 	spin_unlock(&b->lock);
 
-	vraid_handle_batch(sh, &batch);
+	list_for_each_entry_safe(pc, tmp, &batch, list)
+		if (pc->sync)
+			list_move_tail(&pc->list, &sync);
+	if (!list_empty(&batch))
+		vraid_handle_batch(sh, &batch);
+	list_for_each_entry_safe(pc, tmp, &sync, list) {
+		list_del(&pc->list);
+		vraid_sync_column(sh, pc);
+	}
 
 	spin_lock(&b->lock);
 	if (!list_empty(&sh->pending)) {
@@ -730,6 +871,7 @@ static void vraid_parity_cache_bio(struct vraid_vd *vd, struct bio *bio,
 		pc->write = op_is_write(bio_op(bio));
 		pc->fua = bio->bi_opf & REQ_FUA;
 		pc->repair = repair;
+		pc->sync = NULL;
 		atomic_inc(&pio->remaining);
 
 		sh = vraid_get_stripe(sc, loc.span, msector - off);
@@ -772,6 +914,8 @@ static void vraid_dread_endio(struct bio *clone)
 {
 	struct vraid_dread *dr = container_of(clone, struct vraid_dread, clone);
 	struct vraid_vd *vd = dr->vd;
+	unsigned long start;
+	struct bio *bio;
 
 	if (clone->bi_status && !(dr->bio->bi_opf & REQ_RAHEAD)) {
 		this_cpu_inc(vd->stats->member_errors[dr->member]);
@@ -779,9 +923,17 @@ static void vraid_dread_endio(struct bio *clone)
 		queue_work(vraid_wq, &dr->work);
 		return;
 	}
-	dr->bio->bi_status = clone->bi_status;
-	bio_put(clone);
-	vraid_io_done(vd, dr->bio, dr->start);
+	bio = dr->bio;
+	start = dr->start;
+	bio->bi_status = clone->bi_status;
+	bio_put(clone);		/* frees dr, the clone's front pad */
+	vraid_io_done(vd, bio, start);
+}
+
+static void vraid_parity_resume(struct vraid_vd *vd, struct bio *bio,
+				unsigned long start, void *arg)
+{
+	vraid_parity_via_cache(vd, bio, start, false);
 }
 
 void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio)
@@ -817,7 +969,63 @@ void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio)
 		submit_bio_noacct(clone);
 		return;
 	}
+	/* A write waits for its region's bit in the write-intent bitmap. */
+	if (op_is_write(bio_op(bio)) && vd->bitmap &&
+	    !vraid_bitmap_start(vd, bio, start, vraid_parity_resume, NULL))
+		return;
 	vraid_parity_via_cache(vd, bio, start, false);
+}
+
+/*
+ * One step of a job: every column of member sectors [@msector, +@len) of
+ * every span.  Waits for them; returns 0 or a negative errno.
+ */
+int vraid_parity_sync(struct vraid_vd *vd, struct vraid_sync *sy,
+		      u64 msector, u32 len)
+{
+	struct vraid_stripe_cache *sc = vd->sc;
+	u32 span, off;
+
+	if (sy->type != VRAID_JOB_REBUILD && sc->width - sc->data == 2 &&
+	    !raid6_call.xor_syndrome)
+		return -EOPNOTSUPP;
+	atomic_set(&sy->remaining, 1);
+	init_completion(&sy->done);
+	for (span = 0; span < vd->geom.spans; span++) {
+		for (off = 0; off < len; off += SH_SECTORS) {
+			struct vraid_piece *pc;
+			struct vraid_stripe *sh;
+
+			pc = mempool_alloc(&sc->piece_pool, GFP_NOIO);
+			memset(pc, 0, sizeof(*pc));
+			pc->sync = sy;
+			pc->sectors = SH_SECTORS;
+			atomic_inc(&sy->remaining);
+			sh = vraid_get_stripe(sc, span, msector + off);
+			vraid_attach(sh, pc);
+		}
+	}
+	vraid_sync_done(sy, 0);
+	wait_for_completion(&sy->done);
+	return sy->error;
+}
+
+/* Forget every cached block (a member's device changed).  No I/O runs. */
+void vraid_parity_invalidate(struct vraid_vd *vd)
+{
+	struct vraid_stripe_cache *sc = vd->sc;
+	u32 i, j;
+
+	for (i = 0; i < sc->nr_heads; i++) {
+		struct vraid_stripe *sh = sc->heads[i];
+		struct vraid_bucket *b = sh->bucket;
+
+		spin_lock(&b->lock);
+		if (!sh->busy)
+			for (j = 0; j < sc->width; j++)
+				clear_bit(SDEV_UPTODATE, &sh->dev[j].flags);
+		spin_unlock(&b->lock);
+	}
 }
 
 static void vraid_free_heads(struct vraid_stripe_cache *sc)

@@ -151,6 +151,86 @@ static ssize_t read_repairs_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(read_repairs);
 
+/*
+ * The background job: "job" is "none" or "<type> running|paused";
+ * job_progress is "done total" in member sectors; job_percent has one
+ * decimal; job_eta is seconds left (0 unknown); job_rate_kib is the limit
+ * (0 none); mismatch_cnt counts inconsistent 4 KiB blocks (parity) or
+ * ranges (mirrors) found by the job under way, else by the last one.
+ */
+static ssize_t job_show(struct device *dev, struct device_attribute *attr,
+			char *buf)
+{
+	struct vraid_job_status info;
+
+	vraid_job_status(dev_to_vd(dev), &info);
+	if (info.type == VRAID_JOB_NONE)
+		return sysfs_emit(buf, "none\n");
+	return sysfs_emit(buf, "%s %s\n", vraid_job_name(info.type),
+			  info.state == VRAID_JOB_PAUSED ? "paused" :
+			  "running");
+}
+static DEVICE_ATTR_RO(job);
+
+static ssize_t job_progress_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct vraid_job_status info;
+
+	vraid_job_status(dev_to_vd(dev), &info);
+	return sysfs_emit(buf, "%llu %llu\n", info.done, info.total);
+}
+static DEVICE_ATTR_RO(job_progress);
+
+static ssize_t job_percent_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct vraid_job_status info;
+	u64 permille;
+
+	vraid_job_status(dev_to_vd(dev), &info);
+	permille = info.total ?
+		   div64_u64(info.done * 1000, info.total) : 0;
+	return sysfs_emit(buf, "%llu.%llu\n", permille / 10, permille % 10);
+}
+static DEVICE_ATTR_RO(job_percent);
+
+static ssize_t job_eta_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%u\n", vraid_job_eta(dev_to_vd(dev)));
+}
+static DEVICE_ATTR_RO(job_eta);
+
+static ssize_t job_rate_kib_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(dev_to_vd(dev)->job.rate_kib));
+}
+static DEVICE_ATTR_RO(job_rate_kib);
+
+static ssize_t mismatch_cnt_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct vraid_job_status info;
+
+	vraid_job_status(dev_to_vd(dev), &info);
+	return sysfs_emit(buf, "%llu\n", info.type != VRAID_JOB_NONE ?
+			  info.mismatches : info.last_mismatches);
+}
+static DEVICE_ATTR_RO(mismatch_cnt);
+
+static ssize_t last_job_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	struct vraid_job_status info;
+
+	vraid_job_status(dev_to_vd(dev), &info);
+	return sysfs_emit(buf, "%s %u\n", vraid_job_name(info.last_type),
+			  info.last_result);
+}
+static DEVICE_ATTR_RO(last_job);
+
 static const char * const access_names[] = { "rw", "ro", "blocked" };
 static const char * const dcache_names[] = { "default", "enabled", "disabled" };
 static const char * const io_names[] = { "direct", "cached" };
@@ -192,6 +272,13 @@ static struct attribute *vraid_attrs[] = {
 	&dev_attr_io_policy.attr,
 	&dev_attr_read_policy.attr,
 	&dev_attr_write_policy.attr,
+	&dev_attr_job.attr,
+	&dev_attr_job_progress.attr,
+	&dev_attr_job_percent.attr,
+	&dev_attr_job_eta.attr,
+	&dev_attr_job_rate_kib.attr,
+	&dev_attr_mismatch_cnt.attr,
+	&dev_attr_last_job.attr,
 	NULL,
 };
 

@@ -13,6 +13,9 @@
 #define NR_LIST		0x02
 #define NR_INFO		0x03
 #define NR_FAIL_MEMBER	0x05
+#define NR_SPARE	0x06
+#define NR_REPLACE	0x07
+#define NR_JOB		0x08
 #define NR_ASSEMBLE	0x0b
 
 _Static_assert(sizeof(struct vraid_ioc_hdr) == 152, "hdr layout");
@@ -24,6 +27,10 @@ _Static_assert(sizeof(struct vraid_fail_member) == VRAID_FAIL_MEMBER_SIZE_V1,
 	       "fail_member");
 _Static_assert(sizeof(struct vraid_assemble) == VRAID_ASSEMBLE_SIZE_V1,
 	       "assemble");
+_Static_assert(sizeof(struct vraid_job) == VRAID_JOB_SIZE_V1, "job");
+_Static_assert(sizeof(struct vraid_spare) == VRAID_SPARE_SIZE_V1, "spare");
+_Static_assert(sizeof(struct vraid_replace) == VRAID_REPLACE_SIZE_V1,
+	       "replace");
 
 u32 vraid_cmd_min_size(u32 nr)
 {
@@ -34,14 +41,18 @@ u32 vraid_cmd_min_size(u32 nr)
 	case NR_INFO:	return VRAID_INFO_SIZE_V1;
 	case NR_FAIL_MEMBER:	return VRAID_FAIL_MEMBER_SIZE_V1;
 	case NR_ASSEMBLE:	return VRAID_ASSEMBLE_SIZE_V1;
+	case NR_JOB:	return VRAID_JOB_SIZE_V1;
+	case NR_SPARE:	return VRAID_SPARE_SIZE_V1;
+	case NR_REPLACE:	return VRAID_REPLACE_SIZE_V1;
 	}
 	return 0;
 }
 
 bool vraid_cmd_mutates(u32 nr)
 {
+	/* SPARE's LIST action is checked for privilege by its handler. */
 	return nr == NR_CREATE || nr == NR_DELETE || nr == NR_FAIL_MEMBER ||
-	       nr == NR_ASSEMBLE;
+	       nr == NR_ASSEMBLE || nr == NR_JOB || nr == NR_REPLACE;
 }
 
 static bool all_zero(const void *p, size_t len)
@@ -149,8 +160,21 @@ int vraid_validate_create(const struct vraid_create *c, char *msg,
 			 VRAID_NAME_LEN - 1);
 		return -EINVAL;
 	}
-	if (c->reserved1 || !all_zero(c->reserved2, sizeof(c->reserved2))) {
+	if (!all_zero(c->reserved2, sizeof(c->reserved2))) {
 		snprintf(msg, msglen, "reserved fields are not zero");
+		return -EINVAL;
+	}
+	if (c->init > VRAID_INIT_FULL) {
+		snprintf(msg, msglen,
+			 "unknown initialisation %u: use fast, background or full",
+			 c->init);
+		return -EINVAL;
+	}
+	if (c->init != VRAID_INIT_FAST && !vraid_layout_is_mirror(c->level) &&
+	    !vraid_layout_is_parity(c->level)) {
+		snprintf(msg, msglen,
+			 "%s has no redundancy to initialise; omit --init",
+			 vraid_level_name(c->level));
 		return -EINVAL;
 	}
 	for (i = 0; i < c->nr_members; i++) {
@@ -218,7 +242,9 @@ int vraid_validate_list(const struct vraid_list *l, char *msg, size_t msglen)
 
 int vraid_validate_info(const struct vraid_info *i, char *msg, size_t msglen)
 {
-	if (!all_zero(i->reserved2, sizeof(i->reserved2))) {
+	/* The job fields and reserved2 are output only. */
+	if (!all_zero(&i->job_type, (const char *)i->members -
+		      (const char *)&i->job_type)) {
 		snprintf(msg, msglen, "reserved fields are not zero");
 		return -EINVAL;
 	}
@@ -288,4 +314,125 @@ int vraid_validate_assemble(const struct vraid_assemble *a, char *msg,
 		}
 	}
 	return 0;
+}
+
+static bool bad_devnum(u32 major, u32 minor)
+{
+	return (major == 0 && minor == 0) || major >= 4096 ||
+	       minor >= (1U << 20);
+}
+
+int vraid_validate_job(const struct vraid_job *j, char *msg, size_t msglen)
+{
+	if (j->reserved1 || !all_zero(j->reserved2, sizeof(j->reserved2))) {
+		snprintf(msg, msglen, "reserved fields are not zero");
+		return -EINVAL;
+	}
+	if (j->action < VRAID_JOB_START_CHECK ||
+	    j->action > VRAID_JOB_SET_RATE) {
+		snprintf(msg, msglen, "unknown job action %u", j->action);
+		return -EINVAL;
+	}
+	if (j->action != VRAID_JOB_SET_RATE && j->rate_kib) {
+		snprintf(msg, msglen, "rate_kib is only for SET_RATE");
+		return -EINVAL;
+	}
+	if (j->rate_kib > VRAID_JOB_RATE_MAX) {
+		snprintf(msg, msglen,
+			 "rate %u KiB/s is out of range: 1 to %u, or 0 for no limit",
+			 j->rate_kib, VRAID_JOB_RATE_MAX);
+		return -EINVAL;
+	}
+	return check_index(j->index, msg, msglen);
+}
+
+int vraid_validate_spare(const struct vraid_spare *s, char *msg,
+			 size_t msglen)
+{
+	if (!all_zero(s->reserved2, sizeof(s->reserved2)) || s->nr_spares ||
+	    !all_zero(s->spares, sizeof(s->spares))) {
+		snprintf(msg, msglen, "reserved or output fields are not zero");
+		return -EINVAL;
+	}
+	switch (s->action) {
+	case VRAID_SPARE_LIST:
+		if (s->spare_flags || s->index || s->major || s->minor) {
+			snprintf(msg, msglen, "LIST takes no device, VD or flags");
+			return -EINVAL;
+		}
+		return 0;
+	case VRAID_SPARE_ADD:
+		if (s->spare_flags & ~VRAID_SPARE_DEDICATED) {
+			snprintf(msg, msglen, "unknown spare flags 0x%x",
+				 s->spare_flags);
+			return -EINVAL;
+		}
+		if (!(s->spare_flags & VRAID_SPARE_DEDICATED) && s->index) {
+			snprintf(msg, msglen,
+				 "a VD index is only for a dedicated spare");
+			return -EINVAL;
+		}
+		break;
+	case VRAID_SPARE_REMOVE:
+		if (s->spare_flags || s->index) {
+			snprintf(msg, msglen, "REMOVE takes only the device");
+			return -EINVAL;
+		}
+		break;
+	default:
+		snprintf(msg, msglen, "unknown spare action %u", s->action);
+		return -EINVAL;
+	}
+	if (bad_devnum(s->major, s->minor)) {
+		snprintf(msg, msglen, "bad device number %u:%u", s->major,
+			 s->minor);
+		return -EINVAL;
+	}
+	return check_index(s->index, msg, msglen);
+}
+
+int vraid_validate_replace(const struct vraid_replace *r, char *msg,
+			   size_t msglen)
+{
+	if (r->reserved1 || !all_zero(r->reserved2, sizeof(r->reserved2))) {
+		snprintf(msg, msglen, "reserved fields are not zero");
+		return -EINVAL;
+	}
+	if (r->rep_flags & ~(VRAID_REPLACE_FORCE | VRAID_REPLACE_ROLE)) {
+		snprintf(msg, msglen, "unknown replace flags 0x%x",
+			 r->rep_flags);
+		return -EINVAL;
+	}
+	if (r->rep_flags & VRAID_REPLACE_ROLE) {
+		if (r->old_major || r->old_minor ||
+		    r->old_role >= VRAID_MAX_MEMBERS) {
+			snprintf(msg, msglen,
+				 "by role: role %u (0-%u) and no old device number",
+				 r->old_role, VRAID_MAX_MEMBERS - 1);
+			return -EINVAL;
+		}
+		if (bad_devnum(r->new_major, r->new_minor)) {
+			snprintf(msg, msglen, "bad device number %u:%u",
+				 r->new_major, r->new_minor);
+			return -EINVAL;
+		}
+		return check_index(r->index, msg, msglen);
+	}
+	if (r->old_role) {
+		snprintf(msg, msglen, "old_role is only for VRAID_REPLACE_ROLE");
+		return -EINVAL;
+	}
+	if (bad_devnum(r->old_major, r->old_minor) ||
+	    bad_devnum(r->new_major, r->new_minor)) {
+		snprintf(msg, msglen, "bad device number %u:%u or %u:%u",
+			 r->old_major, r->old_minor, r->new_major,
+			 r->new_minor);
+		return -EINVAL;
+	}
+	if (r->old_major == r->new_major && r->old_minor == r->new_minor) {
+		snprintf(msg, msglen,
+			 "the new device is the member it replaces");
+		return -EINVAL;
+	}
+	return check_index(r->index, msg, msglen);
 }

@@ -34,6 +34,12 @@ int vraid_validate_assemble(const struct vraid_assemble *a, char *msg,
 int vraid_validate_fail_member(const struct vraid_fail_member *f, char *msg,
 			       size_t msglen);
 
+int vraid_validate_job(const struct vraid_job *j, char *msg, size_t msglen);
+int vraid_validate_spare(const struct vraid_spare *s, char *msg,
+			 size_t msglen);
+int vraid_validate_replace(const struct vraid_replace *r, char *msg,
+			   size_t msglen);
+
 /* Is @name a valid VD label: "" or [A-Za-z0-9._-]{1,31}, not '-' first? */
 bool vraid_name_valid(const char *name, size_t len);
 

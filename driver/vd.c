@@ -214,12 +214,15 @@ static struct vraid_vd *vraid_vd_alloc(void)
 	mutex_init(&vd->md_lock);
 	INIT_WORK(&vd->md_work, vraid_md_work);
 	spin_lock_init(&vd->state_lock);
+	spin_lock_init(&vd->held_lock);
+	bio_list_init(&vd->held);
 	vd->state = VRAID_VD_OPTIMAL;
 	vd->access_policy = VRAID_ACCESS_RW;
 	vd->disk_cache_policy = VRAID_DCACHE_DEFAULT;
 	vd->io_policy = VRAID_IO_DIRECT;
 	vd->read_policy = VRAID_READ_NORA;
 	vd->write_policy = VRAID_WRITE_THROUGH;
+	vraid_job_init(vd);
 	return vd;
 }
 
@@ -324,6 +327,8 @@ int vraid_vd_create(struct vraid_create *c)
 				c->strip_bytes, c->spans, min_data, msg, len);
 	if (ret)
 		goto out_members;
+	/* Not initialised yet: the init job makes it so, from sector 0. */
+	vd->init_pos = c->init == VRAID_INIT_FAST ? vd->geom.member_sectors : 0;
 
 	/* Identities, and the metadata on every member before going live. */
 	generate_random_uuid(vd->uuid);
@@ -338,6 +343,13 @@ int vraid_vd_create(struct vraid_create *c)
 	ret = vraid_vd_start(vd, "created", msg, len);
 	if (ret)
 		goto out_members;
+	if (vd->bitmap)
+		vraid_bitmap_flush(vd);
+	if (c->init != VRAID_INIT_FAST &&
+	    vraid_job_start(vd, VRAID_JOB_INIT, 0, msg, len))
+		pr_warn("%s: initialisation not started: %s\n",
+			vd->disk->disk_name, msg);
+	msg[0] = '\0';
 	c->index = vd->index;
 	strscpy(c->disk_name, vd->disk->disk_name, sizeof(c->disk_name));
 	return 0;
@@ -352,6 +364,146 @@ out_members:
 	vraid_close_members(vd);
 	vraid_vd_free(vd);
 	return ret;
+}
+
+/*
+ * A VD just assembled: after an unclean shutdown make its redundancy
+ * consistent again (resync), else go on with what was under way; take a
+ * hot spare for members that are missing.
+ */
+static void vraid_vd_after_assembly(struct vraid_vd *vd, bool clean)
+{
+	bool redundant = vraid_level_redundant(vd->geom.level);
+	char msg[VRAID_MSG_LEN];
+	int dirty;
+	u32 regions;
+
+	if (redundant && (!clean || vd->job.saved_type == VRAID_JOB_RESYNC)) {
+		/*
+		 * Not shut down cleanly, or stopped in the middle of a
+		 * resync: resync the regions the bitmaps say were being
+		 * written (or still wait for it), and everything not
+		 * initialised yet; all of it without a bitmap.
+		 */
+		dirty = vraid_bitmap_load(vd);
+		regions = vraid_bitmap_mark(vd, vd->init_pos, dirty < 0);
+		vd->init_pos = 0;
+		vd->job.saved_type = VRAID_JOB_RESYNC;
+		if (vd->state != VRAID_VD_OPTIMAL) {
+			/* After the rebuild (job.c), with these regions. */
+			pr_warn("%s: %s while %s: %u region%s to resync once it is rebuilt; until then blocks written at the crash may be inconsistent\n",
+				vd->disk->disk_name,
+				clean ? "stopped during a resync" :
+				"not shut down cleanly",
+				vraid_state_name(vd->state), regions,
+				regions == 1 ? "" : "s");
+		} else {
+			pr_warn("%s: %s: resyncing %u region%s%s\n",
+				vd->disk->disk_name,
+				clean ? "stopped during a resync" :
+				"not shut down cleanly", regions,
+				regions == 1 ? "" : "s",
+				dirty < 0 ? " (no valid write-intent bitmap: all)" :
+				"");
+			vd->job.pos = 0;
+			if (vraid_job_start(vd, VRAID_JOB_RESYNC, 0, msg,
+					    sizeof(msg)))
+				pr_warn("%s: resync not started: %s\n",
+					vd->disk->disk_name, msg);
+			return;
+		}
+	} else if (vd->bitmap) {
+		/* Clean: whatever bits the members still carry are stale. */
+		vraid_bitmap_flush(vd);
+	}
+	vraid_job_resume_pending(vd);
+	if (vd->state != VRAID_VD_OPTIMAL)
+		vraid_spare_kick();
+}
+
+/*
+ * Put the device @h in the place of member @role (failed, missing or
+ * rebuilding) and rebuild onto it; takes @h over.  The job under way is
+ * stopped (the rebuild restarts from the beginning, for every rebuilding
+ * member).  Called with vraid_ctl_mutex held.
+ */
+int vraid_vd_swap_check(struct vraid_vd *vd, struct block_device *bdev,
+			char *msg, size_t len)
+{
+	u64 need = VRAID_DATA_OFFSET_SECTORS + vd->geom.member_sectors;
+
+	if (bdev_read_only(bdev)) {
+		snprintf(msg, len, "%pg is read-only", bdev);
+		return -EROFS;
+	}
+	if (bdev_nr_sectors(bdev) < need) {
+		snprintf(msg, len,
+			 "%pg is too small: %llu KiB, %s needs %llu KiB per member",
+			 bdev, bdev_nr_sectors(bdev) >> 1, vd->disk->disk_name,
+			 need >> 1);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
+		     struct vraid_bdev_handle *h, char *msg, size_t len)
+{
+	struct vraid_member *m = &vd->members[role];
+	struct block_device *bdev = h->bdev;
+	struct vraid_bdev_handle old;
+	unsigned long flags;
+	int ret;
+
+	ret = vraid_vd_swap_check(vd, bdev, msg, len);
+	if (ret)
+		return ret;
+	if (READ_ONCE(vd->state) == VRAID_VD_OFFLINE) {
+		snprintf(msg, len,
+			 "%s is offline: too few members are left to rebuild from",
+			 vd->disk->disk_name);
+		return -EIO;
+	}
+	if (READ_ONCE(m->state) == VRAID_MEMBER_ONLINE) {
+		snprintf(msg, len, "member %u (%s) is online", role, m->name);
+		return -EBUSY;
+	}
+	vraid_job_halt(vd);
+	if (m->holder_linked)
+		bd_unlink_disk_holder(m->h.bdev, vd->disk);
+	m->holder_linked = false;
+	old = m->h;
+	/* The device first: I/O reaches a member only once it is writable. */
+	m->h = *h;
+	h->bdev = NULL;
+	m->dev = bdev->bd_dev;
+	m->dev_sectors = bdev_nr_sectors(bdev);
+	generate_random_uuid(m->uuid);
+	snprintf(m->name, sizeof(m->name), "%pg", bdev);
+	/* Pairs with the I/O path reading the state, then the device. */
+	smp_wmb();
+	spin_lock_irqsave(&vd->state_lock, flags);
+	WRITE_ONCE(m->state, VRAID_MEMBER_REBUILDING);
+	spin_unlock_irqrestore(&vd->state_lock, flags);
+	vraid_vd_update_state(vd);
+	/* The failed device got no I/O since it failed: let it go. */
+	vraid_bdev_close(&old);
+	if (!bd_link_disk_holder(bdev, vd->disk))
+		m->holder_linked = true;
+	if (vd->sc)
+		vraid_parity_invalidate(vd);
+	pr_info("%s: member %u is now %s: rebuilding\n", vd->disk->disk_name,
+		role, m->name);
+	if (vraid_md_write_all(vd, false, msg, len))
+		pr_warn("%s: %s\n", vd->disk->disk_name, msg);
+	/* An interrupted init or resync goes on after the rebuild. */
+	if (vd->job.saved_type == VRAID_JOB_REBUILD)
+		vd->job.saved_type = VRAID_JOB_NONE;
+	if (vraid_job_start(vd, VRAID_JOB_REBUILD, 0, msg, len))
+		pr_warn("%s: rebuild not started: %s\n", vd->disk->disk_name,
+			msg);
+	msg[0] = '\0';
+	return 0;
 }
 
 /*
@@ -450,6 +602,15 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 	vd->io_policy = best->io_policy;
 	vd->read_policy = best->read_policy;
 	vd->write_policy = best->write_policy;
+	vd->init_pos = vraid_level_redundant(best->level) ? best->init_pos :
+		       vd->geom.member_sectors;
+	vd->job.saved_type = best->job_type;
+	vd->job.pos = best->job_pos;
+	vd->job.paused = best->job_flags & VRAID_MD_JOB_PAUSED;
+	vd->job.rate_kib = best->job_rate_kib;
+	vd->job.last_type = best->last_job;
+	vd->job.last_result = best->last_result;
+	vd->job.last_mismatches = best->last_mismatches;
 	for (i = 0; i < best->nr_members; i++) {
 		struct vraid_member *m = &vd->members[i];
 
@@ -482,7 +643,9 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 		h[i].bdev = NULL;
 		m->dev = m->h.bdev->bd_dev;
 		m->dev_sectors = bdev_nr_sectors(m->h.bdev);
-		m->state = VRAID_MEMBER_ONLINE;
+		m->state = best->members[role_of[i]].state ==
+			   VRAID_MEMBER_REBUILDING ? VRAID_MEMBER_REBUILDING :
+			   VRAID_MEMBER_ONLINE;
 		snprintf(m->name, sizeof(m->name), "%pg", m->h.bdev);
 		used++;
 	}
@@ -510,6 +673,7 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 	ret = vraid_vd_start(vd, "assembled", msg, len);
 	if (ret)
 		goto out;
+	vraid_vd_after_assembly(vd, best->flags & VRAID_MD_F_CLEAN);
 	a->index = vd->index;
 	a->nr_used = used;
 	a->nr_stale = stale;
@@ -551,6 +715,8 @@ int vraid_vd_delete(struct vraid_vd *vd, bool stop, char *msg,
 	vd->deleting = true;
 	mutex_unlock(&vd->lock);
 
+	/* A stopped init, rebuild or resync resumes at the next assembly. */
+	vraid_job_halt(vd);
 	vraid_idr_remove(vd->index);
 	pr_info("%s: %s\n", disk->disk_name, stop ? "stopped" : "deleted");
 	vraid_unlink_holders(vd);
@@ -599,6 +765,7 @@ void vraid_vd_fill_info(struct vraid_vd *vd, struct vraid_info *info)
 	info->write_policy = vd->write_policy;
 	info->full_stripe_bytes = (vd->geom.strip_sectors << SECTOR_SHIFT) *
 				  vd->geom.data_members;
+	vraid_job_fill_info(vd, info);
 	for (i = 0; i < vd->geom.nr_members; i++) {
 		struct vraid_member *m = &vd->members[i];
 		struct vraid_member_info *mi = &info->members[i];

@@ -12,12 +12,23 @@
  *    plane, never on the normal I/O path, which reads states with
  *    READ_ONCE().
  *  - vraid_vd.md_lock (mutex) serialises metadata writes and the
- *    generation counter; taken by the control plane and md_work only.
+ *    generation counter; taken by the control plane, md_work and the job.
+ *  - vraid_vd.held_lock (spinlock, irq-safe) protects vraid_vd.held: VD
+ *    writes that completed after a member failed, and wait (unanswered)
+ *    until the metadata records the failure.  Only taken while a
+ *    failure is not recorded yet (fail_seq != md_seq).
  *  - The stripe cache of parity levels (parity.c) has one spinlock per
  *    hash bucket and one per stripe head; no lock covers the whole VD.
- *  - The I/O path takes no lock: the geometry and member table are
- *    immutable while the VD exists, statistics are per-CPU, in-flight
- *    bios are counted by a percpu_ref.
+ *  - vraid_vd.job_lock (mutex) serialises starting, pausing, stopping
+ *    and finishing the background job (job.c); control plane and the job
+ *    work item only.  The job's progress fields are written by the job
+ *    work alone and read with READ_ONCE().
+ *  - The hot spare list (ctl.c) is protected by vraid_ctl_mutex.
+ *  - The I/O path takes no lock: the geometry is immutable while the VD
+ *    exists; a member's device changes only when a failed member is
+ *    replaced (vd.c: device first, then the state, so no I/O reaches the
+ *    new device before it is set); statistics are per-CPU, in-flight bios
+ *    are counted by a percpu_ref.
  */
 #ifndef VRAID_H
 #define VRAID_H
@@ -61,6 +72,27 @@ struct vraid_stats {
 
 struct vraid_stripe_cache;
 struct vraid_wl;
+struct vraid_bitmap;
+
+/* The background job of a VD (job.c); one at a time. */
+struct vraid_vd_job {
+	struct work_struct work;
+	u32 type;			/* VRAID_JOB_*; NONE when idle */
+	u32 saved_type;			/* stopped, to resume from pos */
+	bool paused;
+	bool stop;			/* asked to end */
+	bool halting;			/* ... because the VD goes away */
+	u32 rate_kib;			/* KiB/s per member, 0 = no limit */
+	u64 pos;			/* member sectors done */
+	u64 total;
+	atomic64_t mismatches;
+	u64 run_pos;			/* pos when the run (re)started */
+	unsigned long run_start;	/* jiffies then */
+	unsigned long saved;		/* jiffies of the last checkpoint */
+	u32 last_type, last_result;	/* the last job that ended */
+	u64 last_mismatches;
+	wait_queue_head_t wait;		/* pause, stop and the end */
+};
 
 struct vraid_vd {
 	int index;
@@ -70,6 +102,10 @@ struct vraid_vd {
 	u8 uuid[16];			/* VD UUID in the metadata */
 	struct mutex md_lock;		/* generation, metadata writes */
 	struct work_struct md_work;	/* rewrite metadata after a change */
+	atomic_t fail_seq;		/* member failures so far */
+	u32 md_seq;			/* failures the metadata records */
+	spinlock_t held_lock;
+	struct bio_list held;		/* writes waiting for the metadata */
 	u64 generation;			/* metadata generation */
 	u64 created;			/* seconds since the epoch */
 	bool clean;			/* stopped cleanly (metadata flag) */
@@ -79,6 +115,16 @@ struct vraid_vd {
 	u32 io_policy;
 	u32 read_policy;
 	u32 write_policy;
+	/*
+	 * Member sectors below which parity (or the mirror copies) is known
+	 * consistent; member_sectors when all is.  Above it, parity writes
+	 * reconstruct (never read-modify-write) and mirror reads use the
+	 * first copy.  Advanced by init and resync jobs.
+	 */
+	u64 init_pos;
+
+	struct mutex job_lock;		/* see the top of this file */
+	struct vraid_vd_job job;
 
 	spinlock_t state_lock;		/* member states, state */
 	struct bio_set clone_set;	/* member clones, one per VD bio */
@@ -86,6 +132,7 @@ struct vraid_vd {
 	mempool_t mio_pool;		/* struct vraid_mio */
 	struct vraid_wl *wl;		/* mirror writes in flight */
 	struct vraid_stripe_cache *sc;	/* parity levels only */
+	struct vraid_bitmap *bitmap;	/* redundant levels only */
 	struct bio_set flush_set;	/* empty member flushes, from wq only */
 	struct bio_set split_set;	/* discards cut at strip ends */
 	mempool_t flush_pool;		/* struct vraid_flush */
@@ -104,6 +151,7 @@ struct vraid_vd {
 /* ctl.c */
 extern struct workqueue_struct *vraid_wq;
 int vraid_idr_alloc(struct vraid_vd *vd);
+void vraid_spare_kick(void);
 void vraid_idr_remove(int index);
 
 /* vd.c */
@@ -113,6 +161,10 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 int vraid_vd_delete(struct vraid_vd *vd, bool stop, char *msg,
 		    size_t msglen);
 void vraid_vd_fill_info(struct vraid_vd *vd, struct vraid_info *info);
+int vraid_vd_swap_check(struct vraid_vd *vd, struct block_device *bdev,
+			char *msg, size_t len);
+int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
+		     struct vraid_bdev_handle *h, char *msg, size_t len);
 extern const struct block_device_operations vraid_fops;
 extern int vraid_major;
 
@@ -143,15 +195,75 @@ static inline bool vraid_member_ok(struct vraid_vd *vd, u32 member)
 	return READ_ONCE(vd->members[member].state) == VRAID_MEMBER_ONLINE;
 }
 
+/* Writes go to online and rebuilding members. */
+static inline bool vraid_member_writable(struct vraid_vd *vd, u32 member)
+{
+	u32 state = READ_ONCE(vd->members[member].state);
+
+	return state == VRAID_MEMBER_ONLINE || state == VRAID_MEMBER_REBUILDING;
+}
+
+/* job.c */
+int vraid_job_start(struct vraid_vd *vd, u32 type, u64 from, char *msg,
+		    size_t msglen);
+int vraid_job_ctl(struct vraid_vd *vd, u32 action, u32 rate_kib, char *msg,
+		  size_t msglen);
+void vraid_job_halt(struct vraid_vd *vd);
+void vraid_job_init(struct vraid_vd *vd);
+void vraid_job_fill_info(struct vraid_vd *vd, struct vraid_info *info);
+
+/* A snapshot of the job, for sysfs and VRAID_IOC_INFO. */
+struct vraid_job_status {
+	u32 type, state, eta, rate_kib, last_type, last_result;
+	u64 done, total, mismatches, last_mismatches;
+};
+void vraid_job_status(struct vraid_vd *vd, struct vraid_job_status *st);
+u32 vraid_job_eta(struct vraid_vd *vd);
+const char *vraid_job_name(u32 type);
+void vraid_job_resume_pending(struct vraid_vd *vd);
+extern struct workqueue_struct *vraid_job_wq;
+
+/* A job step covers at most this many 4 KiB pages of each member. */
+#define VRAID_SYNC_PAGES	16
+
+/* The state of a step of a job over one range of member sectors. */
+struct vraid_sync {
+	u32 type;			/* VRAID_JOB_* */
+	atomic_t remaining;
+	struct completion done;
+	atomic64_t mismatches;		/* 4 KiB blocks found inconsistent */
+	int error;
+};
+
+/* bitmap.c */
+typedef void (*vraid_bm_resume_fn)(struct vraid_vd *vd, struct bio *bio,
+				   unsigned long start, void *arg);
+int vraid_bitmap_init(struct vraid_vd *vd);
+void vraid_bitmap_exit(struct vraid_vd *vd);
+bool vraid_bitmap_start(struct vraid_vd *vd, struct bio *bio,
+			unsigned long start, vraid_bm_resume_fn fn, void *arg);
+void vraid_bitmap_end(struct vraid_vd *vd, struct bio *bio);
+bool vraid_bitmap_pending(struct vraid_vd *vd, u64 msector);
+u64 vraid_bitmap_next(struct vraid_vd *vd, u64 msector);
+void vraid_bitmap_synced(struct vraid_vd *vd, u64 msector);
+u32 vraid_bitmap_mark(struct vraid_vd *vd, u64 from, bool all);
+int vraid_bitmap_load(struct vraid_vd *vd);
+int vraid_bitmap_flush(struct vraid_vd *vd);
+
 /* mirror.c */
 void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio);
 int vraid_mirror_init(struct vraid_vd *vd);
 void vraid_mirror_exit(struct vraid_vd *vd);
+int vraid_mirror_sync(struct vraid_vd *vd, struct vraid_sync *sy,
+		      u64 msector, u32 len, struct page **pages);
 
 /* parity.c */
 void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio);
 int vraid_parity_init(struct vraid_vd *vd);
 void vraid_parity_exit(struct vraid_vd *vd);
+int vraid_parity_sync(struct vraid_vd *vd, struct vraid_sync *sy,
+		      u64 msector, u32 len);
+void vraid_parity_invalidate(struct vraid_vd *vd);
 
 /* sysfs.c */
 extern const struct attribute_group *vraid_disk_groups[];

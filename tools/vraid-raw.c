@@ -46,6 +46,7 @@ static const char usage_text[] =
 "  hdr-size N           hdr.size = N (buffer always large)   EINVAL if N is outside\n"
 "                                                            [struct size, 65536], else ok\n"
 "  short                hdr.size = sizeof(hdr) - 1           EINVAL\n"
+"  small                hdr.size = struct size - 8           EINVAL\n"
 "  huge                 hdr.size = VRAID_IOC_MAX_SIZE + 1    EINVAL\n"
 "  long-zero            hdr.size = struct size + 64, zero    ok (a newer tool's request)\n"
 "  long-tail            the same, last byte non-zero         E2BIG\n"
@@ -53,9 +54,25 @@ static const char usage_text[] =
 "  bad-version          hdr.version_major = ABI major + 1    EPROTO\n"
 "  newer-minor          hdr.version_minor = ABI minor + 1    ok\n"
 "  reserved [WHERE]     a reserved field = 1; WHERE is hdr   EINVAL\n"
-"                       (default), cmd (reserved1) or tail\n"
-"                       (last reserved2 word); not for info\n"
+"                       (default), cmd (reserved1; create,\n"
+"                       replace: reserved2[0]; delete: an\n"
+"                       unknown del_flags bit; info: the\n"
+"                       job_type out field; spare: the\n"
+"                       nr_spares out field) or tail (last\n"
+"                       reserved2 word)\n"
 "  nonzero-flags [BITS] hdr.flags = BITS (default 0x80000000) EINVAL\n"
+"  bad-flags [BITS]     the command's own flags (del_flags,   EINVAL\n"
+"                       spare_flags, rep_flags) = BITS\n"
+"                       (default 0x80000000)\n"
+"  bad-action [N]       job or spare: action = N (default     EINVAL\n"
+"                       0x7f)\n"
+"  bad-rate [KIB]       job: rate_kib = KIB (default          EINVAL\n"
+"                       VRAID_JOB_RATE_MAX + 1); any non-zero\n"
+"                       KIB is bad for an action but rate\n"
+"  bad-dev [MAJ:MIN|same]  the device number (create: member  EINVAL\n"
+"                       0; spare: the device; replace: the\n"
+"                       new device) = MAJ:MIN (default 0:0);\n"
+"                       same: replace's new = old\n"
 "  unknown-cmd [NR]     command number NR (default 0x7f)     ENOTTY\n"
 "  wrong-type           ioctl type 'X' instead of 0xF7       ENOTTY\n"
 "  wrong-encoding       _IOWR(0xF7, nr, __u64): bad size     ENOTTY\n"
@@ -68,10 +85,20 @@ static const char usage_text[] =
 "  info INDEX                 INDEX: N or vraidN\n"
 "  delete INDEX\n"
 "  create [--level L] [--strip BYTES] [--spans N] [--name S] [--name-fill]\n"
-"         [--nr N] MEMBER...  L: jbod or a number (default 0); MEMBER: a path\n"
+"         [--nr N] [--init N] MEMBER...\n"
+"                             L: jbod or a number (default 0); MEMBER: a path\n"
 "                             (its st_rdev is sent) or MAJ:MIN; --name-fill\n"
 "                             sends 32 'A's without a NUL; --nr overrides\n"
-"                             nr_members\n"
+"                             nr_members; --init N sets init (0 fast,\n"
+"                             1 background, 2 full)\n"
+"  job INDEX ACTION [RATE]    ACTION: check, repair, init, pause, resume,\n"
+"                             stop, rate or a number; RATE: KiB/s\n"
+"  spare ACTION [DEV] [--vd INDEX]\n"
+"                             ACTION: add, remove, list or a number; DEV: a\n"
+"                             path or MAJ:MIN; --vd sets the DEDICATED flag\n"
+"                             and the index\n"
+"  replace INDEX OLD NEW [--force]\n"
+"                             OLD, NEW: a path or MAJ:MIN\n"
 "\n"
 "OPTIONS:\n"
 "  --expect E[,E...]  expected result instead of the default: errno names\n"
@@ -80,8 +107,9 @@ static const char usage_text[] =
 "                     non-empty message)\n"
 "  --drop-privs       open the control device as root, then switch to uid and\n"
 "                     gid 65534 (nobody) with no groups, then send; the\n"
-"                     default expectation of create and delete becomes\n"
-"                     EPERM (list and info need no privilege)\n"
+"                     default expectation of create, delete, job,\n"
+"                     replace and spare add/remove becomes EPERM (list,\n"
+"                     info and spare list need no privilege)\n"
 "  -h, --help         this text\n"
 "\n"
 "examples:\n"
@@ -89,7 +117,10 @@ static const char usage_text[] =
 "  vraid-raw hdr-size 100 info 0\n"
 "  vraid-raw --drop-privs create /dev/vdb /dev/vdc\n"
 "  vraid-raw --expect EINVAL create --level 3 /dev/vdb /dev/vdc\n"
-"  vraid-raw --expect ENOENT delete 255\n";
+"  vraid-raw --expect ENOENT delete 255\n"
+"  vraid-raw bad-action job 0 check\n"
+"  vraid-raw bad-dev same replace 0 8:16 8:32\n"
+"  vraid-raw --expect EINVAL create --level 0 --init 1 /dev/vdb /dev/vdc\n";
 
 static const struct { int e; const char *name; } errnames[] = {
 #define E(x) { x, #x }
@@ -147,7 +178,7 @@ usage_fail(const char *fmt, ...)
 	exit(2);
 }
 
-/* The four commands, by _IOC_NR. */
+/* The requests vraid-raw builds, in CMD_* order. */
 static const struct {
 	const char *name;
 	unsigned long ioc;
@@ -157,8 +188,29 @@ static const struct {
 	{ "delete", VRAID_IOC_DELETE, sizeof(struct vraid_delete) },
 	{ "list", VRAID_IOC_LIST, sizeof(struct vraid_list) },
 	{ "info", VRAID_IOC_INFO, sizeof(struct vraid_info) },
+	{ "job", VRAID_IOC_JOB, sizeof(struct vraid_job) },
+	{ "spare", VRAID_IOC_SPARE, sizeof(struct vraid_spare) },
+	{ "replace", VRAID_IOC_REPLACE, sizeof(struct vraid_replace) },
 };
-enum { CMD_CREATE, CMD_DELETE, CMD_LIST, CMD_INFO };
+enum {
+	CMD_CREATE, CMD_DELETE, CMD_LIST, CMD_INFO, CMD_JOB, CMD_SPARE,
+	CMD_REPLACE,
+};
+
+struct named {
+	const char *name;
+	uint32_t v;
+};
+
+static const struct named job_actions[] = {
+	{ "check", VRAID_JOB_START_CHECK }, { "repair", VRAID_JOB_START_REPAIR },
+	{ "init", VRAID_JOB_START_INIT }, { "pause", VRAID_JOB_PAUSE },
+	{ "resume", VRAID_JOB_RESUME }, { "stop", VRAID_JOB_STOP },
+	{ "rate", VRAID_JOB_SET_RATE },
+}, spare_actions[] = {
+	{ "add", VRAID_SPARE_ADD }, { "remove", VRAID_SPARE_REMOVE },
+	{ "list", VRAID_SPARE_LIST },
+};
 
 struct test {
 	const char *check;	/* CHECK name */
@@ -204,11 +256,50 @@ static uint32_t parse_index(const char *s)
 	return (uint32_t)need_num(s, "INDEX");
 }
 
+/* An action word of @t (@n entries) or a number. */
+#define parse_action(s, t, what) \
+	parse_action_(s, t, ARRAY_SIZE(t), what)
+static uint32_t parse_action_(const char *s, const struct named *t, size_t n,
+			      const char *what)
+{
+	size_t i;
+
+	for (i = 0; s && i < n; i++)
+		if (!strcmp(s, t[i].name))
+			return t[i].v;
+	return (uint32_t)need_num(s, what);
+}
+
+/* A device: MAJ:MIN, or a path whose st_rdev is sent. */
+static void parse_dev(const char *what, const char *a, uint32_t *major_out,
+		      uint32_t *minor_out)
+{
+	unsigned int maj, min;
+	struct stat st;
+	char extra;
+
+	if (!a)
+		usage_fail("%s: name a device (a path or MAJ:MIN)", what);
+	if (sscanf(a, "%u:%u%c", &maj, &min, &extra) == 2) {
+		*major_out = maj;
+		*minor_out = min;
+	} else if (stat(a, &st) == 0) {
+		*major_out = major(st.st_rdev);
+		*minor_out = minor(st.st_rdev);
+	} else {
+		usage_fail("%s: %s: %s (give a path or MAJ:MIN)", what, a,
+			   strerror(errno));
+	}
+}
+
 /* Build the valid REQUEST from argv[i..]; returns its CMD_*. */
 static unsigned int build_request(struct test *t, int argc, char **argv, int i)
 {
 	const char *r = i < argc ? argv[i++] : "list";
 	struct vraid_create *c = (void *)t->buf;
+	struct vraid_job *j = (void *)t->buf;
+	struct vraid_spare *sp = (void *)t->buf;
+	struct vraid_replace *rp = (void *)t->buf;
 	uint32_t nr = 0;
 	bool nr_set = false;
 	unsigned int cmd;
@@ -231,6 +322,49 @@ static unsigned int build_request(struct test *t, int argc, char **argv, int i)
 			((struct vraid_delete *)t->buf)->index = index;
 		snprintf(t->reqdesc, sizeof(t->reqdesc), "%s %u", r, index);
 	}
+	if (cmd == CMD_JOB) {
+		j->index = parse_index(i < argc ? argv[i++] : NULL);
+		j->action = parse_action(i < argc ? argv[i++] : NULL,
+					 job_actions, "job ACTION");
+		if (j->action == VRAID_JOB_SET_RATE && i < argc)
+			j->rate_kib = (uint32_t)need_num(argv[i++], "RATE");
+		snprintf(t->reqdesc, sizeof(t->reqdesc), "job %u action %u",
+			 j->index, j->action);
+	}
+	if (cmd == CMD_SPARE) {
+		sp->action = parse_action(i < argc ? argv[i++] : NULL,
+					  spare_actions, "spare ACTION");
+		while (i < argc) {
+			const char *a = argv[i++];
+
+			if (!strcmp(a, "--vd")) {
+				sp->spare_flags |= VRAID_SPARE_DEDICATED;
+				sp->index = parse_index(i < argc ? argv[i++] : NULL);
+			} else if (a[0] == '-') {
+				usage_fail("spare: unknown option '%s'", a);
+			} else if (sp->major || sp->minor) {
+				usage_fail("spare: one device only");
+			} else {
+				parse_dev("spare", a, &sp->major, &sp->minor);
+			}
+		}
+		snprintf(t->reqdesc, sizeof(t->reqdesc), "spare action %u %u:%u",
+			 sp->action, sp->major, sp->minor);
+	}
+	if (cmd == CMD_REPLACE) {
+		rp->index = parse_index(i < argc ? argv[i++] : NULL);
+		parse_dev("replace OLD", i < argc ? argv[i++] : NULL,
+			  &rp->old_major, &rp->old_minor);
+		parse_dev("replace NEW", i < argc ? argv[i++] : NULL,
+			  &rp->new_major, &rp->new_minor);
+		if (i < argc && !strcmp(argv[i], "--force")) {
+			rp->rep_flags = VRAID_REPLACE_FORCE;
+			i++;
+		}
+		snprintf(t->reqdesc, sizeof(t->reqdesc), "replace %u %u:%u %u:%u",
+			 rp->index, rp->old_major, rp->old_minor, rp->new_major,
+			 rp->new_minor);
+	}
 	while (cmd == CMD_CREATE && i < argc) {
 		const char *a = argv[i++], *val = i < argc ? argv[i] : NULL;
 
@@ -248,6 +382,9 @@ static unsigned int build_request(struct test *t, int argc, char **argv, int i)
 			nr_set = true;
 			c->nr_members = (uint32_t)need_num(val, "--nr");
 			i++;
+		} else if (!strcmp(a, "--init")) {
+			c->init = (uint32_t)need_num(val, "--init");
+			i++;
 		} else if (!strcmp(a, "--name")) {
 			if (!val || strlen(val) >= sizeof(c->name))
 				usage_fail("--name needs a value of at most %zu bytes",
@@ -260,23 +397,11 @@ static unsigned int build_request(struct test *t, int argc, char **argv, int i)
 			usage_fail("create: unknown option '%s'", a);
 		} else {
 			struct vraid_member_ref *m;
-			unsigned int maj, min;
-			struct stat st;
-			char extra;
 
 			if (nr >= VRAID_MAX_MEMBERS)
 				usage_fail("create: more than %u members", VRAID_MAX_MEMBERS);
 			m = &c->members[nr++];
-			if (sscanf(a, "%u:%u%c", &maj, &min, &extra) == 2) {
-				m->major = maj;
-				m->minor = min;
-			} else if (stat(a, &st) == 0) {
-				m->major = major(st.st_rdev);
-				m->minor = minor(st.st_rdev);
-			} else {
-				usage_fail("create: %s: %s (give a path or MAJ:MIN)",
-					   a, strerror(errno));
-			}
+			parse_dev("create", a, &m->major, &m->minor);
 		}
 	}
 	if (cmd == CMD_CREATE) {
@@ -306,35 +431,133 @@ static void expect1(struct test *t, int e)
 		t->expect[t->nexpect++] = e;
 }
 
-/* Reserved fields of each command (offset of reserved1 and the tail word). */
+#define LAST(a)	((a)[ARRAY_SIZE(a) - 1])
+
+/*
+ * A field that must be zero on input: the header's reserved word, the
+ * command's first one (WHERE cmd) or its last reserved2 word (tail).
+ */
 static void spoil_reserved(struct test *t, const char *where)
 {
 	struct vraid_create *c = (void *)t->buf;
 	struct vraid_delete *d = (void *)t->buf;
 	struct vraid_list *l = (void *)t->buf;
+	struct vraid_info *in = (void *)t->buf;
+	struct vraid_job *j = (void *)t->buf;
+	struct vraid_spare *sp = (void *)t->buf;
+	struct vraid_replace *rp = (void *)t->buf;
+	bool cmd = !strcmp(where, "cmd");
 
 	if (!strcmp(where, "hdr")) {
 		hdr(t)->reserved = 1;
 		return;
 	}
-	if (t->cmd == CMD_INFO)
-		usage_fail("info has no input reserved field (its reserved fields are output)");
-	if (!strcmp(where, "cmd")) {
-		if (t->cmd == CMD_CREATE)
-			c->reserved1 = 1;
-		else if (t->cmd == CMD_DELETE)
+	if (!cmd && strcmp(where, "tail"))
+		usage_fail("reserved: WHERE is hdr, cmd or tail, not '%s'", where);
+	switch (t->cmd) {
+	case CMD_CREATE:
+		/* reserved1 became init in ABI 1.3 */
+		if (cmd)
+			c->reserved2[0] = 1;
+		else
+			LAST(c->reserved2) = 1;
+		break;
+	case CMD_DELETE:
+		if (cmd)
 			d->del_flags = 2;	/* no such flag */
 		else
+			LAST(d->reserved2) = 1;
+		break;
+	case CMD_LIST:
+		if (cmd)
 			l->reserved1 = 1;
-	} else if (!strcmp(where, "tail")) {
-		if (t->cmd == CMD_CREATE)
-			c->reserved2[ARRAY_SIZE(c->reserved2) - 1] = 1;
-		else if (t->cmd == CMD_DELETE)
-			d->reserved2[ARRAY_SIZE(d->reserved2) - 1] = 1;
 		else
-			usage_fail("list has no reserved tail");
-	} else {
-		usage_fail("reserved: WHERE is hdr, cmd or tail, not '%s'", where);
+			LAST(l->reserved2) = 1;
+		break;
+	case CMD_INFO:
+		/* the job fields and reserved2 are output only */
+		if (cmd)
+			in->job_type = 1;
+		else
+			in->reserved2 = 1;
+		break;
+	case CMD_JOB:
+		if (cmd)
+			j->reserved1 = 1;
+		else
+			LAST(j->reserved2) = 1;
+		break;
+	case CMD_SPARE:
+		if (cmd)
+			sp->nr_spares = 1;	/* an out field */
+		else
+			LAST(sp->reserved2) = 1;
+		break;
+	case CMD_REPLACE:
+		if (cmd)
+			rp->reserved2[0] = 1;
+		else
+			LAST(rp->reserved2) = 1;
+		break;
+	}
+}
+
+/* bad-flags, bad-action, bad-rate, bad-dev: the command's own fields. */
+static void spoil_field(struct test *t, const char *check, const char *arg,
+			unsigned long v)
+{
+	struct vraid_create *c = (void *)t->buf;
+	struct vraid_delete *d = (void *)t->buf;
+	struct vraid_job *j = (void *)t->buf;
+	struct vraid_spare *sp = (void *)t->buf;
+	struct vraid_replace *rp = (void *)t->buf;
+	uint32_t maj = 0, min = 0;
+
+	if (!strcmp(check, "bad-flags")) {
+		uint32_t bits = arg ? (uint32_t)v : 0x80000000U;
+
+		if (t->cmd == CMD_DELETE)
+			d->del_flags = bits;
+		else if (t->cmd == CMD_SPARE)
+			sp->spare_flags = bits;
+		else if (t->cmd == CMD_REPLACE)
+			rp->rep_flags = bits;
+		else
+			usage_fail("bad-flags: %s has no flags of its own (delete, spare, replace do)",
+				   cmds[t->cmd].name);
+	} else if (!strcmp(check, "bad-action")) {
+		uint32_t a = arg ? (uint32_t)v : 0x7f;
+
+		if (t->cmd == CMD_JOB)
+			j->action = a;
+		else if (t->cmd == CMD_SPARE)
+			sp->action = a;
+		else
+			usage_fail("bad-action: only job and spare have an action");
+	} else if (!strcmp(check, "bad-rate")) {
+		if (t->cmd != CMD_JOB)
+			usage_fail("bad-rate: only for job");
+		j->rate_kib = arg ? (uint32_t)v : VRAID_JOB_RATE_MAX + 1;
+	} else {	/* bad-dev */
+		if (arg && strcmp(arg, "same"))
+			parse_dev("bad-dev", arg, &maj, &min);
+		if (arg && !strcmp(arg, "same")) {
+			if (t->cmd != CMD_REPLACE)
+				usage_fail("bad-dev same: only for replace");
+			rp->new_major = rp->old_major;
+			rp->new_minor = rp->old_minor;
+		} else if (t->cmd == CMD_CREATE) {
+			c->members[0].major = maj;
+			c->members[0].minor = min;
+		} else if (t->cmd == CMD_SPARE) {
+			sp->major = maj;
+			sp->minor = min;
+		} else if (t->cmd == CMD_REPLACE) {
+			rp->new_major = maj;
+			rp->new_minor = min;
+		} else {
+			usage_fail("bad-dev: only create, spare and replace name devices");
+		}
 	}
 }
 
@@ -499,7 +722,8 @@ int main(int argc, char **argv)
 		"send", "hdr-size", "short", "huge", "long-zero", "long-tail",
 		"bad-magic", "bad-version", "newer-minor", "reserved",
 		"nonzero-flags", "unknown-cmd", "wrong-type", "wrong-encoding",
-		"garbage",
+		"garbage", "small", "bad-flags", "bad-action", "bad-rate",
+		"bad-dev",
 	};
 	const char *arg1 = NULL;
 	struct vraid_ioc_hdr *h;
@@ -538,8 +762,17 @@ int main(int argc, char **argv)
 			   (!strcmp(argv[i], "hdr") || !strcmp(argv[i], "cmd") ||
 			    !strcmp(argv[i], "tail"))) {
 			arg1 = argv[i++];
-		} else if (!strcmp(check, "nonzero-flags") || !strcmp(check, "unknown-cmd")) {
+		} else if (!strcmp(check, "nonzero-flags") || !strcmp(check, "unknown-cmd") ||
+			   !strcmp(check, "bad-flags") || !strcmp(check, "bad-action") ||
+			   !strcmp(check, "bad-rate")) {
 			if (i < argc && parse_ulong(argv[i], &v))
+				arg1 = argv[i++];
+		} else if (!strcmp(check, "bad-dev")) {
+			unsigned int a, b;
+			char extra;
+
+			if (i < argc && (!strcmp(argv[i], "same") ||
+					 sscanf(argv[i], "%u:%u%c", &a, &b, &extra) == 2))
 				arg1 = argv[i++];
 		} else if (!strcmp(check, "garbage")) {
 			if (i < argc && parse_ulong(argv[i], &rounds)) {
@@ -572,7 +805,10 @@ int main(int argc, char **argv)
 		}
 		free(list);
 	}
-	if (privs && (t.cmd == CMD_CREATE || t.cmd == CMD_DELETE))
+	if (privs && (t.cmd == CMD_CREATE || t.cmd == CMD_DELETE ||
+		      t.cmd == CMD_JOB || t.cmd == CMD_REPLACE ||
+		      (t.cmd == CMD_SPARE &&
+		       ((struct vraid_spare *)t.buf)->action != VRAID_SPARE_LIST)))
 		expect1(&t, EPERM);
 
 	/* Spoil the request. */
@@ -586,6 +822,13 @@ int main(int argc, char **argv)
 		expect1(&t, v < size || v > VRAID_IOC_MAX_SIZE ? EINVAL : EXPECT_OK);
 	} else if (!strcmp(check, "short")) {
 		h->size = sizeof(*h) - 1;
+		expect1(&t, EINVAL);
+	} else if (!strcmp(check, "small")) {
+		h->size = size - 8;
+		expect1(&t, EINVAL);
+	} else if (!strcmp(check, "bad-flags") || !strcmp(check, "bad-action") ||
+		   !strcmp(check, "bad-rate") || !strcmp(check, "bad-dev")) {
+		spoil_field(&t, check, arg1, v);
 		expect1(&t, EINVAL);
 	} else if (!strcmp(check, "huge")) {
 		h->size = VRAID_IOC_MAX_SIZE + 1;

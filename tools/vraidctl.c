@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vraidctl - create, delete and inspect vraid virtual drives (VDs).
+ * vraidctl - create, delete, inspect and maintain vraid virtual drives (VDs):
+ * background jobs (init, rebuild, check, repair), hot spares, replacement.
  *
  * Talks to the vraid module through ioctls on /dev/vraid-control (the
  * environment variable VRAIDCTL_CONTROL names another file, for tests).
@@ -35,12 +36,16 @@
  *     "size_bytes"   int     capacity of the VD
  *     "strip_bytes"  int     strip (chunk) size, 0 when the level has none
  *     "members"      int     number of member devices
+ *     "job"          string  the running (or paused) background job: "none"
+ *                            "init" "rebuild" "check" "repair" "resync"
+ *     "job_percent"  number  its progress, one decimal (42.0); 0.0 if none
  *
  * vraidctl show VD --json
  *   {"vd":..,"index":..,"device":..,"name":..,"level":..,"state":..,
  *    "size_bytes":..,"strip_bytes":..,"spans":..,"full_stripe_bytes":..,
  *    "data_offset_bytes":..,"member_data_bytes":..,"logical_block_size":..,
- *    "open_count":..,"policies":{..},"members":[MEMBER,...]}
+ *    "open_count":..,"policies":{..},"members":[MEMBER,...],"job":{..},
+ *    "last_job":{..}}
  *     "vd" "index" "name" "level" "state" "size_bytes" "strip_bytes"
  *                            as in VD_SUMMARY
  *     "device"             string  "/dev/vraid0"
@@ -70,6 +75,34 @@
  *       "read_ios"    int     member I/Os issued by the VD
  *       "write_ios"   int
  *       "errors"      int     I/O errors seen on the member
+ *     "job"       object  the background job running (or paused) now:
+ *       "type"          string  "none" "init" "rebuild" "check" "repair"
+ *                               "resync"
+ *       "state"         string  "running" "paused", "none" if no job
+ *       "done_bytes"    int     done on each member
+ *       "total_bytes"   int     to do on each member
+ *       "percent"       number  done_bytes / total_bytes, one decimal (42.0)
+ *       "eta_seconds"   int     estimated time left, 0 if unknown
+ *       "rate_kib"      int     rate limit in KiB/s per member, 0 = none
+ *                               (set with `vraidctl job VD rate`, kept
+ *                               while no job runs)
+ *       "mismatches"    int     inconsistent blocks found so far (check,
+ *                               repair)
+ *     "last_job"  object  the last job that finished:
+ *       "type"          string  as job.type ("none" if none has finished)
+ *       "result"        int     0 done, else the errno it failed with
+ *       "mismatches"    int     inconsistent blocks it found (check,
+ *                               repair)
+ *
+ * vraidctl spare list --json
+ *   {"spares":[SPARE,...]}            ("spares":[] when there are none)
+ *   SPARE:
+ *     "device"       string  "/dev/sde", "" if the kernel has no name
+ *     "major"        int
+ *     "minor"        int
+ *     "size_bytes"   int     size of the whole device
+ *     "vd"           string  "vraid0" for a spare dedicated to that VD,
+ *                            "" for a global spare (any VD may use it)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -85,6 +118,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/vraid.h>
@@ -347,6 +381,22 @@ static const struct vname write_pols[] = {
 	{ VRAID_WRITE_BACK, "Write Back", "write_back" },
 	{ VRAID_WRITE_BACK_BBU, "Write Back with BBU", "write_back_bbu" },
 };
+static const struct vname job_types[] = {
+	{ VRAID_JOB_NONE, "none", "none" }, { VRAID_JOB_INIT, "init", "init" },
+	{ VRAID_JOB_REBUILD, "rebuild", "rebuild" },
+	{ VRAID_JOB_CHECK, "check", "check" },
+	{ VRAID_JOB_REPAIR, "repair", "repair" },
+	{ VRAID_JOB_RESYNC, "resync", "resync" },
+};
+static const struct vname job_states[] = {
+	{ VRAID_JOB_RUNNING, "running", "running" },
+	{ VRAID_JOB_PAUSED, "paused", "paused" },
+};
+static const struct vname init_modes[] = {
+	{ VRAID_INIT_FAST, "fast", "fast" },
+	{ VRAID_INIT_BACKGROUND, "background", "background" },
+	{ VRAID_INIT_FULL, "full", "full" },
+};
 
 static const char *vname_of(const struct vname *t, size_t n, uint32_t v,
 			    bool json)
@@ -399,6 +449,140 @@ static uint64_t data_members(const struct vraid_info *in)
 static uint32_t strip_of(const struct vraid_info *in)
 {
 	return in->level == VRAID_LEVEL_JBOD ? 0 : in->strip_bytes;
+}
+
+/* Levels with copies or parity: they have something to init or check. */
+static bool redundant(uint32_t level)
+{
+	return level == VRAID_LEVEL_1 || level == VRAID_LEVEL_5 ||
+	       level == VRAID_LEVEL_6 || level == VRAID_LEVEL_10 ||
+	       level == VRAID_LEVEL_50 || level == VRAID_LEVEL_60;
+}
+
+/* ---- background jobs ------------------------------------------------------ */
+
+/* Progress of the running job in tenths of a percent, 0..1000, rounded down. */
+static unsigned int job_permille(const struct vraid_info *in)
+{
+	uint64_t d = in->job_done, t = in->job_total, p;
+
+	if (!t)
+		return 0;
+	if (d >= t)
+		return 1000;
+	if (d <= UINT64_MAX / 1000)
+		p = d * 1000 / t;
+	else
+		p = d / (t / 1000);
+	return p > 999 ? 999 : (unsigned int)p;
+}
+
+/* "45s", "1m20s", "2h05m" */
+static char *fmt_eta(char *buf, size_t bufsz, uint32_t s)
+{
+	if (s >= 3600)
+		snprintf(buf, bufsz, "%uh%02um", s / 3600, s % 3600 / 60);
+	else if (s >= 60)
+		snprintf(buf, bufsz, "%um%02us", s / 60, s % 60);
+	else
+		snprintf(buf, bufsz, "%us", s);
+	return buf;
+}
+
+/* "unlimited", "50 MiB/s" */
+static char *fmt_rate(char *buf, size_t bufsz, uint32_t kib)
+{
+	char sz[32];
+
+	if (!kib)
+		snprintf(buf, bufsz, "unlimited");
+	else
+		snprintf(buf, bufsz, "%s/s",
+			 human_size(sz, sizeof(sz), (uint64_t)kib * 1024));
+	return buf;
+}
+
+static bool job_counts_mismatches(uint32_t type)
+{
+	return type == VRAID_JOB_CHECK || type == VRAID_JOB_REPAIR;
+}
+
+#define BAR_WIDTH	20
+
+/*
+ * The running job in one line: "rebuild  42.0%  [########............]
+ * 215 MiB of 512 MiB per member, ETA 1m20s, rate unlimited"; "paused"
+ * instead of the ETA while it is paused.  @compact (a progress line on a
+ * terminal, which must fit its width) leaves out "per member", "so far"
+ * and an unlimited rate.
+ */
+static char *job_progress(char *buf, size_t bufsz, const struct vraid_info *in,
+			  bool compact)
+{
+	unsigned int p = job_permille(in), fill = p * BAR_WIDTH / 1000, i;
+	char bar[BAR_WIDTH + 1], done[32], total[32], eta[48], rate[48];
+	char t[32], mism[48] = "";
+
+	for (i = 0; i < BAR_WIDTH; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[BAR_WIDTH] = '\0';
+	if (in->job_state == VRAID_JOB_PAUSED)
+		snprintf(eta, sizeof(eta), "paused");
+	else if (in->job_eta_sec)
+		snprintf(eta, sizeof(eta), "ETA %s",
+			 fmt_eta(t, sizeof(t), in->job_eta_sec));
+	else
+		snprintf(eta, sizeof(eta), "ETA unknown");
+	if (job_counts_mismatches(in->job_type))
+		snprintf(mism, sizeof(mism), ", %llu mismatch%s%s",
+			 (unsigned long long)in->job_mismatches,
+			 in->job_mismatches == 1 ? "" : "es",
+			 compact ? "" : " so far");
+	if (compact && !in->job_rate_kib)
+		rate[0] = '\0';
+	else
+		snprintf(rate, sizeof(rate), ", rate %s",
+			 fmt_rate(t, sizeof(t), in->job_rate_kib));
+	snprintf(buf, bufsz, "%s  %u.%u%%  [%s]  %s of %s%s, %s%s%s",
+		 VNAME(job_types, in->job_type, false), p / 10, p % 10, bar,
+		 human_size(done, sizeof(done), in->job_done * SECTOR_BYTES),
+		 human_size(total, sizeof(total), in->job_total * SECTOR_BYTES),
+		 compact ? "" : " per member", eta, mism, rate);
+	return buf;
+}
+
+/*
+ * How the last job ended: "check done, 3 mismatches", "rebuild done",
+ * "rebuild stopped" (the module reports a stopped job as ECANCELED),
+ * "rebuild failed: Input/output error"; with @terse (for show) "check,
+ * 3 mismatches", "rebuild, done" and "rebuild, stopped".
+ */
+static char *job_outcome(char *buf, size_t bufsz, const struct vraid_info *in,
+			 bool terse)
+{
+	const char *type = VNAME(job_types, in->last_job, false);
+	char mism[48] = "";
+
+	if (job_counts_mismatches(in->last_job))
+		snprintf(mism, sizeof(mism), " (%llu mismatch%s found)",
+			 (unsigned long long)in->last_mismatches,
+			 in->last_mismatches == 1 ? "" : "es");
+	if (in->last_job == VRAID_JOB_NONE)
+		snprintf(buf, bufsz, "none");
+	else if (in->last_result == ECANCELED)
+		snprintf(buf, bufsz, "%s%sstopped%s", type, terse ? ", " : " ",
+			 mism);
+	else if (in->last_result)
+		snprintf(buf, bufsz, "%s failed: %s", type,
+			 strerror((int)in->last_result));
+	else if (job_counts_mismatches(in->last_job))
+		snprintf(buf, bufsz, "%s%s, %llu mismatch%s", type,
+			 terse ? "" : " done",
+			 (unsigned long long)in->last_mismatches,
+			 in->last_mismatches == 1 ? "" : "es");
+	else
+		snprintf(buf, bufsz, "%s%s", type, terse ? ", done" : " done");
+	return buf;
 }
 
 /* ---- the control device --------------------------------------------------- */
@@ -481,7 +665,10 @@ static int ctl_ioctl(struct ctl *c, unsigned long req, void *buf, size_t size)
 	return e ? e : EIO;
 }
 
-enum ctx { CTX_CREATE, CTX_VD, CTX_FAIL, CTX_OTHER };
+enum ctx {
+	CTX_CREATE, CTX_VD, CTX_FAIL, CTX_OTHER, CTX_JOB, CTX_SPARE,
+	CTX_REPLACE,
+};
 
 /*
  * Report a failed request: "vraidctl: WHAT: <kernel message> (ENAME: text)"
@@ -520,6 +707,12 @@ static void report(struct ctl *c, const char *what, int e,
 			hintmsg("a member is in use: mounted, in an md array, or in another virtual drive (check lsblk, /proc/mdstat, `vraidctl list`)");
 		else if (ctx == CTX_VD)
 			hintmsg("the virtual drive is in use: unmount it and stop what holds it open (see the open count in `vraidctl show`)");
+		else if (ctx == CTX_JOB)
+			hintmsg("another job runs on the virtual drive: see `vraidctl show`; wait for it (`vraidctl wait`) or stop it (`vraidctl job VD stop`)");
+		else if (ctx == CTX_SPARE)
+			hintmsg("the device is in use: a member of a virtual drive, mounted, or in an md array (check lsblk, /proc/mdstat, `vraidctl list`)");
+		else if (ctx == CTX_REPLACE)
+			hintmsg("the new device is in use (mounted, in an md array or a virtual drive), or the virtual drive is busy with another job (see `vraidctl show`)");
 		break;
 	case ENOENT:
 	case ENXIO:
@@ -527,6 +720,18 @@ static void report(struct ctl *c, const char *what, int e,
 			hintmsg("no such virtual drive (see `vraidctl list`)");
 		else if (ctx == CTX_CREATE)
 			hintmsg("a member device is gone: check the device names (lsblk)");
+		else if (ctx == CTX_SPARE)
+			hintmsg("see the hot spares with `vraidctl spare list` and the virtual drives with `vraidctl list`");
+		else if (ctx == CTX_REPLACE)
+			hintmsg("see the virtual drive and its members with `vraidctl show`");
+		break;
+	case ENOTTY:
+		/* a reply with a message: the module does not know the command */
+		if (h->version_major == VRAID_ABI_MAJOR &&
+		    h->version_minor < VRAID_ABI_MINOR)
+			hintmsg("the vraid module speaks ABI %d.%d, older than vraidctl's %d.%d, and lacks this request: load the module built with this vraidctl",
+				h->version_major, h->version_minor,
+				VRAID_ABI_MAJOR, VRAID_ABI_MINOR);
 		break;
 	case EPROTO:
 		if (c->replied)
@@ -539,11 +744,17 @@ static void report(struct ctl *c, const char *what, int e,
 	case EEXIST:
 		if (ctx == CTX_CREATE)
 			hintmsg("choose another --name (see `vraidctl list`)");
+		else if (ctx == CTX_SPARE)
+			hintmsg("it is a hot spare already (see `vraidctl spare list`)");
 		break;
 	case ENOTBLK:
 	case ENODEV:
 		if (ctx == CTX_CREATE)
 			hintmsg("members must be block devices (see lsblk)");
+		else if (ctx == CTX_SPARE && e == ENODEV)
+			hintmsg("see the hot spares with `vraidctl spare list`");
+		else if (ctx == CTX_REPLACE && e == ENODEV)
+			hintmsg("see the virtual drive and its members with `vraidctl show`");
 		break;
 	default:
 		break;
@@ -687,6 +898,134 @@ static int resolve_vd(struct ctl *c, const char *arg, struct vraid_info *in)
 		errmsg("%s: %zu virtual drives carry this name; name one as vraidN (see `vraidctl list`)",
 		       arg, found);
 	return RC_FAIL;
+}
+
+/* ---- waiting for a job ---------------------------------------------------- */
+
+#define POLL_SEC	0.5	/* INFO this often while waiting */
+#define PROGRESS_EVERY	10.0	/* seconds between progress lines, no tty */
+
+/* Columns of the terminal @f, 80 if it does not say. */
+static size_t tty_cols(FILE *f)
+{
+	struct winsize ws;
+
+	if (ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 80;
+}
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void sleep_sec(double s)
+{
+	struct timespec ts;
+
+	if (s <= 0)
+		return;
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * Wait until the VD of @in (as INFO just returned it) runs no job: INFO
+ * every 0.5 s, the progress shown on @out (redrawn in place on a terminal,
+ * else a line at most every 10 s and whenever the job or its state
+ * changes), then how the job ended.  @timeout < 0 waits for ever.
+ * @started: the caller has just started the job (so a VD found idle has
+ * finished it already).  Returns an exit code: RC_FAIL if the (last) job
+ * failed, on a timeout, or when INFO fails.
+ */
+static int wait_job(struct ctl *c, struct vraid_info *in, double timeout,
+		    FILE *out, bool started)
+{
+	bool tty = isatty(fileno(out)), drawn = false, waited = started;
+	bool shown = false;
+	uint32_t type = VRAID_JOB_NONE, state = 0;
+	double start = now_sec(), last = 0, t, left;
+	char name[32], line[256], o[160];
+	unsigned int p;
+	size_t cols;
+
+	snprintf(name, sizeof(name), "%s%u", VRAID_DISK_PREFIX, in->index);
+	while (in->job_type != VRAID_JOB_NONE) {
+		t = now_sec();
+		if (tty) {
+			/* one line that fits, or \r cannot redraw it */
+			job_progress(line, sizeof(line), in, true);
+			cols = tty_cols(out) - 1 - strlen(name) - 2;
+			if (strlen(line) > cols)
+				line[cols] = '\0';
+			fprintf(out, "\r%s: %s\033[K", name, line);
+			drawn = true;
+		} else if (!shown || in->job_type != type ||
+			   in->job_state != state || t - last >= PROGRESS_EVERY) {
+			fprintf(out, "%s: %s\n", name,
+				job_progress(line, sizeof(line), in, false));
+			last = t;
+		}
+		fflush(out);
+		waited = shown = true;
+		type = in->job_type;
+		state = in->job_state;
+		left = timeout - (t - start);
+		if (timeout >= 0 && left <= 0) {
+			if (drawn)
+				fputc('\n', out);
+			fflush(out);
+			p = job_permille(in);
+			errmsg("%s: timed out after %g s: the %s is still %s (%u.%u%%)",
+			       name, timeout, VNAME(job_types, in->job_type, false),
+			       in->job_state == VRAID_JOB_PAUSED ? "paused" : "running",
+			       p / 10, p % 10);
+			hintmsg("wait longer (--timeout SECONDS), or follow it with `vraidctl show %s`",
+				name);
+			return RC_FAIL;
+		}
+		sleep_sec(timeout >= 0 && left < POLL_SEC ? left : POLL_SEC);
+		if (get_info(c, in->index, in, false)) {
+			if (drawn)
+				fputc('\n', out);
+			return RC_FAIL;
+		}
+	}
+	if (drawn)
+		fputs("\r\033[K", out);
+	job_outcome(o, sizeof(o), in, false);
+	if (in->last_job != VRAID_JOB_NONE && in->last_result) {
+		fflush(out);
+		if (waited)
+			errmsg("%s: %s", name, o);
+		else
+			errmsg("%s: no job is running; the last one: %s", name, o);
+		if (in->last_result != ECANCELED)
+			hintmsg("see `vraidctl show %s` and the kernel log (dmesg)",
+				name);
+		else if (job_counts_mismatches(in->last_job))
+			hintmsg("start it again with: vraidctl check %s%s", name,
+				in->last_job == VRAID_JOB_REPAIR ? " --repair" : "");
+		else
+			hintmsg("go on with: vraidctl job %s resume (or it goes on when the VD is next assembled)",
+				name);
+		return RC_FAIL;
+	}
+	if (waited && in->last_job != VRAID_JOB_NONE)
+		fprintf(out, "%s: %s\n", name, o);
+	else if (waited)
+		fprintf(out, "%s: the job has ended\n", name);
+	else if (in->last_job != VRAID_JOB_NONE)
+		fprintf(out, "%s: no job is running; the last one: %s\n", name, o);
+	else
+		fprintf(out, "%s: no job is running\n", name);
+	return RC_OK;
 }
 
 /* ---- tables ------------------------------------------------------------- */
@@ -950,15 +1289,58 @@ static int member_ref(const char *path, struct vraid_member_ref *ref)
 	return RC_FAIL;
 }
 
+/* --init fast|background|full */
+static bool parse_init(const char *s, uint32_t *init)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(init_modes); i++) {
+		if (!strcasecmp(s, init_modes[i].json)) {
+			*init = init_modes[i].v;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* After a create: say which initialisation runs; wait for a full one. */
+static int create_init(struct ctl *c, uint32_t index, uint32_t init)
+{
+	struct vraid_info in;
+	char name[32];
+	int rc;
+
+	snprintf(name, sizeof(name), "%s%u", VRAID_DISK_PREFIX, index);
+	switch (init) {
+	case VRAID_INIT_FAST:
+		fprintf(stderr, "%s: not initialised (--init fast): parity or copies are as the members left them; to make them consistent run: vraidctl init %s\n",
+			name, name);
+		return RC_OK;
+	case VRAID_INIT_BACKGROUND:
+		fprintf(stderr, "%s: initialising in the background; follow with: vraidctl show %s\n",
+			name, name);
+		return RC_OK;
+	}
+	fprintf(stderr, "%s: initialising (--init full); waiting for it to finish\n",
+		name);
+	if (get_info(c, index, &in, false))
+		return RC_FAIL;
+	rc = wait_job(c, &in, -1, stderr, true);
+	if (rc)
+		hintmsg("%s was created; start its initialisation again with: vraidctl init %s",
+			name, name);
+	return rc;
+}
+
 static int cmd_create(int argc, char **argv)
 {
 	static const char *const names[] = {
-		"--level", "--strip", "--spans", "--name", NULL
+		"--level", "--strip", "--spans", "--name", "--init", NULL
 	};
-	const char *vals[4] = { NULL }, *devs[VRAID_MAX_MEMBERS];
+	const char *vals[5] = { NULL }, *devs[VRAID_MAX_MEMBERS];
 	struct vraid_create req;
 	char out[VRAID_DEVNAME_LEN * 4];
-	uint32_t level, strip = 0, spans = 0;
+	uint32_t level, strip = 0, spans = 0, init = VRAID_INIT_FAST;
 	size_t ndev, i, j;
 	struct ctl c;
 	int rc, e;
@@ -985,6 +1367,14 @@ static int cmd_create(int argc, char **argv)
 	}
 	if (vals[3] && (rc = check_name(vals[3])))
 		return rc;
+	if (vals[4] && !parse_init(vals[4], &init))
+		return usage_error("create", "unknown --init '%s' (choose fast, background or full)",
+				   vals[4]);
+	if (vals[4] && !redundant(level))
+		return usage_error("create", "--init has no meaning for --level %s: it has no redundancy to initialise; leave it out",
+				   VNAME(levels, level, true));
+	if (!vals[4] && redundant(level))
+		init = VRAID_INIT_BACKGROUND;
 	if (ndev == 0)
 		return usage_error("create", "name at least one member device (DEV...)");
 	if (ndev > VRAID_MAX_MEMBERS)
@@ -999,6 +1389,7 @@ static int cmd_create(int argc, char **argv)
 	req.strip_bytes = strip;
 	req.spans = spans;
 	req.nr_members = (uint32_t)ndev;
+	req.init = init;
 	if (vals[3])
 		memcpy(req.name, vals[3], strlen(vals[3]));
 	for (i = 0; i < ndev; i++) {
@@ -1019,17 +1410,26 @@ static int cmd_create(int argc, char **argv)
 	if (!ctl_open(&c, true))
 		return RC_FAIL;
 	e = ctl_ioctl(&c, VRAID_IOC_CREATE, &req, sizeof(req));
-	close(c.fd);
 	if (e) {
+		close(c.fd);
 		report(&c, "create", e, &req.hdr, CTX_CREATE);
+		if (e == EINVAL && c.replied && req.init &&
+		    req.hdr.version_major == VRAID_ABI_MAJOR &&
+		    req.hdr.version_minor < 3)
+			hintmsg("the vraid module speaks ABI %d.%d, which has no --init: give --init fast, or load the module built with this vraidctl",
+				req.hdr.version_major, req.hdr.version_minor);
 		return RC_FAIL;
 	}
 	if (req.disk_name[0])
 		tty_str(out, sizeof(out), req.disk_name, sizeof(req.disk_name));
 	else
 		snprintf(out, sizeof(out), "%s%u", VRAID_DISK_PREFIX, req.index);
+	/* stdout carries the name alone, for vd=$(vraidctl create ...) */
 	printf("%s\n", out);
-	return RC_OK;
+	fflush(stdout);
+	rc = redundant(level) ? create_init(&c, req.index, init) : RC_OK;
+	close(c.fd);
+	return rc;
 }
 
 static int delete_or_stop(int argc, char **argv, bool stop)
@@ -1083,6 +1483,7 @@ static int cmd_stop(int argc, char **argv)
 
 static void list_json(const struct vraid_info *v, size_t n)
 {
+	unsigned int p;
 	size_t i;
 
 	fputs("{\"vds\":[", stdout);
@@ -1090,12 +1491,15 @@ static void list_json(const struct vraid_info *v, size_t n)
 		printf("%s{\"vd\":\"%s%u\",\"index\":%u,\"name\":", i ? "," : "",
 		       VRAID_DISK_PREFIX, v[i].index, v[i].index);
 		json_str(v[i].name, sizeof(v[i].name));
+		p = v[i].job_type == VRAID_JOB_NONE ? 0 : job_permille(&v[i]);
 		printf(",\"level\":\"%s\",\"state\":\"%s\",\"size_bytes\":%llu,"
-		       "\"strip_bytes\":%u,\"members\":%u}",
+		       "\"strip_bytes\":%u,\"members\":%u,\"job\":\"%s\","
+		       "\"job_percent\":%u.%u}",
 		       VNAME(levels, v[i].level, true),
 		       VNAME(vd_states, v[i].state, true),
 		       (unsigned long long)(v[i].size_sectors * SECTOR_BYTES),
-		       strip_of(&v[i]), v[i].nr_members);
+		       strip_of(&v[i]), v[i].nr_members,
+		       VNAME(job_types, v[i].job_type, true), p / 10, p % 10);
 	}
 	fputs("]}\n", stdout);
 }
@@ -1103,8 +1507,9 @@ static void list_json(const struct vraid_info *v, size_t n)
 static int list_human(const struct vraid_info *v, size_t n)
 {
 	struct table t = {
-		.ncol = 7,
-		.head = { "VD", "NAME", "LEVEL", "STATE", "SIZE", "STRIP", "MEMBERS" },
+		.ncol = 8,
+		.head = { "VD", "NAME", "LEVEL", "STATE", "SIZE", "STRIP", "MEMBERS",
+			  "JOB" },
 		.right = { [4] = true, [5] = true, [6] = true },
 	};
 	char (*r)[TCELL];
@@ -1132,6 +1537,13 @@ static int list_human(const struct vraid_info *v, size_t n)
 		else
 			strcpy(r[5], "-");
 		snprintf(r[6], TCELL, "%u", v[i].nr_members);
+		if (v[i].job_type == VRAID_JOB_NONE)
+			strcpy(r[7], "-");
+		else
+			snprintf(r[7], TCELL, "%s %u%%%s",
+				 VNAME(job_types, v[i].job_type, false),
+				 job_permille(&v[i]) / 10,
+				 v[i].job_state == VRAID_JOB_PAUSED ? " paused" : "");
 	}
 	table_print(&t);
 	free(t.row);
@@ -1169,6 +1581,7 @@ static int cmd_list(int argc, char **argv)
 static void show_json(const struct vraid_info *in)
 {
 	const struct vraid_member_info *m;
+	unsigned int p;
 	uint32_t i;
 
 	printf("{\"vd\":\"%s%u\",\"index\":%u,\"device\":\"/dev/%s%u\",\"name\":",
@@ -1215,7 +1628,20 @@ static void show_json(const struct vraid_info *in)
 		       (unsigned long long)m->write_ios,
 		       (unsigned long long)m->errors);
 	}
-	fputs("]}\n", stdout);
+	p = in->job_type == VRAID_JOB_NONE ? 0 : job_permille(in);
+	printf("],\"job\":{\"type\":\"%s\",\"state\":\"%s\",\"done_bytes\":%llu,"
+	       "\"total_bytes\":%llu,\"percent\":%u.%u,\"eta_seconds\":%u,"
+	       "\"rate_kib\":%u,\"mismatches\":%llu},",
+	       VNAME(job_types, in->job_type, true),
+	       in->job_type == VRAID_JOB_NONE ? "none" :
+	       VNAME(job_states, in->job_state, true),
+	       (unsigned long long)(in->job_done * SECTOR_BYTES),
+	       (unsigned long long)(in->job_total * SECTOR_BYTES),
+	       p / 10, p % 10, in->job_eta_sec, in->job_rate_kib,
+	       (unsigned long long)in->job_mismatches);
+	printf("\"last_job\":{\"type\":\"%s\",\"result\":%u,\"mismatches\":%llu}}\n",
+	       VNAME(job_types, in->last_job, true), in->last_result,
+	       (unsigned long long)in->last_mismatches);
 }
 
 static int show_human(const struct vraid_info *in)
@@ -1227,7 +1653,7 @@ static int show_human(const struct vraid_info *in)
 		.right = { [0] = true, [4] = true, [5] = true, [6] = true,
 			   [7] = true, [8] = true },
 	};
-	char a[TCELL], b[VRAID_DEVNAME_LEN + 1];
+	char a[TCELL], b[VRAID_DEVNAME_LEN + 1], j[256];
 	char (*r)[TCELL];
 	uint64_t full = strip_of(in) * data_members(in);
 	uint32_t i;
@@ -1261,6 +1687,14 @@ static int show_human(const struct vraid_info *in)
 	       VNAME(io_pols, in->io_policy, false),
 	       VNAME(read_pols, in->read_policy, false),
 	       VNAME(write_pols, in->write_policy, false));
+	if (in->job_type != VRAID_JOB_NONE)
+		printf(FIELD "%s\n", "Job:", job_progress(j, sizeof(j), in, false));
+	else if (in->job_rate_kib)
+		printf(FIELD "none (rate limit %s per member)\n", "Job:",
+		       fmt_rate(a, sizeof(a), in->job_rate_kib));
+	else
+		printf(FIELD "none\n", "Job:");
+	printf(FIELD "%s\n", "Last job:", job_outcome(j, sizeof(j), in, true));
 #undef FIELD
 	printf("\n");
 	for (i = 0; i < in->nr_members; i++) {
@@ -1404,6 +1838,581 @@ static int cmd_fail(int argc, char **argv)
 }
 
 
+/* ---- jobs, spares, replacement ------------------------------------------- */
+
+/* Take every plain flag @flag out of argv (up to "--"); true if given. */
+static bool take_flag(int *argc, char **argv, const char *flag)
+{
+	bool found = false, only_pos = false;
+	int i, j;
+
+	for (i = j = 1; i < *argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			only_pos = true;
+		if (!only_pos && !strcmp(argv[i], flag))
+			found = true;
+		else
+			argv[j++] = argv[i];
+	}
+	*argc = j;
+	return found;
+}
+
+/* "600", "2.5": seconds */
+static bool parse_seconds(const char *s, double *out)
+{
+	size_t n = strspn(s, "0123456789"), f;
+	char *end;
+
+	if (!n)
+		return false;
+	if (s[n] == '.') {
+		f = strspn(s + n + 1, "0123456789");
+		if (!f || s[n + 1 + f])
+			return false;
+	} else if (s[n]) {
+		return false;
+	}
+	*out = strtod(s, &end);
+	return !*end && *out <= 1e9;
+}
+
+static int cmd_wait(int argc, char **argv)
+{
+	static const char *const names[] = { "--timeout", NULL };
+	const char *vals[1] = { NULL }, *pos[1];
+	struct vraid_info in;
+	double timeout = -1;
+	size_t npos;
+	struct ctl c;
+	int rc;
+
+	rc = parse_args("wait", argc, argv, names, vals, NULL, pos, 1, &npos);
+	if (rc >= 0)
+		return rc;
+	if (npos != 1)
+		return usage_error("wait", npos ? "name one virtual drive only" :
+				   "name the virtual drive to wait for (e.g. vraid0)");
+	if (vals[0] && !parse_seconds(vals[0], &timeout))
+		return usage_error("wait", "invalid --timeout '%s': give seconds, e.g. 600 or 2.5",
+				   vals[0]);
+	if (!ctl_open(&c, false))
+		return RC_FAIL;
+	rc = resolve_vd(&c, pos[0], &in);
+	if (!rc)
+		rc = wait_job(&c, &in, timeout, stdout, false);
+	close(c.fd);
+	return rc;
+}
+
+/* check VD [--repair] [--wait], init VD [--wait] */
+static int start_job(const char *cmd, int argc, char **argv)
+{
+	bool check = !strcmp(cmd, "check");
+	bool repair = check && take_flag(&argc, argv, "--repair");
+	bool wait = take_flag(&argc, argv, "--wait");
+	const char *what = !check ? "init" : repair ? "repair" : "check";
+	const char *verb = check ? "check" : "initialise";
+	const char *pos[1];
+	struct vraid_job req;
+	struct vraid_info in;
+	char name[32], w[64];
+	unsigned int p;
+	size_t npos;
+	struct ctl c;
+	int rc, e;
+
+	rc = parse_args(cmd, argc, argv, NULL, NULL, NULL, pos, 1, &npos);
+	if (rc >= 0)
+		return rc;
+	if (npos != 1)
+		return usage_error(cmd, npos ? "name one virtual drive only" :
+				   "name the virtual drive to %s (e.g. vraid0)", verb);
+	if (!ctl_open(&c, true))
+		return RC_FAIL;
+	if (resolve_vd(&c, pos[0], &in)) {
+		close(c.fd);
+		return RC_FAIL;
+	}
+	snprintf(name, sizeof(name), "%s%u", VRAID_DISK_PREFIX, in.index);
+	rc = RC_FAIL;
+	if (!redundant(in.level)) {
+		errmsg("%s is %s: it has no redundancy to %s", name,
+		       VNAME(levels, in.level, false), verb);
+		hintmsg("check, repair and init apply to RAID1, 5, 6, 10, 50 and 60");
+		goto out;
+	}
+	if (in.job_type != VRAID_JOB_NONE) {
+		p = job_permille(&in);
+		errmsg("%s: busy with a %s at %u.%u%%%s; one job runs at a time",
+		       name, VNAME(job_types, in.job_type, false), p / 10, p % 10,
+		       in.job_state == VRAID_JOB_PAUSED ? " (paused)" : "");
+		hintmsg("wait for it with `vraidctl wait %s`, or stop it with `vraidctl job %s stop`",
+			name, name);
+		goto out;
+	}
+	memset(&req, 0, sizeof(req));
+	req.index = in.index;
+	req.action = !check ? VRAID_JOB_START_INIT :
+		     repair ? VRAID_JOB_START_REPAIR : VRAID_JOB_START_CHECK;
+	e = ctl_ioctl(&c, VRAID_IOC_JOB, &req, sizeof(req));
+	if (e) {
+		snprintf(w, sizeof(w), "%s %s", what, name);
+		report(&c, w, e, &req.hdr, CTX_JOB);
+		goto out;
+	}
+	if (!wait) {
+		printf("%s: %s started; follow with: vraidctl wait %s\n", name,
+		       what, name);
+		rc = RC_OK;
+		goto out;
+	}
+	printf("%s: %s started\n", name, what);
+	fflush(stdout);
+	if (!get_info(&c, in.index, &in, false))
+		rc = wait_job(&c, &in, -1, stdout, true);
+out:
+	close(c.fd);
+	return rc;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	return start_job("check", argc, argv);
+}
+
+static int cmd_init(int argc, char **argv)
+{
+	return start_job("init", argc, argv);
+}
+
+/*
+ * RATE: bytes per second, a whole number with an optional K, M or G
+ * suffix (binary), or none / 0; to KiB/s.
+ */
+static int parse_rate(const char *s, uint32_t *kib)
+{
+	uint64_t v;
+
+	if (!strcasecmp(s, "none") || !strcasecmp(s, "unlimited")) {
+		*kib = 0;
+		return RC_OK;
+	}
+	if (!parse_size(s, &v))
+		return usage_error("job", "invalid rate '%s': give a whole number of bytes per second with an optional K, M or G suffix (e.g. 512K, 50M, 1G), or none for no limit",
+				   s);
+	if (v && v < 1024)
+		return usage_error("job", "rate '%s' is too small: the minimum is 1K (1 KiB/s); 0 or none means no limit",
+				   s);
+	if (v / 1024 > VRAID_JOB_RATE_MAX)
+		return usage_error("job", "rate '%s' is too large: the maximum is %uG (%u KiB/s)",
+				   s, VRAID_JOB_RATE_MAX >> 20, VRAID_JOB_RATE_MAX);
+	*kib = (uint32_t)(v / 1024);
+	return RC_OK;
+}
+
+static const struct {
+	const char *name;
+	uint32_t action;
+	const char *done;
+} job_actions[] = {
+	{ "pause", VRAID_JOB_PAUSE, "paused" },
+	{ "resume", VRAID_JOB_RESUME, "resumed" },
+	{ "stop", VRAID_JOB_STOP, "stopped" },
+	{ "rate", VRAID_JOB_SET_RATE, NULL },
+};
+
+static int cmd_job(int argc, char **argv)
+{
+	const char *pos[3], *type;
+	struct vraid_job req;
+	struct vraid_info in;
+	char name[32], w[64], r[32];
+	uint32_t kib = 0;
+	size_t npos, k;
+	struct ctl c;
+	int rc, e;
+
+	rc = parse_args("job", argc, argv, NULL, NULL, NULL, pos, 3, &npos);
+	if (rc >= 0)
+		return rc;
+	if (npos == 0)
+		return usage_error("job", "name the virtual drive and the action (e.g. vraid0 pause)");
+	if (npos == 1)
+		return usage_error("job", "name the action: pause, resume, stop or rate RATE");
+	for (k = 0; k < ARRAY_SIZE(job_actions); k++)
+		if (!strcmp(pos[1], job_actions[k].name))
+			break;
+	if (k == ARRAY_SIZE(job_actions))
+		return usage_error("job", "unknown job action '%s' (choose pause, resume, stop or rate)",
+				   pos[1]);
+	if (job_actions[k].action == VRAID_JOB_SET_RATE) {
+		if (npos == 2)
+			return usage_error("job", "rate needs a value: bytes per second with a K, M or G suffix (e.g. 50M), or none");
+		if (npos > 3)
+			return usage_error("job", "too many arguments: rate takes one value");
+		if ((rc = parse_rate(pos[2], &kib)))
+			return rc;
+	} else if (npos > 2) {
+		return usage_error("job", "unexpected argument '%s'", pos[2]);
+	}
+
+	if (!ctl_open(&c, true))
+		return RC_FAIL;
+	if (resolve_vd(&c, pos[0], &in)) {
+		close(c.fd);
+		return RC_FAIL;
+	}
+	snprintf(name, sizeof(name), "%s%u", VRAID_DISK_PREFIX, in.index);
+	type = VNAME(job_types, in.job_type, false);
+	/* RESUME with no job goes on with a stopped init or rebuild. */
+	if ((job_actions[k].action == VRAID_JOB_PAUSE ||
+	     job_actions[k].action == VRAID_JOB_STOP) &&
+	    in.job_type == VRAID_JOB_NONE) {
+		close(c.fd);
+		errmsg("%s: no job is running: nothing to %s", name,
+		       job_actions[k].name);
+		hintmsg("see `vraidctl show %s`", name);
+		return RC_FAIL;
+	}
+	memset(&req, 0, sizeof(req));
+	req.index = in.index;
+	req.action = job_actions[k].action;
+	req.rate_kib = kib;
+	e = ctl_ioctl(&c, VRAID_IOC_JOB, &req, sizeof(req));
+	if (!e && req.action == VRAID_JOB_RESUME &&
+	    in.job_type == VRAID_JOB_NONE) {
+		/* which job went on? */
+		if (get_info(&c, in.index, &in, true))
+			in.job_type = VRAID_JOB_NONE;
+		type = in.job_type != VRAID_JOB_NONE ?
+		       VNAME(job_types, in.job_type, false) : "job";
+	}
+	close(c.fd);
+	if (e) {
+		snprintf(w, sizeof(w), "job %s %s", name, job_actions[k].name);
+		report(&c, w, e, &req.hdr, CTX_JOB);
+		if (e == ENOENT && req.action == VRAID_JOB_RESUME &&
+		    in.job_type == VRAID_JOB_NONE)
+			hintmsg("resume goes on with a paused job, or with an init or rebuild that was stopped");
+		return RC_FAIL;
+	}
+	switch (req.action) {
+	case VRAID_JOB_SET_RATE:
+		if (kib)
+			printf("%s: job rate limit %s per member\n", name,
+			       fmt_rate(r, sizeof(r), kib));
+		else
+			printf("%s: job rate unlimited\n", name);
+		break;
+	case VRAID_JOB_PAUSE:
+		printf("%s: %s paused; resume it with: vraidctl job %s resume\n",
+		       name, type, name);
+		break;
+	case VRAID_JOB_STOP:
+		if (job_counts_mismatches(in.job_type))
+			printf("%s: %s stopped\n", name, type);
+		else
+			printf("%s: %s stopped; go on with: vraidctl job %s resume (or it goes on when the VD is next assembled)\n",
+			       name, type, name);
+		break;
+	default:
+		printf("%s: %s %s\n", name, type, job_actions[k].done);
+		break;
+	}
+	return RC_OK;
+}
+
+static void spare_dev(char *buf, size_t bufsz, const struct vraid_spare_info *s)
+{
+	char b[VRAID_DEVNAME_LEN + 1];
+
+	tty_str(b, sizeof(b), s->dev_name, sizeof(s->dev_name));
+	snprintf(buf, bufsz, "%s%s", b[0] ? "/dev/" : "", b[0] ? b : "-");
+}
+
+static int spare_list(bool json)
+{
+	struct vraid_spare req;
+	struct table t = {
+		.ncol = 4,
+		.head = { "DEVICE", "MAJ:MIN", "SIZE", "FOR" },
+		.right = { [2] = true },
+	};
+	char (*r)[TCELL];
+	struct ctl c;
+	uint32_t i;
+	int e;
+
+	if (!ctl_open(&c, false))
+		return RC_FAIL;
+	memset(&req, 0, sizeof(req));
+	req.action = VRAID_SPARE_LIST;
+	e = ctl_ioctl(&c, VRAID_IOC_SPARE, &req, sizeof(req));
+	close(c.fd);
+	if (e) {
+		report(&c, "spare list", e, &req.hdr, CTX_SPARE);
+		return RC_FAIL;
+	}
+	if (!reply_sane(req.nr_spares, VRAID_MAX_SPARES, "nr_spares"))
+		return RC_FAIL;
+	if (json) {
+		fputs("{\"spares\":[", stdout);
+		for (i = 0; i < req.nr_spares; i++) {
+			const struct vraid_spare_info *s = &req.spares[i];
+
+			printf("%s{\"device\":", i ? "," : "");
+			if (strnlen(s->dev_name, sizeof(s->dev_name))) {
+				char dev[5 + VRAID_DEVNAME_LEN + 1];
+
+				snprintf(dev, sizeof(dev), "/dev/%.*s",
+					 (int)strnlen(s->dev_name, sizeof(s->dev_name)),
+					 s->dev_name);
+				json_str(dev, sizeof(dev));
+			} else {
+				fputs("\"\"", stdout);
+			}
+			printf(",\"major\":%u,\"minor\":%u,\"size_bytes\":%llu,\"vd\":",
+			       s->major, s->minor,
+			       (unsigned long long)(s->dev_sectors * SECTOR_BYTES));
+			if (s->vd_index >= 0)
+				printf("\"%s%d\"}", VRAID_DISK_PREFIX, s->vd_index);
+			else
+				fputs("\"\"}", stdout);
+		}
+		fputs("]}\n", stdout);
+		return RC_OK;
+	}
+	if (!req.nr_spares) {
+		printf("no hot spares\n");
+		return RC_OK;
+	}
+	for (i = 0; i < req.nr_spares; i++) {
+		const struct vraid_spare_info *s = &req.spares[i];
+
+		if (!(r = table_row(&t))) {
+			free(t.row);
+			errmsg("out of memory");
+			return RC_FAIL;
+		}
+		spare_dev(r[0], TCELL, s);
+		snprintf(r[1], TCELL, "%u:%u", s->major, s->minor);
+		human_size(r[2], TCELL, s->dev_sectors * SECTOR_BYTES);
+		if (s->vd_index >= 0)
+			snprintf(r[3], TCELL, "%s%d", VRAID_DISK_PREFIX, s->vd_index);
+		else
+			strcpy(r[3], "global");
+	}
+	table_print(&t);
+	free(t.row);
+	return RC_OK;
+}
+
+static int cmd_spare(int argc, char **argv)
+{
+	static const char *const names[] = { "--vd", NULL };
+	const char *vals[1] = { NULL }, *pos[2];
+	struct vraid_member_ref dev;
+	struct vraid_spare req;
+	struct vraid_info in;
+	bool json = false, add;
+	char w[80], vd[32] = "";
+	size_t npos;
+	struct ctl c;
+	int rc, e;
+
+	rc = parse_args("spare", argc, argv, names, vals, &json, pos, 2, &npos);
+	if (rc >= 0)
+		return rc;
+	if (!npos)
+		return usage_error("spare", "name the action: add, remove or list");
+	if (strcmp(pos[0], "add") && strcmp(pos[0], "remove") &&
+	    strcmp(pos[0], "list"))
+		return usage_error("spare", "unknown spare action '%s' (choose add, remove or list)",
+				   pos[0]);
+	if (vals[0] && strcmp(pos[0], "add"))
+		return usage_error("spare", "--vd is only for spare add");
+	if (!strcmp(pos[0], "list")) {
+		if (npos > 1)
+			return usage_error("spare", "unexpected argument '%s'", pos[1]);
+		return spare_list(json);
+	}
+	if (json)
+		return usage_error("spare", "--json is only for spare list");
+	if (npos < 2)
+		return usage_error("spare", "name the device to %s (e.g. /dev/sde)",
+				   pos[0]);
+	if (npos > 2)
+		return usage_error("spare", "name one device only");
+	add = !strcmp(pos[0], "add");
+
+	if (member_ref(pos[1], &dev))
+		return RC_FAIL;
+	memset(&req, 0, sizeof(req));
+	req.action = add ? VRAID_SPARE_ADD : VRAID_SPARE_REMOVE;
+	req.major = dev.major;
+	req.minor = dev.minor;
+	if (!ctl_open(&c, true))
+		return RC_FAIL;
+	if (vals[0]) {
+		if (resolve_vd(&c, vals[0], &in)) {
+			close(c.fd);
+			return RC_FAIL;
+		}
+		snprintf(vd, sizeof(vd), "%s%u", VRAID_DISK_PREFIX, in.index);
+		if (!redundant(in.level)) {
+			close(c.fd);
+			errmsg("%s is %s: it has no redundancy, so a spare could not rebuild anything on it",
+			       vd, VNAME(levels, in.level, false));
+			hintmsg("dedicate spares to RAID1, 5, 6, 10, 50 or 60 virtual drives, or leave --vd out for a global spare");
+			return RC_FAIL;
+		}
+		req.spare_flags = VRAID_SPARE_DEDICATED;
+		req.index = in.index;
+	}
+	e = ctl_ioctl(&c, VRAID_IOC_SPARE, &req, sizeof(req));
+	close(c.fd);
+	if (e) {
+		snprintf(w, sizeof(w), "spare %s %s", pos[0], pos[1]);
+		report(&c, w, e, &req.hdr, CTX_SPARE);
+		return RC_FAIL;
+	}
+	if (!add)
+		printf("%s: hot spare removed\n", pos[1]);
+	else if (vd[0])
+		printf("%s: hot spare dedicated to %s\n", pos[1], vd);
+	else
+		printf("%s: global hot spare (for any virtual drive)\n", pos[1]);
+	return RC_OK;
+}
+
+/* The member to replace: a device path, or MAJ:MIN for a device gone. */
+static int old_member_ref(const char *arg, struct vraid_member_ref *ref)
+{
+	unsigned int maj, min;
+	struct stat st;
+	char extra;
+
+	if (stat(arg, &st) < 0 && arg[0] >= '0' && arg[0] <= '9' &&
+	    sscanf(arg, "%u:%u%c", &maj, &min, &extra) == 2) {
+		ref->major = maj;
+		ref->minor = min;
+		return RC_OK;
+	}
+	return member_ref(arg, ref);
+}
+
+static int cmd_replace(int argc, char **argv)
+{
+	bool force = take_flag(&argc, argv, "--force");
+	struct vraid_member_ref old, new;
+	const struct vraid_member_info *m;
+	struct vraid_replace req;
+	struct vraid_info in;
+	const char *pos[3];
+	char name[32], w[96];
+	size_t npos;
+	uint32_t i;
+	struct ctl c;
+	bool by_role = false;
+	uint32_t role = 0;
+	int rc, e;
+
+	rc = parse_args("replace", argc, argv, NULL, NULL, NULL, pos, 3, &npos);
+	if (rc >= 0)
+		return rc;
+	if (npos != 3)
+		return usage_error("replace", "name the virtual drive, the member to replace and the new device (e.g. vraid0 /dev/sdc /dev/sdf)");
+	/* "role:N": a member without a device (missing after assembly). */
+	if (!strncmp(pos[1], "role:", 5)) {
+		char *end;
+		unsigned long r = strtoul(pos[1] + 5, &end, 10);
+
+		if (!pos[1][5] || *end || r >= VRAID_MAX_MEMBERS)
+			return usage_error("replace", "role:N needs a role number 0-31 (see the ROLE column of `vraidctl show`)");
+		by_role = true;
+		role = (uint32_t)r;
+		memset(&old, 0, sizeof(old));
+	} else if (old_member_ref(pos[1], &old)) {
+		return RC_FAIL;
+	}
+	if (member_ref(pos[2], &new))
+		return RC_FAIL;
+	if (!by_role && old.major == new.major && old.minor == new.minor) {
+		errmsg("%s and %s are the same device (%u:%u)", pos[1], pos[2],
+		       old.major, old.minor);
+		hintmsg("name the member to replace, then the new device that takes its place");
+		return RC_FAIL;
+	}
+	if (!ctl_open(&c, true))
+		return RC_FAIL;
+	if (resolve_vd(&c, pos[0], &in)) {
+		close(c.fd);
+		return RC_FAIL;
+	}
+	snprintf(name, sizeof(name), "%s%u", VRAID_DISK_PREFIX, in.index);
+	if (!redundant(in.level)) {
+		close(c.fd);
+		errmsg("%s is %s: it has no redundancy to rebuild a member from",
+		       name, VNAME(levels, in.level, false));
+		hintmsg("replace applies to RAID1, 5, 6, 10, 50 and 60");
+		return RC_FAIL;
+	}
+	for (i = 0, m = NULL; i < in.nr_members; i++)
+		if (in.members[i].major == new.major &&
+		    in.members[i].minor == new.minor)
+			m = &in.members[i];
+	if (m) {
+		close(c.fd);
+		errmsg("%s is already a member of %s (role %u)", pos[2], name,
+		       m->role);
+		hintmsg("the new device must not be a member yet (see `vraidctl show %s`)",
+			name);
+		return RC_FAIL;
+	}
+	for (i = 0, m = NULL; i < in.nr_members; i++)
+		if (by_role ? in.members[i].role == role :
+		    (in.members[i].major == old.major &&
+		     in.members[i].minor == old.minor))
+			m = &in.members[i];
+	if (!m && by_role) {
+		close(c.fd);
+		errmsg("%s has no role %u (roles 0-%u)", name, role,
+		       in.nr_members - 1);
+		return RC_FAIL;
+	}
+	if (!m) {
+		close(c.fd);
+		errmsg("%s (%u:%u) is not a member of %s", pos[1], old.major,
+		       old.minor, name);
+		hintmsg("see the members and their MAJ:MIN with `vraidctl show %s`",
+			name);
+		return RC_FAIL;
+	}
+	memset(&req, 0, sizeof(req));
+	req.index = in.index;
+	req.old_major = old.major;
+	req.old_minor = old.minor;
+	req.new_major = new.major;
+	req.new_minor = new.minor;
+	req.rep_flags = force ? VRAID_REPLACE_FORCE : 0;
+	if (by_role) {
+		req.rep_flags |= VRAID_REPLACE_ROLE;
+		req.old_role = role;
+	}
+	e = ctl_ioctl(&c, VRAID_IOC_REPLACE, &req, sizeof(req));
+	close(c.fd);
+	if (e) {
+		snprintf(w, sizeof(w), "replace %s %s", name, pos[1]);
+		report(&c, w, e, &req.hdr, CTX_REPLACE);
+		return RC_FAIL;
+	}
+	printf("%s: rebuilding onto %s (replacing %s); follow with: vraidctl wait %s\n",
+	       name, pos[2], pos[1], name);
+	return RC_OK;
+}
+
+
 /* ---- examine: what the metadata on a device says ------------------------- */
 
 struct md_copy {
@@ -1524,7 +2533,18 @@ static int cmd_examine(int argc, char **argv)
 				       VNAME(member_states, md->members[i].state, true),
 				       (unsigned long long)md->members[i].dev_sectors * 512);
 			}
-			putchar(']');
+			printf("],\"init_done_bytes\":%llu,\"job\":{\"type\":\"%s\","
+			       "\"paused\":%s,\"done_bytes\":%llu,\"rate_kib\":%u},"
+			       "\"last_job\":{\"type\":\"%s\",\"result\":%u,"
+			       "\"mismatches\":%llu}",
+			       (unsigned long long)md->init_pos * 512,
+			       VNAME(job_types, md->job_type, true),
+			       md->job_flags & VRAID_MD_JOB_PAUSED ? "true" : "false",
+			       (unsigned long long)md->job_pos * 512,
+			       md->job_rate_kib,
+			       VNAME(job_types, md->last_job, true),
+			       md->last_result,
+			       (unsigned long long)md->last_mismatches);
 		}
 		printf("}\n");
 		return best ? RC_OK : RC_FAIL;
@@ -1570,6 +2590,35 @@ static int cmd_examine(int argc, char **argv)
 	       VNAME(io_pols, md->io_policy, false),
 	       VNAME(read_pols, md->read_policy, false),
 	       VNAME(write_pols, md->write_policy, false));
+	printf("Shutdown:        %s\n", md->flags & VRAID_MD_F_CLEAN ?
+	       "clean (stopped)" : "not clean (running, or it crashed)");
+	if (md->level == VRAID_LEVEL_JBOD || md->level == VRAID_LEVEL_0)
+		;
+	else if (md->init_pos >= md->member_sectors)
+		printf("Initialised:     yes\n");
+	else
+		printf("Initialised:     %.1f%% (init checkpoint at sector %llu of %llu)\n",
+		       md->member_sectors ? 100.0 * md->init_pos / md->member_sectors : 0.0,
+		       (unsigned long long)md->init_pos,
+		       (unsigned long long)md->member_sectors);
+	if (md->job_type != VRAID_JOB_NONE)
+		printf("Job checkpoint:  %s at sector %llu of %llu%s%s\n",
+		       VNAME(job_types, md->job_type, false),
+		       (unsigned long long)md->job_pos,
+		       (unsigned long long)md->member_sectors,
+		       md->job_flags & VRAID_MD_JOB_PAUSED ? ", paused" : "",
+		       md->job_type == VRAID_JOB_CHECK ||
+		       md->job_type == VRAID_JOB_REPAIR ? "" :
+		       " (resumes at assembly)");
+	if (md->job_rate_kib)
+		printf("Job rate limit:  %u KiB/s per member\n", md->job_rate_kib);
+	if (md->last_job != VRAID_JOB_NONE)
+		printf("Last job:        %s, %s%s, %llu mismatch%s\n",
+		       VNAME(job_types, md->last_job, false),
+		       md->last_result ? "ended: " : "done",
+		       md->last_result ? strerror((int)md->last_result) : "",
+		       (unsigned long long)md->last_mismatches,
+		       md->last_mismatches == 1 ? "" : "es");
 	printf("\nROLE  MEMBER UUID                           STATE   SIZE\n");
 	for (i = 0; i < md->nr_members; i++) {
 		uuid_str(u, md->members[i].uuid);
@@ -1729,12 +2778,14 @@ static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
 	{ "create", cmd_create,
-	  "vraidctl create --level jbod|0|1|5|6|10|50|60 [--strip SIZE] [--spans N] [--name NAME] DEV...",
+	  "vraidctl create --level jbod|0|1|5|6|10|50|60 [--strip SIZE] [--spans N] [--name NAME] [--init fast|background|full] DEV...",
 	  "Build a virtual drive from the block devices DEV... (in role order 0, 1, ...)\n"
 	  "and print its name, e.g. vraid0.  The first 8 MiB of every member are\n"
 	  "reserved for vraid's metadata and data starts after them; whatever the\n"
 	  "members held is lost.  The VD's metadata is written there: after a reboot\n"
-	  "or `vraidctl stop`, `vraidctl assemble` brings it back.\n\n"
+	  "or `vraidctl stop`, `vraidctl assemble` brings it back.  The name is the\n"
+	  "only thing printed on standard output (vd=$(vraidctl create ...) works);\n"
+	  "notes on the initialisation and its progress go to standard error.\n\n"
 	  "  --level LEVEL  jbod (one member), 0, 1, 5, 6, 10, 50 or 60; raid5 and RAID5\n"
 	  "                 are accepted too.  The module says which levels it supports.\n"
 	  "  --strip SIZE   strip (chunk) size on each member: a power of two from 4K to\n"
@@ -1744,8 +2795,19 @@ static const struct command commands[] = {
 	  "                 are split evenly, in order, into the spans\n"
 	  "  --name NAME    label (up to 31 letters, digits, '.', '_', '-'); the VD can\n"
 	  "                 then be named by it in delete and show\n"
+	  "  --init MODE    how a redundant VD (raid1, 5, 6, 10, 50, 60) makes its\n"
+	  "                 parity or copies consistent:\n"
+	  "                   background  (the default) a job does it while the VD is\n"
+	  "                               in use; follow it with `vraidctl show`\n"
+	  "                   full        the same job, and vraidctl waits for it to\n"
+	  "                               finish, showing its progress, like\n"
+	  "                               `vraidctl wait`; exits 1 if it fails\n"
+	  "                   fast        none: the members are trusted as they are\n"
+	  "                               (e.g. all zeros); `vraidctl init` later\n"
+	  "                 Not for jbod and raid0, which have nothing to initialise.\n"
 	  "  -h, --help     show this help\n\n"
-	  "example: vraidctl create --level 0 --strip 128K --name scratch /dev/nvme0n1 /dev/nvme1n1\n" },
+	  "example: vraidctl create --level 0 --strip 128K --name scratch /dev/nvme0n1 /dev/nvme1n1\n"
+	  "         vraidctl create --level 5 --init full /dev/sdb /dev/sdc /dev/sdd\n" },
 	{ "delete", cmd_delete, "vraidctl delete VD",
 	  "Stop and remove the virtual drive VD (given as vraid0, /dev/vraid0, 0 or its\n"
 	  "name) and erase its metadata from the members, so it cannot be assembled\n"
@@ -1781,18 +2843,83 @@ static const struct command commands[] = {
 	  "  --force    fail the member even if that takes the VD offline\n"
 	  "  -h, --help show this help\n\n"
 	  "example: vraidctl fail vraid0 /dev/sdc\n" },
+	{ "replace", cmd_replace, "vraidctl replace VD OLD NEW [--force]",
+	  "Rebuild the member OLD of the virtual drive VD onto the device NEW, which\n"
+	  "takes OLD's role at once (state Rebuilding: written, not read, until the\n"
+	  "rebuild is done).  An online OLD is failed first and released.  OLD is a\n"
+	  "member's device, its MAJ:MIN as `vraidctl show` lists it, or role:N for a\n"
+	  "member that has no device (missing after an assembly).  NEW must not be\n"
+	  "in use; a hot spare may be named.  Refused if failing OLD would take the\n"
+	  "VD offline, unless --force is given.  Follow the rebuild with\n"
+	  "`vraidctl wait VD`.\n\n"
+	  "  --force    fail an online OLD even if the VD goes offline\n"
+	  "  -h, --help show this help\n\n"
+	  "examples: vraidctl replace vraid0 /dev/sdc /dev/sdf\n"
+	  "          vraidctl replace vraid0 role:2 /dev/sdf\n" },
+	{ "spare", cmd_spare,
+	  "vraidctl spare add DEV [--vd VD] | spare remove DEV | spare list [--json]",
+	  "Manage hot spares: devices vraid rebuilds onto by itself when a member of a\n"
+	  "redundant virtual drive fails.  A global spare serves any VD; one added with\n"
+	  "--vd only that VD.\n\n"
+	  "  add DEV      make DEV a hot spare (DEV must not be in use)\n"
+	  "  remove DEV   stop using DEV as a hot spare\n"
+	  "  list         the hot spares: DEVICE, MAJ:MIN, SIZE and FOR (the VD it is\n"
+	  "               dedicated to, or global)\n"
+	  "  --vd VD      (add) dedicate the spare to the virtual drive VD\n"
+	  "  --json       (list) one line of JSON: {\"spares\":[{\"device\":\"/dev/sde\",\n"
+	  "               \"major\":N,\"minor\":N,\"size_bytes\":N,\"vd\":\"vraid0\" or \"\"}]}\n"
+	  "  -h, --help   show this help\n\n"
+	  "example: vraidctl spare add /dev/sdf --vd vraid0\n" },
+	{ "check", cmd_check, "vraidctl check VD [--repair] [--wait]",
+	  "Start a consistency check of the redundant virtual drive VD: its parity or\n"
+	  "copies are read and compared, and the blocks that do not match are counted\n"
+	  "(see `vraidctl show VD`).  One job runs on a VD at a time.\n\n"
+	  "  --repair   also rewrite the blocks that do not match\n"
+	  "  --wait     wait for the check to finish, like `vraidctl wait`\n"
+	  "  -h, --help show this help\n" },
+	{ "init", cmd_init, "vraidctl init VD [--wait]",
+	  "(Re)initialise the redundant virtual drive VD: a background job makes its\n"
+	  "parity or copies consistent, as `create --init background` does.\n\n"
+	  "  --wait     wait for it to finish, like `vraidctl wait`\n"
+	  "  -h, --help show this help\n" },
+	{ "job", cmd_job, "vraidctl job VD pause|resume|stop|rate RATE",
+	  "Control the background job (init, rebuild, check, repair, resync) of the\n"
+	  "virtual drive VD.\n\n"
+	  "  pause      pause it; `vraidctl wait` keeps waiting\n"
+	  "  resume     resume a paused job, or go on with an init or rebuild that\n"
+	  "             was stopped\n"
+	  "  stop       stop it; a stopped init or rebuild goes on with `resume` or\n"
+	  "             when the VD is next assembled, a check or repair is over\n"
+	  "  rate RATE  limit the job to RATE bytes per second on each member: a whole\n"
+	  "             number with a K, M or G suffix (binary units), e.g. 200K, 50M\n"
+	  "             or 1G; at least 1K, at most 16G; none or 0 for no limit.  Kept\n"
+	  "             for later jobs too.\n"
+	  "  -h, --help show this help\n\n"
+	  "example: vraidctl job vraid0 rate 50M\n" },
+	{ "wait", cmd_wait, "vraidctl wait VD [--timeout SECONDS]",
+	  "Wait until the virtual drive VD runs no background job, showing its\n"
+	  "progress (redrawn in place on a terminal, otherwise a line every 10 s), then\n"
+	  "say how it ended: \"vraid0: check done, 3 mismatches\".  A paused job is\n"
+	  "waited for too.  With no job running, says how the last one ended and\n"
+	  "returns at once.  Exits 1 if the job (or, with none running, the last\n"
+	  "one) failed or was stopped, or on a timeout.\n\n"
+	  "  --timeout SECONDS  give up after SECONDS (e.g. 600 or 2.5)\n"
+	  "  -h, --help         show this help\n" },
 	{ "list", cmd_list, "vraidctl list [--json]",
-	  "List the virtual drives: VD, NAME, LEVEL, STATE, SIZE, STRIP and MEMBERS.\n\n"
+	  "List the virtual drives: VD, NAME, LEVEL, STATE, SIZE, STRIP, MEMBERS and\n"
+	  "JOB (the background job and its progress, e.g. \"rebuild 42%\").\n\n"
 	  "  --json     one line of JSON: {\"vds\":[{\"vd\":\"vraid0\",\"index\":0,\"name\":\"...\",\n"
 	  "             \"level\":\"raid0\",\"state\":\"optimal\",\"size_bytes\":N,\"strip_bytes\":N,\n"
-	  "             \"members\":N}]}\n"
+	  "             \"members\":N,\"job\":\"none\",\"job_percent\":0.0}]}\n"
 	  "  -h, --help show this help\n" },
 	{ "show", cmd_show, "vraidctl show VD [--json]",
 	  "Show the virtual drive VD (given as vraid0, /dev/vraid0, 0 or its name): its\n"
-	  "geometry, state, policies and a table of its members with their I/O counts.\n\n"
+	  "geometry, state, policies, background job and the last job that finished,\n"
+	  "and a table of its members with their I/O counts.\n\n"
 	  "  --json     one line of JSON (keys: vd index device name level state size_bytes\n"
 	  "             strip_bytes spans full_stripe_bytes data_offset_bytes\n"
-	  "             member_data_bytes logical_block_size open_count policies members)\n"
+	  "             member_data_bytes logical_block_size open_count policies members\n"
+	  "             job last_job)\n"
 	  "  -h, --help show this help\n" },
 	{ "version", cmd_version, "vraidctl version",
 	  "Print vraidctl's version and ABI version, and the loaded module's ABI version.\n" },
@@ -1815,7 +2942,7 @@ static void usage(FILE *f)
 	size_t i;
 
 	fputs("usage: vraidctl COMMAND [ARGS]\n\n"
-	      "Create, delete and inspect vraid virtual drives (software RAID).\n\n", f);
+	      "Create, delete, inspect and maintain vraid virtual drives (software RAID).\n\n", f);
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %s\n", commands[i].synopsis);
 	fputs("\nVD is vraid0, /dev/vraid0, 0, or the name given with --name.\n"

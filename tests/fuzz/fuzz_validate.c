@@ -30,7 +30,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#define NR_CMDS	7	/* 0..5, and 6 stands for ASSEMBLE (0x0b) */
+#define NR_CMDS	10	/* 0..8, and 9 stands for ASSEMBLE (0x0b) */
 
 /*
  * Largest data area a member can have, in sectors: Linux block devices
@@ -278,8 +278,10 @@ static void fuzz_request(u32 nr, const void *req, u32 len)
 			    c->nr_members > VRAID_MAX_MEMBERS)
 				die("create: accepted %u members",
 				    c->nr_members);
-			if (!name_ok(c->name, sizeof(c->name)) || c->reserved1)
-				die("create: accepted a bad name or reserved1");
+			if (!name_ok(c->name, sizeof(c->name)) ||
+			    c->init > VRAID_INIT_FULL)
+				die("create: accepted a bad name or init %u",
+				    c->init);
 			for (i = c->nr_members; i < VRAID_MAX_MEMBERS; i++)
 				if (c->members[i].major || c->members[i].minor)
 					die("create: accepted stray slot %u", i);
@@ -312,6 +314,40 @@ static void fuzz_request(u32 nr, const void *req, u32 len)
 		if (!ret && (!a->nr_devices ||
 			     a->nr_devices > VRAID_MAX_MEMBERS))
 			die("assemble: accepted %u devices", a->nr_devices);
+		break;
+	}
+	case 6: {
+		const struct vraid_spare *sp = req;
+
+		ret = vraid_validate_spare(sp, msg, VRAID_MSG_LEN);
+		CHECK_RET("vraid_validate_spare", ret, 0, -EINVAL, -ENOENT);
+		if (!ret && (sp->action < VRAID_SPARE_ADD ||
+			     sp->action > VRAID_SPARE_LIST ||
+			     sp->index >= VRAID_MAX_VDS))
+			die("spare: accepted action %u index %u", sp->action,
+			    sp->index);
+		break;
+	}
+	case 7: {
+		const struct vraid_replace *r = req;
+
+		ret = vraid_validate_replace(r, msg, VRAID_MSG_LEN);
+		CHECK_RET("vraid_validate_replace", ret, 0, -EINVAL, -ENOENT);
+		if (!ret && r->old_major == r->new_major &&
+		    r->old_minor == r->new_minor)
+			die("replace: accepted the same device twice");
+		break;
+	}
+	case 8: {
+		const struct vraid_job *j = req;
+
+		ret = vraid_validate_job(j, msg, VRAID_MSG_LEN);
+		CHECK_RET("vraid_validate_job", ret, 0, -EINVAL, -ENOENT);
+		if (!ret && (j->action < VRAID_JOB_START_CHECK ||
+			     j->action > VRAID_JOB_SET_RATE ||
+			     j->rate_kib > VRAID_JOB_RATE_MAX))
+			die("job: accepted action %u rate %u", j->action,
+			    j->rate_kib);
 		break;
 	}
 	case 5: {
@@ -368,6 +404,39 @@ static void fuzz_metadata(const u8 *data, size_t size)
 	free(msg);
 }
 
+/*
+ * Write-intent bitmap decode: never crashes, refuses with a message, and
+ * a bitmap it accepts encodes back to the same bytes.
+ */
+static void fuzz_bitmap(const u8 *data, size_t size)
+{
+	u8 *blk = calloc(1, VRAID_BM_BYTES), *again = malloc(VRAID_BM_BYTES);
+	char *msg = malloc(VRAID_MSG_LEN);
+	u32 shift, nbits, crc;
+	int ret;
+
+	if (!blk || !again || !msg)
+		abort();
+	memcpy(blk, data, size < VRAID_BM_BYTES ? size : VRAID_BM_BYTES);
+	if (size && (data[0] & 1)) {
+		memset(blk + 8, 0, 4);
+		crc = vraid_crc32c(0, blk, VRAID_BM_BYTES);
+		memcpy(blk + 8, &crc, 4);
+	}
+	memset(msg, 'X', VRAID_MSG_LEN);
+	ret = vraid_bm_decode(blk, NULL, &shift, &nbits, msg, VRAID_MSG_LEN);
+	CHECK_RET("vraid_bm_decode", ret, 0, -ENODATA, -EINVAL);
+	check_msg("vraid_bm_decode", ret, msg);
+	if (!ret) {
+		vraid_bm_encode(blk + 24, shift, nbits, blk + 4096, again);
+		if (memcmp(blk, again, VRAID_BM_BYTES))
+			die("bitmap: decode+encode changed an accepted bitmap");
+	}
+	free(blk);
+	free(again);
+	free(msg);
+}
+
 static u32 get_u32(const u8 *p)
 {
 	u32 v;
@@ -399,8 +468,12 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		fuzz_metadata(data, size);
 		return 0;
 	}
+	if ((nr & 0x700) == 0x600) {
+		fuzz_bitmap(data, size);
+		return 0;
+	}
 	nr %= NR_CMDS;
-	if (nr == 6)
+	if (nr == 9)
 		nr = 0x0b;
 
 	len = vraid_cmd_min_size(nr);

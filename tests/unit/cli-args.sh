@@ -9,11 +9,20 @@
 # The mock: tools/vraidctl.c is compiled a second time with
 # "-include mock.h", which renames its ioctl() calls to mock_ioctl()
 # (defined in mock.c below).  The mock checks every request header the tool
-# sends (magic, size, version, zeroed fields) and answers from canned VDs:
-#   MOCK_VRAID=none|three|vanish|dupname|badreply   which VDs exist
-#   MOCK_FAIL=CMD:ERRNAME:MESSAGE    make CMD (create, delete, list, info or
-#                                    any) fail; MESSAGE "-" = no reply copied
-#   MOCK_LOG=FILE                    create/delete requests are logged there
+# sends (magic, size, version, zeroed fields; job, spare, replace and info
+# also through the module's own validators in driver/validate.c) and
+# answers from canned VDs:
+#   MOCK_VRAID=none|three|vanish|dupname|badreply|jobs   which VDs exist;
+#                                    "jobs" has VDs with background jobs
+#                                    (see jobs_info() in mock.c), some of
+#                                    which end after a few INFO requests
+#   MOCK_FAIL=CMD:ERRNAME:MESSAGE    make CMD (create, delete, list, info,
+#                                    job, spare, replace or any) fail;
+#                                    MESSAGE "-" = no reply copied
+#   MOCK_LOG=FILE                    create, delete, job, spare add/remove
+#                                    and replace requests are logged there
+#   MOCK_ABI_MINOR=N                 a refusal says the module speaks 1.N
+# SPARE LIST answers two spares (none in scenario "none").
 #
 # Environment: CC (default cc), SANITIZE=0 to skip the ASan/UBSan pass.
 set -u
@@ -94,6 +103,7 @@ cat >"$tmp/mock.c" <<'EOF'
 #include <stdlib.h>
 #include <string.h>
 #include <linux/vraid.h>
+#include "validate.h"
 
 int mock_ioctl(int fd, unsigned long req, ...);
 
@@ -101,6 +111,7 @@ static const struct { const char *n; int e; } names[] = {
 	{ "EPERM", EPERM }, { "ENOENT", ENOENT }, { "EBUSY", EBUSY },
 	{ "EEXIST", EEXIST }, { "EINVAL", EINVAL }, { "ENOSPC", ENOSPC },
 	{ "EPROTO", EPROTO }, { "EOPNOTSUPP", EOPNOTSUPP }, { "ENXIO", ENXIO },
+	{ "ENOTTY", ENOTTY }, { "ENODEV", ENODEV }, { "EALREADY", EALREADY },
 };
 
 static void logit(const char *fmt, ...)
@@ -121,6 +132,8 @@ static int fail(struct vraid_ioc_hdr *h, int e, const char *msg)
 {
 	if (strcmp(msg, "-")) {
 		h->status = -e;
+		if (getenv("MOCK_ABI_MINOR"))	/* an older module */
+			h->version_minor = (uint16_t)atoi(getenv("MOCK_ABI_MINOR"));
 		if (e == EPROTO) {
 			h->version_major = 2;
 			h->version_minor = 0;
@@ -129,6 +142,15 @@ static int fail(struct vraid_ioc_hdr *h, int e, const char *msg)
 	}
 	errno = e;
 	return -1;
+}
+
+/* A refusal of the module's own validator means the tool sent junk. */
+static int refused(struct vraid_ioc_hdr *h, int ret, const char *msg)
+{
+	char m[VRAID_MSG_LEN + 32];
+
+	snprintf(m, sizeof(m), "mock: validator: %s", msg);
+	return fail(h, -ret, m);
 }
 
 static const char *scenario(void)
@@ -152,6 +174,10 @@ static unsigned vd_list(uint32_t *idx)
 		idx[n++] = 0; idx[n++] = 2;
 	} else if (!strcmp(s, "badreply")) {
 		idx[n++] = 0;
+	} else if (!strcmp(s, "jobs")) {
+		idx[n++] = 0; idx[n++] = 1; idx[n++] = 2; idx[n++] = 3;
+		idx[n++] = 4; idx[n++] = 5; idx[n++] = 6; idx[n++] = 8;
+		idx[n++] = 10;
 	}
 	return n;
 }
@@ -172,10 +198,118 @@ static void member(struct vraid_member_info *m, unsigned role, unsigned maj,
 	m->errors = role == 2 ? 3 : 0;
 }
 
+static void job(struct vraid_info *in, unsigned type, unsigned state,
+		unsigned percent)
+{
+	in->job_type = type;
+	in->job_state = state;
+	in->job_total = 786432;
+	in->job_done = 786432ULL * percent / 100;
+}
+
+/*
+ * "jobs": background jobs.  0 raid1 rebuild 25% (never ends), 1 raid5
+ * check paused at 50%, 2 raid6 idle (last: check, 3 mismatches), 3 raid0,
+ * 4 raid5 init ending at the 3rd INFO, 5 raid1 idle (last: rebuild
+ * failed, EIO), 6 raid10 check ending at the 2nd INFO with 3 mismatches,
+ * 8 raid6 repair failing at the 2nd INFO, 10 raid1 idle (last: rebuild
+ * stopped, ECANCELED).  Members are 7:N (the test's block device nodes)
+ * for 0, 8:16*N elsewhere.
+ */
+static void jobs_info(struct vraid_info *in, uint32_t ix)
+{
+	static unsigned calls[16];
+	unsigned i, n = ++calls[ix & 15];
+
+	in->size_sectors = 2 * 786432;
+	switch (ix) {
+	case 0:
+		in->level = VRAID_LEVEL_1;
+		in->state = VRAID_VD_REBUILDING;
+		in->nr_members = 2;
+		in->size_sectors = 786432;
+		member(&in->members[0], 0, 7, 0, "loop0", VRAID_MEMBER_ONLINE);
+		member(&in->members[1], 1, 7, 1, "loop1", VRAID_MEMBER_REBUILDING);
+		job(in, VRAID_JOB_REBUILD, VRAID_JOB_RUNNING, 25);
+		in->job_eta_sec = 80;
+		in->last_job = VRAID_JOB_INIT;
+		return;
+	case 1:
+		in->level = VRAID_LEVEL_5;
+		in->nr_members = 3;
+		job(in, VRAID_JOB_CHECK, VRAID_JOB_PAUSED, 50);
+		in->job_mismatches = 2;
+		in->job_rate_kib = 51200;
+		break;
+	case 2:
+		in->level = VRAID_LEVEL_6;
+		in->nr_members = 4;
+		in->last_job = VRAID_JOB_CHECK;
+		in->last_mismatches = 3;
+		in->job_rate_kib = 1024;
+		break;
+	case 3:
+		in->level = VRAID_LEVEL_0;
+		in->nr_members = 2;
+		break;
+	case 4:
+		in->level = VRAID_LEVEL_5;
+		in->nr_members = 3;
+		if (n < 3) {
+			job(in, VRAID_JOB_INIT, VRAID_JOB_RUNNING, 50 * n - 25);
+			in->job_eta_sec = 7200 / n;
+		} else {
+			in->last_job = VRAID_JOB_INIT;
+		}
+		break;
+	case 5:
+		in->level = VRAID_LEVEL_1;
+		in->state = VRAID_VD_DEGRADED;
+		in->nr_members = 2;
+		in->size_sectors = 786432;
+		in->last_job = VRAID_JOB_REBUILD;
+		in->last_result = EIO;
+		break;
+	case 6:
+		in->level = VRAID_LEVEL_10;
+		in->nr_members = 4;
+		if (n < 2) {
+			job(in, VRAID_JOB_CHECK, VRAID_JOB_RUNNING, 50);
+			in->job_mismatches = 1;
+			in->job_eta_sec = 5;
+		} else {
+			in->last_job = VRAID_JOB_CHECK;
+			in->last_mismatches = 3;
+		}
+		break;
+	case 10:
+		in->level = VRAID_LEVEL_1;
+		in->state = VRAID_VD_REBUILDING;
+		in->nr_members = 2;
+		in->size_sectors = 786432;
+		in->last_job = VRAID_JOB_REBUILD;
+		in->last_result = ECANCELED;
+		break;
+	case 8:
+		in->level = VRAID_LEVEL_6;
+		in->nr_members = 4;
+		if (n < 2) {
+			job(in, VRAID_JOB_REPAIR, VRAID_JOB_RUNNING, 10);
+		} else {
+			in->last_job = VRAID_JOB_REPAIR;
+			in->last_mismatches = 7;
+			in->last_result = EIO;
+		}
+		break;
+	}
+	for (i = 0; i < in->nr_members; i++)
+		member(&in->members[i], i, 8, 16 * i, NULL, VRAID_MEMBER_ONLINE);
+}
+
 static int vd_info(struct vraid_info *in)
 {
 	const char *s = scenario();
-	uint32_t idx[8], i, k = vd_list(idx), ix = in->index;
+	uint32_t idx[16], i, k = vd_list(idx), ix = in->index;
 
 	for (i = 0; i < k && idx[i] != ix; i++)
 		;
@@ -187,6 +321,10 @@ static int vd_info(struct vraid_info *in)
 	in->data_offset_sectors = VRAID_DATA_OFFSET_SECTORS;
 	in->member_data_sectors = 786432;
 	snprintf(in->disk_name, sizeof(in->disk_name), "vraid%u", ix);
+	if (!strcmp(s, "jobs")) {
+		jobs_info(in, ix);
+		return 0;
+	}
 	switch (ix) {
 	case 0:
 	case 2:
@@ -214,6 +352,9 @@ static int vd_info(struct vraid_info *in)
 		member(&in->members[0], 0, 8, 0, "sda", VRAID_MEMBER_ONLINE);
 		member(&in->members[1], 1, 8, 16, "sdb", VRAID_MEMBER_ONLINE);
 		member(&in->members[2], 2, 8, 32, "sdc", VRAID_MEMBER_REBUILDING);
+		job(in, VRAID_JOB_REBUILD, VRAID_JOB_RUNNING, 25);
+		in->job_eta_sec = 80;
+		in->last_job = VRAID_JOB_INIT;
 		break;
 	case 3:
 		in->level = VRAID_LEVEL_JBOD;
@@ -243,6 +384,15 @@ static int vd_info(struct vraid_info *in)
 	return 0;
 }
 
+static int vd_exists(uint32_t index)
+{
+	struct vraid_info tmp;
+
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.index = index;
+	return !vd_info(&tmp);
+}
+
 static int all_zero(const void *p, size_t n)
 {
 	const unsigned char *b = p;
@@ -253,23 +403,37 @@ static int all_zero(const void *p, size_t n)
 	return 1;
 }
 
+static int redundant(uint32_t level)
+{
+	return level == 1 || level == 5 || level == 6 || level == 10 ||
+	       level == 50 || level == 60;
+}
+
 int mock_ioctl(int fd, unsigned long req, ...)
 {
-	static const char *cmds[] = { "create", "delete", "list", "info" };
-	static const size_t sizes[] = {
-		sizeof(struct vraid_create), sizeof(struct vraid_delete),
-		sizeof(struct vraid_list), sizeof(struct vraid_info),
+	static const struct { const char *name; unsigned nr; size_t size; } cmds[] = {
+		{ "create", 0x00, sizeof(struct vraid_create) },
+		{ "delete", 0x01, sizeof(struct vraid_delete) },
+		{ "list", 0x02, sizeof(struct vraid_list) },
+		{ "info", 0x03, sizeof(struct vraid_info) },
+		{ "spare", 0x06, sizeof(struct vraid_spare) },
+		{ "replace", 0x07, sizeof(struct vraid_replace) },
+		{ "job", 0x08, sizeof(struct vraid_job) },
 	};
 	const char *f = getenv("MOCK_FAIL");
 	struct vraid_ioc_hdr *h;
-	unsigned nr = _IOC_NR(req), i;
+	unsigned nr = _IOC_NR(req), i, k;
+	char msg[VRAID_MSG_LEN];
 	va_list ap;
+	int ret;
 
 	(void)fd;
 	va_start(ap, req);
 	h = va_arg(ap, struct vraid_ioc_hdr *);
 	va_end(ap);
-	if (_IOC_TYPE(req) != VRAID_IOC_TYPE || nr > 3 ||
+	for (k = 0; k < sizeof(cmds) / sizeof(cmds[0]) && cmds[k].nr != nr; k++)
+		;
+	if (_IOC_TYPE(req) != VRAID_IOC_TYPE || k == sizeof(cmds) / sizeof(cmds[0]) ||
 	    req != _IOWR(VRAID_IOC_TYPE, nr, struct vraid_ioc_hdr)) {
 		errno = ENOTTY;
 		return -1;
@@ -277,18 +441,20 @@ int mock_ioctl(int fd, unsigned long req, ...)
 	/* What the tool must send. */
 	if (h->magic != VRAID_IOC_MAGIC)
 		return fail(h, EINVAL, "mock: bad magic");
-	if (h->size != sizes[nr])
+	if (h->size != cmds[k].size)
 		return fail(h, EINVAL, "mock: bad size");
 	if (h->version_major != VRAID_ABI_MAJOR || h->version_minor != VRAID_ABI_MINOR)
 		return fail(h, EINVAL, "mock: bad version");
 	if (h->status || h->flags || h->reserved ||
 	    !all_zero(h->message, sizeof(h->message)))
 		return fail(h, EINVAL, "mock: header fields not zeroed");
+	if ((ret = vraid_validate_hdr(h, nr, msg, sizeof(msg))))
+		return refused(h, ret, msg);
 	if (f) {
 		size_t l = strcspn(f, ":");
 
 		if ((l == 3 && !strncmp(f, "any", 3)) ||
-		    (strlen(cmds[nr]) == l && !strncmp(f, cmds[nr], l))) {
+		    (strlen(cmds[k].name) == l && !strncmp(f, cmds[k].name, l))) {
 			const char *e = f + l + (f[l] == ':');
 			size_t el = strcspn(e, ":");
 
@@ -299,38 +465,38 @@ int mock_ioctl(int fd, unsigned long req, ...)
 		}
 	}
 	switch (nr) {
-	case 0: {
+	case 0x00: {
 		struct vraid_create *c = (void *)h;
 		char m[400] = "";
 
-		if (c->index || c->reserved1 || c->disk_name[0] ||
+		if (c->index || c->disk_name[0] ||
 		    !all_zero(c->reserved2, sizeof(c->reserved2)) ||
 		    !all_zero(&c->members[c->nr_members],
 			      (VRAID_MAX_MEMBERS - c->nr_members) * sizeof(c->members[0])))
 			return fail(h, EINVAL, "mock: create fields not zeroed");
+		if (c->init > VRAID_INIT_FULL || (c->init && !redundant(c->level)))
+			return fail(h, EINVAL, "mock: bad init");
 		for (i = 0; i < c->nr_members; i++)
 			snprintf(m + strlen(m), sizeof(m) - strlen(m), "%s%u:%u",
 				 i ? "," : "", c->members[i].major, c->members[i].minor);
-		logit("create level=%u strip=%u nr=%u spans=%u name=%.32s members=%s\n",
-		      c->level, c->strip_bytes, c->nr_members, c->spans, c->name, m);
+		logit("create level=%u strip=%u nr=%u spans=%u name=%.32s members=%s init=%u\n",
+		      c->level, c->strip_bytes, c->nr_members, c->spans, c->name, m,
+		      c->init);
 		c->index = 4;
 		strcpy(c->disk_name, "vraid4");
 		return 0;
 	}
-	case 1: {
+	case 0x01: {
 		struct vraid_delete *d = (void *)h;
-		struct vraid_info tmp;
 
 		if ((d->del_flags & ~VRAID_DELETE_STOP) || !all_zero(d->reserved2, sizeof(d->reserved2)))
 			return fail(h, EINVAL, "mock: delete fields not zeroed");
 		logit("delete index=%u\n", d->index);
-		memset(&tmp, 0, sizeof(tmp));
-		tmp.index = d->index;
-		if (vd_info(&tmp))
+		if (!vd_exists(d->index))
 			return fail(h, ENOENT, "no virtual drive");
 		return 0;
 	}
-	case 2: {
+	case 0x02: {
 		struct vraid_list *l = (void *)h;
 
 		if (l->nr_vds || l->reserved1 || !all_zero(l->index, sizeof(l->index)))
@@ -338,7 +504,7 @@ int mock_ioctl(int fd, unsigned long req, ...)
 		l->nr_vds = vd_list(l->index);
 		return 0;
 	}
-	default: {
+	case 0x03: {
 		struct vraid_info *in = (void *)h;
 		uint32_t ix = in->index;
 
@@ -346,7 +512,66 @@ int mock_ioctl(int fd, unsigned long req, ...)
 		if (!all_zero((char *)in + sizeof(*h), sizeof(*in) - sizeof(*h)))
 			return fail(h, EINVAL, "mock: info fields not zeroed");
 		in->index = ix;
+		if ((ret = vraid_validate_info(in, msg, sizeof(msg))))
+			return refused(h, ret, msg);
 		if (vd_info(in))
+			return fail(h, ENOENT, "no virtual drive");
+		return 0;
+	}
+	case 0x06: {
+		struct vraid_spare *s = (void *)h;
+
+		if (s->nr_spares || !all_zero(s->reserved2, sizeof(s->reserved2)) ||
+		    !all_zero(s->spares, sizeof(s->spares)))
+			return fail(h, EINVAL, "mock: spare fields not zeroed");
+		if ((ret = vraid_validate_spare(s, msg, sizeof(msg))))
+			return refused(h, ret, msg);
+		if (s->action == VRAID_SPARE_LIST) {
+			if (!strcmp(scenario(), "none"))
+				return 0;
+			s->nr_spares = 2;
+			s->spares[0].major = 8;
+			s->spares[0].minor = 64;
+			s->spares[0].dev_sectors = 4194304;
+			s->spares[0].vd_index = -1;
+			strcpy(s->spares[0].dev_name, "sde");
+			s->spares[1].major = 8;
+			s->spares[1].minor = 80;
+			s->spares[1].dev_sectors = 8388608;
+			s->spares[1].vd_index = 1;
+			strcpy(s->spares[1].dev_name, "sdf");
+			return 0;
+		}
+		logit("spare action=%u flags=%u index=%u dev=%u:%u\n", s->action,
+		      s->spare_flags, s->index, s->major, s->minor);
+		if ((s->spare_flags & VRAID_SPARE_DEDICATED) && !vd_exists(s->index))
+			return fail(h, ENOENT, "no virtual drive");
+		return 0;
+	}
+	case 0x07: {
+		struct vraid_replace *r = (void *)h;
+
+		if (!all_zero(r->reserved2, sizeof(r->reserved2)))
+			return fail(h, EINVAL, "mock: replace fields not zeroed");
+		if ((ret = vraid_validate_replace(r, msg, sizeof(msg))))
+			return refused(h, ret, msg);
+		logit("replace index=%u old=%u:%u new=%u:%u flags=%u\n", r->index,
+		      r->old_major, r->old_minor, r->new_major, r->new_minor,
+		      r->rep_flags);
+		if (!vd_exists(r->index))
+			return fail(h, ENOENT, "no virtual drive");
+		return 0;
+	}
+	default: {
+		struct vraid_job *j = (void *)h;
+
+		if (j->reserved1 || !all_zero(j->reserved2, sizeof(j->reserved2)))
+			return fail(h, EINVAL, "mock: job fields not zeroed");
+		if ((ret = vraid_validate_job(j, msg, sizeof(msg))))
+			return refused(h, ret, msg);
+		logit("job index=%u action=%u rate=%u\n", j->index, j->action,
+		      j->rate_kib);
+		if (!vd_exists(j->index))
 			return fail(h, ENOENT, "no virtual drive");
 		return 0;
 	}
@@ -390,7 +615,7 @@ run_tests() {
 	check "help nosuch" 2 "" "no command 'nosuch'" "$V" help nosuch
 	check "no arguments" 2 "" "usage: vraidctl COMMAND" "$V"
 	check "unknown command" 2 "" "vraidctl: unknown command 'frobnicate'" "$V" frobnicate
-	check "--version" 0 "vraidctl 0.1.0 (ABI 1.2)" "" env VRAIDCTL_CONTROL="$nope" "$V" --version
+	check "--version" 0 "vraidctl 0.1.0 (ABI $abi)" "" env VRAIDCTL_CONTROL="$nope" "$V" --version
 	check "version, no module" 0 "module ABI: unknown" "" env VRAIDCTL_CONTROL="$nope" "$V" version
 	check "version, /dev/null" 0 "not the vraid control device" "" env VRAIDCTL_CONTROL=/dev/null "$V" version
 	check "version extra arg" 2 "" "unexpected argument" "$V" version x
@@ -473,6 +698,70 @@ run_tests() {
 	check "delete, no VD" 2 "" "name the virtual drive to delete" "$V" delete
 	check "list extra arg" 2 "" "unexpected argument 'x'" "$V" list x
 	check "list bad option" 2 "" "unknown option '--jsn'" "$V" list --jsn
+
+	# ABI 1.3: init, jobs, spares, replace -- the command line alone
+	check "help lists the new commands" 0 "vraidctl job VD pause|resume|stop|rate RATE" "" "$V" help
+	check "help check" 0 "usage: vraidctl check VD [--repair] [--wait]" "" "$V" help check
+	check "init -h" 0 "usage: vraidctl init VD [--wait]" "" "$V" init -h
+	check "job -h" 0 "at least 1K, at most 16G" "" "$V" job -h
+	check "wait -h" 0 "--timeout SECONDS" "" "$V" wait -h
+	check "spare -h" 0 "vraidctl spare add DEV [--vd VD] | spare remove DEV | spare list [--json]" "" "$V" spare -h
+	check "replace -h" 0 "usage: vraidctl replace VD OLD NEW [--force]" "" "$V" replace -h
+	check "create -h --init" 0 "--init MODE" "" "$V" create -h
+	check "create --init on raid0" 2 "" "--init has no meaning for --level raid0: it has no redundancy to initialise; leave it out" "$V" create --level 0 --init background /dev/x /dev/y
+	check "create --init fast on raid0" 2 "" "--init has no meaning for --level raid0" "$V" create --level 0 --init fast /dev/x /dev/y
+	check "create --init on jbod" 2 "" "--init has no meaning for --level jbod" "$V" create --level jbod --init full /dev/x
+	check "create --init bogus" 2 "" "unknown --init 'bogus' (choose fast, background or full)" "$V" create --level 5 --init bogus /dev/x /dev/y /dev/z
+	check "create --init without value" 2 "" "--init needs a value" "$V" create --level 5 --init
+	check "create --init twice" 2 "" "--init given twice" "$V" create --level 5 --init fast --init=full /dev/x
+	check "check, no VD" 2 "" "name the virtual drive to check (e.g. vraid0)" "$V" check
+	check "check, two VDs" 2 "" "name one virtual drive only" "$V" check a b
+	check "check bad option" 2 "" "unknown option '--bogus'" "$V" check --bogus vraid0
+	check "init --repair" 2 "" "unknown option '--repair'" "$V" init --repair vraid0
+	check "init, no VD" 2 "" "name the virtual drive to initialise" "$V" init --wait
+	check "job, nothing" 2 "" "name the virtual drive and the action" "$V" job
+	check "job, no action" 2 "" "name the action: pause, resume, stop or rate RATE" "$V" job vraid0
+	check "job unknown action" 2 "" "unknown job action 'frob' (choose pause, resume, stop or rate)" "$V" job vraid0 frob
+	check "job unknown action usage" 2 "" "usage: vraidctl job VD" "$V" job vraid0 frob
+	check "job pause extra" 2 "" "unexpected argument 'now'" "$V" job vraid0 pause now
+	check "job rate, no value" 2 "" "rate needs a value" "$V" job vraid0 rate
+	check "job rate, two values" 2 "" "too many arguments" "$V" job vraid0 rate 1M 2M
+	check "job rate 12Q" 2 "" "invalid rate '12Q': give a whole number of bytes per second" "$V" job vraid0 rate 12Q
+	check "job rate 0.5K" 2 "" "invalid rate '0.5K'" "$V" job vraid0 rate 0.5K
+	check "job rate -1M" 2 "" "invalid rate '-1M'" "$V" job vraid0 rate -- -1M
+	check "job rate 512" 2 "" "rate '512' is too small: the minimum is 1K (1 KiB/s)" "$V" job vraid0 rate 512
+	check "job rate 17G" 2 "" "rate '17G' is too large: the maximum is 16G (16777216 KiB/s)" "$V" job vraid0 rate 17G
+	check "job rate huge" 2 "" "invalid rate" "$V" job vraid0 rate 99999999999999999999G
+	check "wait, no VD" 2 "" "name the virtual drive to wait for" "$V" wait
+	check "wait --timeout x" 2 "" "invalid --timeout 'x': give seconds" "$V" wait vraid0 --timeout x
+	check "wait --timeout -1" 2 "" "invalid --timeout '-1'" "$V" wait vraid0 --timeout -1
+	check "wait --timeout 1." 2 "" "invalid --timeout '1.'" "$V" wait vraid0 --timeout 1.
+	check "spare, no action" 2 "" "name the action: add, remove or list" "$V" spare
+	check "spare unknown action" 2 "" "unknown spare action 'frob' (choose add, remove or list)" "$V" spare frob
+	check "spare add, no DEV" 2 "" "name the device to add (e.g. /dev/sde)" "$V" spare add
+	check "spare remove, no DEV" 2 "" "name the device to remove" "$V" spare remove
+	check "spare add, two DEVs" 2 "" "name one device only" "$V" spare add /dev/x /dev/y
+	check "spare remove --vd" 2 "" "--vd is only for spare add" "$V" spare remove /dev/x --vd vraid0
+	check "spare list --vd" 2 "" "--vd is only for spare add" "$V" spare list --vd 0
+	check "spare add --json" 2 "" "--json is only for spare list" "$V" spare add /dev/x --json
+	check "spare list extra" 2 "" "unexpected argument 'x'" "$V" spare list x
+	check "spare add, missing DEV" 1 "" "/dev/xyz-no-such: no such file" "$V" spare add /dev/xyz-no-such
+	check "spare add, regular file" 1 "" "/etc/passwd is a regular file, not a block device" "$V" spare add /etc/passwd
+	check "replace, too few" 2 "" "name the virtual drive, the member to replace and the new device" "$V" replace vraid0 /dev/x
+	check "replace, too many" 2 "" "name the virtual drive, the member to replace" "$V" replace vraid0 /dev/x /dev/y /dev/z
+	check "replace, missing NEW" 1 "" "/dev/xyz-no-such: no such file" "$V" replace vraid0 7:1 /dev/xyz-no-such
+	if [ -n "$blk0" ]; then
+		check "replace with the same device" 1 "" "$blk0 and $tmp/blk0-link are the same device (7:0)" "$V" replace vraid0 "$blk0" "$tmp/blk0-link"
+		check "replace with the same MAJ:MIN" 1 "" "7:0 and $blk0 are the same device (7:0)" "$V" replace vraid0 7:0 "$blk0"
+		check "replace, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" replace vraid0 "$blk0" "$blk1"
+		check "spare add, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" spare add "$blk0"
+	else
+		say_skip "replace with the same device" "no block device node"
+	fi
+	check "check, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" check vraid0
+	check "wait, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" wait vraid0
+	check "job, /dev/null" 1 "" "vraid0: /dev/null does not answer" env VRAIDCTL_CONTROL=/dev/null "$V" job vraid0 pause
+	check "spare list, /dev/null" 1 "" "spare list: /dev/null does not answer vraid requests" env VRAIDCTL_CONTROL=/dev/null "$V" spare list
 	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
 		chmod 755 "$tmp" "$tmp/$variant"
 		: >"$tmp/ctl-0600"
@@ -491,13 +780,16 @@ run_tests() {
 	order=$(awk 'NR > 1 { printf "%s ", $1 }' "$tmp/out")
 	if [ "$order" = "vraid0 vraid1 vraid3 vraid7 " ]; then say_ok "mock: list sorted by index"; else say_not_ok "mock: list sorted by index (got '$order')"; fi
 	check "mock: list row raid0" 0 "vraid0  fast" "" env MOCK_VRAID=three "$M" list
-	out_has "mock: list raid0 columns" -q 'vraid0 .* RAID0 .* Optimal .* 768 MiB .* 64 KiB .* 2$'
-	out_has "mock: list jbod strip -" -q 'vraid3 .* JBOD .* Offline .* 384 MiB .* - .* 1$'
+	out_has "mock: list raid0 columns" -q 'vraid0 .* RAID0 .* Optimal .* 768 MiB .* 64 KiB .* 2  -$'
+	out_has "mock: list jbod strip -" -q 'vraid3 .* JBOD .* Offline .* 384 MiB .* - .* 1  -$'
+	out_has "mock: list JOB column" -q '^VD .* MEMBERS  JOB$'
+	out_has "mock: list rebuild 25%" -q 'vraid1 .* RAID5 .* Rebuilding .* 3  rebuild 25%$'
 	out_has "mock: list sanitises names" -qF 'we"ird\name?é?'
 	out_has "mock: list unterminated name" -qF 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx '
-	check "mock: list --json" 0 '{"vds":[{"vd":"vraid0","index":0,"name":"fast","level":"raid0","state":"optimal","size_bytes":805306368,"strip_bytes":65536,"members":2},' "" env MOCK_VRAID=three "$M" list --json
+	check "mock: list --json" 0 '{"vds":[{"vd":"vraid0","index":0,"name":"fast","level":"raid0","state":"optimal","size_bytes":805306368,"strip_bytes":65536,"members":2,"job":"none","job_percent":0.0},' "" env MOCK_VRAID=three "$M" list --json
 	check "mock: list --json escapes" 0 '"name":"we\"ird\\name\u0001é\u00ff"' "" env MOCK_VRAID=three "$M" list --json
-	check "mock: list --json jbod strip 0" 0 '"level":"jbod","state":"offline","size_bytes":402653184,"strip_bytes":0,"members":1}' "" env MOCK_VRAID=three "$M" list --json
+	check "mock: list --json jbod strip 0" 0 '"level":"jbod","state":"offline","size_bytes":402653184,"strip_bytes":0,"members":1,"job":"none","job_percent":0.0}' "" env MOCK_VRAID=three "$M" list --json
+	check "mock: list --json job" 0 '"members":3,"job":"rebuild","job_percent":25.0}' "" env MOCK_VRAID=three "$M" list --json
 	cp "$tmp/out" "$tmp/list.json"
 	check "mock: list, VD vanished" 0 "vraid0" "" env MOCK_VRAID=vanish "$M" list
 	out_lacks "mock: vanished VD not listed" -q vraid5
@@ -521,6 +813,21 @@ run_tests() {
 	check "mock: show raid60 full stripe" 0 "Full stripe:        512 KiB" "" env MOCK_VRAID=three "$M" show 7
 	check "mock: show jbod" 0 "Strip:              -" "" env MOCK_VRAID=three "$M" show 3
 	check "mock: show missing member" 0 "-       8:48     Missing" "" env MOCK_VRAID=three "$M" show 3
+	check "mock: show job" 0 "Job:                rebuild  25.0%  [#####...............]  96 MiB of 384 MiB per member, ETA 1m20s, rate unlimited" "" env MOCK_VRAID=three "$M" show 1
+	out_has "mock: show last job done" -qxF "Last job:           init, done"
+	check "mock: show no job" 0 "Job:                none" "" env MOCK_VRAID=three "$M" show 0
+	out_has "mock: show no last job" -qxF "Last job:           none"
+	check "mock: show paused job" 0 "Job:                check  50.0%  [##########..........]  192 MiB of 384 MiB per member, paused, 2 mismatches so far, rate 50 MiB/s" "" env MOCK_VRAID=jobs "$M" show 1
+	check "mock: show idle, rate set" 0 "Job:                none (rate limit 1 MiB/s per member)" "" env MOCK_VRAID=jobs "$M" show 2
+	out_has "mock: show last check" -qxF "Last job:           check, 3 mismatches"
+	check "mock: show last job failed" 0 "Last job:           rebuild failed: Input/output error" "" env MOCK_VRAID=jobs "$M" show 5
+	check "mock: show last job stopped" 0 "Last job:           rebuild, stopped" "" env MOCK_VRAID=jobs "$M" show 10
+	check "mock: show init ETA in hours" 0 "init  25.0%  [#####...............]  96 MiB of 384 MiB per member, ETA 2h00m, rate unlimited" "" env MOCK_VRAID=jobs "$M" show 4
+	check "mock: list jobs" 0 "JOB" "" env MOCK_VRAID=jobs "$M" list
+	out_has "mock: list rebuild" -q '^vraid0 .* RAID1 .* Rebuilding .* 2  rebuild 25%$'
+	out_has "mock: list paused check" -q '^vraid1 .* RAID5 .* 3  check 50% paused$'
+	out_has "mock: list idle" -q '^vraid2 .* RAID6 .* 4  -$'
+	check "mock: list --json jobs" 0 '"job":"check","job_percent":50.0}' "" env MOCK_VRAID=jobs "$M" list --json
 	check "mock: show no such VD" 1 "" "vraid9: no virtual drive (ENOENT: No such file or directory)" env MOCK_VRAID=three "$M" show 9
 	check "mock: show no such VD hint" 1 "" "no such virtual drive (see \`vraidctl list\`)" env MOCK_VRAID=three "$M" show /dev/vraid9
 	check "mock: show no such name" 1 "" "nosuch: no such virtual drive (see \`vraidctl list\`)" env MOCK_VRAID=three "$M" show nosuch
@@ -533,13 +840,24 @@ run_tests() {
 	cp "$tmp/out" "$tmp/show3.json"
 	check "mock: show --json raid60" 0 '"device":"/dev/dddddddddddddddddddddddddddddddd"' "" env MOCK_VRAID=three "$M" show 7 --json
 	cp "$tmp/out" "$tmp/show7.json"
+	check "mock: show --json job" 0 '"errors":3}],"job":{"type":"rebuild","state":"running","done_bytes":100663296,"total_bytes":402653184,"percent":25.0,"eta_seconds":80,"rate_kib":0,"mismatches":0},"last_job":{"type":"init","result":0,"mismatches":0}}' "" env MOCK_VRAID=three "$M" show 1 --json
+	check "mock: show --json no job" 0 '"errors":0}],"job":{"type":"none","state":"none","done_bytes":0,"total_bytes":0,"percent":0.0,"eta_seconds":0,"rate_kib":0,"mismatches":0},"last_job":{"type":"none","result":0,"mismatches":0}}' "" env MOCK_VRAID=three "$M" show 0 --json
+	check "mock: show --json paused job" 0 '"job":{"type":"check","state":"paused","done_bytes":201326592,"total_bytes":402653184,"percent":50.0,"eta_seconds":0,"rate_kib":51200,"mismatches":2},"last_job":{"type":"none","result":0,"mismatches":0}}' "" env MOCK_VRAID=jobs "$M" show 1 --json
+	cp "$tmp/out" "$tmp/jobs1.json"
+	check "mock: show --json failed last job" 0 '"last_job":{"type":"rebuild","result":5,"mismatches":0}}' "" env MOCK_VRAID=jobs "$M" show 5 --json
+	cp "$tmp/out" "$tmp/jobs5.json"
+	check "mock: spare list --json" 0 '{"spares":[{"device":"/dev/sde","major":8,"minor":64,"size_bytes":2147483648,"vd":""},{"device":"/dev/sdf","major":8,"minor":80,"size_bytes":4294967296,"vd":"vraid1"}]}' "" env MOCK_VRAID=jobs "$M" spare list --json
+	cp "$tmp/out" "$tmp/spares.json"
+	check "mock: spare list --json, none" 0 '{"spares":[]}' "" env MOCK_VRAID=none "$M" spare list --json
+	cp "$tmp/out" "$tmp/spares-none.json"
 	if command -v python3 >/dev/null 2>&1; then
 		check "mock: JSON parses, schema" 0 "json ok" "" python3 - "$tmp" <<'EOF'
 import json, sys
 d = sys.argv[1]
 lst = json.load(open(d + "/list.json"))
 assert list(lst) == ["vds"]
-keys = ["vd", "index", "name", "level", "state", "size_bytes", "strip_bytes", "members"]
+keys = ["vd", "index", "name", "level", "state", "size_bytes", "strip_bytes", "members",
+        "job", "job_percent"]
 for v in lst["vds"]:
     assert list(v) == keys, list(v)
 assert [v["vd"] for v in lst["vds"]] == ["vraid0", "vraid1", "vraid3", "vraid7"]
@@ -548,7 +866,10 @@ assert lst["vds"][2]["name"] == "x" * 32
 skeys = ["vd", "index", "device", "name", "level", "state", "size_bytes",
          "strip_bytes", "spans", "full_stripe_bytes", "data_offset_bytes",
          "member_data_bytes", "logical_block_size", "open_count", "policies",
-         "members"]
+         "members", "job", "last_job"]
+jkeys = ["type", "state", "done_bytes", "total_bytes", "percent", "eta_seconds",
+         "rate_kib", "mismatches"]
+lkeys = ["type", "result", "mismatches"]
 mkeys = ["role", "device", "major", "minor", "state", "size_bytes",
          "data_bytes", "read_ios", "write_ios", "errors"]
 for f in ("show0", "show1", "show3", "show7"):
@@ -557,12 +878,38 @@ for f in ("show0", "show1", "show3", "show7"):
     assert list(s["policies"]) == ["access", "disk_cache", "io", "read", "write"]
     for m in s["members"]:
         assert list(m) == mkeys, (f, list(m))
+    assert list(s["job"]) == jkeys, (f, list(s["job"]))
+    assert list(s["last_job"]) == lkeys, (f, list(s["last_job"]))
 s = json.load(open(d + "/show7.json"))
 assert s["level"] == "raid60" and s["spans"] == 2 and s["state"] == "degraded"
 assert s["full_stripe_bytes"] == 131072 * 4
 assert [m["state"] for m in s["members"]].count("failed") == 1
 s = json.load(open(d + "/show1.json"))
 assert s["full_stripe_bytes"] == 65536 * 2 and s["members"][2]["errors"] == 3
+assert s["job"] == {"type": "rebuild", "state": "running", "done_bytes": 100663296,
+                    "total_bytes": 402653184, "percent": 25.0, "eta_seconds": 80,
+                    "rate_kib": 0, "mismatches": 0}, s["job"]
+assert s["last_job"] == {"type": "init", "result": 0, "mismatches": 0}
+s = json.load(open(d + "/show0.json"))
+assert s["job"]["type"] == "none" and s["job"]["state"] == "none"
+assert s["last_job"]["type"] == "none"
+assert lst["vds"][1]["job"] == "rebuild" and lst["vds"][1]["job_percent"] == 25.0
+assert lst["vds"][0]["job"] == "none" and lst["vds"][0]["job_percent"] == 0
+sp = json.load(open(d + "/spares.json"))
+assert list(sp) == ["spares"]
+for x in sp["spares"]:
+    assert list(x) == ["device", "major", "minor", "size_bytes", "vd"], list(x)
+assert [x["vd"] for x in sp["spares"]] == ["", "vraid1"]
+assert json.load(open(d + "/spares-none.json")) == {"spares": []}
+for f in ("jobs1", "jobs5"):
+    s = json.load(open(d + "/" + f + ".json"))
+    assert list(s) == skeys, (f, list(s))
+    assert list(s["job"]) == jkeys and list(s["last_job"]) == lkeys
+s = json.load(open(d + "/jobs1.json"))
+assert s["job"]["state"] == "paused" and s["job"]["percent"] == 50.0
+assert s["job"]["rate_kib"] == 51200 and s["job"]["mismatches"] == 2
+s = json.load(open(d + "/jobs5.json"))
+assert s["job"]["type"] == "none" and s["last_job"] == {"type": "rebuild", "result": 5, "mismatches": 0}
 print("json ok")
 EOF
 	else
@@ -572,17 +919,17 @@ EOF
 	rm -f "$tmp/log"
 	if [ -n "$blk0" ]; then
 		check "mock: create prints the name" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 0 --strip 128K --name scratch "$blk0" "$blk1"
-		expect_log "mock: create request" "create level=0 strip=131072 nr=2 spans=0 name=scratch members=7:0,7:1"
+		expect_log "mock: create request" "create level=0 strip=131072 nr=2 spans=0 name=scratch members=7:0,7:1 init=0"
 		for s in 64K:65536 64k:65536 64KiB:65536 1M:1048576 1MiB:1048576 65536:65536 4096:4096 4k:4096; do
 			check "mock: create --strip ${s%%:*}" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level=0 --strip="${s%%:*}" "$blk0" "$blk1"
-			expect_log "mock: create --strip ${s%%:*} sends ${s#*:}" "create level=0 strip=${s#*:} nr=2 spans=0 name= members=7:0,7:1"
+			expect_log "mock: create --strip ${s%%:*} sends ${s#*:}" "create level=0 strip=${s#*:} nr=2 spans=0 name= members=7:0,7:1 init=0"
 		done
 		check "mock: create jbod" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level JBOD "$blk0"
-		expect_log "mock: create jbod request" "create level=255 strip=0 nr=1 spans=0 name= members=7:0"
+		expect_log "mock: create jbod request" "create level=255 strip=0 nr=1 spans=0 name= members=7:0 init=0"
 		check "mock: create raid60" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level raid60 --spans 2 --name x.y_z-1 "$blk0" "$blk1" "$blk2" "$blk3"
-		expect_log "mock: create raid60 request" "create level=60 strip=0 nr=4 spans=2 name=x.y_z-1 members=7:0,7:1,7:2,7:3"
+		expect_log "mock: create raid60 request" "create level=60 strip=0 nr=4 spans=2 name=x.y_z-1 members=7:0,7:1,7:2,7:3 init=1"
 		check "mock: create options after DEVs" 0 "vraid4" "" env MOCK_VRAID=none "$M" create "$blk1" "$blk0" --level 1
-		expect_log "mock: create member order" "create level=1 strip=0 nr=2 spans=0 name= members=7:1,7:0"
+		expect_log "mock: create member order" "create level=1 strip=0 nr=2 spans=0 name= members=7:1,7:0 init=1"
 		check "mock: create EOPNOTSUPP" 1 "" "vraidctl: create: RAID5 is not supported yet (EOPNOTSUPP: Operation not supported)" env MOCK_FAIL="create:EOPNOTSUPP:RAID5 is not supported yet" "$M" create --level 5 "$blk0" "$blk1" "$blk2"
 		check "mock: create EBUSY" 1 "" "a member is in use: mounted, in an md array, or in another virtual drive" env MOCK_FAIL="create:EBUSY:member 7:1 is in use" "$M" create --level 0 "$blk0" "$blk1"
 		check "mock: create EBUSY message" 1 "" "create: member 7:1 is in use (EBUSY: Device or resource busy)" env MOCK_FAIL="create:EBUSY:member 7:1 is in use" "$M" create --level 0 "$blk0" "$blk1"
@@ -593,8 +940,8 @@ EOF
 	fi
 	check "mock: list EPERM" 1 "" "vraidctl: hint: run as root" env MOCK_FAIL="any:EPERM:not allowed" "$M" list
 	check "mock: list EPERM, no reply" 1 "" "vraidctl: list: Operation not permitted (EPERM)" env MOCK_FAIL="any:EPERM:-" "$M" list
-	check "mock: list EPROTO" 1 "" "module and tool versions differ (module ABI 2.0, vraidctl ABI 1.2)" env MOCK_FAIL="any:EPROTO:ABI version 1.0 not supported" "$M" list
-	check "mock: version" 0 "module ABI: 1.2" "" env MOCK_VRAID=none "$M" version
+	check "mock: list EPROTO" 1 "" "module and tool versions differ (module ABI 2.0, vraidctl ABI $abi)" env MOCK_FAIL="any:EPROTO:ABI version 1.0 not supported" "$M" list
+	check "mock: version" 0 "module ABI: $abi" "" env MOCK_VRAID=none "$M" version
 	check "mock: version EPROTO" 0 "module ABI: 2.0 (differs from vraidctl's" "" env MOCK_FAIL="any:EPROTO:x" "$M" version
 	rm -f "$tmp/log"
 	check "mock: delete by name" 0 "" "" env MOCK_VRAID=three "$M" delete fast
@@ -606,6 +953,142 @@ EOF
 	check "mock: delete missing" 1 "" "delete vraid9: no virtual drive (ENOENT" env MOCK_VRAID=three "$M" delete vraid9
 	check "mock: delete missing hint" 1 "" "no such virtual drive (see \`vraidctl list\`)" env MOCK_VRAID=three "$M" delete vraid9
 	check "mock: delete EBUSY" 1 "" "the virtual drive is in use: unmount it" env MOCK_VRAID=three MOCK_FAIL="delete:EBUSY:vraid0 is open" "$M" delete vraid0
+
+	# create --init
+	rm -f "$tmp/log"
+	if [ -n "$blk0" ]; then
+		check "mock: create raid5, default init" 0 "vraid4" "vraid4: initialising in the background; follow with: vraidctl show vraid4" env MOCK_VRAID=none "$M" create --level 5 "$blk0" "$blk1" "$blk2"
+		expect_log "mock: create raid5 sends init=1" "create level=5 strip=0 nr=3 spans=0 name= members=7:0,7:1,7:2 init=1"
+		if [ "$(cat "$tmp/out")" = vraid4 ]; then say_ok "mock: create stdout is the name alone"; else say_not_ok "mock: create stdout is the name alone (got '$(cat "$tmp/out")')"; fi
+		check "mock: create --init fast" 0 "vraid4" "vraid4: not initialised (--init fast)" env MOCK_VRAID=none "$M" create --level 1 --init fast "$blk0" "$blk1"
+		expect_log "mock: create --init fast sends init=0" "create level=1 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0"
+		check "mock: create --init Background" 0 "vraid4" "initialising in the background" env MOCK_VRAID=none "$M" create --level 6 --init Background "$blk0" "$blk1" "$blk2" "$blk3"
+		expect_log "mock: create --init background sends init=1" "create level=6 strip=0 nr=4 spans=0 name= members=7:0,7:1,7:2,7:3 init=1"
+		check "mock: create raid0 says nothing of init" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 0 "$blk0" "$blk1"
+		if [ -s "$tmp/err" ]; then say_not_ok "mock: create raid0, empty stderr"; else say_ok "mock: create raid0, empty stderr"; fi
+		check "mock: create --init full" 0 "vraid4" "vraid4: init done" env MOCK_VRAID=jobs "$M" create --level 5 --init full "$blk0" "$blk1" "$blk2"
+		expect_log "mock: create --init full sends init=2" "create level=5 strip=0 nr=3 spans=0 name= members=7:0,7:1,7:2 init=2"
+		check "mock: create --init full progress" 0 "" "vraid4: init  25.0%  [#####...............]" env MOCK_VRAID=jobs "$M" create --level 5 --init full "$blk0" "$blk1" "$blk2"
+		if [ "$(cat "$tmp/out")" = vraid4 ]; then say_ok "mock: create --init full stdout is the name alone"; else say_not_ok "mock: create --init full stdout is the name alone"; fi
+		check "mock: create --init full, VD gone" 1 "vraid4" "vraid4: no virtual drive" env MOCK_VRAID=none "$M" create --level 5 --init full "$blk0" "$blk1" "$blk2"
+		check "mock: create --init, older module" 1 "" "the vraid module speaks ABI 1.2, which has no --init: give --init fast" env MOCK_ABI_MINOR=2 MOCK_FAIL="create:EINVAL:reserved fields are not zero" "$M" create --level 5 "$blk0" "$blk1" "$blk2"
+	else
+		say_skip "mock: create --init" "no block device node"
+	fi
+
+	# wait
+	check "mock: wait, idle VD" 0 "vraid2: no job is running; the last one: check done, 3 mismatches" "" env MOCK_VRAID=jobs "$M" wait vraid2
+	check "mock: wait, idle VD, no job ever" 0 "vraid3: no job is running" "" env MOCK_VRAID=jobs "$M" wait 3
+	check "mock: wait, idle VD, last job failed" 1 "" "vraid5: no job is running; the last one: rebuild failed: Input/output error" env MOCK_VRAID=jobs "$M" wait vraid5
+	check "mock: wait, idle VD, last job stopped" 1 "" "vraid10: no job is running; the last one: rebuild stopped" env MOCK_VRAID=jobs "$M" wait vraid10
+	check "mock: wait, idle VD, last job stopped, hint" 1 "" "go on with: vraidctl job vraid10 resume" env MOCK_VRAID=jobs "$M" wait vraid10
+	check "mock: wait for a check" 0 "vraid6: check done, 3 mismatches" "" env MOCK_VRAID=jobs "$M" wait vraid6
+	out_has "mock: wait shows progress" -qF "vraid6: check  50.0%  [##########..........]  192 MiB of 384 MiB per member, ETA 5s, 1 mismatch so far, rate unlimited"
+	check "mock: wait for an init" 0 "vraid4: init done" "" env MOCK_VRAID=jobs "$M" wait /dev/vraid4
+	lines=$(grep -c 'vraid4: init ' "$tmp/out")
+	if [ "$lines" = 2 ]; then say_ok "mock: wait, no tty: one progress line per 10 s"; else say_not_ok "mock: wait, no tty: one progress line per 10 s (got $lines lines)"; fi
+	check "mock: wait, job fails" 1 "" "vraid8: repair failed: Input/output error" env MOCK_VRAID=jobs "$M" wait vraid8
+	check "mock: wait, job fails, hint" 1 "" "see \`vraidctl show vraid8\` and the kernel log" env MOCK_VRAID=jobs "$M" wait vraid8
+	check "mock: wait --timeout, job never ends" 1 "vraid0: rebuild  25.0%" "vraid0: timed out after 1 s: the rebuild is still running (25.0%)" env MOCK_VRAID=jobs "$M" wait vraid0 --timeout 1
+	check "mock: wait --timeout, paused" 1 "vraid1: check  50.0%  [##########..........]  192 MiB of 384 MiB per member, paused" "the check is still paused (50.0%)" env MOCK_VRAID=jobs "$M" wait vraid1 --timeout=0.2
+	check "mock: wait --timeout 0" 1 "" "timed out after 0 s" env MOCK_VRAID=jobs "$M" wait vraid0 --timeout 0
+	check "mock: wait --timeout, job ends first" 0 "vraid6: check done" "" env MOCK_VRAID=jobs "$M" wait vraid6 --timeout 30
+	check "mock: wait, no such VD" 1 "" "vraid9: no virtual drive" env MOCK_VRAID=jobs "$M" wait vraid9
+	if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1; then
+		check "mock: wait on a tty" 0 "vraid4: init done" "" script -qec "env MOCK_VRAID=jobs '$M' wait vraid4" /dev/null
+		out_has "mock: wait on a tty redraws the line" -qF "$(printf '\r')vraid4: init  75.0%"
+		out_has "mock: wait on a tty clears the line" -qF "$(printf '\033[K')"
+	else
+		say_skip "mock: wait on a tty" "no script(1)"
+	fi
+
+	# check, init, job
+	rm -f "$tmp/log"
+	check "mock: check" 0 "vraid2: check started; follow with: vraidctl wait vraid2" "" env MOCK_VRAID=jobs "$M" check vraid2
+	expect_log "mock: check request" "job index=2 action=1 rate=0"
+	check "mock: check --repair" 0 "vraid2: repair started; follow with: vraidctl wait vraid2" "" env MOCK_VRAID=jobs "$M" check --repair 2
+	expect_log "mock: check --repair request" "job index=2 action=2 rate=0"
+	check "mock: init" 0 "vraid2: init started; follow with: vraidctl wait vraid2" "" env MOCK_VRAID=jobs "$M" init vraid2
+	expect_log "mock: init request" "job index=2 action=3 rate=0"
+	# the mock's vraid2 stays idle: a job started and found done at once
+	check "mock: init --wait" 0 "vraid2: init started" "" env MOCK_VRAID=jobs "$M" init vraid2 --wait
+	out_has "mock: init --wait, outcome" -qxF "vraid2: check done, 3 mismatches"
+	check "mock: check --wait" 0 "vraid2: check done, 3 mismatches" "" env MOCK_VRAID=jobs "$M" check --wait vraid2
+	check "mock: check on raid0" 1 "" "vraid3 is RAID0: it has no redundancy to check" env MOCK_VRAID=jobs "$M" check vraid3
+	check "mock: init on raid0" 1 "" "vraid3 is RAID0: it has no redundancy to initialise" env MOCK_VRAID=jobs "$M" init vraid3
+	check "mock: check while a job runs" 1 "" "vraid0: busy with a rebuild at 25.0%; one job runs at a time" env MOCK_VRAID=jobs "$M" check vraid0
+	check "mock: check while paused" 1 "" "vraid1: busy with a check at 50.0% (paused)" env MOCK_VRAID=jobs "$M" check vraid1
+	check "mock: check EBUSY" 1 "" "another job runs on the virtual drive" env MOCK_VRAID=jobs MOCK_FAIL="job:EBUSY:a job is running" "$M" check vraid2
+	check "mock: check EBUSY message" 1 "" "vraidctl: check vraid2: a job is running (EBUSY: Device or resource busy)" env MOCK_VRAID=jobs MOCK_FAIL="job:EBUSY:a job is running" "$M" check vraid2
+	check "mock: check, older module" 1 "" "the vraid module speaks ABI 1.2, older than vraidctl's $abi, and lacks this request" env MOCK_VRAID=jobs MOCK_ABI_MINOR=2 MOCK_FAIL="job:ENOTTY:unknown command 8" "$M" check vraid2
+	check "mock: check, no such VD" 1 "" "vraid9: no virtual drive" env MOCK_VRAID=jobs "$M" check vraid9
+	check "mock: job pause" 0 "vraid0: rebuild paused; resume it with: vraidctl job vraid0 resume" "" env MOCK_VRAID=jobs "$M" job vraid0 pause
+	expect_log "mock: job pause request" "job index=0 action=4 rate=0"
+	check "mock: job resume" 0 "vraid1: check resumed" "" env MOCK_VRAID=jobs "$M" job 1 resume
+	expect_log "mock: job resume request" "job index=1 action=5 rate=0"
+	check "mock: job stop" 0 "vraid0: rebuild stopped; go on with: vraidctl job vraid0 resume (or it goes on when the VD is next assembled)" "" env MOCK_VRAID=jobs "$M" job vraid0 stop
+	expect_log "mock: job stop request" "job index=0 action=6 rate=0"
+	check "mock: job stop check" 0 "vraid1: check stopped" "" env MOCK_VRAID=jobs "$M" job vraid1 stop
+	check "mock: job pause, idle VD" 1 "" "vraid2: no job is running: nothing to pause" env MOCK_VRAID=jobs "$M" job vraid2 pause
+	check "mock: job stop, idle VD" 1 "" "vraid3: no job is running: nothing to stop" env MOCK_VRAID=jobs "$M" job vraid3 stop
+	check "mock: job resume, idle VD goes to the module" 0 "vraid10: job resumed" "" env MOCK_VRAID=jobs "$M" job vraid10 resume
+	expect_log "mock: job resume, idle VD request" "job index=10 action=5 rate=0"
+	check "mock: job resume, nothing to resume" 1 "" "job vraid2 resume: vraid2 has no job running (ENOENT" env MOCK_VRAID=jobs MOCK_FAIL="job:ENOENT:vraid2 has no job running" "$M" job vraid2 resume
+	check "mock: job resume, nothing to resume, hint" 1 "" "resume goes on with a paused job, or with an init or rebuild that was stopped" env MOCK_VRAID=jobs MOCK_FAIL="job:ENOENT:vraid2 has no job running" "$M" job vraid2 resume
+	check "mock: job pause EALREADY" 1 "" "the check of vraid1 is paused already (EALREADY" env MOCK_VRAID=jobs MOCK_FAIL="job:EALREADY:the check of vraid1 is paused already" "$M" job vraid1 pause
+	for r in 50M:51200 200K:200 1G:1048576 16G:16777216 1K:1 1536:1 4MiB:4096 none:0 0:0 unlimited:0; do
+		check "mock: job rate ${r%%:*}" 0 "vraid2: job rate" "" env MOCK_VRAID=jobs "$M" job vraid2 rate "${r%%:*}"
+		expect_log "mock: job rate ${r%%:*} sends ${r#*:} KiB/s" "job index=2 action=7 rate=${r#*:}"
+	done
+	check "mock: job rate message" 0 "vraid0: job rate limit 50 MiB/s per member" "" env MOCK_VRAID=jobs "$M" job vraid0 rate 50M
+	check "mock: job rate none message" 0 "vraid0: job rate unlimited" "" env MOCK_VRAID=jobs "$M" job vraid0 rate none
+	check "mock: job, no such VD" 1 "" "vraid9: no virtual drive" env MOCK_VRAID=jobs "$M" job vraid9 pause
+
+	# spare
+	rm -f "$tmp/log"
+	check "mock: spare list" 0 "DEVICE    MAJ:MIN   SIZE  FOR" "" env MOCK_VRAID=jobs "$M" spare list
+	out_has "mock: spare list global" -qxF "/dev/sde  8:64     2 GiB  global"
+	out_has "mock: spare list dedicated" -qxF "/dev/sdf  8:80     4 GiB  vraid1"
+	check "mock: spare list, none" 0 "no hot spares" "" env MOCK_VRAID=none "$M" spare list
+	check "mock: spare list EPERM" 1 "" "run as root" env MOCK_FAIL="spare:EPERM:not allowed" "$M" spare list
+	if [ -n "$blk0" ]; then
+		check "mock: spare add" 0 "$blk2: global hot spare (for any virtual drive)" "" env MOCK_VRAID=jobs "$M" spare add "$blk2"
+		expect_log "mock: spare add request" "spare action=1 flags=0 index=0 dev=7:2"
+		check "mock: spare add --vd" 0 "$blk2: hot spare dedicated to vraid2" "" env MOCK_VRAID=jobs "$M" spare add "$blk2" --vd vraid2
+		expect_log "mock: spare add --vd request" "spare action=1 flags=1 index=2 dev=7:2"
+		check "mock: spare add --vd 0" 0 "hot spare dedicated to vraid0" "" env MOCK_VRAID=jobs "$M" spare add --vd=0 "$blk3"
+		expect_log "mock: spare add --vd 0 request" "spare action=1 flags=1 index=0 dev=7:3"
+		check "mock: spare add --vd raid0" 1 "" "vraid3 is RAID0: it has no redundancy" env MOCK_VRAID=jobs "$M" spare add "$blk2" --vd vraid3
+		check "mock: spare add --vd no such VD" 1 "" "vraid9: no virtual drive" env MOCK_VRAID=jobs "$M" spare add "$blk2" --vd vraid9
+		check "mock: spare remove" 0 "$blk2: hot spare removed" "" env MOCK_VRAID=jobs "$M" spare remove "$blk2"
+		expect_log "mock: spare remove request" "spare action=2 flags=0 index=0 dev=7:2"
+		check "mock: spare add EBUSY" 1 "" "the device is in use: a member of a virtual drive" env MOCK_FAIL="spare:EBUSY:7:2 is a member of vraid0" "$M" spare add "$blk2"
+		check "mock: spare add EEXIST" 1 "" "it is a hot spare already" env MOCK_FAIL="spare:EEXIST:7:2 is a spare already" "$M" spare add "$blk2"
+		check "mock: spare remove ENODEV" 1 "" "spare remove $blk2: 7:2 is not a hot spare (ENODEV" env MOCK_FAIL="spare:ENODEV:7:2 is not a hot spare" "$M" spare remove "$blk2"
+		check "mock: spare remove ENODEV hint" 1 "" "see the hot spares with \`vraidctl spare list\`" env MOCK_FAIL="spare:ENODEV:7:2 is not a hot spare" "$M" spare remove "$blk2"
+	else
+		say_skip "mock: spare add/remove" "no block device node"
+	fi
+
+	# replace
+	rm -f "$tmp/log"
+	if [ -n "$blk0" ]; then
+		check "mock: replace" 0 "vraid0: rebuilding onto $blk2 (replacing $blk1); follow with: vraidctl wait vraid0" "" env MOCK_VRAID=jobs "$M" replace vraid0 "$blk1" "$blk2"
+		expect_log "mock: replace request" "replace index=0 old=7:1 new=7:2 flags=0"
+		check "mock: replace --force" 0 "rebuilding onto $blk3" "" env MOCK_VRAID=jobs "$M" replace --force 0 "$blk0" "$blk3"
+		expect_log "mock: replace --force request" "replace index=0 old=7:0 new=7:3 flags=1"
+		check "mock: replace MAJ:MIN" 0 "(replacing 7:1)" "" env MOCK_VRAID=jobs "$M" replace vraid0 7:1 "$blk3"
+		expect_log "mock: replace MAJ:MIN request" "replace index=0 old=7:1 new=7:3 flags=0"
+		check "mock: replace, not a member" 1 "" "$blk2 (7:2) is not a member of vraid0" env MOCK_VRAID=jobs "$M" replace vraid0 "$blk2" "$blk3"
+		check "mock: replace, not a member hint" 1 "" "see the members and their MAJ:MIN with \`vraidctl show vraid0\`" env MOCK_VRAID=jobs "$M" replace vraid0 "$blk2" "$blk3"
+		check "mock: replace onto a member" 1 "" "$blk0 is already a member of vraid0 (role 0)" env MOCK_VRAID=jobs "$M" replace vraid0 "$blk1" "$blk0"
+		check "mock: replace EBUSY" 1 "" "the new device is in use" env MOCK_VRAID=jobs MOCK_FAIL="replace:EBUSY:7:2 is in use" "$M" replace vraid0 "$blk1" "$blk2"
+		check "mock: replace no such VD" 1 "" "vraid9: no virtual drive" env MOCK_VRAID=jobs "$M" replace vraid9 "$blk1" "$blk2"
+		check "mock: replace on raid0" 1 "" "vraid3 is RAID0: it has no redundancy to rebuild a member from" env MOCK_VRAID=jobs "$M" replace vraid3 "$blk1" "$blk2"
+		check "mock: replace ENODEV" 1 "" "see the virtual drive and its members" env MOCK_VRAID=jobs MOCK_FAIL="replace:ENODEV:7:1 is not a member of vraid0" "$M" replace vraid0 "$blk1" "$blk2"
+	else
+		say_skip "mock: replace" "no block device node"
+	fi
 	unset VRAIDCTL_CONTROL MOCK_LOG
 
 	# vraid-raw: its own argument handling (the kernel side runs in the VM)
@@ -614,13 +1097,32 @@ EOF
 	check "raw: unknown check" 2 "" "unknown request or check 'bogus'" "$R" bogus
 	check "raw: bad --expect" 2 "" "unknown errno name 'EFOO'" "$R" --expect EFOO bad-magic
 	check "raw: info needs INDEX" 2 "" "INDEX: expected a number" "$R" bad-magic info
-	check "raw: reserved info" 2 "" "info has no input reserved field" "$R" reserved cmd info 0
+	check "raw: reserved info" 0 "vraid-raw: reserved info 0: got ENOTTY" "" env VRAIDCTL_CONTROL=/dev/null "$R" --expect ENOTTY reserved cmd info 0
 	check "raw: no control device" 2 "" "cannot open $nope" env VRAIDCTL_CONTROL="$nope" "$R" bad-magic
 	check "raw: /dev/null is not as expected" 1 "vraid-raw: bad-magic list: got ENOTTY (Inappropriate ioctl for device), no reply header; want EINVAL: FAIL" "" env VRAIDCTL_CONTROL=/dev/null "$R" bad-magic
 	check "raw: --expect" 0 "want ENOTTY: ok" "" env VRAIDCTL_CONTROL=/dev/null "$R" --expect ENOTTY hdr-size 100 delete vraid3
 	check "raw: --want-message" 1 "want ENOTTY with a message: FAIL" "" env VRAIDCTL_CONTROL=/dev/null "$R" --want-message wrong-type
 	check "raw: garbage" 0 "garbage list: 40 rounds (seed 5): ENOTTY 40; want any error every round: ok" "" env VRAIDCTL_CONTROL=/dev/null "$R" garbage 40 5
 	check "raw: create MAJ:MIN" 0 "send create (level 255, 2 members)" "" env VRAIDCTL_CONTROL=/dev/null "$R" --expect ENOTTY create --level jbod --name-fill 8:0 8:16
+	check "raw: create --init" 0 "send create (level 0, 2 members)" "" env VRAIDCTL_CONTROL=/dev/null "$R" --expect ENOTTY create --init 1 8:0 8:16
+	check "raw: job" 0 "send job 3 action 7: got ENOTTY" "" env VRAIDCTL_CONTROL=/dev/null "$R" --expect ENOTTY job vraid3 rate 100
+	check "raw: job default EINVAL" 1 "bad-action job 0 action 1: got ENOTTY (Inappropriate ioctl for device), no reply header; want EINVAL: FAIL" "" env VRAIDCTL_CONTROL=/dev/null "$R" bad-action job 0 check
+	check "raw: job bad action" 2 "" "job ACTION: expected a number, got 'frob'" "$R" job 0 frob
+	check "raw: job bad-rate" 1 "want EINVAL: FAIL" "" env VRAIDCTL_CONTROL=/dev/null "$R" bad-rate job 0 rate
+	check "raw: job reserved" 1 "want EINVAL: FAIL" "" env VRAIDCTL_CONTROL=/dev/null "$R" reserved cmd job 0 pause
+	check "raw: small job" 1 "small job 0 action 1" "" env VRAIDCTL_CONTROL=/dev/null "$R" small job 0 check
+	check "raw: spare" 0 "send spare action 1 8:64: got ENOTTY" "" env VRAIDCTL_CONTROL=/dev/null "$R" --expect ENOTTY spare add 8:64 --vd 2
+	check "raw: spare list" 0 "send spare action 3 0:0" "" env VRAIDCTL_CONTROL=/dev/null "$R" --expect ENOTTY spare list
+	check "raw: spare bad-flags" 1 "bad-flags spare action 1 8:64" "" env VRAIDCTL_CONTROL=/dev/null "$R" bad-flags spare add 8:64
+	check "raw: spare bad-dev" 1 "bad-dev spare action 2 8:64" "" env VRAIDCTL_CONTROL=/dev/null "$R" bad-dev 4096:1 spare remove 8:64
+	check "raw: spare two devices" 2 "" "spare: one device only" "$R" spare add 8:64 8:80
+	check "raw: replace" 0 "send replace 1 8:16 8:32: got ENOTTY" "" env VRAIDCTL_CONTROL=/dev/null "$R" --expect ENOTTY replace 1 8:16 8:32 --force
+	check "raw: replace bad-dev same" 1 "bad-dev replace 1 8:16 8:32" "" env VRAIDCTL_CONTROL=/dev/null "$R" bad-dev same replace 1 8:16 8:32
+	check "raw: replace needs NEW" 2 "" "replace NEW: name a device" "$R" replace 1 8:16
+	check "raw: bad-action on list" 2 "" "bad-action: only job and spare have an action" env VRAIDCTL_CONTROL=/dev/null "$R" bad-action list
+	check "raw: bad-flags on job" 2 "" "bad-flags: job has no flags of its own" env VRAIDCTL_CONTROL=/dev/null "$R" bad-flags job 0 stop
+	check "raw: bad-dev same on spare" 2 "" "bad-dev same: only for replace" env VRAIDCTL_CONTROL=/dev/null "$R" bad-dev same spare add 8:64
+	check "raw: garbage job" 0 "garbage job 0 action 4: 20 rounds" "" env VRAIDCTL_CONTROL=/dev/null "$R" garbage 20 3 job 0 pause
 	if [ "$(id -u)" = 0 ]; then
 		check "raw: --drop-privs" 0 "want ENOTTY: ok" "" env VRAIDCTL_CONTROL=/dev/null "$R" --drop-privs --expect ENOTTY create 8:0 8:16
 		check "raw: --drop-privs default EPERM" 1 "want EPERM: FAIL" "" env VRAIDCTL_CONTROL=/dev/null "$R" --drop-privs delete 0
@@ -631,6 +1133,7 @@ EOF
 
 # ---- main -------------------------------------------------------------------
 
+abi=$(sed -n 's/^#define VRAID_ABI_MAJOR[[:space:]]*\([0-9]*\).*/\1/p' "$root/uapi/linux/vraid.h").$(sed -n 's/^#define VRAID_ABI_MINOR[[:space:]]*\([0-9]*\).*/\1/p' "$root/uapi/linux/vraid.h")
 blk0='' blk1='' blk2='' blk3=''
 if mknod "$tmp/blk0" b 7 0 2>/dev/null; then
 	for i in 1 2 3; do mknod "$tmp/blk$i" b 7 "$i"; done

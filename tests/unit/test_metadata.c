@@ -177,10 +177,117 @@ static void test_damage(void)
 	free(good);
 }
 
+/* The job checkpoint fields survive a round trip and are validated. */
+static void test_job_fields(void)
+{
+	u8 *blk = malloc(VRAID_MD_BLOCK);
+	char msg[VRAID_MSG_LEN];
+	struct vraid_md a, b;
+	int ret;
+
+	sample(&a, VRAID_LEVEL_5, 4, 0, 65536, 1);
+	a.job_type = VRAID_JOB_REBUILD;
+	a.job_flags = VRAID_MD_JOB_PAUSED;
+	a.job_rate_kib = 51200;
+	a.job_pos = a.member_sectors / 2;
+	a.init_pos = a.member_sectors;
+	a.last_job = VRAID_JOB_CHECK;
+	a.last_result = 125;
+	a.last_mismatches = 3;
+	a.members[1].state = VRAID_MEMBER_REBUILDING;
+	tap_begin("job checkpoint round trip");
+	vraid_md_encode(&a, blk);
+	ret = vraid_md_decode(blk, &b, msg, sizeof(msg));
+	CHECK(!ret, "decode: %d (%s)", ret, msg);
+	CHECK(!ret && b.job_type == a.job_type && b.job_flags == a.job_flags &&
+	      b.job_rate_kib == a.job_rate_kib && b.job_pos == a.job_pos &&
+	      b.init_pos == a.init_pos && b.last_job == a.last_job &&
+	      b.last_result == a.last_result &&
+	      b.last_mismatches == a.last_mismatches &&
+	      b.members[1].state == VRAID_MEMBER_REBUILDING, "fields differ");
+	tap_end();
+
+	tap_begin("job checkpoint damage");
+	b = a;
+	b.job_type = 9;
+	vraid_md_encode(&b, blk);
+	ret = vraid_md_decode(blk, &b, msg, sizeof(msg));
+	CHECK(ret == -EINVAL && strstr(msg, "job"), "job type 9: %d %s", ret, msg);
+	b = a;
+	b.job_flags = 2;
+	vraid_md_encode(&b, blk);
+	ret = vraid_md_decode(blk, &b, msg, sizeof(msg));
+	CHECK(ret == -EINVAL && strstr(msg, "job"), "flags 2: %d %s", ret, msg);
+	b = a;
+	b.job_pos = a.member_sectors + 1;
+	vraid_md_encode(&b, blk);
+	ret = vraid_md_decode(blk, &b, msg, sizeof(msg));
+	CHECK(ret == -EINVAL && strstr(msg, "position"), "pos: %d %s", ret, msg);
+	b = a;
+	b.init_pos = a.member_sectors + 8;
+	vraid_md_encode(&b, blk);
+	ret = vraid_md_decode(blk, &b, msg, sizeof(msg));
+	CHECK(ret == -EINVAL && strstr(msg, "position"), "init: %d %s", ret, msg);
+	tap_end();
+	free(blk);
+}
+
+static void test_bitmap(void)
+{
+	u8 *blk = malloc(VRAID_BM_BYTES), bits[4096] = { 0 }, uuid[16];
+	char msg[VRAID_MSG_LEN];
+	u32 shift, nbits, i;
+	int ret;
+
+	for (i = 0; i < 16; i++)
+		uuid[i] = (u8)(i * 3 + 1);
+	tap_begin("bitmap region size");
+	CHECK(vraid_bm_shift(131072, 7) == 11, "64 MiB: 2^%u",
+	      vraid_bm_shift(131072, 7));
+	CHECK(vraid_bm_shift(131072, 11) == 11, "1 MiB strip");
+	/* 10 TB member: regions so that at most 32768 of them. */
+	shift = vraid_bm_shift(19531250000ULL, 7);
+	CHECK(((19531250000ULL + (1ULL << shift) - 1) >> shift) <= 32768 &&
+	      ((19531250000ULL + (1ULL << (shift - 1)) - 1) >> (shift - 1)) >
+	      32768, "10 TB: 2^%u", shift);
+	tap_end();
+
+	tap_begin("bitmap round trip");
+	bits[0] = 0x81;
+	bits[7] = 0x40;
+	vraid_bm_encode(uuid, 11, 63, bits, blk);
+	ret = vraid_bm_decode(blk, uuid, &shift, &nbits, msg, sizeof(msg));
+	CHECK(!ret && shift == 11 && nbits == 63, "%d %u %u (%s)", ret, shift,
+	      nbits, msg);
+	CHECK(blk[4096] == 0x81 && blk[4096 + 7] == 0x40, "bits moved");
+	tap_end();
+
+	tap_begin("bitmap damage");
+	blk[4096 + 3] ^= 1;
+	ret = vraid_bm_decode(blk, uuid, &shift, &nbits, msg, sizeof(msg));
+	CHECK(ret == -EINVAL && strstr(msg, "checksum"), "flip: %d %s", ret, msg);
+	vraid_bm_encode(uuid, 11, 63, bits, blk);
+	uuid[0] ^= 1;
+	ret = vraid_bm_decode(blk, uuid, &shift, &nbits, msg, sizeof(msg));
+	CHECK(ret == -EINVAL && strstr(msg, "another"), "uuid: %d %s", ret, msg);
+	uuid[0] ^= 1;
+	memset(blk, 0, VRAID_BM_BYTES);
+	ret = vraid_bm_decode(blk, uuid, &shift, &nbits, msg, sizeof(msg));
+	CHECK(ret == -ENODATA, "zeroes: %d", ret);
+	vraid_bm_encode(uuid, 5, 63, bits, blk);
+	ret = vraid_bm_decode(blk, uuid, &shift, &nbits, msg, sizeof(msg));
+	CHECK(ret == -EINVAL && strstr(msg, "geometry"), "shift 5: %d %s", ret,
+	      msg);
+	tap_end();
+	free(blk);
+}
+
 int main(void)
 {
 	test_crc();
 	test_roundtrip();
 	test_damage();
+	test_job_fields();
+	test_bitmap();
 	return tap_done();
 }

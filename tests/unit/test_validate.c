@@ -17,7 +17,7 @@
 
 static char *msg;	/* VRAID_MSG_LEN bytes, like hdr.message */
 
-/* The four commands of ABI 1.0, by _IOC_NR. */
+/* The commands, by _IOC_NR. */
 static const struct cmd {
 	u32 nr;
 	const char *name;
@@ -31,6 +31,10 @@ static const struct cmd {
 	{ 0x03, "INFO",   sizeof(struct vraid_info),   VRAID_IOC_INFO,   false },
 	{ 0x05, "FAIL_MEMBER", sizeof(struct vraid_fail_member),
 	  VRAID_IOC_FAIL_MEMBER, true },
+	{ 0x06, "SPARE", sizeof(struct vraid_spare), VRAID_IOC_SPARE, false },
+	{ 0x07, "REPLACE", sizeof(struct vraid_replace), VRAID_IOC_REPLACE,
+	  true },
+	{ 0x08, "JOB", sizeof(struct vraid_job), VRAID_IOC_JOB, true },
 	{ 0x0b, "ASSEMBLE", sizeof(struct vraid_assemble),
 	  VRAID_IOC_ASSEMBLE, true },
 };
@@ -144,7 +148,7 @@ static const struct hdr_case {
 static void test_hdr(void)
 {
 	static const u32 unknown[] = {
-		4, 6, 7, 8, 9, 10, 0x0c, 0xff, 0x100, 0x80000000, 0xffffffff,
+		4, 9, 10, 0x0c, 0xff, 0x100, 0x80000000, 0xffffffff,
 	};
 	struct vraid_ioc_hdr *h = zalloc(sizeof(*h));
 	size_t i, j;
@@ -248,16 +252,40 @@ static void test_abi(void)
 	      4 * 4 + 8 + 8 + VRAID_DEVNAME_LEN + 3 * 8 +
 	      FSZ(struct vraid_member_info, reserved),
 	      "vraid_member_info %zu", sizeof(struct vraid_member_info));
+	/* ... 6 policies, 2 job words, 2 counts, rate and eta, 2 mismatch
+	 * counts, last job and result */
 	CHECK(sizeof(struct vraid_info) ==
 	      sizeof(struct vraid_ioc_hdr) + 8 * 4 + 3 * 8 + VRAID_NAME_LEN +
-	      VRAID_DEVNAME_LEN + 6 * 4 + FSZ(struct vraid_info, reserved2) +
+	      VRAID_DEVNAME_LEN + 6 * 4 + 2 * 4 + 2 * 8 + 2 * 4 + 2 * 8 +
+	      2 * 4 + FSZ(struct vraid_info, reserved2) +
 	      FSZ(struct vraid_info, members),
 	      "vraid_info %zu", sizeof(struct vraid_info));
+	CHECK(sizeof(struct vraid_job) ==
+	      sizeof(struct vraid_ioc_hdr) + 4 * 4 +
+	      FSZ(struct vraid_job, reserved2),
+	      "vraid_job %zu", sizeof(struct vraid_job));
+	CHECK(sizeof(struct vraid_spare_info) ==
+	      4 + 4 + 8 + 4 + 4 + VRAID_DEVNAME_LEN +
+	      FSZ(struct vraid_spare_info, reserved2),
+	      "vraid_spare_info %zu", sizeof(struct vraid_spare_info));
+	CHECK(sizeof(struct vraid_spare) ==
+	      sizeof(struct vraid_ioc_hdr) + 6 * 4 +
+	      FSZ(struct vraid_spare, reserved2) +
+	      VRAID_MAX_SPARES * sizeof(struct vraid_spare_info),
+	      "vraid_spare %zu", sizeof(struct vraid_spare));
+	CHECK(sizeof(struct vraid_replace) ==
+	      sizeof(struct vraid_ioc_hdr) + 8 * 4 +
+	      FSZ(struct vraid_replace, reserved2),
+	      "vraid_replace %zu", sizeof(struct vraid_replace));
 	CHECK(sizeof(struct vraid_ioc_hdr) % 8 == 0 &&
 	      sizeof(struct vraid_create) % 8 == 0 &&
 	      sizeof(struct vraid_delete) % 8 == 0 &&
 	      sizeof(struct vraid_list) % 8 == 0 &&
-	      sizeof(struct vraid_info) % 8 == 0,
+	      sizeof(struct vraid_info) % 8 == 0 &&
+	      sizeof(struct vraid_job) % 8 == 0 &&
+	      sizeof(struct vraid_spare_info) % 8 == 0 &&
+	      sizeof(struct vraid_spare) % 8 == 0 &&
+	      sizeof(struct vraid_replace) % 8 == 0,
 	      "a struct size is not a multiple of 8");
 	tap_end();
 
@@ -283,6 +311,80 @@ static void test_abi(void)
 	      "vraid_info %zu exceeds VRAID_IOC_MAX_SIZE",
 	      sizeof(struct vraid_info));
 	tap_end();
+
+	/* The commands of ABI 1.3: frozen the same way. */
+	tap_begin("ABI 1.3 minimum sizes: job 200, spare 2512, replace 208");
+	CHECK(VRAID_JOB_SIZE_V1 == 200 && VRAID_SPARE_SIZE_V1 == 2512 &&
+	      VRAID_REPLACE_SIZE_V1 == 208,
+	      "uapi sizes %u %u %u", VRAID_JOB_SIZE_V1, VRAID_SPARE_SIZE_V1,
+	      VRAID_REPLACE_SIZE_V1);
+	CHECK(sizeof(struct vraid_job) == 200 &&
+	      sizeof(struct vraid_spare) == 2512 &&
+	      sizeof(struct vraid_replace) == 208 &&
+	      sizeof(struct vraid_spare_info) == 72,
+	      "sizeof %zu %zu %zu %zu", sizeof(struct vraid_job),
+	      sizeof(struct vraid_spare), sizeof(struct vraid_replace),
+	      sizeof(struct vraid_spare_info));
+	CHECK(vraid_cmd_min_size(0x08) == VRAID_JOB_SIZE_V1, "job %u",
+	      vraid_cmd_min_size(0x08));
+	CHECK(vraid_cmd_min_size(0x06) == VRAID_SPARE_SIZE_V1, "spare %u",
+	      vraid_cmd_min_size(0x06));
+	CHECK(vraid_cmd_min_size(0x07) == VRAID_REPLACE_SIZE_V1, "replace %u",
+	      vraid_cmd_min_size(0x07));
+	tap_end();
+
+	/*
+	 * Fields given meaning in ABI 1.3 took reserved words: they must sit
+	 * exactly where those words were (an older tool sends zero there).
+	 */
+	tap_begin("ABI 1.3 field offsets: create.init, info job fields, job, spare, replace");
+#define OFF(type, field, want) \
+	CHECK(offsetof(type, field) == (want), #type "." #field " at %zu, want %u", \
+	      offsetof(type, field), (unsigned int)(want))
+	OFF(struct vraid_create, index, 200);
+	OFF(struct vraid_create, init, 204);
+	OFF(struct vraid_create, disk_name, 208);
+	OFF(struct vraid_info, full_stripe_bytes, 292);
+	OFF(struct vraid_info, job_type, 296);
+	OFF(struct vraid_info, job_state, 300);
+	OFF(struct vraid_info, job_done, 304);
+	OFF(struct vraid_info, job_total, 312);
+	OFF(struct vraid_info, job_rate_kib, 320);
+	OFF(struct vraid_info, job_eta_sec, 324);
+	OFF(struct vraid_info, job_mismatches, 328);
+	OFF(struct vraid_info, last_mismatches, 336);
+	OFF(struct vraid_info, last_job, 344);
+	OFF(struct vraid_info, last_result, 348);
+	OFF(struct vraid_info, reserved2, 352);
+	OFF(struct vraid_info, members, 360);
+	OFF(struct vraid_job, index, 152);
+	OFF(struct vraid_job, action, 156);
+	OFF(struct vraid_job, rate_kib, 160);
+	OFF(struct vraid_job, reserved1, 164);
+	OFF(struct vraid_job, reserved2, 168);
+	OFF(struct vraid_spare, action, 152);
+	OFF(struct vraid_spare, spare_flags, 156);
+	OFF(struct vraid_spare, index, 160);
+	OFF(struct vraid_spare, major, 164);
+	OFF(struct vraid_spare, minor, 168);
+	OFF(struct vraid_spare, nr_spares, 172);
+	OFF(struct vraid_spare, reserved2, 176);
+	OFF(struct vraid_spare, spares, 208);
+	OFF(struct vraid_spare_info, dev_sectors, 8);
+	OFF(struct vraid_spare_info, vd_index, 16);
+	OFF(struct vraid_spare_info, dev_name, 24);
+	OFF(struct vraid_spare_info, reserved2, 56);
+	OFF(struct vraid_replace, index, 152);
+	OFF(struct vraid_replace, old_major, 156);
+	OFF(struct vraid_replace, old_minor, 160);
+	OFF(struct vraid_replace, new_major, 164);
+	OFF(struct vraid_replace, new_minor, 168);
+	OFF(struct vraid_replace, rep_flags, 172);
+	OFF(struct vraid_replace, old_role, 176);
+	OFF(struct vraid_replace, reserved1, 180);
+	OFF(struct vraid_replace, reserved2, 184);
+#undef OFF
+	tap_end();
 }
 
 /* ---- CREATE -------------------------------------------------------------- */
@@ -292,7 +394,7 @@ enum tweak {
 	TW_DUP,		/* members[b] = members[a] */
 	TW_DEV,		/* members[a] = b:c */
 	TW_SLOT,	/* members[a] = b:c, a >= nr_members */
-	TW_RES1,	/* reserved1 = a */
+	TW_INIT,	/* init = a */
 	TW_RES2,	/* reserved2[a] = b */
 	TW_OUT,		/* garbage in the out fields (index, disk_name) */
 	TW_HDR,		/* garbage in the header (validate_hdr's business) */
@@ -367,9 +469,22 @@ static const struct create_case {
 	{ "name \"1a\"", 0, 2, 0, 0, "1a", 0, TW_NONE, 0, 0, 0, 0, NULL },
 	{ "name \"1.5\"", 0, 2, 0, 0, "1.5", 0, TW_NONE, 0, 0, 0, 0, NULL },
 
+	/* init (ABI 1.3, the old reserved1): redundant levels only */
+	{ "raid1 init fast", 1, 2, 0, 0, NOSTR, 0, TW_INIT, VRAID_INIT_FAST, 0, 0, 0, NULL },
+	{ "raid1 init background", 1, 2, 0, 0, NOSTR, 0, TW_INIT, VRAID_INIT_BACKGROUND, 0, 0, 0, NULL },
+	{ "raid5 init full", 5, 3, 0, 0, NOSTR, 0, TW_INIT, VRAID_INIT_FULL, 0, 0, 0, NULL },
+	{ "raid6 init background", 6, 4, 0, 0, NOSTR, 0, TW_INIT, VRAID_INIT_BACKGROUND, 0, 0, 0, NULL },
+	{ "raid10 init full", 10, 4, 0, 0, NOSTR, 0, TW_INIT, VRAID_INIT_FULL, 0, 0, 0, NULL },
+	{ "raid50 init background", 50, 6, 0, 2, NOSTR, 0, TW_INIT, VRAID_INIT_BACKGROUND, 0, 0, 0, NULL },
+	{ "raid0 init fast (0) accepted", 0, 2, 0, 0, NOSTR, 0, TW_INIT, VRAID_INIT_FAST, 0, 0, 0, NULL },
+	{ "raid0 init background", 0, 2, 0, 0, NOSTR, 0, TW_INIT, VRAID_INIT_BACKGROUND, 0, 0, -EINVAL, "no redundancy" },
+	{ "raid0 init full", 0, 2, 0, 0, NOSTR, 0, TW_INIT, VRAID_INIT_FULL, 0, 0, -EINVAL, "--init" },
+	{ "jbod init background", 255, 1, 0, 0, NOSTR, 0, TW_INIT, VRAID_INIT_BACKGROUND, 0, 0, -EINVAL, "no redundancy" },
+	{ "raid1 init 3 (unknown)", 1, 2, 0, 0, NOSTR, 0, TW_INIT, 3, 0, 0, -EINVAL, "initialisation 3" },
+	{ "raid5 init 0x80000000", 5, 3, 0, 0, NOSTR, 0, TW_INIT, 0x80000000, 0, 0, -EINVAL, "2147483648" },
+	{ "raid0 init 0xffffffff", 0, 2, 0, 0, NOSTR, 0, TW_INIT, 0xffffffff, 0, 0, -EINVAL, "initialisation" },
+
 	/* reserved fields */
-	{ "reserved1 = 1", 0, 2, 0, 0, NOSTR, 0, TW_RES1, 1, 0, 0, -EINVAL, "reserved" },
-	{ "reserved1 = 0x80000000", 255, 1, 0, 0, NOSTR, 0, TW_RES1, 0x80000000, 0, 0, -EINVAL, "reserved" },
 	{ "reserved2[0] = 1", 0, 2, 0, 0, NOSTR, 0, TW_RES2, 0, 1, 0, -EINVAL, "reserved" },
 	{ "reserved2[7] = 0x100", 0, 2, 0, 0, NOSTR, 0, TW_RES2, 7, 0x100, 0, -EINVAL, "reserved" },
 
@@ -456,8 +571,8 @@ static void test_create(void)
 			c->members[t->a].major = t->b;
 			c->members[t->a].minor = t->c;
 			break;
-		case TW_RES1:
-			c->reserved1 = t->a;
+		case TW_INIT:
+			c->init = t->a;
 			break;
 		case TW_RES2:
 			c->reserved2[t->a] = t->b;
@@ -696,25 +811,51 @@ static void test_assemble(void)
 	}
 }
 
+/* Set the @width-byte field at byte @off of a request to @v. */
+static void set_field(void *req, size_t off, size_t width, u64 v)
+{
+	u32 v32 = (u32)v;
+
+	if (width == 4)
+		memcpy((char *)req + off, &v32, 4);
+	else
+		memcpy((char *)req + off, &v, 8);
+}
+
+#define FIELD(type, f)	offsetof(type, f), FSZ(type, f)
+
 static void test_info(void)
 {
+	/* job_type .. reserved2: output only, zero on input since ABI 1.3 */
+	const size_t in_from = offsetof(struct vraid_info, job_type);
+	const size_t in_to = offsetof(struct vraid_info, members);
 	static const struct {
 		const char *what;
 		u32 index;
 		bool garbage;	/* fill every out field */
-		u32 res2_at;
-		u64 res2;
+		size_t off, width;	/* a field that must be zero, or width 0 */
+		u64 val;
 		int err;
 		const char *needle;
 	} t[] = {
-		{ "index 0",          0, false, 0, 0, 0, NULL },
-		{ "index 255",        VRAID_MAX_VDS - 1, false, 0, 0, 0, NULL },
-		{ "index 7, out fields ignored", 7, true, 0, 0, 0, NULL },
-		{ "index 256",        VRAID_MAX_VDS, false, 0, 0, -ENOENT, "vraid256" },
-		{ "index 0x80000000", 0x80000000, true, 0, 0, -ENOENT, "2147483648" },
-		{ "index 0xffffffff", 0xffffffff, false, 0, 0, -ENOENT, "4294967295" },
-		{ "reserved2[0] = 1", 0, false, 0, 1, -EINVAL, "reserved" },
-		{ "reserved2[7] = 1<<63", 0, true, 7, 1ull << 63, -EINVAL, "reserved" },
+		{ "index 0",          0, false, 0, 0, 0, 0, NULL },
+		{ "index 255",        VRAID_MAX_VDS - 1, false, 0, 0, 0, 0, NULL },
+		{ "index 7, out fields ignored", 7, true, 0, 0, 0, 0, NULL },
+		{ "index 256",        VRAID_MAX_VDS, false, 0, 0, 0, -ENOENT, "vraid256" },
+		{ "index 0x80000000", 0x80000000, true, 0, 0, 0, -ENOENT, "2147483648" },
+		{ "index 0xffffffff", 0xffffffff, false, 0, 0, 0, -ENOENT, "4294967295" },
+		{ "reserved2 = 1", 0, false, FIELD(struct vraid_info, reserved2), 1, -EINVAL, "reserved" },
+		{ "reserved2 = 1<<63", 0, true, FIELD(struct vraid_info, reserved2), 1ull << 63, -EINVAL, "reserved" },
+		{ "job_type = 1 on input", 0, false, FIELD(struct vraid_info, job_type), 1, -EINVAL, "reserved" },
+		{ "job_state = 2 on input", 0, true, FIELD(struct vraid_info, job_state), 2, -EINVAL, "reserved" },
+		{ "job_done on input", 0, false, FIELD(struct vraid_info, job_done), 1ull << 40, -EINVAL, "reserved" },
+		{ "job_total on input", 0, false, FIELD(struct vraid_info, job_total), 1, -EINVAL, "reserved" },
+		{ "job_rate_kib on input", 0, false, FIELD(struct vraid_info, job_rate_kib), 1024, -EINVAL, "reserved" },
+		{ "job_eta_sec on input", 0, false, FIELD(struct vraid_info, job_eta_sec), 60, -EINVAL, "reserved" },
+		{ "job_mismatches on input", 0, false, FIELD(struct vraid_info, job_mismatches), 3, -EINVAL, "reserved" },
+		{ "last_mismatches on input", 0, false, FIELD(struct vraid_info, last_mismatches), 3, -EINVAL, "reserved" },
+		{ "last_job on input", 0, false, FIELD(struct vraid_info, last_job), VRAID_JOB_CHECK, -EINVAL, "reserved" },
+		{ "last_result on input", 0, true, FIELD(struct vraid_info, last_result), EIO, -EINVAL, "reserved" },
 	};
 	size_t i;
 
@@ -723,11 +864,12 @@ static void test_info(void)
 
 		if (t[i].garbage) {
 			memset(inf, 0xcc, sizeof(*inf));
-			memset(inf->reserved2, 0, sizeof(inf->reserved2));
+			memset((char *)inf + in_from, 0, in_to - in_from);
 		}
 		good_hdr(&inf->hdr, sizeof(*inf));
 		inf->index = t[i].index;
-		inf->reserved2[t[i].res2_at] = t[i].res2;
+		if (t[i].width)
+			set_field(inf, t[i].off, t[i].width, t[i].val);
 		tap_begin("info: %s -> %d", t[i].what, t[i].err);
 		msg_reset(msg, VRAID_MSG_LEN);
 		expect(vraid_validate_info(inf, msg, VRAID_MSG_LEN), t[i].err,
@@ -775,6 +917,183 @@ static void test_list(void)
 	}
 }
 
+/* ---- JOB, SPARE, REPLACE (ABI 1.3) ---------------------------------------- */
+
+static void test_job(void)
+{
+	static const struct {
+		const char *what;
+		u32 index, action, rate, res1, res2_at;
+		u64 res2;
+		int err;
+		const char *needle;
+	} t[] = {
+		{ "start check",        0, VRAID_JOB_START_CHECK, 0, 0, 0, 0, 0, NULL },
+		{ "start repair",       1, VRAID_JOB_START_REPAIR, 0, 0, 0, 0, 0, NULL },
+		{ "start init",         2, VRAID_JOB_START_INIT, 0, 0, 0, 0, 0, NULL },
+		{ "pause",              3, VRAID_JOB_PAUSE, 0, 0, 0, 0, 0, NULL },
+		{ "resume",             4, VRAID_JOB_RESUME, 0, 0, 0, 0, 0, NULL },
+		{ "stop, index 255",    VRAID_MAX_VDS - 1, VRAID_JOB_STOP, 0, 0, 0, 0, 0, NULL },
+		{ "set rate 0 (none)",  0, VRAID_JOB_SET_RATE, 0, 0, 0, 0, 0, NULL },
+		{ "set rate 1",         0, VRAID_JOB_SET_RATE, 1, 0, 0, 0, 0, NULL },
+		{ "set rate max",       0, VRAID_JOB_SET_RATE, VRAID_JOB_RATE_MAX, 0, 0, 0, 0, NULL },
+		{ "reserved1 = 1",      0, VRAID_JOB_STOP, 0, 1, 0, 0, -EINVAL, "reserved" },
+		{ "reserved2[0] = 1",   0, VRAID_JOB_STOP, 0, 0, 0, 1, -EINVAL, "reserved" },
+		{ "reserved2[3] = 1<<63", 0, VRAID_JOB_STOP, 0, 0, 3, 1ull << 63, -EINVAL, "reserved" },
+		{ "action 0",           0, 0, 0, 0, 0, 0, -EINVAL, "action 0" },
+		{ "action 8",           0, 8, 0, 0, 0, 0, -EINVAL, "action 8" },
+		{ "action 0xffffffff",  0, 0xffffffff, 0, 0, 0, 0, -EINVAL, "action 4294967295" },
+		{ "rate with check",    0, VRAID_JOB_START_CHECK, 100, 0, 0, 0, -EINVAL, "SET_RATE" },
+		{ "rate with pause",    0, VRAID_JOB_PAUSE, 1, 0, 0, 0, -EINVAL, "SET_RATE" },
+		{ "rate max + 1",       0, VRAID_JOB_SET_RATE, VRAID_JOB_RATE_MAX + 1, 0, 0, 0, -EINVAL, "out of range" },
+		{ "rate 0xffffffff",    0, VRAID_JOB_SET_RATE, 0xffffffff, 0, 0, 0, -EINVAL, "4294967295" },
+		{ "index 256",          VRAID_MAX_VDS, VRAID_JOB_START_CHECK, 0, 0, 0, 0, -ENOENT, "vraid256" },
+		{ "index 0xffffffff",   0xffffffff, VRAID_JOB_SET_RATE, 5, 0, 0, 0, -ENOENT, "4294967295" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct vraid_job *j = zalloc(sizeof(*j));
+
+		good_hdr(&j->hdr, sizeof(*j));
+		j->index = t[i].index;
+		j->action = t[i].action;
+		j->rate_kib = t[i].rate;
+		j->reserved1 = t[i].res1;
+		j->reserved2[t[i].res2_at] = t[i].res2;
+		tap_begin("job: %s -> %d", t[i].what, t[i].err);
+		msg_reset(msg, VRAID_MSG_LEN);
+		expect(vraid_validate_job(j, msg, VRAID_MSG_LEN), t[i].err,
+		       t[i].needle);
+		tap_end();
+		free(j);
+	}
+}
+
+enum spare_tweak { SP_NONE, SP_RES2, SP_NR, SP_OUT };
+
+static void test_spare(void)
+{
+	static const struct {
+		const char *what;
+		u32 action, flags, index, major, minor;
+		enum spare_tweak tw;
+		int err;
+		const char *needle;
+	} t[] = {
+		{ "list",                     VRAID_SPARE_LIST, 0, 0, 0, 0, SP_NONE, 0, NULL },
+		{ "add global 8:64",          VRAID_SPARE_ADD, 0, 0, 8, 64, SP_NONE, 0, NULL },
+		{ "add dedicated to vraid0",  VRAID_SPARE_ADD, VRAID_SPARE_DEDICATED, 0, 8, 64, SP_NONE, 0, NULL },
+		{ "add dedicated to vraid255", VRAID_SPARE_ADD, VRAID_SPARE_DEDICATED, VRAID_MAX_VDS - 1, 259, 3, SP_NONE, 0, NULL },
+		{ "add 4095:1048575",         VRAID_SPARE_ADD, 0, 0, 4095, (1 << 20) - 1, SP_NONE, 0, NULL },
+		{ "remove 8:64",              VRAID_SPARE_REMOVE, 0, 0, 8, 64, SP_NONE, 0, NULL },
+		{ "reserved2 set",            VRAID_SPARE_ADD, 0, 0, 8, 64, SP_RES2, -EINVAL, "reserved" },
+		{ "nr_spares set on input",   VRAID_SPARE_LIST, 0, 0, 0, 0, SP_NR, -EINVAL, "output" },
+		{ "spares[] set on input",    VRAID_SPARE_LIST, 0, 0, 0, 0, SP_OUT, -EINVAL, "output" },
+		{ "list with flags",          VRAID_SPARE_LIST, VRAID_SPARE_DEDICATED, 0, 0, 0, SP_NONE, -EINVAL, "LIST" },
+		{ "list with an index",       VRAID_SPARE_LIST, 0, 1, 0, 0, SP_NONE, -EINVAL, "LIST" },
+		{ "list with a device",       VRAID_SPARE_LIST, 0, 0, 8, 64, SP_NONE, -EINVAL, "LIST" },
+		{ "add, unknown flag 0x2",    VRAID_SPARE_ADD, 2, 0, 8, 64, SP_NONE, -EINVAL, "0x2" },
+		{ "add, flags 0x80000001",    VRAID_SPARE_ADD, 0x80000001, 0, 8, 64, SP_NONE, -EINVAL, "0x80000001" },
+		{ "add global with an index", VRAID_SPARE_ADD, 0, 3, 8, 64, SP_NONE, -EINVAL, "dedicated" },
+		{ "remove with flags",        VRAID_SPARE_REMOVE, VRAID_SPARE_DEDICATED, 0, 8, 64, SP_NONE, -EINVAL, "REMOVE" },
+		{ "remove with an index",     VRAID_SPARE_REMOVE, 0, 2, 8, 64, SP_NONE, -EINVAL, "REMOVE" },
+		{ "action 0",                 0, 0, 0, 8, 64, SP_NONE, -EINVAL, "action 0" },
+		{ "action 4",                 4, 0, 0, 8, 64, SP_NONE, -EINVAL, "action 4" },
+		{ "add 0:0",                  VRAID_SPARE_ADD, 0, 0, 0, 0, SP_NONE, -EINVAL, "0:0" },
+		{ "add major 4096",           VRAID_SPARE_ADD, 0, 0, 4096, 1, SP_NONE, -EINVAL, "4096:1" },
+		{ "remove minor 1<<20",       VRAID_SPARE_REMOVE, 0, 0, 8, 1 << 20, SP_NONE, -EINVAL, "8:1048576" },
+		{ "add dedicated to vraid256", VRAID_SPARE_ADD, VRAID_SPARE_DEDICATED, VRAID_MAX_VDS, 8, 64, SP_NONE, -ENOENT, "vraid256" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct vraid_spare *sp = zalloc(sizeof(*sp));
+
+		good_hdr(&sp->hdr, sizeof(*sp));
+		sp->action = t[i].action;
+		sp->spare_flags = t[i].flags;
+		sp->index = t[i].index;
+		sp->major = t[i].major;
+		sp->minor = t[i].minor;
+		switch (t[i].tw) {
+		case SP_NONE:
+			break;
+		case SP_RES2:
+			sp->reserved2[3] = 1;
+			break;
+		case SP_NR:
+			sp->nr_spares = 1;
+			break;
+		case SP_OUT:
+			sp->spares[VRAID_MAX_SPARES - 1].reserved2[1] = 1;
+			break;
+		}
+		tap_begin("spare: %s -> %d", t[i].what, t[i].err);
+		msg_reset(msg, VRAID_MSG_LEN);
+		expect(vraid_validate_spare(sp, msg, VRAID_MSG_LEN), t[i].err,
+		       t[i].needle);
+		tap_end();
+		free(sp);
+	}
+}
+
+static void test_replace(void)
+{
+	static const struct {
+		const char *what;
+		u32 index, old_major, old_minor, new_major, new_minor, flags;
+		u32 role, res1;
+		u32 res2_at;
+		u64 res2;
+		int err;
+		const char *needle;
+	} t[] = {
+		{ "8:16 onto 8:32",      0, 8, 16, 8, 32, 0, 0, 0, 0, 0, 0, NULL },
+		{ "--force, vraid255",   VRAID_MAX_VDS - 1, 8, 16, 259, 0, VRAID_REPLACE_FORCE, 0, 0, 0, 0, 0, NULL },
+		{ "same major, minors differ", 0, 8, 16, 8, 17, 0, 0, 0, 0, 0, 0, NULL },
+		{ "reserved2[0] = 1",    0, 8, 16, 8, 32, 0, 0, 0, 0, 1, -EINVAL, "reserved" },
+		{ "reserved2[2] = 1<<63", 0, 8, 16, 8, 32, 0, 0, 0, 2, 1ull << 63, -EINVAL, "reserved" },
+		{ "reserved1 = 1",       0, 8, 16, 8, 32, 0, 0, 1, 0, 0, -EINVAL, "reserved" },
+		{ "role without flag",   0, 8, 16, 8, 32, 0, 3, 0, 0, 0, -EINVAL, "old_role" },
+		{ "by role 3",           0, 0, 0, 8, 32, VRAID_REPLACE_ROLE, 3, 0, 0, 0, 0, NULL },
+		{ "by role 3, --force",  0, 0, 0, 8, 32, VRAID_REPLACE_ROLE | VRAID_REPLACE_FORCE, 3, 0, 0, 0, 0, NULL },
+		{ "by role 32",          0, 0, 0, 8, 32, VRAID_REPLACE_ROLE, 32, 0, 0, 0, -EINVAL, "role 32" },
+		{ "by role with old dev", 0, 8, 16, 8, 32, VRAID_REPLACE_ROLE, 1, 0, 0, 0, -EINVAL, "role" },
+		{ "by role, new 0:0",    0, 0, 0, 0, 0, VRAID_REPLACE_ROLE, 1, 0, 0, 0, -EINVAL, "0:0" },
+		{ "unknown flag 0x4",    0, 8, 16, 8, 32, 4, 0, 0, 0, 0, -EINVAL, "0x4" },
+		{ "flags 0x80000000",    0, 8, 16, 8, 32, 0x80000000, 0, 0, 0, 0, -EINVAL, "0x80000000" },
+		{ "old 0:0",             0, 0, 0, 8, 32, 0, 0, 0, 0, 0, -EINVAL, "0:0" },
+		{ "new 0:0",             0, 8, 16, 0, 0, 0, 0, 0, 0, 0, -EINVAL, "0:0" },
+		{ "old major 4096",      0, 4096, 1, 8, 32, 0, 0, 0, 0, 0, -EINVAL, "4096:1" },
+		{ "new minor 1<<20",     0, 8, 16, 8, 1 << 20, 0, 0, 0, 0, 0, -EINVAL, "8:1048576" },
+		{ "new is old",          0, 8, 16, 8, 16, 0, 0, 0, 0, 0, -EINVAL, "replaces" },
+		{ "index 256",           VRAID_MAX_VDS, 8, 16, 8, 32, 0, 0, 0, 0, 0, -ENOENT, "vraid256" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct vraid_replace *r = zalloc(sizeof(*r));
+
+		good_hdr(&r->hdr, sizeof(*r));
+		r->index = t[i].index;
+		r->old_major = t[i].old_major;
+		r->old_minor = t[i].old_minor;
+		r->new_major = t[i].new_major;
+		r->new_minor = t[i].new_minor;
+		r->rep_flags = t[i].flags;
+		r->old_role = t[i].role;
+		r->reserved1 = t[i].res1;
+		r->reserved2[t[i].res2_at] = t[i].res2;
+		tap_begin("replace: %s -> %d", t[i].what, t[i].err);
+		msg_reset(msg, VRAID_MSG_LEN);
+		expect(vraid_validate_replace(r, msg, VRAID_MSG_LEN), t[i].err,
+		       t[i].needle);
+		tap_end();
+		free(r);
+	}
+}
+
 /* Short message buffers: truncated and terminated, never overrun. */
 static void test_short_msg(void)
 {
@@ -786,6 +1105,9 @@ static void test_short_msg(void)
 		char *m = msg_buf(lens[i]);
 		struct vraid_create *c = good_create(0, 4, 0);
 		struct vraid_delete *d = zalloc(sizeof(*d));
+		struct vraid_job *j = zalloc(sizeof(*j));
+		struct vraid_spare *sp = zalloc(sizeof(*sp));
+		struct vraid_replace *r = zalloc(sizeof(*r));
 		struct vraid_ioc_hdr h;
 
 		good_hdr(&h, 0);
@@ -802,6 +1124,24 @@ static void test_short_msg(void)
 		msg_reset(m, lens[i]);
 		CHECK(vraid_validate_delete(d, m, lens[i]) == -ENOENT &&
 		      memchr(m, 0, lens[i]), "delete, len %zu", lens[i]);
+		j->action = VRAID_JOB_SET_RATE;
+		j->rate_kib = 0xffffffff;
+		msg_reset(m, lens[i]);
+		CHECK(vraid_validate_job(j, m, lens[i]) == -EINVAL &&
+		      memchr(m, 0, lens[i]), "job, len %zu", lens[i]);
+		sp->action = VRAID_SPARE_ADD;
+		sp->spare_flags = 0xfffffff0;
+		msg_reset(m, lens[i]);
+		CHECK(vraid_validate_spare(sp, m, lens[i]) == -EINVAL &&
+		      memchr(m, 0, lens[i]), "spare, len %zu", lens[i]);
+		r->old_major = r->new_major = 4095;
+		r->old_minor = r->new_minor = (1 << 20) - 1;
+		msg_reset(m, lens[i]);
+		CHECK(vraid_validate_replace(r, m, lens[i]) == -EINVAL &&
+		      memchr(m, 0, lens[i]), "replace, len %zu", lens[i]);
+		free(r);
+		free(sp);
+		free(j);
 		free(d);
 		free(c);
 		free(m);
@@ -820,6 +1160,9 @@ int main(void)
 	test_assemble();
 	test_info();
 	test_list();
+	test_job();
+	test_spare();
+	test_replace();
 	test_short_msg();
 	free(msg);
 	return tap_done();

@@ -35,7 +35,8 @@
 
 #define VRAID_IOC_MAGIC		0x56524149U	/* "VRAI" */
 #define VRAID_ABI_MAJOR		1
-#define VRAID_ABI_MINOR		2	/* 1: FAIL_MEMBER, 2: ASSEMBLE, stop */
+/* Minor 1: FAIL_MEMBER; 2: ASSEMBLE, stop; 3: init, JOB, SPARE, REPLACE. */
+#define VRAID_ABI_MINOR		3
 
 #define VRAID_MAX_MEMBERS	32	/* members of one virtual drive */
 #define VRAID_MAX_VDS		256	/* virtual drives per system */
@@ -107,6 +108,23 @@
 #define VRAID_WRITE_BACK	1
 #define VRAID_WRITE_BACK_BBU	2
 
+/* Initialisation of a new redundant VD (vraid_create.init). */
+#define VRAID_INIT_FAST		0	/* none: trust the members as they are */
+#define VRAID_INIT_BACKGROUND	1	/* a job makes parity/copies consistent */
+#define VRAID_INIT_FULL		2	/* the same job; the tool waits for it */
+
+/* Background jobs (vraid_info.job_type). */
+#define VRAID_JOB_NONE		0
+#define VRAID_JOB_INIT		1	/* make parity or copies consistent */
+#define VRAID_JOB_REBUILD	2	/* rebuild rebuilding members */
+#define VRAID_JOB_CHECK		3	/* count mismatches, change nothing */
+#define VRAID_JOB_REPAIR	4	/* count mismatches and fix them */
+#define VRAID_JOB_RESYNC	5	/* after an unclean shutdown */
+
+/* Job states (vraid_info.job_state). */
+#define VRAID_JOB_RUNNING	1
+#define VRAID_JOB_PAUSED	2
+
 /* Common header of every request. */
 struct vraid_ioc_hdr {
 	__u32 magic;		/* in: VRAID_IOC_MAGIC */
@@ -134,7 +152,7 @@ struct vraid_create {
 	__u32 spans;		/* in: RAID50/60 span count, else 0 */
 	char name[VRAID_NAME_LEN];	/* in: optional label, "" = none */
 	__u32 index;		/* out: N of /dev/vraidN */
-	__u32 reserved1;	/* must be zero */
+	__u32 init;		/* in: VRAID_INIT_*; redundant levels only */
 	char disk_name[VRAID_DEVNAME_LEN];	/* out: "vraidN" */
 	__u64 reserved2[8];	/* must be zero */
 	struct vraid_member_ref members[VRAID_MAX_MEMBERS];	/* in */
@@ -196,7 +214,18 @@ struct vraid_info {
 	__u32 read_policy;	/* out: VRAID_READ_* */
 	__u32 write_policy;	/* out: VRAID_WRITE_* */
 	__u32 full_stripe_bytes;	/* out: data per stripe row, 0 for JBOD */
-	__u64 reserved2[8];	/* in: must be zero; out */
+	/* The background job, if any (in: these must be zero). */
+	__u32 job_type;		/* out: VRAID_JOB_* */
+	__u32 job_state;	/* out: VRAID_JOB_RUNNING or _PAUSED */
+	__u64 job_done;		/* out: member sectors done (per member) */
+	__u64 job_total;	/* out: member sectors to do */
+	__u32 job_rate_kib;	/* out: rate limit, KiB/s per member; 0 none */
+	__u32 job_eta_sec;	/* out: estimated seconds left, 0 unknown */
+	__u64 job_mismatches;	/* out: blocks found inconsistent so far */
+	__u64 last_mismatches;	/* out: found by the last finished check */
+	__u32 last_job;		/* out: VRAID_JOB_* of the last finished job */
+	__u32 last_result;	/* out: 0 done, or a positive errno */
+	__u64 reserved2;	/* in: must be zero; out */
 	struct vraid_member_info members[VRAID_MAX_MEMBERS];	/* out */
 };
 
@@ -234,6 +263,82 @@ struct vraid_assemble {
 	struct vraid_member_ref devices[VRAID_MAX_MEMBERS];	/* in */
 };
 
+/* VRAID_IOC_JOB actions */
+#define VRAID_JOB_START_CHECK	1	/* start a consistency check */
+#define VRAID_JOB_START_REPAIR	2	/* a check that fixes mismatches */
+#define VRAID_JOB_START_INIT	3	/* (re)initialise parity / copies */
+#define VRAID_JOB_PAUSE		4
+#define VRAID_JOB_RESUME	5
+#define VRAID_JOB_STOP		6	/* end it; init/rebuild resume later */
+#define VRAID_JOB_SET_RATE	7	/* set rate_kib (also while idle) */
+
+#define VRAID_JOB_RATE_MAX	(16U << 20)	/* KiB/s: 16 GiB/s */
+
+/* VRAID_IOC_JOB: start or control the background job of a VD. */
+struct vraid_job {
+	struct vraid_ioc_hdr hdr;
+	__u32 index;		/* in: N of /dev/vraidN */
+	__u32 action;		/* in: VRAID_JOB_START_* ... SET_RATE */
+	__u32 rate_kib;		/* in (SET_RATE): KiB/s per member, 0 none */
+	__u32 reserved1;	/* must be zero */
+	__u64 reserved2[4];	/* must be zero */
+};
+
+/* VRAID_IOC_SPARE actions */
+#define VRAID_SPARE_ADD		1
+#define VRAID_SPARE_REMOVE	2
+#define VRAID_SPARE_LIST	3
+
+/* VRAID_SPARE_ADD flags (vraid_spare.spare_flags) */
+#define VRAID_SPARE_DEDICATED	(1U << 0)	/* only for VD @index */
+
+#define VRAID_MAX_SPARES	32
+
+struct vraid_spare_info {
+	__u32 major;
+	__u32 minor;
+	__u64 dev_sectors;	/* size of the whole device */
+	__s32 vd_index;		/* dedicated to /dev/vraidN, -1 global */
+	__u32 reserved1;
+	char dev_name[VRAID_DEVNAME_LEN];
+	__u64 reserved2[2];
+};
+
+/* VRAID_IOC_SPARE: add, remove or list hot spares. */
+struct vraid_spare {
+	struct vraid_ioc_hdr hdr;
+	__u32 action;		/* in: VRAID_SPARE_* */
+	__u32 spare_flags;	/* in: VRAID_SPARE_DEDICATED for ADD */
+	__u32 index;		/* in: the VD of a dedicated spare */
+	__u32 major;		/* in: the device (ADD, REMOVE) */
+	__u32 minor;
+	__u32 nr_spares;	/* out (LIST): entries in spares[] */
+	__u64 reserved2[4];	/* must be zero */
+	struct vraid_spare_info spares[VRAID_MAX_SPARES];	/* out */
+};
+
+/* VRAID_IOC_REPLACE: rebuild member @old of a VD onto device @new. */
+struct vraid_replace {
+	struct vraid_ioc_hdr hdr;
+	__u32 index;		/* in: N of /dev/vraidN */
+	__u32 old_major;	/* in: the member replaced */
+	__u32 old_minor;
+	__u32 new_major;	/* in: the device that takes its place */
+	__u32 new_minor;
+	__u32 rep_flags;	/* in: VRAID_REPLACE_*; unknown bits EINVAL */
+	__u32 old_role;		/* in: with VRAID_REPLACE_ROLE, else zero */
+	__u32 reserved1;	/* must be zero */
+	__u64 reserved2[3];	/* must be zero */
+};
+
+/* VRAID_IOC_REPLACE flags */
+#define VRAID_REPLACE_FORCE	(1U << 0)	/* even if the VD goes offline */
+/*
+ * The old member is named by old_role (old_major/minor zero): for a
+ * missing member, which has no device number.
+ */
+#define VRAID_REPLACE_ROLE	(1U << 1)
+
 /* Sizes of the v1 structs (the smallest request of each command). */
 #define VRAID_CREATE_SIZE_V1	560
 #define VRAID_DELETE_SIZE_V1	192
@@ -241,17 +346,19 @@ struct vraid_assemble {
 #define VRAID_INFO_SIZE_V1	4200
 #define VRAID_FAIL_MEMBER_SIZE_V1	200
 #define VRAID_ASSEMBLE_SIZE_V1	528
+#define VRAID_JOB_SIZE_V1	200
+#define VRAID_SPARE_SIZE_V1	2512
+#define VRAID_REPLACE_SIZE_V1	208
 
 #define VRAID_IOC_CREATE	_IOWR(VRAID_IOC_TYPE, 0x00, struct vraid_ioc_hdr)
 #define VRAID_IOC_DELETE	_IOWR(VRAID_IOC_TYPE, 0x01, struct vraid_ioc_hdr)
 #define VRAID_IOC_LIST		_IOWR(VRAID_IOC_TYPE, 0x02, struct vraid_ioc_hdr)
 #define VRAID_IOC_INFO		_IOWR(VRAID_IOC_TYPE, 0x03, struct vraid_ioc_hdr)
 #define VRAID_IOC_FAIL_MEMBER	_IOWR(VRAID_IOC_TYPE, 0x05, struct vraid_ioc_hdr)
+#define VRAID_IOC_SPARE		_IOWR(VRAID_IOC_TYPE, 0x06, struct vraid_ioc_hdr)
+#define VRAID_IOC_REPLACE	_IOWR(VRAID_IOC_TYPE, 0x07, struct vraid_ioc_hdr)
+#define VRAID_IOC_JOB		_IOWR(VRAID_IOC_TYPE, 0x08, struct vraid_ioc_hdr)
 #define VRAID_IOC_ASSEMBLE	_IOWR(VRAID_IOC_TYPE, 0x0b, struct vraid_ioc_hdr)
-/*
- * Reserved for later commands, in this order: 0x04 SET_POLICY,
- * 0x06 ADD_SPARE, 0x07 REMOVE_SPARE, 0x08 START_JOB, 0x09 STOP_JOB,
- * 0x0a STATS.
- */
+/* Reserved for later commands: 0x04 SET_POLICY, 0x09, 0x0a STATS. */
 
 #endif /* _UAPI_LINUX_VRAID_H */

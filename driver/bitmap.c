@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The write-intent bitmap of redundant VDs (format: metadata.h).
+ *
+ * Every region of member sectors has a count of writes in flight and a
+ * bit "set on the members".  A write to a region whose bit is set goes
+ * ahead at once; otherwise it is parked and a work item sets the bit,
+ * writes the bitmap (FUA) to every member that takes writes, and only
+ * then lets the parked writes go (a bitmap write cannot be waited for in
+ * ->submit_bio: the block layer holds back bios submitted from there).
+ * Some seconds after a region's last write ends, a delayed work clears
+ * its bit and writes the bitmap again.  After an unclean shutdown the
+ * regions whose bits are set on any member are resynced, nothing else.
+ *
+ * Ordering: a writer increments the count and then reads the bit; the
+ * clearer clears the bit and then reads the count, putting the bit back
+ * if a writer came; full barriers on both sides make one of them see
+ * the other.  bitmap.lock serialises bitmap writes and every change of
+ * the bits; the counts are atomics; parked writes are on a list under
+ * a spinlock.
+ */
+#include <linux/blkdev.h>
+#include <linux/bio.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+
+#include "vraid.h"
+#include "metadata.h"
+
+#define VRAID_BM_CLEAR_DELAY	(3 * HZ)
+
+/* A write parked until its region's bit is on the members. */
+struct vraid_bm_park {
+	struct list_head list;
+	struct bio *bio;
+	unsigned long start;
+	void *arg;
+	vraid_bm_resume_fn fn;
+};
+
+struct vraid_bitmap {
+	struct vraid_vd *vd;
+	u32 shift, nbits;
+	unsigned long *ondisk;		/* set on the members (or being) */
+	unsigned long *pending;		/* to resync; kept set until done */
+	atomic_t *count;		/* writes in flight per region */
+	struct mutex lock;		/* see the top of this file */
+	struct page *pages[2];		/* the 8 KiB image, under lock */
+	spinlock_t park_lock;		/* parked */
+	struct list_head parked;
+	struct work_struct set_work;
+	struct delayed_work clear_work;
+	mempool_t park_pool;
+};
+
+static u32 vraid_bm_region(struct vraid_vd *vd, struct bio *bio)
+{
+	const struct vraid_geom *g = &vd->geom;
+	u64 msector;
+
+	if (vraid_layout_is_parity(g->level)) {
+		struct vraid_parity_loc loc;
+
+		vraid_layout_parity(g, bio->bi_iter.bi_sector, &loc);
+		msector = loc.sector;
+	} else {
+		struct vraid_mirror_loc loc;
+
+		vraid_layout_mirror(g, bio->bi_iter.bi_sector, &loc);
+		msector = loc.sector;
+	}
+	return (u32)min_t(u64, msector >> vd->bitmap->shift,
+			  vd->bitmap->nbits - 1);
+}
+
+/* Write the bitmap as it is to every member that takes writes. */
+static int vraid_bm_write(struct vraid_vd *vd)
+{
+	struct vraid_bitmap *bm = vd->bitmap;
+	u8 *bits = page_address(bm->pages[1]);
+	u8 *img;
+	int ret = 0;
+	u32 i;
+
+	lockdep_assert_held(&bm->lock);
+	img = kmalloc(VRAID_BM_BYTES, GFP_NOIO);
+	if (!img)
+		return -ENOMEM;
+	memset(bits, 0, PAGE_SIZE);
+	for (i = 0; i < bm->nbits; i++)
+		if (test_bit(i, bm->ondisk))
+			bits[i / 8] |= 1U << (i % 8);
+	vraid_bm_encode(vd->uuid, bm->shift, bm->nbits, bits, img);
+	memcpy(page_address(bm->pages[0]), img, PAGE_SIZE);
+	memcpy(page_address(bm->pages[1]), img + PAGE_SIZE, PAGE_SIZE);
+	kfree(img);
+	for (i = 0; i < vd->geom.nr_members; i++) {
+		struct bio_vec bvec[2];
+		struct bio bio;
+		int err;
+
+		if (!vraid_member_writable(vd, i))
+			continue;
+		bio_init(&bio, vd->members[i].h.bdev, bvec, 2,
+			 REQ_OP_WRITE | REQ_SYNC | REQ_FUA);
+		bio.bi_iter.bi_sector = VRAID_BM_SECTOR;
+		__bio_add_page(&bio, bm->pages[0], PAGE_SIZE, 0);
+		__bio_add_page(&bio, bm->pages[1], PAGE_SIZE, 0);
+		err = submit_bio_wait(&bio);
+		bio_uninit(&bio);
+		if (err) {
+			this_cpu_inc(vd->stats->member_errors[i]);
+			vraid_member_fail(vd, i, "bitmap write error");
+			ret = err;
+		}
+	}
+	return ret;
+}
+
+static void vraid_bm_set_work(struct work_struct *work)
+{
+	struct vraid_bitmap *bm = container_of(work, struct vraid_bitmap,
+					       set_work);
+	struct vraid_vd *vd = bm->vd;
+	struct vraid_bm_park *p, *tmp;
+	bool dirty = false;
+	LIST_HEAD(list);
+
+	spin_lock_irq(&bm->park_lock);
+	list_splice_init(&bm->parked, &list);
+	spin_unlock_irq(&bm->park_lock);
+
+	mutex_lock(&bm->lock);
+	list_for_each_entry(p, &list, list)
+		if (!test_and_set_bit(vraid_bm_region(vd, p->bio), bm->ondisk))
+			dirty = true;
+	if (dirty)
+		vraid_bm_write(vd);
+	mutex_unlock(&bm->lock);
+
+	list_for_each_entry_safe(p, tmp, &list, list) {
+		list_del(&p->list);
+		p->fn(vd, p->bio, p->start, p->arg);
+		mempool_free(p, &bm->park_pool);
+	}
+}
+
+static void vraid_bm_clear_work(struct work_struct *work)
+{
+	struct vraid_bitmap *bm = container_of(to_delayed_work(work),
+					       struct vraid_bitmap, clear_work);
+	bool changed = false;
+	u32 i;
+
+	mutex_lock(&bm->lock);
+	for (i = 0; i < bm->nbits; i++) {
+		if (!test_bit(i, bm->ondisk) || test_bit(i, bm->pending) ||
+		    atomic_read(&bm->count[i]))
+			continue;
+		clear_bit(i, bm->ondisk);
+		smp_mb__after_atomic();	/* pairs with vraid_bitmap_start() */
+		if (atomic_read(&bm->count[i]))
+			set_bit(i, bm->ondisk);
+		else
+			changed = true;
+	}
+	if (changed)
+		vraid_bm_write(bm->vd);
+	mutex_unlock(&bm->lock);
+}
+
+/*
+ * A VD write is about to start.  Returns true if it may go ahead; false
+ * if it was parked (then @fn(vd, bio, start, arg) runs later, from a
+ * work item).
+ */
+bool vraid_bitmap_start(struct vraid_vd *vd, struct bio *bio,
+			unsigned long start, vraid_bm_resume_fn fn, void *arg)
+{
+	struct vraid_bitmap *bm = vd->bitmap;
+	u32 r = vraid_bm_region(vd, bio);
+	struct vraid_bm_park *p;
+	unsigned long flags;
+
+	atomic_inc(&bm->count[r]);
+	smp_mb__after_atomic();	/* pairs with vraid_bm_clear_work() */
+	if (test_bit(r, bm->ondisk))
+		return true;
+	p = mempool_alloc(&bm->park_pool, GFP_NOIO);
+	p->bio = bio;
+	p->start = start;
+	p->fn = fn;
+	p->arg = arg;
+	spin_lock_irqsave(&bm->park_lock, flags);
+	list_add_tail(&p->list, &bm->parked);
+	spin_unlock_irqrestore(&bm->park_lock, flags);
+	queue_work(vraid_wq, &bm->set_work);
+	return false;
+}
+
+/* A VD write that went through vraid_bitmap_start() has ended.  Any context. */
+void vraid_bitmap_end(struct vraid_vd *vd, struct bio *bio)
+{
+	struct vraid_bitmap *bm = vd->bitmap;
+
+	if (atomic_dec_and_test(&bm->count[vraid_bm_region(vd, bio)]))
+		queue_delayed_work(vraid_wq, &bm->clear_work,
+				   VRAID_BM_CLEAR_DELAY);
+}
+
+/* Is the region of member sector @msector waiting for a resync? */
+bool vraid_bitmap_pending(struct vraid_vd *vd, u64 msector)
+{
+	struct vraid_bitmap *bm = vd->bitmap;
+
+	return !bm || test_bit(min_t(u64, msector >> bm->shift, bm->nbits - 1),
+			       bm->pending);
+}
+
+/* First member sector of the region after the one of @msector. */
+u64 vraid_bitmap_next(struct vraid_vd *vd, u64 msector)
+{
+	u32 shift = vd->bitmap->shift;
+
+	return ((msector >> shift) + 1) << shift;
+}
+
+/* The resync of the regions below @msector is done. */
+void vraid_bitmap_synced(struct vraid_vd *vd, u64 msector)
+{
+	struct vraid_bitmap *bm = vd->bitmap;
+	u32 i, end;
+
+	if (!bm)
+		return;
+	end = min_t(u64, msector >> bm->shift, bm->nbits);
+	for (i = 0; i < end; i++)
+		if (test_and_clear_bit(i, bm->pending) &&
+		    !atomic_read(&bm->count[i]))
+			queue_delayed_work(vraid_wq, &bm->clear_work,
+					   VRAID_BM_CLEAR_DELAY);
+}
+
+/*
+ * Mark every region from member sector @from on for resync (with @all:
+ * every region), then write the bitmap.  Returns the regions marked.
+ */
+u32 vraid_bitmap_mark(struct vraid_vd *vd, u64 from, bool all)
+{
+	struct vraid_bitmap *bm = vd->bitmap;
+	u32 i, n = 0;
+
+	mutex_lock(&bm->lock);
+	for (i = 0; i < bm->nbits; i++) {
+		if (all || (from < vd->geom.member_sectors &&
+			    ((u64)(i + 1) << bm->shift) > from)) {
+			set_bit(i, bm->ondisk);
+			set_bit(i, bm->pending);
+		}
+		if (test_bit(i, bm->pending))
+			n++;
+	}
+	vraid_bm_write(vd);
+	mutex_unlock(&bm->lock);
+	return n;
+}
+
+/*
+ * Assembly: OR the bitmaps on @bdevs (those of this VD) into pending and
+ * ondisk.  Returns the regions found dirty, or -ENODATA if no member had
+ * a valid bitmap of this geometry.
+ */
+int vraid_bitmap_load(struct vraid_vd *vd)
+{
+	struct vraid_bitmap *bm = vd->bitmap;
+	u8 *img;
+	char why[64];
+	int found = 0, dirty = 0;
+	u32 i, r, shift, nbits;
+
+	img = kmalloc(VRAID_BM_BYTES, GFP_KERNEL);
+	if (!img)
+		return -ENOMEM;
+	for (i = 0; i < vd->geom.nr_members; i++) {
+		struct vraid_member *m = &vd->members[i];
+		struct bio_vec bvec[2];
+		struct bio bio;
+
+		if (!vraid_member_ok(vd, i))
+			continue;
+		bio_init(&bio, m->h.bdev, bvec, 2, REQ_OP_READ | REQ_SYNC);
+		bio.bi_iter.bi_sector = VRAID_BM_SECTOR;
+		__bio_add_page(&bio, bm->pages[0], PAGE_SIZE, 0);
+		__bio_add_page(&bio, bm->pages[1], PAGE_SIZE, 0);
+		if (submit_bio_wait(&bio)) {
+			bio_uninit(&bio);
+			continue;
+		}
+		bio_uninit(&bio);
+		memcpy(img, page_address(bm->pages[0]), PAGE_SIZE);
+		memcpy(img + PAGE_SIZE, page_address(bm->pages[1]), PAGE_SIZE);
+		if (vraid_bm_decode(img, vd->uuid, &shift, &nbits, why,
+				    sizeof(why))) {
+			pr_warn("%s: member %u (%s): %s\n", vd->disk->disk_name,
+				i, m->name, why);
+			continue;
+		}
+		if (shift != bm->shift || nbits != bm->nbits) {
+			pr_warn("%s: member %u (%s): bitmap geometry differs\n",
+				vd->disk->disk_name, i, m->name);
+			continue;
+		}
+		found++;
+		for (r = 0; r < nbits; r++) {
+			if (!(img[PAGE_SIZE + r / 8] & (1U << (r % 8))))
+				continue;
+			if (!test_and_set_bit(r, bm->pending))
+				dirty++;
+			set_bit(r, bm->ondisk);
+		}
+	}
+	kfree(img);
+	return found ? dirty : -ENODATA;
+}
+
+/* Write the bitmap as it stands (create: all clear). */
+int vraid_bitmap_flush(struct vraid_vd *vd)
+{
+	int ret;
+
+	mutex_lock(&vd->bitmap->lock);
+	ret = vraid_bm_write(vd);
+	mutex_unlock(&vd->bitmap->lock);
+	return ret;
+}
+
+int vraid_bitmap_init(struct vraid_vd *vd)
+{
+	struct vraid_bitmap *bm;
+	int ret = -ENOMEM;
+
+	if (!vraid_level_redundant(vd->geom.level))
+		return 0;
+	bm = kzalloc(sizeof(*bm), GFP_KERNEL);
+	if (!bm)
+		return -ENOMEM;
+	bm->vd = vd;
+	bm->shift = vraid_bm_shift(vd->geom.member_sectors,
+				   vd->geom.strip_shift);
+	bm->nbits = (vd->geom.member_sectors + (1ULL << bm->shift) - 1) >>
+		    bm->shift;
+	bm->ondisk = bitmap_zalloc(bm->nbits, GFP_KERNEL);
+	bm->pending = bitmap_zalloc(bm->nbits, GFP_KERNEL);
+	bm->count = kvcalloc(bm->nbits, sizeof(*bm->count), GFP_KERNEL);
+	bm->pages[0] = alloc_page(GFP_KERNEL);
+	bm->pages[1] = alloc_page(GFP_KERNEL);
+	if (!bm->ondisk || !bm->pending || !bm->count || !bm->pages[0] ||
+	    !bm->pages[1])
+		goto out;
+	ret = mempool_init_kmalloc_pool(&bm->park_pool, 16,
+					sizeof(struct vraid_bm_park));
+	if (ret)
+		goto out;
+	mutex_init(&bm->lock);
+	spin_lock_init(&bm->park_lock);
+	INIT_LIST_HEAD(&bm->parked);
+	INIT_WORK(&bm->set_work, vraid_bm_set_work);
+	INIT_DELAYED_WORK(&bm->clear_work, vraid_bm_clear_work);
+	vd->bitmap = bm;
+	return 0;
+out:
+	vd->bitmap = bm;
+	vraid_bitmap_exit(vd);
+	return ret;
+}
+
+/* No VD I/O is in flight any more. */
+void vraid_bitmap_exit(struct vraid_vd *vd)
+{
+	struct vraid_bitmap *bm = vd->bitmap;
+
+	if (!bm)
+		return;
+	if (bm->park_pool.pool_data) {
+		flush_work(&bm->set_work);
+		cancel_delayed_work_sync(&bm->clear_work);
+		mempool_exit(&bm->park_pool);
+	}
+	if (bm->pages[0])
+		__free_page(bm->pages[0]);
+	if (bm->pages[1])
+		__free_page(bm->pages[1]);
+	kvfree(bm->count);
+	bitmap_free(bm->pending);
+	bitmap_free(bm->ondisk);
+	kfree(bm);
+	vd->bitmap = NULL;
+}
