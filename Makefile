@@ -32,7 +32,7 @@ module:
 	@test -d "$(KDIR)" || { echo "vraid: no kernel headers at KDIR=$(KDIR); run 'make deps' or pass KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
 
-tools: tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref
+tools: tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio
 
 # vraidctl reads on-disk metadata with the module's own portable core.
 VRAIDCTL_CORE := driver/metadata.c driver/layout.c driver/geom.c driver/validate.c
@@ -43,6 +43,10 @@ tools/vraidctl: tools/vraidctl.c uapi/linux/vraid.h $(VRAIDCTL_CORE) driver/meta
 tests/vm/bin/vraid-raw: tools/vraid-raw.c uapi/linux/vraid.h
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -o $@ $<
+
+tests/vm/bin/crashio: tests/vm/crashio.c
+	@mkdir -p tests/vm/bin
+	$(CC) $(USER_CFLAGS) -o $@ tests/vm/crashio.c
 
 tests/vm/bin/pqref: tests/vm/pqref.c driver/geom.c driver/layout.c driver/geom.h driver/layout.h
 	@mkdir -p $(dir $@)
@@ -82,5 +86,5 @@ bench: deps all
 
 clean:
 	$(KCLEAN)
-	rm -f tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref .check.log
+	rm -f tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio .check.log
 	-$(MAKE) -C tests/unit clean 2>/dev/null

@@ -102,7 +102,7 @@ pq_check() {
 
 # zero_members MIB DEV...: zero the first MIB MiB of each member's data
 # area (0: all of it), so regions vraid never wrote hold consistent
-# parity and copies (vraid does not initialise VDs yet).
+# parity and copies (for VDs created with --init fast).
 zero_members() {
 	local mib=$1 d len
 	shift
@@ -117,4 +117,80 @@ zero_members() {
 				count=$((len / 1048576)) oflag=direct 2>/dev/null ||
 			fail "cannot zero $d"
 	done
+}
+
+# ---- the md oracle (DESIGN.md): stock md over the same members ----
+
+md_wait_idle() {
+	local a=$1 i=0
+	while [ "$(cat /sys/block/$a/md/sync_action)" != idle ]; do
+		sleep 0.5
+		i=$((i + 1))
+		[ $i -lt 600 ] || fail "$a: md check did not finish"
+	done
+}
+
+# md_check /dev/mdN: md's own check finds no mismatch.
+md_check() {
+	local a=${1#/dev/}
+	echo check >/sys/block/$a/md/sync_action
+	sleep 0.5
+	md_wait_idle $a
+	[ "$(cat /sys/block/$a/md/mismatch_cnt)" = 0 ] ||
+		fail "$a: md check found $(cat /sys/block/$a/md/mismatch_cnt) mismatched sectors"
+}
+
+md_create() { # DEV LEVEL CHUNK_K SIZE_K DEVS...
+	local dev=$1 lvl=$2 chunk=$3 size=$4 layout=""
+	shift 4
+	case $lvl in
+	5|6) layout="--layout=left-symmetric --chunk=$chunk" ;;
+	10) layout="--layout=n2 --chunk=$chunk" ;;
+	esac
+	mdadm --create "$dev" --run --assume-clean --metadata=1.2 \
+		--data-offset=8M --size="$size" --bitmap=none --level="$lvl" \
+		$layout --raid-devices=$# "$@" </dev/null >/tmp/mdadm.out 2>&1 ||
+		{ cat /tmp/mdadm.out; fail "mdadm --create $dev failed"; }
+}
+
+# md_oracle LEVEL STRIP_K MEMBER_SECTORS VD_SECTORS HEAD_SUM HEAD_MIB
+#           TAIL_SUM DEVS...
+# With the VD stopped or deleted: md over DEVS (same level, layout, chunk
+# and order; RAID50/60 as raid0 over per-span arrays) is as large as the
+# VD was, reads HEAD_SUM over its first HEAD_MIB MiB and TAIL_SUM over its
+# last 2048 sectors (TAIL_SUM "-": not compared), and md's check finds
+# zero mismatches.  md is stopped again afterwards.
+md_oracle() {
+	local lvl=$1 strip_k=$2 msz=$3 size=$4 head=$5 mib=$6 tail=$7 w
+	shift 7
+	case $lvl in
+	50|60)
+		w=$(($# / 2))
+		md_create /dev/md10 $((lvl / 10)) "$strip_k" $((msz / 2)) $(echo "$@" | cut -d' ' -f1-$w)
+		md_create /dev/md11 $((lvl / 10)) "$strip_k" $((msz / 2)) $(echo "$@" | cut -d' ' -f$((w + 1))-)
+		mdadm --build /dev/md0 --level=0 --chunk="$strip_k" --raid-devices=2 \
+			/dev/md10 /dev/md11 </dev/null || fail "mdadm --build over spans"
+		;;
+	*)
+		md_create /dev/md0 $lvl "$strip_k" $((msz / 2)) "$@"
+		;;
+	esac
+	[ "$(blockdev --getsz /dev/md0)" = "$size" ] ||
+		fail "RAID$lvl: md size $(blockdev --getsz /dev/md0) != VD size $size"
+	[ "$(sum_mib /dev/md0 "$mib")" = "$head" ] ||
+		fail "RAID$lvl: md reads other data than vraid at the start"
+	[ "$tail" = - ] || [ "$(sum_sectors /dev/md0 $((size - 2048)) 2048)" = "$tail" ] ||
+		fail "RAID$lvl: md reads other data than vraid at the end"
+	case $lvl in
+	50|60)
+		mdadm --stop /dev/md0 >/dev/null 2>&1
+		md_check /dev/md10
+		md_check /dev/md11
+		mdadm --stop /dev/md10 /dev/md11 >/dev/null 2>&1
+		;;
+	*)
+		md_check /dev/md0
+		mdadm --stop /dev/md0 >/dev/null 2>&1
+		;;
+	esac
 }

@@ -140,6 +140,63 @@ expect_msg "taken"
 fio --name=pre --filename="$vd" --rw=write --bs=64k --size=8M --direct=1 \
 	--verify=crc32c --verify_only=1 --verify_fatal=1 >/dev/null ||
 	fail "data of the existing VD changed"
+# Jobs, spares and replace on a VD without redundancy (RAID0 above).
+cli_refuses_vd() { # REGEX ARGS...: refused, and the VD is as it was
+	local re=$1
+	shift
+	expect_fail vraidctl "$@"
+	echo "vraidctl $*: $ERR" | head -n 2
+	expect_msg "$re"
+	[ "$(vd_count)" = 1 ] && [ "$(vd_attr $vd state)" = optimal ] &&
+		[ "$(vd_attr $vd job)" = none ] || fail "vraidctl $* changed the VD"
+}
+cli_refuses_vd "redundancy" check "$vd"
+cli_refuses_vd "redundancy" init "$vd"
+cli_refuses_vd "redundancy" replace "$vd" $N1 $N2
+cli_refuses_vd "no job|not running|nothing" job "$vd" pause
+cli_refuses_vd "rate|12Q" job "$vd" rate 12Q
+cli_refuses_vd "in use" spare add $N1
+cli_refuses_vd "init|raid0|RAID0" create --level 0 --init background $N2 $S1
+fio --name=pre --filename="$vd" --rw=write --bs=64k --size=8M --direct=1 \
+	--verify=crc32c --verify_only=1 --verify_fatal=1 >/dev/null ||
+	fail "data of the existing VD changed"
+vd_delete "$vd"
+
+echo "--- jobs, spares and replace, sent directly"
+# raw_vd EXPECT ARGS...: like raw, with a VD in place (checked after)
+raw_vd() {
+	local want=$1
+	shift
+	vraid-raw --expect "$want" --want-message "$@" || fail "vraid-raw $*: not refused with $want"
+}
+vd=$(vd_create --level 1 --init fast --name r1 $N0 $N1)
+fio_verify "$vd" pre --rw=write --bs=64k --size=8M
+raw_vd EINVAL bad-action job 0 check
+raw_vd EINVAL bad-rate job 0 rate
+raw_vd EINVAL bad-rate 5 job 0 check
+raw_vd EINVAL reserved cmd job 0 check
+raw_vd EINVAL small job 0 check
+raw_vd ENOENT job 9 check
+raw_vd EINVAL bad-action spare add $N2
+raw_vd EINVAL bad-flags spare add $N2
+raw_vd EINVAL bad-dev spare add $N2
+raw_vd EINVAL reserved cmd spare list
+raw_vd EINVAL bad-dev replace 0 $N1 $N2
+raw_vd EINVAL bad-dev same replace 0 $N1 $N2
+raw_vd EINVAL bad-flags replace 0 $N1 $N2
+raw_vd EINVAL replace 0 $N1 $N0
+raw_vd ENODEV replace 0 $S0 $N2
+raw_vd EPERM --drop-privs job 0 check
+raw_vd EPERM --drop-privs replace 0 $N1 $N2
+raw_vd EPERM --drop-privs spare add $N2
+vraid-raw --drop-privs spare list || fail "spare list needs no privilege"
+[ "$(vd_attr $vd state)" = optimal ] && [ "$(vd_attr $vd job)" = none ] ||
+	fail "a refused request changed $vd"
+vd_attr $vd members | grep -q "^1 ${N1#/dev/} " || fail "member 1 changed"
+[ "$(vraidctl spare list --json)" = '{"spares":[]}' ] || fail "a spare appeared"
+fio --name=pre --filename="$vd" --rw=write --bs=64k --size=8M --direct=1 \
+	--verify=crc32c --verify_only=1 --verify_fatal=1 >/dev/null ||
+	fail "data of $vd changed"
 vd_delete "$vd"
 no_change end
 echo "bad input: ok"

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Crash test, first boot: a fresh VD (the images are all zero, so
+# --init fast is consistent), crashio writing at random and logging every
+# acknowledged write, then the host kills QEMU KILL_IN seconds later.
+. "$(dirname "$0")/common.sh"
+set -e
+vd=$(vd_create $LM_OPTS --strip 16K --init fast --name crash$LEVEL $LM_DEVS)
+crashio write "$vd" "$LOGDEV" $BLOCKS "${SEED:-1}" >/tmp/crashio.out 2>&1 &
+i=0
+until grep -q running /tmp/crashio.out; do
+	i=$((i + 1)); [ $i -lt 100 ] || { cat /tmp/crashio.out; fail "crashio did not start"; }
+	sleep 0.1
+done
+echo "RAID$LEVEL on $LM_DEVS, log on $LOGDEV: writing; power cut in ${KILL_IN}s"
+echo "@@VRAID-KILL-IN@@ $KILL_IN"
+sleep 600
+fail "still alive: the power cut did not come"

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * crashio - a writer whose acknowledged writes can be checked after a
+ * power cut (the crash tests, tests/vm/crash-test).
+ *
+ *   crashio write DEV LOGDEV BLOCKS [SEED]
+ *	Forever (until killed): pick a 4 KiB block of the first BLOCKS of
+ *	DEV, write it (O_DIRECT) with a self-describing content (magic,
+ *	block, generation, CRC), and once the write has completed append a
+ *	record "block B reached generation G" to LOGDEV (O_DIRECT|O_DSYNC,
+ *	one 512-byte sector per record).  A record exists only for a write
+ *	DEV acknowledged.  Prints "crashio: running" once started.
+ *
+ *   crashio verify DEV LOGDEV BLOCKS
+ *	Read the log up to its first invalid record and check every block
+ *	it names: the block must hold a valid content of generation >= the
+ *	last one logged (an unlogged later write may have landed too); a
+ *	lower generation is an acknowledged write lost.  Blocks never
+ *	logged are not checked.  Exit 0 when all is well.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BS	4096
+#define MAGIC	0x43524153484f3031ULL	/* "CRASHO01" */
+
+struct rec {
+	uint64_t magic;
+	uint64_t seq;
+	uint64_t block;
+	uint64_t gen;
+	uint32_t crc;
+};
+
+static uint32_t crc32c(uint32_t crc, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	crc = ~crc;
+	while (len--) {
+		crc ^= *p++;
+		for (int j = 0; j < 8; j++)
+			crc = (crc >> 1) ^ ((crc & 1) ? 0x82f63b78U : 0);
+	}
+	return ~crc;
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* Content of @block at generation @gen. */
+static void fill(uint8_t *buf, uint64_t block, uint64_t gen)
+{
+	uint64_t s = block * 0x9e3779b97f4a7c15ULL ^ gen ^ 0x1234567;
+	uint64_t hdr[3] = { MAGIC, block, gen };
+	uint32_t crc;
+
+	if (!s)
+		s = 1;
+	for (size_t i = 0; i < BS; i += 8) {
+		uint64_t v = rnd(&s);
+
+		memcpy(buf + i, &v, 8);
+	}
+	memcpy(buf, hdr, sizeof(hdr));
+	crc = crc32c(0, buf + 28, BS - 28);
+	memcpy(buf + 24, &crc, 4);
+}
+
+static int die(const char *what)
+{
+	fprintf(stderr, "crashio: %s: %s\n", what, strerror(errno));
+	return 2;
+}
+
+static int do_write(const char *dev, const char *logdev, uint64_t blocks,
+		    uint64_t seed)
+{
+	uint8_t *buf, *rb;
+	uint64_t *gens, seq = 0;
+	int fd, lfd;
+
+	fd = open(dev, O_RDWR | O_DIRECT);
+	lfd = open(logdev, O_RDWR | O_DIRECT | O_DSYNC);
+	if (fd < 0 || lfd < 0)
+		return die("open");
+	gens = calloc(blocks, sizeof(*gens));
+	if (posix_memalign((void **)&buf, BS, BS) ||
+	    posix_memalign((void **)&rb, BS, 512) || !gens)
+		return die("memory");
+	/* An empty log: the first record slot invalid. */
+	memset(rb, 0, 512);
+	if (pwrite(lfd, rb, 512, 0) != 512)
+		return die("log");
+	printf("crashio: running\n");
+	fflush(stdout);
+	for (;;) {
+		uint64_t b = rnd(&seed) % blocks;
+		struct rec r = { MAGIC, seq, b, ++gens[b], 0 };
+
+		fill(buf, b, r.gen);
+		if (pwrite(fd, buf, BS, (off_t)b * BS) != BS)
+			return die("write");
+		r.crc = crc32c(0, &r, offsetof(struct rec, crc));
+		memset(rb, 0, 512);
+		memcpy(rb, &r, sizeof(r));
+		/* The next slot is invalid already (zero, never written). */
+		if (pwrite(lfd, rb, 512, (off_t)seq * 512) != 512)
+			return die("log write");
+		seq++;
+	}
+}
+
+static int do_verify(const char *dev, const char *logdev, uint64_t blocks)
+{
+	uint8_t *buf, *rb;
+	uint64_t *gens, seq, checked = 0, newer = 0, bad = 0;
+	int fd, lfd;
+
+	fd = open(dev, O_RDONLY | O_DIRECT);
+	lfd = open(logdev, O_RDONLY | O_DIRECT);
+	if (fd < 0 || lfd < 0)
+		return die("open");
+	gens = calloc(blocks, sizeof(*gens));
+	if (posix_memalign((void **)&buf, BS, BS) ||
+	    posix_memalign((void **)&rb, BS, 512) || !gens)
+		return die("memory");
+	for (seq = 0;; seq++) {
+		struct rec r;
+
+		if (pread(lfd, rb, 512, (off_t)seq * 512) != 512)
+			break;
+		memcpy(&r, rb, sizeof(r));
+		if (r.magic != MAGIC || r.seq != seq || r.block >= blocks ||
+		    r.crc != crc32c(0, &r, offsetof(struct rec, crc)))
+			break;
+		gens[r.block] = r.gen;
+	}
+	for (uint64_t b = 0; b < blocks; b++) {
+		uint64_t hdr[3];
+		uint32_t crc;
+
+		if (!gens[b])
+			continue;
+		checked++;
+		if (pread(fd, buf, BS, (off_t)b * BS) != BS)
+			return die("read");
+		memcpy(hdr, buf, sizeof(hdr));
+		memcpy(&crc, buf + 24, 4);
+		if (hdr[0] != MAGIC || hdr[1] != b ||
+		    crc != crc32c(0, buf + 28, BS - 28)) {
+			printf("crashio: block %" PRIu64 ": not a valid block (gen %" PRIu64 " acknowledged)\n",
+			       b, gens[b]);
+			bad++;
+		} else if (hdr[2] < gens[b]) {
+			printf("crashio: block %" PRIu64 ": generation %" PRIu64 ", but %" PRIu64 " was acknowledged\n",
+			       b, hdr[2], gens[b]);
+			bad++;
+		} else if (hdr[2] > gens[b]) {
+			newer++;
+		}
+	}
+	printf("crashio: %" PRIu64 " log records, %" PRIu64 " blocks checked, %" PRIu64 " newer than logged, %" PRIu64 " bad\n",
+	       seq, checked, newer, bad);
+	return bad || !seq ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 5 && !strcmp(argv[1], "write"))
+		return do_write(argv[2], argv[3], strtoull(argv[4], NULL, 0),
+				argc > 5 ? strtoull(argv[5], NULL, 0) | 1 : 88172645463325252ULL);
+	if (argc == 5 && !strcmp(argv[1], "verify"))
+		return do_verify(argv[2], argv[3], strtoull(argv[4], NULL, 0));
+	fprintf(stderr, "usage: crashio write DEV LOGDEV BLOCKS [SEED] | verify DEV LOGDEV BLOCKS\n");
+	return 2;
+}
