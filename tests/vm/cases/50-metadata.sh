@@ -9,7 +9,8 @@ set -e
 
 members=$(mixed_members 4)
 zero_members 1 $members
-vd=$(vd_create --level 5 --strip 32K --name meta5 $members)
+# --init fast: no init job writing checkpoints (generations) meanwhile.
+vd=$(vd_create --level 5 --strip 32K --init fast --name meta5 $members)
 size=$(($(blockdev --getsz "$vd") * 512))
 uuid=""
 role=0
