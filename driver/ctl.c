@@ -206,6 +206,22 @@ static int vraid_ctl_assemble(void *buf)
 	return vraid_vd_assemble(a, vraid_name_taken);
 }
 
+static int vraid_ctl_set_policy(void *buf)
+{
+	struct vraid_set_policy *p = buf;
+	char *msg = p->hdr.message;
+	struct vraid_vd *vd;
+	int ret;
+
+	ret = vraid_validate_set_policy(p, msg, sizeof(p->hdr.message));
+	if (ret)
+		return ret;
+	vd = vraid_find(p->index, msg, sizeof(p->hdr.message));
+	if (!vd)
+		return -ENOENT;
+	return vraid_vd_set_policy(vd, p, msg, sizeof(p->hdr.message));
+}
+
 static int vraid_ctl_job(void *buf)
 {
 	struct vraid_job *j = buf;
@@ -530,6 +546,7 @@ static const vraid_ctl_fn vraid_ctl_fns[] = {
 	[_IOC_NR(VRAID_IOC_FAIL_MEMBER)] = vraid_ctl_fail_member,
 	[_IOC_NR(VRAID_IOC_ASSEMBLE)]	= vraid_ctl_assemble,
 	[_IOC_NR(VRAID_IOC_JOB)]	= vraid_ctl_job,
+	[_IOC_NR(VRAID_IOC_SET_POLICY)]	= vraid_ctl_set_policy,
 	[_IOC_NR(VRAID_IOC_SPARE)]	= vraid_ctl_spare,
 	[_IOC_NR(VRAID_IOC_REPLACE)]	= vraid_ctl_replace,
 };

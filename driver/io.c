@@ -124,6 +124,8 @@ static void vraid_map_bio(struct vraid_vd *vd, struct bio *bio)
 	clone->bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS + map.sector;
 	clone->bi_private = bio;
 	clone->bi_end_io = vraid_clone_endio;
+	if (bio_op(bio) == REQ_OP_WRITE)
+		clone->bi_opf |= vraid_member_fua(vd);
 	if (op_is_write(bio_op(bio)))
 		this_cpu_inc(vd->stats->member_writes[map.member]);
 	else
@@ -266,6 +268,14 @@ void vraid_submit_bio(struct bio *bio)
 	struct vraid_vd *vd = bio->bi_bdev->bd_disk->private_data;
 
 	if (unlikely(READ_ONCE(vd->state) == VRAID_VD_OFFLINE)) {
+		bio_io_error(bio);
+		return;
+	}
+	/* Access policy: blocked fails everything, ro every write, at once. */
+	if (unlikely(READ_ONCE(vd->access_policy) != VRAID_ACCESS_RW) &&
+	    (READ_ONCE(vd->access_policy) == VRAID_ACCESS_BLOCKED ||
+	     (op_is_write(bio_op(bio)) &&
+	      (bio_sectors(bio) || !(bio->bi_opf & REQ_PREFLUSH))))) {
 		bio_io_error(bio);
 		return;
 	}

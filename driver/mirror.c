@@ -230,6 +230,8 @@ static void vraid_mirror_write(struct vraid_mio *mio)
 			continue;
 		atomic_inc(&mio->remaining);
 		clone = vraid_mclone(mio, member, vraid_mirror_write_endio);
+		if (bio_op(clone) == REQ_OP_WRITE)
+			clone->bi_opf |= vraid_member_fua(vd);
 		this_cpu_inc(vd->stats->member_writes[member]);
 		submit_bio_noacct(clone);
 	}
@@ -483,7 +485,7 @@ static int vraid_mirror_sync_set(struct vraid_vd *vd, struct vraid_sync *sy,
 	u32 n = len >> (PAGE_SHIFT - SECTOR_SHIFT);
 	struct page **src = pages, **cmp = pages + VRAID_SYNC_PAGES;
 	u32 i, from = U32_MAX, bad = 0;
-	blk_opf_t wr = REQ_OP_WRITE | REQ_SYNC;
+	blk_opf_t wr = REQ_OP_WRITE | REQ_SYNC | vraid_member_fua(vd);
 
 	/* The source: the first copy that reads. */
 	for (i = 0; i < copies && from == U32_MAX; i++) {

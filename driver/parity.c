@@ -527,7 +527,8 @@ static void vraid_write_row(struct vraid_stripe *sh, struct vraid_row *r,
 			continue;
 		clear_bit(SDEV_WERR, &dev->flags);
 		vraid_sdev_submit(sh, slot, REQ_OP_WRITE |
-				  (fua ? REQ_FUA : 0) | REQ_SYNC);
+				  (fua ? REQ_FUA : vraid_member_fua(vd)) |
+				  REQ_SYNC);
 	}
 	vraid_sh_io_wait(sh);
 	for (slot = 0; slot < r->width; slot++) {

@@ -12,6 +12,7 @@
 #define NR_DELETE	0x01
 #define NR_LIST		0x02
 #define NR_INFO		0x03
+#define NR_SET_POLICY	0x04
 #define NR_FAIL_MEMBER	0x05
 #define NR_SPARE	0x06
 #define NR_REPLACE	0x07
@@ -28,6 +29,8 @@ _Static_assert(sizeof(struct vraid_fail_member) == VRAID_FAIL_MEMBER_SIZE_V1,
 _Static_assert(sizeof(struct vraid_assemble) == VRAID_ASSEMBLE_SIZE_V1,
 	       "assemble");
 _Static_assert(sizeof(struct vraid_job) == VRAID_JOB_SIZE_V1, "job");
+_Static_assert(sizeof(struct vraid_set_policy) == VRAID_SET_POLICY_SIZE_V1,
+	       "set_policy");
 _Static_assert(sizeof(struct vraid_spare) == VRAID_SPARE_SIZE_V1, "spare");
 _Static_assert(sizeof(struct vraid_replace) == VRAID_REPLACE_SIZE_V1,
 	       "replace");
@@ -42,6 +45,7 @@ u32 vraid_cmd_min_size(u32 nr)
 	case NR_FAIL_MEMBER:	return VRAID_FAIL_MEMBER_SIZE_V1;
 	case NR_ASSEMBLE:	return VRAID_ASSEMBLE_SIZE_V1;
 	case NR_JOB:	return VRAID_JOB_SIZE_V1;
+	case NR_SET_POLICY:	return VRAID_SET_POLICY_SIZE_V1;
 	case NR_SPARE:	return VRAID_SPARE_SIZE_V1;
 	case NR_REPLACE:	return VRAID_REPLACE_SIZE_V1;
 	}
@@ -52,7 +56,8 @@ bool vraid_cmd_mutates(u32 nr)
 {
 	/* SPARE's LIST action is checked for privilege by its handler. */
 	return nr == NR_CREATE || nr == NR_DELETE || nr == NR_FAIL_MEMBER ||
-	       nr == NR_ASSEMBLE || nr == NR_JOB || nr == NR_REPLACE;
+	       nr == NR_ASSEMBLE || nr == NR_JOB || nr == NR_REPLACE ||
+	       nr == NR_SET_POLICY;
 }
 
 static bool all_zero(const void *p, size_t len)
@@ -160,10 +165,18 @@ int vraid_validate_create(const struct vraid_create *c, char *msg,
 			 VRAID_NAME_LEN - 1);
 		return -EINVAL;
 	}
-	if (!all_zero(c->reserved2, sizeof(c->reserved2))) {
+	if (c->reserved1 || !all_zero(c->reserved2, sizeof(c->reserved2))) {
 		snprintf(msg, msglen, "reserved fields are not zero");
 		return -EINVAL;
 	}
+	ret = vraid_validate_policies(VRAID_SET_ACCESS | VRAID_SET_DISK_CACHE |
+				      VRAID_SET_IO | VRAID_SET_READ |
+				      VRAID_SET_WRITE, c->access_policy,
+				      c->disk_cache_policy, c->io_policy,
+				      c->read_policy, c->write_policy, msg,
+				      msglen);
+	if (ret)
+		return ret;
 	if (c->init > VRAID_INIT_FULL) {
 		snprintf(msg, msglen,
 			 "unknown initialisation %u: use fast, background or full",
@@ -435,4 +448,72 @@ int vraid_validate_replace(const struct vraid_replace *r, char *msg,
 		return -EINVAL;
 	}
 	return check_index(r->index, msg, msglen);
+}
+
+/*
+ * Policy values: unknown ones are refused (EINVAL); the ones that need
+ * the controller cache, which is not there yet, too (EOPNOTSUPP).
+ */
+int vraid_validate_policies(u32 mask, u32 access, u32 dcache, u32 io,
+			    u32 read, u32 write, char *msg, size_t msglen)
+{
+	if (((mask & VRAID_SET_ACCESS) && access > VRAID_ACCESS_BLOCKED) ||
+	    ((mask & VRAID_SET_DISK_CACHE) && dcache > VRAID_DCACHE_DISABLED) ||
+	    ((mask & VRAID_SET_IO) && io > VRAID_IO_CACHED) ||
+	    ((mask & VRAID_SET_READ) && read > VRAID_READ_AHEAD) ||
+	    ((mask & VRAID_SET_WRITE) && write > VRAID_WRITE_BACK_BBU)) {
+		snprintf(msg, msglen,
+			 "unknown policy value (access %u, disk cache %u, io %u, read %u, write %u)",
+			 access, dcache, io, read, write);
+		return -EINVAL;
+	}
+	if ((mask & VRAID_SET_WRITE) && write != VRAID_WRITE_THROUGH) {
+		snprintf(msg, msglen,
+			 "write-back needs the controller cache, which this vraid does not have yet: use write-through");
+		return -EOPNOTSUPP;
+	}
+	if ((mask & VRAID_SET_READ) && read != VRAID_READ_NORA) {
+		snprintf(msg, msglen,
+			 "read-ahead needs the controller cache, which this vraid does not have yet: use no read-ahead");
+		return -EOPNOTSUPP;
+	}
+	if ((mask & VRAID_SET_IO) && io != VRAID_IO_DIRECT) {
+		snprintf(msg, msglen,
+			 "cached I/O needs the controller cache, which this vraid does not have yet: use direct");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+int vraid_validate_set_policy(const struct vraid_set_policy *p, char *msg,
+			      size_t msglen)
+{
+	u32 all = VRAID_SET_ACCESS | VRAID_SET_DISK_CACHE | VRAID_SET_IO |
+		  VRAID_SET_READ | VRAID_SET_WRITE;
+	int ret;
+
+	if (p->reserved1 || !all_zero(p->reserved2, sizeof(p->reserved2))) {
+		snprintf(msg, msglen, "reserved fields are not zero");
+		return -EINVAL;
+	}
+	if (!p->set_mask || (p->set_mask & ~all)) {
+		snprintf(msg, msglen, "set_mask 0x%x: name 1 to 5 known policies",
+			 p->set_mask);
+		return -EINVAL;
+	}
+	if ((!(p->set_mask & VRAID_SET_ACCESS) && p->access_policy) ||
+	    (!(p->set_mask & VRAID_SET_DISK_CACHE) && p->disk_cache_policy) ||
+	    (!(p->set_mask & VRAID_SET_IO) && p->io_policy) ||
+	    (!(p->set_mask & VRAID_SET_READ) && p->read_policy) ||
+	    (!(p->set_mask & VRAID_SET_WRITE) && p->write_policy)) {
+		snprintf(msg, msglen, "a policy not in set_mask is not zero");
+		return -EINVAL;
+	}
+	ret = vraid_validate_policies(p->set_mask, p->access_policy,
+				      p->disk_cache_policy, p->io_policy,
+				      p->read_policy, p->write_policy, msg,
+				      msglen);
+	if (ret)
+		return ret;
+	return check_index(p->index, msg, msglen);
 }

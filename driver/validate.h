@@ -34,6 +34,10 @@ int vraid_validate_assemble(const struct vraid_assemble *a, char *msg,
 int vraid_validate_fail_member(const struct vraid_fail_member *f, char *msg,
 			       size_t msglen);
 
+int vraid_validate_policies(u32 mask, u32 access, u32 dcache, u32 io,
+			    u32 read, u32 write, char *msg, size_t msglen);
+int vraid_validate_set_policy(const struct vraid_set_policy *p, char *msg,
+			      size_t msglen);
 int vraid_validate_job(const struct vraid_job *j, char *msg, size_t msglen);
 int vraid_validate_spare(const struct vraid_spare *s, char *msg,
 			 size_t msglen);

@@ -135,11 +135,35 @@ static int vraid_open_members(struct vraid_vd *vd, struct vraid_create *c,
 	return 0;
 }
 
+/*
+ * Members handle FUA themselves (the block layer emulates it with a flush
+ * where the device lacks it), so FUA is offered with a cache.  Disk cache
+ * policy "disabled": every member write is FUA, so the VD has no
+ * volatile cache to flush.
+ */
+static void vraid_set_write_cache(struct vraid_vd *vd)
+{
+	bool wc = false, fua = false;
+	u32 i;
+
+	for (i = 0; i < vd->geom.nr_members; i++) {
+		struct block_device *bdev = vd->members[i].h.bdev;
+
+		if (!bdev)
+			continue;
+		wc |= bdev_write_cache(bdev);
+		fua |= bdev_fua(bdev);
+	}
+	if (READ_ONCE(vd->disk_cache_policy) == VRAID_DCACHE_DISABLED)
+		wc = fua = false;
+	blk_queue_write_cache(vd->disk->queue, wc, wc || fua);
+}
+
 static void vraid_set_limits(struct vraid_vd *vd)
 {
 	struct request_queue *q = vd->disk->queue;
 	const struct vraid_geom *g = &vd->geom;
-	bool wc = false, fua = false, nonrot = true, discard = true;
+	bool nonrot = true, discard = true;
 	bool parity = vraid_layout_is_parity(g->level);
 	unsigned int max_discard = UINT_MAX;
 	u32 i, strip = g->strip_sectors;
@@ -152,8 +176,6 @@ static void vraid_set_limits(struct vraid_vd *vd)
 			continue;
 		disk_stack_limits(vd->disk, bdev,
 				  VRAID_DATA_OFFSET_SECTORS << SECTOR_SHIFT);
-		wc |= bdev_write_cache(bdev);
-		fua |= bdev_fua(bdev);
 		nonrot &= bdev_nonrot(bdev);
 		if (!bdev_max_discard_sectors(bdev))
 			discard = false;
@@ -186,11 +208,7 @@ static void vraid_set_limits(struct vraid_vd *vd)
 		blk_queue_max_write_zeroes_sectors(q, 0);
 	}
 	blk_queue_max_discard_sectors(q, discard ? max_discard : 0);
-	/*
-	 * Members handle FUA themselves (the block layer emulates it with a
-	 * flush where the device lacks it), so FUA is offered with a cache.
-	 */
-	blk_queue_write_cache(q, wc, wc || fua);
+	vraid_set_write_cache(vd);
 	if (nonrot)
 		blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
 	else
@@ -268,6 +286,7 @@ static int vraid_vd_start(struct vraid_vd *vd, const char *verb, char *msg,
 		 VRAID_DISK_PREFIX "%d", idx);
 	vraid_set_limits(vd);
 	set_capacity(disk, vd->geom.size_sectors);
+	set_disk_ro(disk, vd->access_policy != VRAID_ACCESS_RW);
 
 	ret = device_add_disk(NULL, disk, vraid_disk_groups);
 	if (ret) {
@@ -319,6 +338,11 @@ int vraid_vd_create(struct vraid_create *c)
 	if (!vd)
 		return -ENOMEM;
 	memcpy(vd->name, c->name, sizeof(vd->name));
+	vd->access_policy = c->access_policy;
+	vd->disk_cache_policy = c->disk_cache_policy;
+	vd->io_policy = c->io_policy;
+	vd->read_policy = c->read_policy;
+	vd->write_policy = c->write_policy;
 
 	ret = vraid_open_members(vd, c, &min_data);
 	if (ret)
@@ -736,6 +760,54 @@ int vraid_vd_delete(struct vraid_vd *vd, bool stop, char *msg,
 	vraid_vd_free(vd);
 	module_put(THIS_MODULE);
 	return 0;
+}
+
+static const char *const vraid_access_names[] = { "rw", "ro", "blocked" };
+static const char *const vraid_dcache_names[] = { "default", "on", "off" };
+
+/*
+ * Change policies while the VD runs (validated: only the ones this vraid
+ * implements) and record them.  Called with vraid_ctl_mutex held.
+ */
+int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
+			char *msg, size_t len)
+{
+	const char *dn = vd->disk->disk_name;
+	u32 i;
+	int ret;
+
+	if (p->set_mask & VRAID_SET_ACCESS &&
+	    p->access_policy != vd->access_policy) {
+		WRITE_ONCE(vd->access_policy, p->access_policy);
+		set_disk_ro(vd->disk, p->access_policy != VRAID_ACCESS_RW);
+		pr_info("%s: access policy %s\n", dn,
+			vraid_access_names[p->access_policy]);
+	}
+	if (p->set_mask & VRAID_SET_DISK_CACHE &&
+	    p->disk_cache_policy != vd->disk_cache_policy) {
+		bool off = p->disk_cache_policy == VRAID_DCACHE_DISABLED;
+
+		/* What the members' caches hold goes to media first. */
+		if (off)
+			for (i = 0; i < vd->geom.nr_members; i++)
+				if (vraid_member_writable(vd, i))
+					blkdev_issue_flush(vd->members[i].h.bdev);
+		WRITE_ONCE(vd->disk_cache_policy, p->disk_cache_policy);
+		vraid_set_write_cache(vd);
+		pr_info("%s: disk cache policy %s\n", dn,
+			vraid_dcache_names[p->disk_cache_policy]);
+	}
+	/* The others have only their default today (validate.c). */
+	if (p->set_mask & VRAID_SET_IO)
+		vd->io_policy = p->io_policy;
+	if (p->set_mask & VRAID_SET_READ)
+		vd->read_policy = p->read_policy;
+	if (p->set_mask & VRAID_SET_WRITE)
+		vd->write_policy = p->write_policy;
+	ret = vraid_md_write_all(vd, false, msg, len);
+	if (ret)
+		pr_warn("%s: policies changed but not recorded: %s\n", dn, msg);
+	return ret;
 }
 
 void vraid_vd_fill_info(struct vraid_vd *vd, struct vraid_info *info)

@@ -161,6 +161,8 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 int vraid_vd_delete(struct vraid_vd *vd, bool stop, char *msg,
 		    size_t msglen);
 void vraid_vd_fill_info(struct vraid_vd *vd, struct vraid_info *info);
+int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
+			char *msg, size_t len);
 int vraid_vd_swap_check(struct vraid_vd *vd, struct block_device *bdev,
 			char *msg, size_t len);
 int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
@@ -193,6 +195,13 @@ bool vraid_level_redundant(u32 level);
 static inline bool vraid_member_ok(struct vraid_vd *vd, u32 member)
 {
 	return READ_ONCE(vd->members[member].state) == VRAID_MEMBER_ONLINE;
+}
+
+/* Disk cache policy "disabled": member writes carry FUA. */
+static inline blk_opf_t vraid_member_fua(struct vraid_vd *vd)
+{
+	return READ_ONCE(vd->disk_cache_policy) == VRAID_DCACHE_DISABLED ?
+	       REQ_FUA : 0;
 }
 
 /* Writes go to online and rebuilding members. */

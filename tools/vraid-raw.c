@@ -14,6 +14,7 @@
 #include <grp.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,16 +55,17 @@ static const char usage_text[] =
 "  bad-version          hdr.version_major = ABI major + 1    EPROTO\n"
 "  newer-minor          hdr.version_minor = ABI minor + 1    ok\n"
 "  reserved [WHERE]     a reserved field = 1; WHERE is hdr   EINVAL\n"
-"                       (default), cmd (reserved1; create,\n"
-"                       replace: reserved2[0]; delete: an\n"
+"                       (default), cmd (reserved1; replace:\n"
+"                       reserved2[0]; delete: an\n"
 "                       unknown del_flags bit; info: the\n"
 "                       job_type out field; spare: the\n"
 "                       nr_spares out field) or tail (last\n"
 "                       reserved2 word)\n"
 "  nonzero-flags [BITS] hdr.flags = BITS (default 0x80000000) EINVAL\n"
 "  bad-flags [BITS]     the command's own flags (del_flags,   EINVAL\n"
-"                       spare_flags, rep_flags) = BITS\n"
-"                       (default 0x80000000)\n"
+"                       spare_flags, rep_flags) = BITS;\n"
+"                       set: set_mask |= BITS (default\n"
+"                       0x80000000)\n"
 "  bad-action [N]       job or spare: action = N (default     EINVAL\n"
 "                       0x7f)\n"
 "  bad-rate [KIB]       job: rate_kib = KIB (default          EINVAL\n"
@@ -85,12 +87,15 @@ static const char usage_text[] =
 "  info INDEX                 INDEX: N or vraidN\n"
 "  delete INDEX\n"
 "  create [--level L] [--strip BYTES] [--spans N] [--name S] [--name-fill]\n"
-"         [--nr N] [--init N] MEMBER...\n"
+"         [--nr N] [--init N] [--access N] [--disk-cache N] [--io N]\n"
+"         [--read N] [--write N] MEMBER...\n"
 "                             L: jbod or a number (default 0); MEMBER: a path\n"
 "                             (its st_rdev is sent) or MAJ:MIN; --name-fill\n"
 "                             sends 32 'A's without a NUL; --nr overrides\n"
 "                             nr_members; --init N sets init (0 fast,\n"
-"                             1 background, 2 full)\n"
+"                             1 background, 2 full); --access ... --write\n"
+"                             set the policies (VRAID_ACCESS_*, _DCACHE_*,\n"
+"                             _IO_*, _READ_*, _WRITE_* values)\n"
 "  job INDEX ACTION [RATE]    ACTION: check, repair, init, pause, resume,\n"
 "                             stop, rate or a number; RATE: KiB/s\n"
 "  spare ACTION [DEV] [--vd INDEX]\n"
@@ -99,6 +104,10 @@ static const char usage_text[] =
 "                             and the index\n"
 "  replace INDEX OLD NEW [--force]\n"
 "                             OLD, NEW: a path or MAJ:MIN\n"
+"  set INDEX [KEY=N...]       SET_POLICY; KEY: access, disk-cache, io, read,\n"
+"                             write (the field = N, its bit in set_mask) or\n"
+"                             mask (set_mask = N instead of the keys' bits);\n"
+"                             no KEY sends set_mask 0\n"
 "\n"
 "OPTIONS:\n"
 "  --expect E[,E...]  expected result instead of the default: errno names\n"
@@ -108,7 +117,7 @@ static const char usage_text[] =
 "  --drop-privs       open the control device as root, then switch to uid and\n"
 "                     gid 65534 (nobody) with no groups, then send; the\n"
 "                     default expectation of create, delete, job,\n"
-"                     replace and spare add/remove becomes EPERM (list,\n"
+"                     replace, set and spare add/remove becomes EPERM (list,\n"
 "                     info and spare list need no privilege)\n"
 "  -h, --help         this text\n"
 "\n"
@@ -120,7 +129,10 @@ static const char usage_text[] =
 "  vraid-raw --expect ENOENT delete 255\n"
 "  vraid-raw bad-action job 0 check\n"
 "  vraid-raw bad-dev same replace 0 8:16 8:32\n"
-"  vraid-raw --expect EINVAL create --level 0 --init 1 /dev/vdb /dev/vdc\n";
+"  vraid-raw --expect EINVAL create --level 0 --init 1 /dev/vdb /dev/vdc\n"
+"  vraid-raw --expect EOPNOTSUPP set 0 write=1\n"
+"  vraid-raw --expect EINVAL set 0 mask=1 disk-cache=2\n"
+"  vraid-raw bad-flags set 0 access=1\n";
 
 static const struct { int e; const char *name; } errnames[] = {
 #define E(x) { x, #x }
@@ -191,10 +203,11 @@ static const struct {
 	{ "job", VRAID_IOC_JOB, sizeof(struct vraid_job) },
 	{ "spare", VRAID_IOC_SPARE, sizeof(struct vraid_spare) },
 	{ "replace", VRAID_IOC_REPLACE, sizeof(struct vraid_replace) },
+	{ "set", VRAID_IOC_SET_POLICY, sizeof(struct vraid_set_policy) },
 };
 enum {
 	CMD_CREATE, CMD_DELETE, CMD_LIST, CMD_INFO, CMD_JOB, CMD_SPARE,
-	CMD_REPLACE,
+	CMD_REPLACE, CMD_SET,
 };
 
 struct named {
@@ -214,7 +227,7 @@ static const struct named job_actions[] = {
 
 struct test {
 	const char *check;	/* CHECK name */
-	char reqdesc[64];	/* "list", "info 3", "create (2 members)" */
+	char reqdesc[128];	/* "list", "info 3", "create (2 members)" */
 	unsigned int cmd;	/* CMD_* of the request */
 	unsigned long ioc;	/* ioctl number sent */
 	unsigned char *buf;	/* BUF_SIZE bytes */
@@ -300,6 +313,7 @@ static unsigned int build_request(struct test *t, int argc, char **argv, int i)
 	struct vraid_job *j = (void *)t->buf;
 	struct vraid_spare *sp = (void *)t->buf;
 	struct vraid_replace *rp = (void *)t->buf;
+	struct vraid_set_policy *sp2 = (void *)t->buf;
 	uint32_t nr = 0;
 	bool nr_set = false;
 	unsigned int cmd;
@@ -365,6 +379,52 @@ static unsigned int build_request(struct test *t, int argc, char **argv, int i)
 			 rp->index, rp->old_major, rp->old_minor, rp->new_major,
 			 rp->new_minor);
 	}
+	if (cmd == CMD_SET) {
+		static const struct {
+			const char *key;
+			uint32_t bit;
+			size_t off;
+		} keys[] = {
+			{ "access", VRAID_SET_ACCESS,
+			  offsetof(struct vraid_set_policy, access_policy) },
+			{ "disk-cache", VRAID_SET_DISK_CACHE,
+			  offsetof(struct vraid_set_policy, disk_cache_policy) },
+			{ "io", VRAID_SET_IO,
+			  offsetof(struct vraid_set_policy, io_policy) },
+			{ "read", VRAID_SET_READ,
+			  offsetof(struct vraid_set_policy, read_policy) },
+			{ "write", VRAID_SET_WRITE,
+			  offsetof(struct vraid_set_policy, write_policy) },
+			{ "mask", 0, offsetof(struct vraid_set_policy, set_mask) },
+		};
+		uint32_t mask = 0, v32;
+		bool mask_given = false;
+		size_t k;
+
+		sp2->index = parse_index(i < argc ? argv[i++] : NULL);
+		while (i < argc) {
+			const char *a = argv[i++], *eq = strchr(a, '=');
+
+			for (k = 0; eq && k < ARRAY_SIZE(keys); k++)
+				if (strlen(keys[k].key) == (size_t)(eq - a) &&
+				    !strncmp(a, keys[k].key, (size_t)(eq - a)))
+					break;
+			if (!eq || k == ARRAY_SIZE(keys))
+				usage_fail("set: '%s' is not KEY=N with KEY access, disk-cache, io, read, write or mask",
+					   a);
+			v32 = (uint32_t)need_num(eq + 1, a);
+			memcpy(t->buf + keys[k].off, &v32, sizeof(v32));
+			mask |= keys[k].bit;
+			mask_given |= !keys[k].bit;
+		}
+		if (!mask_given)
+			sp2->set_mask = mask;
+		snprintf(t->reqdesc, sizeof(t->reqdesc),
+			 "set %u mask 0x%x access %u dcache %u io %u read %u write %u",
+			 sp2->index, sp2->set_mask, sp2->access_policy,
+			 sp2->disk_cache_policy, sp2->io_policy,
+			 sp2->read_policy, sp2->write_policy);
+	}
 	while (cmd == CMD_CREATE && i < argc) {
 		const char *a = argv[i++], *val = i < argc ? argv[i] : NULL;
 
@@ -384,6 +444,21 @@ static unsigned int build_request(struct test *t, int argc, char **argv, int i)
 			i++;
 		} else if (!strcmp(a, "--init")) {
 			c->init = (uint32_t)need_num(val, "--init");
+			i++;
+		} else if (!strcmp(a, "--access")) {
+			c->access_policy = (uint32_t)need_num(val, "--access");
+			i++;
+		} else if (!strcmp(a, "--disk-cache")) {
+			c->disk_cache_policy = (uint32_t)need_num(val, "--disk-cache");
+			i++;
+		} else if (!strcmp(a, "--io")) {
+			c->io_policy = (uint32_t)need_num(val, "--io");
+			i++;
+		} else if (!strcmp(a, "--read")) {
+			c->read_policy = (uint32_t)need_num(val, "--read");
+			i++;
+		} else if (!strcmp(a, "--write")) {
+			c->write_policy = (uint32_t)need_num(val, "--write");
 			i++;
 		} else if (!strcmp(a, "--name")) {
 			if (!val || strlen(val) >= sizeof(c->name))
@@ -446,6 +521,7 @@ static void spoil_reserved(struct test *t, const char *where)
 	struct vraid_job *j = (void *)t->buf;
 	struct vraid_spare *sp = (void *)t->buf;
 	struct vraid_replace *rp = (void *)t->buf;
+	struct vraid_set_policy *p = (void *)t->buf;
 	bool cmd = !strcmp(where, "cmd");
 
 	if (!strcmp(where, "hdr")) {
@@ -456,9 +532,9 @@ static void spoil_reserved(struct test *t, const char *where)
 		usage_fail("reserved: WHERE is hdr, cmd or tail, not '%s'", where);
 	switch (t->cmd) {
 	case CMD_CREATE:
-		/* reserved1 became init in ABI 1.3 */
+		/* reserved1 became init in ABI 1.3; a new one came in 1.4 */
 		if (cmd)
-			c->reserved2[0] = 1;
+			c->reserved1 = 1;
 		else
 			LAST(c->reserved2) = 1;
 		break;
@@ -499,6 +575,12 @@ static void spoil_reserved(struct test *t, const char *where)
 		else
 			LAST(rp->reserved2) = 1;
 		break;
+	case CMD_SET:
+		if (cmd)
+			p->reserved1 = 1;
+		else
+			LAST(p->reserved2) = 1;
+		break;
 	}
 }
 
@@ -511,6 +593,7 @@ static void spoil_field(struct test *t, const char *check, const char *arg,
 	struct vraid_job *j = (void *)t->buf;
 	struct vraid_spare *sp = (void *)t->buf;
 	struct vraid_replace *rp = (void *)t->buf;
+	struct vraid_set_policy *p = (void *)t->buf;
 	uint32_t maj = 0, min = 0;
 
 	if (!strcmp(check, "bad-flags")) {
@@ -522,8 +605,10 @@ static void spoil_field(struct test *t, const char *check, const char *arg,
 			sp->spare_flags = bits;
 		else if (t->cmd == CMD_REPLACE)
 			rp->rep_flags = bits;
+		else if (t->cmd == CMD_SET)
+			p->set_mask |= bits;	/* an unknown policy bit */
 		else
-			usage_fail("bad-flags: %s has no flags of its own (delete, spare, replace do)",
+			usage_fail("bad-flags: %s has no flags of its own (delete, spare, replace, set do)",
 				   cmds[t->cmd].name);
 	} else if (!strcmp(check, "bad-action")) {
 		uint32_t a = arg ? (uint32_t)v : 0x7f;
@@ -807,6 +892,7 @@ int main(int argc, char **argv)
 	}
 	if (privs && (t.cmd == CMD_CREATE || t.cmd == CMD_DELETE ||
 		      t.cmd == CMD_JOB || t.cmd == CMD_REPLACE ||
+		      t.cmd == CMD_SET ||
 		      (t.cmd == CMD_SPARE &&
 		       ((struct vraid_spare *)t.buf)->action != VRAID_SPARE_LIST)))
 		expect1(&t, EPERM);

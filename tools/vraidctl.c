@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vraidctl - create, delete, inspect and maintain vraid virtual drives (VDs):
- * background jobs (init, rebuild, check, repair), hot spares, replacement.
+ * background jobs (init, rebuild, check, repair), hot spares, replacement,
+ * policies (access, disk cache, read, write, I/O).
  *
  * Talks to the vraid module through ioctls on /dev/vraid-control (the
  * environment variable VRAIDCTL_CONTROL names another file, for tests).
@@ -366,8 +367,9 @@ static const struct vname access_pols[] = {
 	{ VRAID_ACCESS_BLOCKED, "Blocked", "blocked" },
 };
 static const struct vname dcache_pols[] = {
-	{ VRAID_DCACHE_DEFAULT, "Default", "default" }, { VRAID_DCACHE_ENABLED, "Enabled", "enabled" },
-	{ VRAID_DCACHE_DISABLED, "Disabled", "disabled" },
+	/* "On"/"Off" as `create --disk-cache` and `set disk-cache=` say it */
+	{ VRAID_DCACHE_DEFAULT, "Default", "default" }, { VRAID_DCACHE_ENABLED, "On", "enabled" },
+	{ VRAID_DCACHE_DISABLED, "Off", "disabled" },
 };
 static const struct vname io_pols[] = {
 	{ VRAID_IO_DIRECT, "Direct", "direct" }, { VRAID_IO_CACHED, "Cached", "cached" },
@@ -409,6 +411,107 @@ static const char *vname_of(const struct vname *t, size_t n, uint32_t v,
 	return json ? "unknown" : "Unknown";
 }
 #define VNAME(t, v, json) vname_of(t, ARRAY_SIZE(t), v, json)
+
+/* ---- policies: the words of create's options and of `set` --------------- */
+
+struct pol_word {
+	const char *word;	/* on the command line: "wt" */
+	uint32_t v;		/* VRAID_WRITE_THROUGH */
+	const char *says;	/* in set's output: "write-through" */
+};
+
+static const struct pol_word access_words[] = {
+	{ "rw", VRAID_ACCESS_RW, "rw" }, { "ro", VRAID_ACCESS_RO, "ro" },
+	{ "blocked", VRAID_ACCESS_BLOCKED, "blocked" },
+};
+static const struct pol_word dcache_words[] = {
+	{ "on", VRAID_DCACHE_ENABLED, "on" }, { "off", VRAID_DCACHE_DISABLED, "off" },
+	{ "default", VRAID_DCACHE_DEFAULT, "default" },
+};
+static const struct pol_word read_words[] = {
+	{ "ra", VRAID_READ_AHEAD, "read-ahead" },
+	{ "nora", VRAID_READ_NORA, "no-read-ahead" },
+};
+/*
+ * wb: write-back while the journal (the "battery") is healthy; awb:
+ * always write-back.  Neither is available yet (no controller cache).
+ */
+static const struct pol_word write_words[] = {
+	{ "wt", VRAID_WRITE_THROUGH, "write-through" },
+	{ "wb", VRAID_WRITE_BACK, "write-back" },
+	{ "awb", VRAID_WRITE_BACK_BBU, "always-write-back" },
+};
+static const struct pol_word io_words[] = {
+	{ "direct", VRAID_IO_DIRECT, "direct" }, { "cached", VRAID_IO_CACHED, "cached" },
+};
+
+/* The policies, in the order `set` prints them. */
+enum { POL_ACCESS, POL_DCACHE, POL_READ, POL_WRITE, POL_IO, NR_POL };
+
+static const struct policy {
+	const char *key;	/* set's KEY; create's option is --KEY */
+	const char *label;	/* in set's output: "disk cache off" */
+	uint32_t bit;		/* VRAID_SET_* */
+	const struct pol_word *words;
+	size_t nwords;
+	const char *choices;
+} policies[NR_POL] = {
+	[POL_ACCESS] = { "access", "access", VRAID_SET_ACCESS, access_words,
+			 ARRAY_SIZE(access_words), "rw, ro or blocked" },
+	[POL_DCACHE] = { "disk-cache", "disk cache", VRAID_SET_DISK_CACHE,
+			 dcache_words, ARRAY_SIZE(dcache_words),
+			 "on, off or default" },
+	[POL_READ] = { "read-policy", "read", VRAID_SET_READ, read_words,
+		       ARRAY_SIZE(read_words), "ra or nora" },
+	[POL_WRITE] = { "write-policy", "write", VRAID_SET_WRITE, write_words,
+			ARRAY_SIZE(write_words), "wt, wb or awb" },
+	[POL_IO] = { "io-policy", "io", VRAID_SET_IO, io_words,
+		     ARRAY_SIZE(io_words), "direct or cached" },
+};
+
+#define POL_ALL	(VRAID_SET_ACCESS | VRAID_SET_DISK_CACHE | VRAID_SET_READ | \
+		 VRAID_SET_WRITE | VRAID_SET_IO)
+
+static bool pol_parse(const struct policy *p, const char *s, uint32_t *v)
+{
+	size_t i;
+
+	for (i = 0; i < p->nwords; i++) {
+		if (!strcasecmp(s, p->words[i].word)) {
+			*v = p->words[i].v;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* "write-through"; "unknown (7)" for a value of a newer module. */
+static const char *pol_says(size_t k, uint32_t v)
+{
+	static char unk[NR_POL][24];
+	const struct policy *p = &policies[k];
+	size_t i;
+
+	for (i = 0; i < p->nwords; i++)
+		if (p->words[i].v == v)
+			return p->words[i].says;
+	snprintf(unk[k], sizeof(unk[k]), "unknown (%u)", v);
+	return unk[k];
+}
+
+/* Values of the policies in @mask that need the controller cache. */
+static bool pol_needs_cache(uint32_t mask, const uint32_t *v)
+{
+	return ((mask & VRAID_SET_WRITE) && v[POL_WRITE] != VRAID_WRITE_THROUGH) ||
+	       ((mask & VRAID_SET_READ) && v[POL_READ] != VRAID_READ_NORA) ||
+	       ((mask & VRAID_SET_IO) && v[POL_IO] != VRAID_IO_DIRECT);
+}
+
+/* After EOPNOTSUPP for a request with pol_needs_cache(). */
+static void cache_hint(void)
+{
+	hintmsg("the controller cache is not implemented yet; write-through, no read-ahead and direct I/O are available");
+}
 
 /* "jbod", "0".."60", "raid5", "RAID5": returns false if unknown. */
 static bool parse_level(const char *s, uint32_t *level)
@@ -667,7 +770,7 @@ static int ctl_ioctl(struct ctl *c, unsigned long req, void *buf, size_t size)
 
 enum ctx {
 	CTX_CREATE, CTX_VD, CTX_FAIL, CTX_OTHER, CTX_JOB, CTX_SPARE,
-	CTX_REPLACE,
+	CTX_REPLACE, CTX_POLICY,
 };
 
 /*
@@ -716,7 +819,7 @@ static void report(struct ctl *c, const char *what, int e,
 		break;
 	case ENOENT:
 	case ENXIO:
-		if (ctx == CTX_VD || ctx == CTX_FAIL)
+		if (ctx == CTX_VD || ctx == CTX_FAIL || ctx == CTX_POLICY)
 			hintmsg("no such virtual drive (see `vraidctl list`)");
 		else if (ctx == CTX_CREATE)
 			hintmsg("a member device is gone: check the device names (lsblk)");
@@ -1334,13 +1437,18 @@ static int create_init(struct ctl *c, uint32_t index, uint32_t init)
 
 static int cmd_create(int argc, char **argv)
 {
+	/* vals[NOPT + POL_*]: the policy options, --KEY of policies[] */
+	enum { NOPT = 5 };
 	static const char *const names[] = {
-		"--level", "--strip", "--spans", "--name", "--init", NULL
+		"--level", "--strip", "--spans", "--name", "--init",
+		"--access", "--disk-cache", "--read-policy", "--write-policy",
+		"--io-policy", NULL
 	};
-	const char *vals[5] = { NULL }, *devs[VRAID_MAX_MEMBERS];
+	const char *vals[NOPT + NR_POL] = { NULL }, *devs[VRAID_MAX_MEMBERS];
 	struct vraid_create req;
 	char out[VRAID_DEVNAME_LEN * 4];
 	uint32_t level, strip = 0, spans = 0, init = VRAID_INIT_FAST;
+	uint32_t pol[NR_POL] = { 0 };	/* zero: each one's default */
 	size_t ndev, i, j;
 	struct ctl c;
 	int rc, e;
@@ -1375,6 +1483,16 @@ static int cmd_create(int argc, char **argv)
 				   VNAME(levels, level, true));
 	if (!vals[4] && redundant(level))
 		init = VRAID_INIT_BACKGROUND;
+	for (i = 0; i < NR_POL; i++) {
+		const char *v = vals[NOPT + i];
+
+		if (!v)
+			continue;
+		if (!pol_parse(&policies[i], v, &pol[i]))
+			return usage_error("create", "unknown --%s '%s' (choose %s)",
+					   policies[i].key, v,
+					   policies[i].choices);
+	}
 	if (ndev == 0)
 		return usage_error("create", "name at least one member device (DEV...)");
 	if (ndev > VRAID_MAX_MEMBERS)
@@ -1390,6 +1508,12 @@ static int cmd_create(int argc, char **argv)
 	req.spans = spans;
 	req.nr_members = (uint32_t)ndev;
 	req.init = init;
+	/* as asked: the module refuses what it cannot do (EOPNOTSUPP) */
+	req.access_policy = pol[POL_ACCESS];
+	req.disk_cache_policy = pol[POL_DCACHE];
+	req.io_policy = pol[POL_IO];
+	req.read_policy = pol[POL_READ];
+	req.write_policy = pol[POL_WRITE];
 	if (vals[3])
 		memcpy(req.name, vals[3], strlen(vals[3]));
 	for (i = 0; i < ndev; i++) {
@@ -1418,6 +1542,15 @@ static int cmd_create(int argc, char **argv)
 		    req.hdr.version_minor < 3)
 			hintmsg("the vraid module speaks ABI %d.%d, which has no --init: give --init fast, or load the module built with this vraidctl",
 				req.hdr.version_major, req.hdr.version_minor);
+		if (e == EINVAL && c.replied &&
+		    (pol[POL_ACCESS] | pol[POL_DCACHE] | pol[POL_READ] |
+		     pol[POL_WRITE] | pol[POL_IO]) &&
+		    req.hdr.version_major == VRAID_ABI_MAJOR &&
+		    req.hdr.version_minor < 4)
+			hintmsg("the vraid module speaks ABI %d.%d, which takes no policies at create: leave the policy options out (or give their defaults), or load the module built with this vraidctl",
+				req.hdr.version_major, req.hdr.version_minor);
+		if (e == EOPNOTSUPP && pol_needs_cache(POL_ALL, pol))
+			cache_hint();
 		return RC_FAIL;
 	}
 	if (req.disk_name[0])
@@ -1747,6 +1880,114 @@ static int cmd_show(int argc, char **argv)
 		return RC_OK;
 	}
 	return show_human(&in);
+}
+
+/* set VD KEY=VALUE...: one SET_POLICY with the keys given, then INFO. */
+static int cmd_set(int argc, char **argv)
+{
+	const char *pos[1 + 2 * NR_POL];	/* more means a key twice */
+	struct vraid_set_policy req;
+	struct vraid_info in;
+	uint32_t val[NR_POL] = { 0 }, got[NR_POL], mask = 0;
+	char name[32], w[48];
+	size_t npos, i, k, kl;
+	bool differs = false;
+	struct ctl c;
+	int rc, e;
+
+	rc = parse_args("set", argc, argv, NULL, NULL, NULL, pos,
+			ARRAY_SIZE(pos), &npos);
+	if (rc >= 0)
+		return rc;
+	if (!npos)
+		return usage_error("set", "name the virtual drive and the policies to set (e.g. vraid0 access=ro)");
+	if (strchr(pos[0], '='))
+		return usage_error("set", "name the virtual drive first, then KEY=VALUE (e.g. vraidctl set vraid0 %s)",
+				   pos[0]);
+	if (npos == 1)
+		return usage_error("set", "name at least one policy to set as KEY=VALUE (KEY: access, disk-cache, read-policy, write-policy or io-policy)");
+	for (i = 1; i < npos && i < ARRAY_SIZE(pos); i++) {
+		const char *a = pos[i], *eq = strchr(a, '=');
+
+		if (!eq)
+			return usage_error("set", "'%s' is not KEY=VALUE (e.g. access=ro); name one virtual drive only",
+					   a);
+		kl = (size_t)(eq - a);
+		for (k = 0; k < NR_POL; k++)
+			if (strlen(policies[k].key) == kl &&
+			    !strncmp(a, policies[k].key, kl))
+				break;
+		if (k == NR_POL)
+			return usage_error("set", "unknown policy '%.*s' (choose access, disk-cache, read-policy, write-policy or io-policy)",
+					   (int)kl, a);
+		if (mask & policies[k].bit)
+			return usage_error("set", "%s given twice", policies[k].key);
+		if (!pol_parse(&policies[k], eq + 1, &val[k]))
+			return usage_error("set", "unknown %s '%s' (choose %s)",
+					   policies[k].key, eq + 1,
+					   policies[k].choices);
+		mask |= policies[k].bit;
+	}
+	if (npos > ARRAY_SIZE(pos))	/* not reached: a key came twice */
+		return usage_error("set", "too many arguments");
+
+	if (!ctl_open(&c, true))
+		return RC_FAIL;
+	if (resolve_vd(&c, pos[0], &in)) {
+		close(c.fd);
+		return RC_FAIL;
+	}
+	snprintf(name, sizeof(name), "%s%u", VRAID_DISK_PREFIX, in.index);
+	memset(&req, 0, sizeof(req));
+	req.index = in.index;
+	req.set_mask = mask;
+	req.access_policy = val[POL_ACCESS];
+	req.disk_cache_policy = val[POL_DCACHE];
+	req.io_policy = val[POL_IO];
+	req.read_policy = val[POL_READ];
+	req.write_policy = val[POL_WRITE];
+	e = ctl_ioctl(&c, VRAID_IOC_SET_POLICY, &req, sizeof(req));
+	if (e) {
+		close(c.fd);
+		snprintf(w, sizeof(w), "set %s", name);
+		report(&c, w, e, &req.hdr, CTX_POLICY);
+		if (e == EOPNOTSUPP && pol_needs_cache(mask, val))
+			cache_hint();
+		else if (e == EIO)
+			hintmsg("the change may be in effect but not recorded on the members: see `vraidctl show %s` and the kernel log (dmesg)",
+				name);
+		return RC_FAIL;
+	}
+	rc = get_info(&c, in.index, &in, false);
+	close(c.fd);
+	if (rc) {
+		hintmsg("the module accepted the change; see the policies with `vraidctl show %s`",
+			name);
+		return RC_FAIL;
+	}
+	got[POL_ACCESS] = in.access_policy;
+	got[POL_DCACHE] = in.disk_cache_policy;
+	got[POL_READ] = in.read_policy;
+	got[POL_WRITE] = in.write_policy;
+	got[POL_IO] = in.io_policy;
+	printf("%s: %s %s, %s %s, %s %s, %s %s, %s %s\n", name,
+	       policies[0].label, pol_says(0, got[0]),
+	       policies[1].label, pol_says(1, got[1]),
+	       policies[2].label, pol_says(2, got[2]),
+	       policies[3].label, pol_says(3, got[3]),
+	       policies[4].label, pol_says(4, got[4]));
+	fflush(stdout);
+	for (k = 0; k < NR_POL; k++) {
+		if ((mask & policies[k].bit) && got[k] != val[k]) {
+			errmsg("%s: the module accepted %s %s, but reports %s",
+			       name, policies[k].label, pol_says(k, val[k]),
+			       pol_says(k, got[k]));
+			differs = true;
+		}
+	}
+	if (differs)
+		hintmsg("see `vraidctl show %s` and the kernel log (dmesg)", name);
+	return differs ? RC_FAIL : RC_OK;
 }
 
 static int cmd_version(int argc, char **argv)
@@ -2778,7 +3019,7 @@ static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
 	{ "create", cmd_create,
-	  "vraidctl create --level jbod|0|1|5|6|10|50|60 [--strip SIZE] [--spans N] [--name NAME] [--init fast|background|full] DEV...",
+	  "vraidctl create --level jbod|0|1|5|6|10|50|60 [--strip SIZE] [--spans N] [--name NAME] [--init fast|background|full] [--access rw|ro|blocked] [--disk-cache on|off|default] [--read-policy ra|nora] [--write-policy wt|wb|awb] [--io-policy direct|cached] DEV...",
 	  "Build a virtual drive from the block devices DEV... (in role order 0, 1, ...)\n"
 	  "and print its name, e.g. vraid0.  The first 8 MiB of every member are\n"
 	  "reserved for vraid's metadata and data starts after them; whatever the\n"
@@ -2806,8 +3047,20 @@ static const struct command commands[] = {
 	  "                               (e.g. all zeros); `vraidctl init` later\n"
 	  "                 Not for jbod and raid0, which have nothing to initialise.\n"
 	  "  -h, --help     show this help\n\n"
+	  "Policies (as `vraidctl set` changes them later; the default first):\n"
+	  "  --access rw|ro|blocked       read-write, read-only, or no I/O at all\n"
+	  "  --disk-cache default|on|off  the members' own write caches: as the devices\n"
+	  "                               are set; used; or not relied on (every write\n"
+	  "                               is forced to the media)\n"
+	  "  --read-policy nora|ra        no read-ahead, or read-ahead\n"
+	  "  --write-policy wt|wb|awb     write-through; write-back while the journal\n"
+	  "                               (the \"battery\") is healthy; always write-back\n"
+	  "  --io-policy direct|cached    direct I/O, or through the controller cache\n"
+	  "  wb, awb, ra and cached need the controller cache, which vraid does not\n"
+	  "  have yet: the module refuses them (EOPNOTSUPP, exit 1).\n\n"
 	  "example: vraidctl create --level 0 --strip 128K --name scratch /dev/nvme0n1 /dev/nvme1n1\n"
-	  "         vraidctl create --level 5 --init full /dev/sdb /dev/sdc /dev/sdd\n" },
+	  "         vraidctl create --level 5 --init full /dev/sdb /dev/sdc /dev/sdd\n"
+	  "         vraidctl create --level 1 --disk-cache off /dev/sdb /dev/sdc\n" },
 	{ "delete", cmd_delete, "vraidctl delete VD",
 	  "Stop and remove the virtual drive VD (given as vraid0, /dev/vraid0, 0 or its\n"
 	  "name) and erase its metadata from the members, so it cannot be assembled\n"
@@ -2921,6 +3174,28 @@ static const struct command commands[] = {
 	  "             member_data_bytes logical_block_size open_count policies members\n"
 	  "             job last_job)\n"
 	  "  -h, --help show this help\n" },
+	{ "set", cmd_set, "vraidctl set VD KEY=VALUE...",
+	  "Change policies of the virtual drive VD while it runs; the module records\n"
+	  "them in the VD's metadata.  The keys given are changed together, in one\n"
+	  "request; the others stay as they are.  Then prints the policies in effect:\n"
+	  "\"vraid0: access ro, disk cache off, read no-read-ahead, write write-through,\n"
+	  "io direct\".  Each KEY at most once:\n\n"
+	  "  access=rw|ro|blocked          read-write, read-only, or no I/O at all\n"
+	  "  disk-cache=on|off|default     the members' own write caches: used; not\n"
+	  "                                relied on (every write is forced to the\n"
+	  "                                media); or as the devices are set (default)\n"
+	  "  read-policy=ra|nora           read-ahead, or no read-ahead\n"
+	  "  write-policy=wt|wb|awb        write-through; write-back while the journal\n"
+	  "                                (the \"battery\") is healthy; always write-back\n"
+	  "  io-policy=direct|cached       direct I/O, or through the controller cache\n"
+	  "  -h, --help                    show this help\n\n"
+	  "wb, awb, ra and cached need the controller cache, which vraid does not have\n"
+	  "yet: the module refuses them (EOPNOTSUPP, exit 1).  write-through, no\n"
+	  "read-ahead and direct I/O are what vraid does today.  New VDs start with\n"
+	  "access=rw disk-cache=default read-policy=nora write-policy=wt\n"
+	  "io-policy=direct unless `vraidctl create` is told otherwise.\n\n"
+	  "examples: vraidctl set vraid0 access=ro\n"
+	  "          vraidctl set scratch disk-cache=off access=rw\n" },
 	{ "version", cmd_version, "vraidctl version",
 	  "Print vraidctl's version and ABI version, and the loaded module's ABI version.\n" },
 	{ "help", cmd_help, "vraidctl help [COMMAND]",

@@ -249,12 +249,6 @@ static void fuzz_request(u32 nr, const void *req, u32 len)
 	memset(msg, 'X', VRAID_MSG_LEN);
 	ret = vraid_validate_hdr(req, nr, msg, VRAID_MSG_LEN);
 	check_msg("vraid_validate_hdr", ret, msg);
-	if (nr == 4) {
-		if (ret != -ENOTTY)
-			die("vraid_validate_hdr: %d for unknown command %u",
-			    ret, nr);
-		goto out;
-	}
 	CHECK_RET("vraid_validate_hdr", ret, 0, -EINVAL, -EPROTO);
 	if (len != vraid_cmd_min_size(nr))
 		die("size of command %u", nr);
@@ -316,6 +310,20 @@ static void fuzz_request(u32 nr, const void *req, u32 len)
 			die("assemble: accepted %u devices", a->nr_devices);
 		break;
 	}
+	case 4: {
+		const struct vraid_set_policy *p = req;
+
+		ret = vraid_validate_set_policy(p, msg, VRAID_MSG_LEN);
+		CHECK_RET("vraid_validate_set_policy", ret, 0, -EINVAL,
+			  -EOPNOTSUPP, -ENOENT);
+		if (!ret && (!p->set_mask || p->set_mask > 0x1f ||
+			     p->access_policy > VRAID_ACCESS_BLOCKED ||
+			     p->disk_cache_policy > VRAID_DCACHE_DISABLED ||
+			     p->io_policy || p->read_policy ||
+			     p->write_policy))
+			die("set_policy: accepted mask 0x%x", p->set_mask);
+		break;
+	}
 	case 6: {
 		const struct vraid_spare *sp = req;
 
@@ -363,7 +371,6 @@ static void fuzz_request(u32 nr, const void *req, u32 len)
 	}
 	}
 	check_msg("validator", ret, msg);
-out:
 	free(msg);
 }
 

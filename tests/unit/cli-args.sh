@@ -9,19 +9,26 @@
 # The mock: tools/vraidctl.c is compiled a second time with
 # "-include mock.h", which renames its ioctl() calls to mock_ioctl()
 # (defined in mock.c below).  The mock checks every request header the tool
-# sends (magic, size, version, zeroed fields; job, spare, replace and info
-# also through the module's own validators in driver/validate.c) and
-# answers from canned VDs:
+# sends (magic, size, version, zeroed fields; job, spare, replace, info and
+# set also through the module's own validators in driver/validate.c, and
+# create's policies through vraid_validate_policies(), whose EOPNOTSUPP
+# for what needs the controller cache is passed on as the module's own
+# refusal) and answers from canned VDs:
 #   MOCK_VRAID=none|three|vanish|dupname|badreply|jobs   which VDs exist;
 #                                    "jobs" has VDs with background jobs
 #                                    (see jobs_info() in mock.c), some of
 #                                    which end after a few INFO requests
 #   MOCK_FAIL=CMD:ERRNAME:MESSAGE    make CMD (create, delete, list, info,
-#                                    job, spare, replace or any) fail;
+#                                    set, job, spare, replace or any) fail;
 #                                    MESSAGE "-" = no reply copied
-#   MOCK_LOG=FILE                    create, delete, job, spare add/remove
-#                                    and replace requests are logged there
+#   MOCK_LOG=FILE                    create, delete, set, job, spare
+#                                    add/remove and replace requests are
+#                                    logged there (create and set before
+#                                    the policy validator runs)
 #   MOCK_ABI_MINOR=N                 a refusal says the module speaks 1.N
+#   MOCK_SET_IGNORE=1                SET_POLICY succeeds but changes nothing
+# A SET_POLICY that succeeds changes the VD's policies for the INFO
+# requests that follow in the same process.
 # SPARE LIST answers two spares (none in scenario "none").
 #
 # Environment: CC (default cc), SANITIZE=0 to skip the ASan/UBSan pass.
@@ -79,6 +86,20 @@ out_lacks() {
 	if grep "$2" -- "$3" "$tmp/out"; then say_not_ok "$1"; else say_ok "$1"; fi
 }
 
+# err_lacks DESC FIXED-STRING: the last check's stderr does not have it.
+err_lacks() {
+	if grep -qF -- "$2" "$tmp/err"; then say_not_ok "$1"; else say_ok "$1"; fi
+}
+
+# out_is DESC TEXT: the last check's stdout is exactly TEXT (one line).
+out_is() {
+	if [ "$(cat "$tmp/out")" = "$2" ]; then
+		say_ok "$1"
+	else
+		say_not_ok "$1 (got '$(cat "$tmp/out")')"
+	fi
+}
+
 # expect_log DESC LINE: the mock logged exactly LINE last.
 expect_log() {
 	last=$(tail -n 1 "$tmp/log" 2>/dev/null)
@@ -112,7 +133,13 @@ static const struct { const char *n; int e; } names[] = {
 	{ "EEXIST", EEXIST }, { "EINVAL", EINVAL }, { "ENOSPC", ENOSPC },
 	{ "EPROTO", EPROTO }, { "EOPNOTSUPP", EOPNOTSUPP }, { "ENXIO", ENXIO },
 	{ "ENOTTY", ENOTTY }, { "ENODEV", ENODEV }, { "EALREADY", EALREADY },
+	{ "EIO", EIO },
 };
+
+/* Policies set by SET_POLICY in this process, by VD index. */
+static struct {
+	uint32_t mask, access, dcache, io, read, write;
+} pols[VRAID_MAX_VDS];
 
 static void logit(const char *fmt, ...)
 {
@@ -306,6 +333,8 @@ static void jobs_info(struct vraid_info *in, uint32_t ix)
 		member(&in->members[i], i, 8, 16 * i, NULL, VRAID_MEMBER_ONLINE);
 }
 
+static void vd_info_canned(struct vraid_info *in);
+
 static int vd_info(struct vraid_info *in)
 {
 	const char *s = scenario();
@@ -315,6 +344,25 @@ static int vd_info(struct vraid_info *in)
 		;
 	if (i == k || (!strcmp(s, "vanish") && ix == 5))
 		return ENOENT;
+	vd_info_canned(in);
+	if (pols[ix].mask & VRAID_SET_ACCESS)
+		in->access_policy = pols[ix].access;
+	if (pols[ix].mask & VRAID_SET_DISK_CACHE)
+		in->disk_cache_policy = pols[ix].dcache;
+	if (pols[ix].mask & VRAID_SET_IO)
+		in->io_policy = pols[ix].io;
+	if (pols[ix].mask & VRAID_SET_READ)
+		in->read_policy = pols[ix].read;
+	if (pols[ix].mask & VRAID_SET_WRITE)
+		in->write_policy = pols[ix].write;
+	return 0;
+}
+
+static void vd_info_canned(struct vraid_info *in)
+{
+	const char *s = scenario();
+	uint32_t i, ix = in->index;
+
 	in->state = VRAID_VD_OPTIMAL;
 	in->strip_bytes = 65536;
 	in->logical_block_size = 512;
@@ -323,7 +371,7 @@ static int vd_info(struct vraid_info *in)
 	snprintf(in->disk_name, sizeof(in->disk_name), "vraid%u", ix);
 	if (!strcmp(s, "jobs")) {
 		jobs_info(in, ix);
-		return 0;
+		return;
 	}
 	switch (ix) {
 	case 0:
@@ -379,9 +427,9 @@ static int vd_info(struct vraid_info *in)
 			       i == 5 ? VRAID_MEMBER_FAILED : VRAID_MEMBER_ONLINE);
 		}
 		memset(in->members[7].dev_name, 'd', VRAID_DEVNAME_LEN);
+		in->disk_cache_policy = VRAID_DCACHE_DISABLED;
 		break;
 	}
-	return 0;
 }
 
 static int vd_exists(uint32_t index)
@@ -416,6 +464,7 @@ int mock_ioctl(int fd, unsigned long req, ...)
 		{ "delete", 0x01, sizeof(struct vraid_delete) },
 		{ "list", 0x02, sizeof(struct vraid_list) },
 		{ "info", 0x03, sizeof(struct vraid_info) },
+		{ "set", 0x04, sizeof(struct vraid_set_policy) },
 		{ "spare", 0x06, sizeof(struct vraid_spare) },
 		{ "replace", 0x07, sizeof(struct vraid_replace) },
 		{ "job", 0x08, sizeof(struct vraid_job) },
@@ -469,7 +518,7 @@ int mock_ioctl(int fd, unsigned long req, ...)
 		struct vraid_create *c = (void *)h;
 		char m[400] = "";
 
-		if (c->index || c->disk_name[0] ||
+		if (c->index || c->disk_name[0] || c->reserved1 ||
 		    !all_zero(c->reserved2, sizeof(c->reserved2)) ||
 		    !all_zero(&c->members[c->nr_members],
 			      (VRAID_MAX_MEMBERS - c->nr_members) * sizeof(c->members[0])))
@@ -479,9 +528,20 @@ int mock_ioctl(int fd, unsigned long req, ...)
 		for (i = 0; i < c->nr_members; i++)
 			snprintf(m + strlen(m), sizeof(m) - strlen(m), "%s%u:%u",
 				 i ? "," : "", c->members[i].major, c->members[i].minor);
-		logit("create level=%u strip=%u nr=%u spans=%u name=%.32s members=%s init=%u\n",
+		logit("create level=%u strip=%u nr=%u spans=%u name=%.32s members=%s init=%u access=%u dcache=%u io=%u read=%u write=%u\n",
 		      c->level, c->strip_bytes, c->nr_members, c->spans, c->name, m,
-		      c->init);
+		      c->init, c->access_policy, c->disk_cache_policy,
+		      c->io_policy, c->read_policy, c->write_policy);
+		ret = vraid_validate_policies(VRAID_SET_ACCESS | VRAID_SET_DISK_CACHE |
+					      VRAID_SET_IO | VRAID_SET_READ |
+					      VRAID_SET_WRITE, c->access_policy,
+					      c->disk_cache_policy, c->io_policy,
+					      c->read_policy, c->write_policy,
+					      msg, sizeof(msg));
+		if (ret == -EOPNOTSUPP)		/* the module's own refusal */
+			return fail(h, EOPNOTSUPP, msg);
+		if (ret)
+			return refused(h, ret, msg);
 		c->index = 4;
 		strcpy(c->disk_name, "vraid4");
 		return 0;
@@ -560,6 +620,37 @@ int mock_ioctl(int fd, unsigned long req, ...)
 		      r->rep_flags);
 		if (!vd_exists(r->index))
 			return fail(h, ENOENT, "no virtual drive");
+		return 0;
+	}
+	case 0x04: {
+		struct vraid_set_policy *p = (void *)h;
+
+		if (p->reserved1 || !all_zero(p->reserved2, sizeof(p->reserved2)))
+			return fail(h, EINVAL, "mock: set fields not zeroed");
+		logit("set index=%u mask=0x%x access=%u dcache=%u io=%u read=%u write=%u\n",
+		      p->index, p->set_mask, p->access_policy,
+		      p->disk_cache_policy, p->io_policy, p->read_policy,
+		      p->write_policy);
+		ret = vraid_validate_set_policy(p, msg, sizeof(msg));
+		if (ret == -EOPNOTSUPP)		/* the module's own refusal */
+			return fail(h, EOPNOTSUPP, msg);
+		if (ret)
+			return refused(h, ret, msg);
+		if (!vd_exists(p->index))
+			return fail(h, ENOENT, "no virtual drive");
+		if (getenv("MOCK_SET_IGNORE"))
+			return 0;
+		pols[p->index].mask |= p->set_mask;
+		if (p->set_mask & VRAID_SET_ACCESS)
+			pols[p->index].access = p->access_policy;
+		if (p->set_mask & VRAID_SET_DISK_CACHE)
+			pols[p->index].dcache = p->disk_cache_policy;
+		if (p->set_mask & VRAID_SET_IO)
+			pols[p->index].io = p->io_policy;
+		if (p->set_mask & VRAID_SET_READ)
+			pols[p->index].read = p->read_policy;
+		if (p->set_mask & VRAID_SET_WRITE)
+			pols[p->index].write = p->write_policy;
 		return 0;
 	}
 	default: {
@@ -733,6 +824,47 @@ run_tests() {
 	check "job rate 17G" 2 "" "rate '17G' is too large: the maximum is 16G (16777216 KiB/s)" "$V" job vraid0 rate 17G
 	check "job rate huge" 2 "" "invalid rate" "$V" job vraid0 rate 99999999999999999999G
 	check "wait, no VD" 2 "" "name the virtual drive to wait for" "$V" wait
+
+	# ABI 1.4: policies at create, set -- the command line alone
+	check "help lists set" 0 "vraidctl set VD KEY=VALUE..." "" "$V" help
+	check "help set" 0 "usage: vraidctl set VD KEY=VALUE..." "" "$V" help set
+	check "set -h" 0 "write-policy=wt|wb|awb" "" "$V" set -h
+	out_has "set -h example" -qF "vraidctl set vraid0 access=ro"
+	out_has "set -h says what is not available" -qF "wb, awb, ra and cached need the controller cache"
+	check "create -h policies" 0 "--write-policy wt|wb|awb" "" "$V" create -h
+	out_has "create -h --disk-cache" -qF "--disk-cache default|on|off"
+	out_has "create synopsis has the policies" -qF "[--access rw|ro|blocked] [--disk-cache on|off|default] [--read-policy ra|nora] [--write-policy wt|wb|awb] [--io-policy direct|cached] DEV..."
+	check "set, nothing" 2 "" "name the virtual drive and the policies to set (e.g. vraid0 access=ro)" "$V" set
+	check "set, nothing, usage" 2 "" "usage: vraidctl set VD KEY=VALUE..." "$V" set
+	check "set, no KEY=VALUE" 2 "" "name at least one policy to set as KEY=VALUE" "$V" set vraid0
+	check "set, KEY=VALUE first" 2 "" "name the virtual drive first, then KEY=VALUE (e.g. vraidctl set vraid0 access=ro)" "$V" set access=ro vraid0
+	check "set, two VDs" 2 "" "'vraid1' is not KEY=VALUE (e.g. access=ro); name one virtual drive only" "$V" set vraid0 vraid1 access=ro
+	check "set unknown key" 2 "" "unknown policy 'cache' (choose access, disk-cache, read-policy, write-policy or io-policy)" "$V" set vraid0 cache=on
+	check "set unknown key, usage" 2 "" "usage: vraidctl set VD KEY=VALUE..." "$V" set vraid0 cache=on
+	check "set empty key" 2 "" "unknown policy ''" "$V" set vraid0 =ro
+	check "set key with wrong case" 2 "" "unknown policy 'Access'" "$V" set vraid0 Access=ro
+	check "set option-style key" 2 "" "unknown policy '--access'" "$V" set vraid0 -- --access=ro
+	# KEY:A GOOD VALUE:THE CHOICES
+	for kv in "access:ro:rw, ro or blocked" "disk-cache:off:on, off or default" \
+		  "read-policy:nora:ra or nora" "write-policy:wt:wt, wb or awb" \
+		  "io-policy:direct:direct or cached"; do
+		k=${kv%%:*} good=${kv#*:} choices=${kv#*:*:}
+		good=${good%%:*}
+		check "set bad $k" 2 "" "unknown $k 'bogus' (choose $choices)" "$V" set vraid0 "$k=bogus"
+		check "set empty $k" 2 "" "unknown $k '' (choose $choices)" "$V" set vraid0 "$k="
+		check "set $k twice" 2 "" "$k given twice" "$V" set vraid0 "$k=$good" "$k=$good"
+		check "set $k twice, second bad" 2 "" "$k given twice" "$V" set vraid0 "$k=$good" "$k=bogus"
+		check "create bad --$k" 2 "" "unknown --$k 'bogus' (choose $choices)" "$V" create --level 1 "--$k" bogus /dev/x /dev/y
+		check "create --$k twice" 2 "" "--$k given twice" "$V" create --level 1 "--$k=x" "--$k" y /dev/x /dev/y
+		check "create --$k without value" 2 "" "--$k needs a value" "$V" create --level 1 "--$k"
+	done
+	check "set wrong value for the key" 2 "" "unknown access 'off' (choose rw, ro or blocked)" "$V" set vraid0 access=off
+	check "set access twice, apart" 2 "" "access given twice" "$V" set vraid0 access=ro disk-cache=off access=ro
+	check "set eleven keys" 2 "" "access given twice" "$V" set vraid0 access=ro access=ro access=ro access=ro access=ro access=ro access=ro access=ro access=ro access=ro access=ro
+	check "set bad option" 2 "" "unknown option '--bogus'" "$V" set vraid0 --bogus access=ro
+	check "set --json" 2 "" "unknown option '--json'" "$V" set vraid0 access=ro --json
+	check "set, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" set vraid0 access=ro
+	check "set, /dev/null" 1 "" "vraid0: /dev/null does not answer vraid requests" env VRAIDCTL_CONTROL=/dev/null "$V" set vraid0 write-policy=wt
 	check "wait --timeout x" 2 "" "invalid --timeout 'x': give seconds" "$V" wait vraid0 --timeout x
 	check "wait --timeout -1" 2 "" "invalid --timeout '-1'" "$V" wait vraid0 --timeout -1
 	check "wait --timeout 1." 2 "" "invalid --timeout '1.'" "$V" wait vraid0 --timeout 1.
@@ -806,7 +938,7 @@ run_tests() {
 	check "mock: show policies" 0 "Policies:           Access: RW, Disk cache: Default, I/O: Direct, Read: No Read Ahead, Write: Write Through" "" env MOCK_VRAID=three "$M" show 0
 	check "mock: show member table" 0 "ROLE  DEVICE        MAJ:MIN  STATE    SIZE     USED  READS  WRITES  ERRORS" "" env MOCK_VRAID=three "$M" show 0
 	out_has "mock: show member row" -qxF '   0  /dev/nvme0n1  259:0    Online  2 GiB  384 MiB   1000    2000       0'
-	check "mock: show raid5 policies" 0 "Access: RO, Disk cache: Enabled, I/O: Cached, Read: Read Ahead, Write: Write Back with BBU" "" env MOCK_VRAID=three "$M" show vraid1
+	check "mock: show raid5 policies" 0 "Access: RO, Disk cache: On, I/O: Cached, Read: Read Ahead, Write: Write Back with BBU" "" env MOCK_VRAID=three "$M" show vraid1
 	check "mock: show raid5 full stripe" 0 "Full stripe:        128 KiB" "" env MOCK_VRAID=three "$M" show vraid1
 	check "mock: show rebuilding member" 0 "Rebuilding" "" env MOCK_VRAID=three "$M" show vraid1
 	check "mock: show raid60" 0 "Spans:              2" "" env MOCK_VRAID=three "$M" show 7
@@ -919,17 +1051,17 @@ EOF
 	rm -f "$tmp/log"
 	if [ -n "$blk0" ]; then
 		check "mock: create prints the name" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 0 --strip 128K --name scratch "$blk0" "$blk1"
-		expect_log "mock: create request" "create level=0 strip=131072 nr=2 spans=0 name=scratch members=7:0,7:1 init=0"
+		expect_log "mock: create request" "create level=0 strip=131072 nr=2 spans=0 name=scratch members=7:0,7:1 init=0 access=0 dcache=0 io=0 read=0 write=0"
 		for s in 64K:65536 64k:65536 64KiB:65536 1M:1048576 1MiB:1048576 65536:65536 4096:4096 4k:4096; do
 			check "mock: create --strip ${s%%:*}" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level=0 --strip="${s%%:*}" "$blk0" "$blk1"
-			expect_log "mock: create --strip ${s%%:*} sends ${s#*:}" "create level=0 strip=${s#*:} nr=2 spans=0 name= members=7:0,7:1 init=0"
+			expect_log "mock: create --strip ${s%%:*} sends ${s#*:}" "create level=0 strip=${s#*:} nr=2 spans=0 name= members=7:0,7:1 init=0 access=0 dcache=0 io=0 read=0 write=0"
 		done
 		check "mock: create jbod" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level JBOD "$blk0"
-		expect_log "mock: create jbod request" "create level=255 strip=0 nr=1 spans=0 name= members=7:0 init=0"
+		expect_log "mock: create jbod request" "create level=255 strip=0 nr=1 spans=0 name= members=7:0 init=0 access=0 dcache=0 io=0 read=0 write=0"
 		check "mock: create raid60" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level raid60 --spans 2 --name x.y_z-1 "$blk0" "$blk1" "$blk2" "$blk3"
-		expect_log "mock: create raid60 request" "create level=60 strip=0 nr=4 spans=2 name=x.y_z-1 members=7:0,7:1,7:2,7:3 init=1"
+		expect_log "mock: create raid60 request" "create level=60 strip=0 nr=4 spans=2 name=x.y_z-1 members=7:0,7:1,7:2,7:3 init=1 access=0 dcache=0 io=0 read=0 write=0"
 		check "mock: create options after DEVs" 0 "vraid4" "" env MOCK_VRAID=none "$M" create "$blk1" "$blk0" --level 1
-		expect_log "mock: create member order" "create level=1 strip=0 nr=2 spans=0 name= members=7:1,7:0 init=1"
+		expect_log "mock: create member order" "create level=1 strip=0 nr=2 spans=0 name= members=7:1,7:0 init=1 access=0 dcache=0 io=0 read=0 write=0"
 		check "mock: create EOPNOTSUPP" 1 "" "vraidctl: create: RAID5 is not supported yet (EOPNOTSUPP: Operation not supported)" env MOCK_FAIL="create:EOPNOTSUPP:RAID5 is not supported yet" "$M" create --level 5 "$blk0" "$blk1" "$blk2"
 		check "mock: create EBUSY" 1 "" "a member is in use: mounted, in an md array, or in another virtual drive" env MOCK_FAIL="create:EBUSY:member 7:1 is in use" "$M" create --level 0 "$blk0" "$blk1"
 		check "mock: create EBUSY message" 1 "" "create: member 7:1 is in use (EBUSY: Device or resource busy)" env MOCK_FAIL="create:EBUSY:member 7:1 is in use" "$M" create --level 0 "$blk0" "$blk1"
@@ -958,16 +1090,16 @@ EOF
 	rm -f "$tmp/log"
 	if [ -n "$blk0" ]; then
 		check "mock: create raid5, default init" 0 "vraid4" "vraid4: initialising in the background; follow with: vraidctl show vraid4" env MOCK_VRAID=none "$M" create --level 5 "$blk0" "$blk1" "$blk2"
-		expect_log "mock: create raid5 sends init=1" "create level=5 strip=0 nr=3 spans=0 name= members=7:0,7:1,7:2 init=1"
+		expect_log "mock: create raid5 sends init=1" "create level=5 strip=0 nr=3 spans=0 name= members=7:0,7:1,7:2 init=1 access=0 dcache=0 io=0 read=0 write=0"
 		if [ "$(cat "$tmp/out")" = vraid4 ]; then say_ok "mock: create stdout is the name alone"; else say_not_ok "mock: create stdout is the name alone (got '$(cat "$tmp/out")')"; fi
 		check "mock: create --init fast" 0 "vraid4" "vraid4: not initialised (--init fast)" env MOCK_VRAID=none "$M" create --level 1 --init fast "$blk0" "$blk1"
-		expect_log "mock: create --init fast sends init=0" "create level=1 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0"
+		expect_log "mock: create --init fast sends init=0" "create level=1 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 access=0 dcache=0 io=0 read=0 write=0"
 		check "mock: create --init Background" 0 "vraid4" "initialising in the background" env MOCK_VRAID=none "$M" create --level 6 --init Background "$blk0" "$blk1" "$blk2" "$blk3"
-		expect_log "mock: create --init background sends init=1" "create level=6 strip=0 nr=4 spans=0 name= members=7:0,7:1,7:2,7:3 init=1"
+		expect_log "mock: create --init background sends init=1" "create level=6 strip=0 nr=4 spans=0 name= members=7:0,7:1,7:2,7:3 init=1 access=0 dcache=0 io=0 read=0 write=0"
 		check "mock: create raid0 says nothing of init" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 0 "$blk0" "$blk1"
 		if [ -s "$tmp/err" ]; then say_not_ok "mock: create raid0, empty stderr"; else say_ok "mock: create raid0, empty stderr"; fi
 		check "mock: create --init full" 0 "vraid4" "vraid4: init done" env MOCK_VRAID=jobs "$M" create --level 5 --init full "$blk0" "$blk1" "$blk2"
-		expect_log "mock: create --init full sends init=2" "create level=5 strip=0 nr=3 spans=0 name= members=7:0,7:1,7:2 init=2"
+		expect_log "mock: create --init full sends init=2" "create level=5 strip=0 nr=3 spans=0 name= members=7:0,7:1,7:2 init=2 access=0 dcache=0 io=0 read=0 write=0"
 		check "mock: create --init full progress" 0 "" "vraid4: init  25.0%  [#####...............]" env MOCK_VRAID=jobs "$M" create --level 5 --init full "$blk0" "$blk1" "$blk2"
 		if [ "$(cat "$tmp/out")" = vraid4 ]; then say_ok "mock: create --init full stdout is the name alone"; else say_not_ok "mock: create --init full stdout is the name alone"; fi
 		check "mock: create --init full, VD gone" 1 "vraid4" "vraid4: no virtual drive" env MOCK_VRAID=none "$M" create --level 5 --init full "$blk0" "$blk1" "$blk2"
@@ -1089,6 +1221,106 @@ EOF
 	else
 		say_skip "mock: replace" "no block device node"
 	fi
+
+	# set (ABI 1.4): one SET_POLICY with the keys given, then INFO
+	cachehint="vraidctl: hint: the controller cache is not implemented yet; write-through, no read-ahead and direct I/O are available"
+	rm -f "$tmp/log"
+	check "mock: set one key" 0 "" "" env MOCK_VRAID=three "$M" set vraid0 access=ro
+	out_is "mock: set one key, in effect" "vraid0: access ro, disk cache default, read no-read-ahead, write write-through, io direct"
+	expect_log "mock: set one key request" "set index=0 mask=0x1 access=1 dcache=0 io=0 read=0 write=0"
+	if [ -s "$tmp/err" ]; then say_not_ok "mock: set, empty stderr"; else say_ok "mock: set, empty stderr"; fi
+	check "mock: set by name" 0 "vraid0: access rw, disk cache off, read no-read-ahead, write write-through, io direct" "" env MOCK_VRAID=three "$M" set fast disk-cache=off
+	expect_log "mock: set by name request" "set index=0 mask=0x2 access=0 dcache=2 io=0 read=0 write=0"
+	check "mock: set /dev/vraid3 access=blocked" 0 "vraid3: access blocked," "" env MOCK_VRAID=three "$M" set /dev/vraid3 access=blocked
+	expect_log "mock: set access=blocked request" "set index=3 mask=0x1 access=2 dcache=0 io=0 read=0 write=0"
+	check "mock: set disk-cache=on" 0 "vraid0: access rw, disk cache on," "" env MOCK_VRAID=three "$M" set 0 disk-cache=on
+	expect_log "mock: set disk-cache=on request" "set index=0 mask=0x2 access=0 dcache=1 io=0 read=0 write=0"
+	check "mock: set values ignore case" 0 "vraid0: access ro, disk cache off," "" env MOCK_VRAID=three "$M" set 0 access=RO disk-cache=Off
+	expect_log "mock: set values ignore case request" "set index=0 mask=0x3 access=1 dcache=2 io=0 read=0 write=0"
+	check "mock: set all five" 0 "" "" env MOCK_VRAID=three "$M" set vraid0 io-policy=direct write-policy=wt read-policy=nora disk-cache=default access=rw
+	out_is "mock: set all five, in effect" "vraid0: access rw, disk cache default, read no-read-ahead, write write-through, io direct"
+	expect_log "mock: set all five request" "set index=0 mask=0x1f access=0 dcache=0 io=0 read=0 write=0"
+	check "mock: set several keys" 0 "" "" env MOCK_VRAID=three "$M" set vraid0 access=ro disk-cache=off write-policy=wt
+	out_is "mock: set several keys, in effect" "vraid0: access ro, disk cache off, read no-read-ahead, write write-through, io direct"
+	expect_log "mock: set several keys request" "set index=0 mask=0x13 access=1 dcache=2 io=0 read=0 write=0"
+	# vraid1 runs with every policy changed: set leaves the others alone
+	check "mock: set keeps the other policies" 0 "" "" env MOCK_VRAID=three "$M" set vraid1 access=rw
+	out_is "mock: set keeps the other policies, in effect" "vraid1: access rw, disk cache on, read read-ahead, write always-write-back, io cached"
+	expect_log "mock: set keeps the others request" "set index=1 mask=0x1 access=0 dcache=0 io=0 read=0 write=0"
+	check "mock: set back to the defaults" 0 "vraid1: access ro, disk cache default, read no-read-ahead, write write-through, io direct" "" env MOCK_VRAID=three "$M" set vraid1 disk-cache=default read-policy=nora write-policy=wt io-policy=direct
+	expect_log "mock: set back to the defaults request" "set index=1 mask=0x1e access=0 dcache=0 io=0 read=0 write=0"
+	# what needs the controller cache: sent as asked, refused by the validator
+	for w in "write-policy=wb:mask=0x10 access=0 dcache=0 io=0 read=0 write=1:write-back needs the controller cache, which this vraid does not have yet: use write-through" \
+		 "write-policy=awb:mask=0x10 access=0 dcache=0 io=0 read=0 write=2:write-back needs the controller cache" \
+		 "read-policy=ra:mask=0x8 access=0 dcache=0 io=0 read=1 write=0:read-ahead needs the controller cache, which this vraid does not have yet: use no read-ahead" \
+		 "io-policy=cached:mask=0x4 access=0 dcache=0 io=1 read=0 write=0:cached I/O needs the controller cache, which this vraid does not have yet: use direct"; do
+		kv=${w%%:*} sent=${w#*:} why=${w#*:*:}
+		sent=${sent%%:*}
+		check "mock: set $kv refused" 1 "" "vraidctl: set vraid0: $why" env MOCK_VRAID=three "$M" set vraid0 "$kv"
+		expect_log "mock: set $kv sent as asked" "set index=0 $sent"
+		check "mock: set $kv, EOPNOTSUPP" 1 "" "(EOPNOTSUPP: Operation not supported)" env MOCK_VRAID=three "$M" set vraid0 "$kv"
+		check "mock: set $kv, hint" 1 "" "$cachehint" env MOCK_VRAID=three "$M" set vraid0 "$kv"
+		out_lacks "mock: set $kv prints nothing" -q .
+	done
+	check "mock: set access=ro write-policy=wb refused whole" 1 "" "write-back needs the controller cache" env MOCK_VRAID=three "$M" set vraid0 access=ro write-policy=wb
+	expect_log "mock: set access=ro write-policy=wb request" "set index=0 mask=0x11 access=1 dcache=0 io=0 read=0 write=1"
+	check "mock: set EOPNOTSUPP not about the cache" 1 "" "set vraid0: not today (EOPNOTSUPP" env MOCK_VRAID=three MOCK_FAIL="set:EOPNOTSUPP:not today" "$M" set vraid0 access=ro
+	err_lacks "mock: set EOPNOTSUPP not about the cache, no cache hint" "controller cache"
+	check "mock: set no such VD" 1 "" "vraid9: no virtual drive (ENOENT" env MOCK_VRAID=three "$M" set vraid9 access=ro
+	check "mock: set no such VD hint" 1 "" "no such virtual drive (see \`vraidctl list\`)" env MOCK_VRAID=three "$M" set vraid9 access=ro
+	check "mock: set no such name" 1 "" "nosuch: no such virtual drive" env MOCK_VRAID=three "$M" set nosuch access=ro
+	check "mock: set ENOENT from SET_POLICY" 1 "" "set vraid0: vraid0 is gone (ENOENT" env MOCK_VRAID=three MOCK_FAIL="set:ENOENT:vraid0 is gone" "$M" set vraid0 access=ro
+	check "mock: set ENOENT from SET_POLICY hint" 1 "" "no such virtual drive (see \`vraidctl list\`)" env MOCK_VRAID=three MOCK_FAIL="set:ENOENT:vraid0 is gone" "$M" set vraid0 access=ro
+	check "mock: set EPERM" 1 "" "vraidctl: hint: run as root" env MOCK_VRAID=three MOCK_FAIL="set:EPERM:changing virtual drives needs CAP_SYS_ADMIN (run as root)" "$M" set vraid0 access=ro
+	check "mock: set EIO" 1 "" "set vraid0: cannot write the metadata (EIO" env MOCK_VRAID=three MOCK_FAIL="set:EIO:cannot write the metadata" "$M" set vraid0 access=ro
+	check "mock: set EIO hint" 1 "" "the change may be in effect but not recorded on the members: see \`vraidctl show vraid0\`" env MOCK_VRAID=three MOCK_FAIL="set:EIO:cannot write the metadata" "$M" set vraid0 access=ro
+	check "mock: set, older module" 1 "" "the vraid module speaks ABI 1.3, older than vraidctl's $abi, and lacks this request" env MOCK_VRAID=three MOCK_ABI_MINOR=3 MOCK_FAIL="set:ENOTTY:unknown command 4" "$M" set vraid0 access=ro
+	check "mock: set, module changes nothing" 1 "vraid0: access rw, disk cache default," "vraid0: the module accepted access ro, but reports rw" env MOCK_VRAID=three MOCK_SET_IGNORE=1 "$M" set vraid0 access=ro disk-cache=default
+	err_lacks "mock: set, module changes nothing, only what differs" "disk cache"
+	check "mock: set on a VD with a job" 0 "vraid0: access ro," "" env MOCK_VRAID=jobs "$M" set vraid0 access=ro
+	check "mock: show disk cache off" 0 "Access: RW, Disk cache: Off, I/O: Direct" "" env MOCK_VRAID=three "$M" show vraid7
+	check "mock: show --json disk cache off" 0 '"policies":{"access":"rw","disk_cache":"disabled","io":"direct","read":"no_read_ahead","write":"write_through"}' "" env MOCK_VRAID=three "$M" show vraid7 --json
+
+	# create: the policy options, sent as asked
+	rm -f "$tmp/log"
+	if [ -n "$blk0" ]; then
+		for f in "access ro:access=1 dcache=0 io=0 read=0 write=0" \
+			 "access blocked:access=2 dcache=0 io=0 read=0 write=0" \
+			 "access rw:access=0 dcache=0 io=0 read=0 write=0" \
+			 "disk-cache on:access=0 dcache=1 io=0 read=0 write=0" \
+			 "disk-cache off:access=0 dcache=2 io=0 read=0 write=0" \
+			 "disk-cache default:access=0 dcache=0 io=0 read=0 write=0" \
+			 "read-policy nora:access=0 dcache=0 io=0 read=0 write=0" \
+			 "write-policy wt:access=0 dcache=0 io=0 read=0 write=0" \
+			 "io-policy direct:access=0 dcache=0 io=0 read=0 write=0"; do
+			o=${f%%:*}
+			check "mock: create --$o" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 1 "--${o% *}" "${o#* }" "$blk0" "$blk1"
+			expect_log "mock: create --$o sends ${f#*:}" "create level=1 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=1 ${f#*:}"
+		done
+		check "mock: create --disk-cache=OFF --access=ro" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 0 --disk-cache=OFF --access=ro "$blk0" "$blk1"
+		expect_log "mock: create --disk-cache=OFF --access=ro request" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 access=1 dcache=2 io=0 read=0 write=0"
+		check "mock: create with all five" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 5 --init fast --access blocked --disk-cache on --read-policy nora --write-policy wt --io-policy direct "$blk0" "$blk1" "$blk2"
+		expect_log "mock: create with all five request" "create level=5 strip=0 nr=3 spans=0 name= members=7:0,7:1,7:2 init=0 access=2 dcache=1 io=0 read=0 write=0"
+		out_is "mock: create with policies, stdout is the name alone" vraid4
+		for f in "write-policy wb:access=0 dcache=0 io=0 read=0 write=1:write-back needs the controller cache, which this vraid does not have yet: use write-through" \
+			 "write-policy awb:access=0 dcache=0 io=0 read=0 write=2:write-back needs the controller cache" \
+			 "read-policy ra:access=0 dcache=0 io=0 read=1 write=0:read-ahead needs the controller cache" \
+			 "io-policy cached:access=0 dcache=0 io=1 read=0 write=0:cached I/O needs the controller cache"; do
+			o=${f%%:*} sent=${f#*:} why=${f#*:*:}
+			sent=${sent%%:*}
+			check "mock: create --$o refused" 1 "" "vraidctl: create: $why" env MOCK_VRAID=none "$M" create --level 0 "--${o% *}" "${o#* }" "$blk0" "$blk1"
+			expect_log "mock: create --$o sent as asked" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 $sent"
+			check "mock: create --$o hint" 1 "" "$cachehint" env MOCK_VRAID=none "$M" create --level 0 "--${o% *}" "${o#* }" "$blk0" "$blk1"
+			out_lacks "mock: create --$o prints no name" -q .
+		done
+		check "mock: create EOPNOTSUPP not about the cache" 1 "" "RAID5 is not supported yet" env MOCK_FAIL="create:EOPNOTSUPP:RAID5 is not supported yet" "$M" create --level 5 --access ro "$blk0" "$blk1" "$blk2"
+		err_lacks "mock: create EOPNOTSUPP not about the cache, no cache hint" "controller cache"
+		check "mock: create policies, older module" 1 "" "the vraid module speaks ABI 1.3, which takes no policies at create: leave the policy options out" env MOCK_ABI_MINOR=3 MOCK_FAIL="create:EINVAL:reserved fields are not zero" "$M" create --level 0 --disk-cache off "$blk0" "$blk1"
+		check "mock: create default policies, older module" 1 "" "reserved fields are not zero" env MOCK_ABI_MINOR=3 MOCK_FAIL="create:EINVAL:reserved fields are not zero" "$M" create --level 0 --access rw "$blk0" "$blk1"
+		err_lacks "mock: create default policies, older module, no policy hint" "takes no policies"
+	else
+		say_skip "mock: create with policies" "no block device node"
+	fi
 	unset VRAIDCTL_CONTROL MOCK_LOG
 
 	# vraid-raw: its own argument handling (the kernel side runs in the VM)
@@ -1123,9 +1355,29 @@ EOF
 	check "raw: bad-flags on job" 2 "" "bad-flags: job has no flags of its own" env VRAIDCTL_CONTROL=/dev/null "$R" bad-flags job 0 stop
 	check "raw: bad-dev same on spare" 2 "" "bad-dev same: only for replace" env VRAIDCTL_CONTROL=/dev/null "$R" bad-dev same spare add 8:64
 	check "raw: garbage job" 0 "garbage job 0 action 4: 20 rounds" "" env VRAIDCTL_CONTROL=/dev/null "$R" garbage 20 3 job 0 pause
+	check "raw: set" 0 "send set 0 mask 0x1 access 1 dcache 0 io 0 read 0 write 0: got ENOTTY" "" env VRAIDCTL_CONTROL=/dev/null "$R" --expect ENOTTY set 0 access=1
+	check "raw: set all keys" 0 "send set 3 mask 0x1f access 1 dcache 2 io 3 read 4 write 5: got ENOTTY" "" env VRAIDCTL_CONTROL=/dev/null "$R" --expect ENOTTY set vraid3 write=5 read=4 io=3 disk-cache=2 access=1
+	check "raw: set mask=" 0 "send set 0 mask 0x1 access 0 dcache 2 io 0 read 0 write 0" "" env VRAIDCTL_CONTROL=/dev/null "$R" --expect ENOTTY set 0 mask=1 disk-cache=2
+	check "raw: set no key, mask 0" 0 "send set 0 mask 0x0 access 0" "" env VRAIDCTL_CONTROL=/dev/null "$R" --expect ENOTTY set 0
+	check "raw: set default ok" 1 "want ok: FAIL" "" env VRAIDCTL_CONTROL=/dev/null "$R" set 0 access=1
+	check "raw: set reserved" 1 "reserved set 0 mask 0x1 access 1 dcache 0 io 0 read 0 write 0: got ENOTTY (Inappropriate ioctl for device), no reply header; want EINVAL: FAIL" "" env VRAIDCTL_CONTROL=/dev/null "$R" reserved cmd set 0 access=1
+	check "raw: set reserved tail" 1 "want EINVAL: FAIL" "" env VRAIDCTL_CONTROL=/dev/null "$R" reserved tail set 0 access=1
+	check "raw: small set" 1 "small set 0 mask 0x2" "" env VRAIDCTL_CONTROL=/dev/null "$R" small set 0 disk-cache=2
+	check "raw: set bad-flags" 1 "bad-flags set 0 mask 0x1 access 1 dcache 0 io 0 read 0 write 0: got ENOTTY (Inappropriate ioctl for device), no reply header; want EINVAL: FAIL" "" env VRAIDCTL_CONTROL=/dev/null "$R" bad-flags set 0 access=1
+	check "raw: set unknown key" 2 "" "set: 'foo=1' is not KEY=N with KEY access, disk-cache, io, read, write or mask" "$R" set 0 foo=1
+	check "raw: set not KEY=N" 2 "" "set: 'access' is not KEY=N" "$R" set 0 access
+	check "raw: set bad value" 2 "" "access=x: expected a number, got 'x'" "$R" set 0 access=x
+	check "raw: set needs INDEX" 2 "" "INDEX: expected a number" "$R" set
+	check "raw: bad-action on set" 2 "" "bad-action: only job and spare have an action" "$R" bad-action set 0 access=1
+	check "raw: create policies" 0 "send create (level 0, 2 members): got ENOTTY" "" env VRAIDCTL_CONTROL=/dev/null "$R" --expect ENOTTY create --access 1 --disk-cache 2 --io 0 --read 0 --write 1 8:0 8:16
+	check "raw: create policy needs a number" 2 "" "--write: expected a number, got 'wb'" "$R" create --write wb 8:0 8:16
+	check "raw: create reserved cmd" 1 "reserved create (level 0, 2 members)" "" env VRAIDCTL_CONTROL=/dev/null "$R" reserved cmd create 8:0 8:16
+	check "raw: --help set" 0 "set INDEX [KEY=N...]" "" "$R" --help
 	if [ "$(id -u)" = 0 ]; then
 		check "raw: --drop-privs" 0 "want ENOTTY: ok" "" env VRAIDCTL_CONTROL=/dev/null "$R" --drop-privs --expect ENOTTY create 8:0 8:16
 		check "raw: --drop-privs default EPERM" 1 "want EPERM: FAIL" "" env VRAIDCTL_CONTROL=/dev/null "$R" --drop-privs delete 0
+		check "raw: --drop-privs set default EPERM" 1 "send set 0 mask 0x1 access 1 dcache 0 io 0 read 0 write 0: got ENOTTY (Inappropriate ioctl for device), no reply header; want EPERM: FAIL" "" env VRAIDCTL_CONTROL=/dev/null "$R" --drop-privs set 0 access=1
+		check "raw: --drop-privs set --expect" 0 "want ENOTTY: ok" "" env VRAIDCTL_CONTROL=/dev/null "$R" --drop-privs --expect ENOTTY set 0 write=1
 	else
 		check "raw: --drop-privs needs root" 2 "" "must start as root" env VRAIDCTL_CONTROL=/dev/null "$R" --drop-privs create 8:0
 	fi

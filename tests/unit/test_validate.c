@@ -29,6 +29,8 @@ static const struct cmd {
 	{ 0x01, "DELETE", sizeof(struct vraid_delete), VRAID_IOC_DELETE, true },
 	{ 0x02, "LIST",   sizeof(struct vraid_list),   VRAID_IOC_LIST,   false },
 	{ 0x03, "INFO",   sizeof(struct vraid_info),   VRAID_IOC_INFO,   false },
+	{ 0x04, "SET_POLICY", sizeof(struct vraid_set_policy),
+	  VRAID_IOC_SET_POLICY, true },
 	{ 0x05, "FAIL_MEMBER", sizeof(struct vraid_fail_member),
 	  VRAID_IOC_FAIL_MEMBER, true },
 	{ 0x06, "SPARE", sizeof(struct vraid_spare), VRAID_IOC_SPARE, false },
@@ -148,7 +150,7 @@ static const struct hdr_case {
 static void test_hdr(void)
 {
 	static const u32 unknown[] = {
-		4, 9, 10, 0x0c, 0xff, 0x100, 0x80000000, 0xffffffff,
+		9, 10, 0x0c, 0xff, 0x100, 0x80000000, 0xffffffff,
 	};
 	struct vraid_ioc_hdr *h = zalloc(sizeof(*h));
 	size_t i, j;
@@ -235,9 +237,11 @@ static void test_abi(void)
 	CHECK(sizeof(struct vraid_ioc_hdr) ==
 	      4 + 4 + 2 + 2 + 4 + 4 + 4 + VRAID_MSG_LEN,
 	      "vraid_ioc_hdr %zu", sizeof(struct vraid_ioc_hdr));
+	/* ... 5 policies and reserved1 since ABI 1.4 */
 	CHECK(sizeof(struct vraid_create) ==
 	      sizeof(struct vraid_ioc_hdr) + 4 * 4 + VRAID_NAME_LEN + 4 + 4 +
-	      VRAID_DEVNAME_LEN + FSZ(struct vraid_create, reserved2) +
+	      VRAID_DEVNAME_LEN + 5 * 4 + 4 +
+	      FSZ(struct vraid_create, reserved2) +
 	      FSZ(struct vraid_create, members),
 	      "vraid_create %zu", sizeof(struct vraid_create));
 	CHECK(sizeof(struct vraid_delete) ==
@@ -277,6 +281,10 @@ static void test_abi(void)
 	      sizeof(struct vraid_ioc_hdr) + 8 * 4 +
 	      FSZ(struct vraid_replace, reserved2),
 	      "vraid_replace %zu", sizeof(struct vraid_replace));
+	CHECK(sizeof(struct vraid_set_policy) ==
+	      sizeof(struct vraid_ioc_hdr) + 8 * 4 +
+	      FSZ(struct vraid_set_policy, reserved2),
+	      "vraid_set_policy %zu", sizeof(struct vraid_set_policy));
 	CHECK(sizeof(struct vraid_ioc_hdr) % 8 == 0 &&
 	      sizeof(struct vraid_create) % 8 == 0 &&
 	      sizeof(struct vraid_delete) % 8 == 0 &&
@@ -285,7 +293,8 @@ static void test_abi(void)
 	      sizeof(struct vraid_job) % 8 == 0 &&
 	      sizeof(struct vraid_spare_info) % 8 == 0 &&
 	      sizeof(struct vraid_spare) % 8 == 0 &&
-	      sizeof(struct vraid_replace) % 8 == 0,
+	      sizeof(struct vraid_replace) % 8 == 0 &&
+	      sizeof(struct vraid_set_policy) % 8 == 0,
 	      "a struct size is not a multiple of 8");
 	tap_end();
 
@@ -383,7 +392,73 @@ static void test_abi(void)
 	OFF(struct vraid_replace, old_role, 176);
 	OFF(struct vraid_replace, reserved1, 180);
 	OFF(struct vraid_replace, reserved2, 184);
+	tap_end();
+
+	/* ABI 1.4: SET_POLICY, frozen like the others. */
+	tap_begin("ABI 1.4 minimum size: set_policy 216, nr 0x04, create still 560");
+	CHECK(VRAID_SET_POLICY_SIZE_V1 == 216, "uapi size %u",
+	      VRAID_SET_POLICY_SIZE_V1);
+	CHECK(sizeof(struct vraid_set_policy) == 216, "sizeof %zu",
+	      sizeof(struct vraid_set_policy));
+	CHECK(vraid_cmd_min_size(0x04) == VRAID_SET_POLICY_SIZE_V1,
+	      "set_policy %u", vraid_cmd_min_size(0x04));
+	CHECK(_IOC_NR(VRAID_IOC_SET_POLICY) == 0x04, "nr %lu",
+	      (unsigned long)_IOC_NR(VRAID_IOC_SET_POLICY));
+	CHECK(vraid_cmd_mutates(0x04), "SET_POLICY does not mutate");
+	CHECK(sizeof(struct vraid_create) == VRAID_CREATE_SIZE_V1 &&
+	      vraid_cmd_min_size(0x00) == 560, "create %zu",
+	      sizeof(struct vraid_create));
+	CHECK(VRAID_ABI_MAJOR == 1 && VRAID_ABI_MINOR >= 4, "ABI %d.%d",
+	      VRAID_ABI_MAJOR, VRAID_ABI_MINOR);
+	tap_end();
+
+	/*
+	 * Create's policies took the first reserved2 words: access_policy
+	 * sits where reserved2 started (an older tool sends zero there,
+	 * every policy's default), and members did not move.
+	 */
+	tap_begin("ABI 1.4 field offsets: create policies, set_policy");
+	OFF(struct vraid_create, disk_name, 208);
+	OFF(struct vraid_create, access_policy, 240);
+	OFF(struct vraid_create, disk_cache_policy, 244);
+	OFF(struct vraid_create, io_policy, 248);
+	OFF(struct vraid_create, read_policy, 252);
+	OFF(struct vraid_create, write_policy, 256);
+	OFF(struct vraid_create, reserved1, 260);
+	OFF(struct vraid_create, reserved2, 264);
+	OFF(struct vraid_create, members, 304);
+	CHECK(FSZ(struct vraid_create, reserved2) == 40, "create reserved2 %zu",
+	      FSZ(struct vraid_create, reserved2));
+	OFF(struct vraid_set_policy, index, 152);
+	OFF(struct vraid_set_policy, set_mask, 156);
+	OFF(struct vraid_set_policy, access_policy, 160);
+	OFF(struct vraid_set_policy, disk_cache_policy, 164);
+	OFF(struct vraid_set_policy, io_policy, 168);
+	OFF(struct vraid_set_policy, read_policy, 172);
+	OFF(struct vraid_set_policy, write_policy, 176);
+	OFF(struct vraid_set_policy, reserved1, 180);
+	OFF(struct vraid_set_policy, reserved2, 184);
+	/* the same order as vraid_info's policies */
+	OFF(struct vraid_info, access_policy, 272);
+	OFF(struct vraid_info, disk_cache_policy, 276);
+	OFF(struct vraid_info, io_policy, 280);
+	OFF(struct vraid_info, read_policy, 284);
+	OFF(struct vraid_info, write_policy, 288);
 #undef OFF
+	tap_end();
+
+	tap_begin("ABI 1.4 policy values and set_mask bits");
+	CHECK(VRAID_SET_ACCESS == 1 && VRAID_SET_DISK_CACHE == 2 &&
+	      VRAID_SET_IO == 4 && VRAID_SET_READ == 8 &&
+	      VRAID_SET_WRITE == 16, "set_mask bits");
+	CHECK(VRAID_ACCESS_RW == 0 && VRAID_ACCESS_RO == 1 &&
+	      VRAID_ACCESS_BLOCKED == 2, "access values");
+	CHECK(VRAID_DCACHE_DEFAULT == 0 && VRAID_DCACHE_ENABLED == 1 &&
+	      VRAID_DCACHE_DISABLED == 2, "disk cache values");
+	CHECK(VRAID_IO_DIRECT == 0 && VRAID_IO_CACHED == 1, "io values");
+	CHECK(VRAID_READ_NORA == 0 && VRAID_READ_AHEAD == 1, "read values");
+	CHECK(VRAID_WRITE_THROUGH == 0 && VRAID_WRITE_BACK == 1 &&
+	      VRAID_WRITE_BACK_BBU == 2, "write values");
 	tap_end();
 }
 
@@ -396,11 +471,28 @@ enum tweak {
 	TW_SLOT,	/* members[a] = b:c, a >= nr_members */
 	TW_INIT,	/* init = a */
 	TW_RES2,	/* reserved2[a] = b */
+	TW_RES1,	/* reserved1 = a */
+	TW_POL,		/* policy a (POL_*) = b */
+	TW_POL2,	/* policy a = b and policy c = 1 */
 	TW_OUT,		/* garbage in the out fields (index, disk_name) */
 	TW_HDR,		/* garbage in the header (validate_hdr's business) */
 };
 
 #define NOSTR	"\x01"	/* name: leave the name field all zero */
+
+/* The policy fields of create and set_policy, for the tables. */
+enum { POL_ACCESS, POL_DCACHE, POL_IO, POL_READ, POL_WRITE };
+
+static u32 *create_pol(struct vraid_create *c, u32 which)
+{
+	switch (which) {
+	case POL_ACCESS:	return &c->access_policy;
+	case POL_DCACHE:	return &c->disk_cache_policy;
+	case POL_IO:		return &c->io_policy;
+	case POL_READ:		return &c->read_policy;
+	}
+	return &c->write_policy;
+}
 
 static const struct create_case {
 	const char *what;
@@ -484,9 +576,31 @@ static const struct create_case {
 	{ "raid5 init 0x80000000", 5, 3, 0, 0, NOSTR, 0, TW_INIT, 0x80000000, 0, 0, -EINVAL, "2147483648" },
 	{ "raid0 init 0xffffffff", 0, 2, 0, 0, NOSTR, 0, TW_INIT, 0xffffffff, 0, 0, -EINVAL, "initialisation" },
 
-	/* reserved fields */
+	/* reserved fields (reserved2 shrank to 5 words in ABI 1.4) */
 	{ "reserved2[0] = 1", 0, 2, 0, 0, NOSTR, 0, TW_RES2, 0, 1, 0, -EINVAL, "reserved" },
-	{ "reserved2[7] = 0x100", 0, 2, 0, 0, NOSTR, 0, TW_RES2, 7, 0x100, 0, -EINVAL, "reserved" },
+	{ "reserved2[4] = 0x100", 0, 2, 0, 0, NOSTR, 0, TW_RES2, 4, 0x100, 0, -EINVAL, "reserved" },
+	{ "reserved1 = 1", 0, 2, 0, 0, NOSTR, 0, TW_RES1, 1, 0, 0, -EINVAL, "reserved" },
+	{ "reserved1 = 0x80000000", 1, 2, 0, 0, NOSTR, 0, TW_RES1, 0x80000000, 0, 0, -EINVAL, "reserved" },
+
+	/* policies (ABI 1.4, the old reserved2[0..2]): zero is each default */
+	{ "access rw (0)", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_ACCESS, VRAID_ACCESS_RW, 0, 0, NULL },
+	{ "access ro", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_ACCESS, VRAID_ACCESS_RO, 0, 0, NULL },
+	{ "access blocked", 0, 2, 0, 0, NOSTR, 0, TW_POL, POL_ACCESS, VRAID_ACCESS_BLOCKED, 0, 0, NULL },
+	{ "disk cache on", 5, 3, 0, 0, NOSTR, 0, TW_POL, POL_DCACHE, VRAID_DCACHE_ENABLED, 0, 0, NULL },
+	{ "disk cache off", 255, 1, 0, 0, NOSTR, 0, TW_POL, POL_DCACHE, VRAID_DCACHE_DISABLED, 0, 0, NULL },
+	{ "access ro, disk cache off", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_DCACHE, VRAID_DCACHE_DISABLED, POL_ACCESS, 0, NULL },
+	{ "access 3", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_ACCESS, 3, 0, -EINVAL, "unknown policy" },
+	{ "access 0xffffffff", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_ACCESS, 0xffffffff, 0, -EINVAL, "4294967295" },
+	{ "disk cache 3", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_DCACHE, 3, 0, -EINVAL, "unknown policy" },
+	{ "io 2", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_IO, 2, 0, -EINVAL, "unknown policy" },
+	{ "read 2", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_READ, 2, 0, -EINVAL, "unknown policy" },
+	{ "write 3", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_WRITE, 3, 0, -EINVAL, "unknown policy" },
+	{ "write-back", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_WRITE, VRAID_WRITE_BACK, 0, -EOPNOTSUPP, "write-back" },
+	{ "write-back with BBU", 0, 2, 0, 0, NOSTR, 0, TW_POL, POL_WRITE, VRAID_WRITE_BACK_BBU, 0, -EOPNOTSUPP, "write-back" },
+	{ "read-ahead", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_READ, VRAID_READ_AHEAD, 0, -EOPNOTSUPP, "read-ahead" },
+	{ "cached I/O", 255, 1, 0, 0, NOSTR, 0, TW_POL, POL_IO, VRAID_IO_CACHED, 0, -EOPNOTSUPP, "cached I/O" },
+	{ "access ro with write-back", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, VRAID_WRITE_BACK, POL_ACCESS, -EOPNOTSUPP, "write-back" },
+	{ "unknown write beats read-ahead", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, 3, POL_READ, -EINVAL, "unknown policy" },
 
 	/* JBOD has no strip */
 	{ "jbod strip 4096", 255, 1, 4096, 0, NOSTR, 0, TW_NONE, 0, 0, 0, -EINVAL, "strip" },
@@ -577,6 +691,16 @@ static void test_create(void)
 		case TW_RES2:
 			c->reserved2[t->a] = t->b;
 			break;
+		case TW_RES1:
+			c->reserved1 = t->a;
+			break;
+		case TW_POL:
+			*create_pol(c, t->a) = t->b;
+			break;
+		case TW_POL2:
+			*create_pol(c, t->a) = t->b;
+			*create_pol(c, t->c) = 1;
+			break;
 		case TW_OUT:
 			c->index = 77;
 			memset(c->disk_name, 'z', sizeof(c->disk_name));
@@ -589,6 +713,11 @@ static void test_create(void)
 		msg_reset(msg, VRAID_MSG_LEN);
 		expect(vraid_validate_create(c, msg, VRAID_MSG_LEN), t->err,
 		       t->needle);
+		if (t->err == -EOPNOTSUPP)
+			CHECK(msg_has(msg, VRAID_MSG_LEN, "controller cache") &&
+			      msg_has(msg, VRAID_MSG_LEN, "does not have yet"),
+			      "message \"%.*s\" does not say the controller cache is missing",
+			      VRAID_MSG_LEN, msg);
 		if (t->tw == TW_DUP && t->err) {
 			char dev[32];
 
@@ -1094,6 +1223,168 @@ static void test_replace(void)
 	}
 }
 
+/* ---- SET_POLICY (ABI 1.4) ------------------------------------------------ */
+
+#define S_A	VRAID_SET_ACCESS
+#define S_D	VRAID_SET_DISK_CACHE
+#define S_I	VRAID_SET_IO
+#define S_R	VRAID_SET_READ
+#define S_W	VRAID_SET_WRITE
+#define S_ALL	(S_A | S_D | S_I | S_R | S_W)
+
+static void test_set_policy(void)
+{
+	static const struct {
+		const char *what;
+		u32 index, mask;
+		u32 access, dcache, io, read, write;
+		u32 res1, res2_at;
+		u64 res2;
+		bool hdr_garbage;
+		int err;
+		const char *needle;
+	} t[] = {
+		/* accepted */
+		{ "access ro",              0, S_A, 1, 0, 0, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "access blocked",         1, S_A, 2, 0, 0, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "access rw",              2, S_A, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "disk cache off",         0, S_D, 0, 2, 0, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "disk cache on",          0, S_D, 0, 1, 0, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "disk cache default",     0, S_D, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "io direct",              0, S_I, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "no read-ahead",          0, S_R, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "write-through",          0, S_W, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "all five at defaults",   0, S_ALL, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "access ro, disk cache off", 0, S_A | S_D, 1, 2, 0, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "all five, blocked and on", 0, S_ALL, 2, 1, 0, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "index 255",              VRAID_MAX_VDS - 1, S_A, 1, 0, 0, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "header fields are not set_policy's business", 0, S_A, 1, 0, 0, 0, 0, 0, 0, 0, true, 0, NULL },
+		/* set_mask */
+		{ "mask 0",                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, -EINVAL, "set_mask 0x0" },
+		{ "mask 0, a value set",    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, false, -EINVAL, "set_mask 0x0" },
+		{ "unknown bit 0x20",       0, 0x20, 0, 0, 0, 0, 0, 0, 0, 0, false, -EINVAL, "0x20" },
+		{ "known and unknown bits 0x21", 0, 0x21, 1, 0, 0, 0, 0, 0, 0, 0, false, -EINVAL, "0x21" },
+		{ "mask 0x80000000",        0, 0x80000000, 0, 0, 0, 0, 0, 0, 0, 0, false, -EINVAL, "0x80000000" },
+		{ "mask 0xffffffff",        0, 0xffffffff, 0, 0, 0, 0, 0, 0, 0, 0, false, -EINVAL, "0xffffffff" },
+		/* a value outside set_mask must be zero */
+		{ "disk cache outside mask",  0, S_A, 1, 1, 0, 0, 0, 0, 0, 0, false, -EINVAL, "not in set_mask" },
+		{ "access outside mask",      0, S_D, 1, 2, 0, 0, 0, 0, 0, 0, false, -EINVAL, "not in set_mask" },
+		{ "io outside mask",          0, S_A, 0, 0, 1, 0, 0, 0, 0, 0, false, -EINVAL, "not in set_mask" },
+		{ "read outside mask",        0, S_A, 0, 0, 0, 1, 0, 0, 0, 0, false, -EINVAL, "not in set_mask" },
+		{ "write outside mask",       0, S_A, 0, 0, 0, 0, 1, 0, 0, 0, false, -EINVAL, "not in set_mask" },
+		{ "write outside all but write", 0, S_A | S_D | S_I | S_R, 0, 0, 0, 0, 2, 0, 0, 0, false, -EINVAL, "not in set_mask" },
+		{ "unknown access outside mask", 0, S_W, 7, 0, 0, 0, 0, 0, 0, 0, false, -EINVAL, "not in set_mask" },
+		/* unknown values */
+		{ "access 3",               0, S_A, 3, 0, 0, 0, 0, 0, 0, 0, false, -EINVAL, "unknown policy" },
+		{ "access 0x80000000",      0, S_A, 0x80000000, 0, 0, 0, 0, 0, 0, 0, false, -EINVAL, "2147483648" },
+		{ "disk cache 3",           0, S_D, 0, 3, 0, 0, 0, 0, 0, 0, false, -EINVAL, "unknown policy" },
+		{ "io 2",                   0, S_I, 0, 0, 2, 0, 0, 0, 0, 0, false, -EINVAL, "unknown policy" },
+		{ "read 2",                 0, S_R, 0, 0, 0, 2, 0, 0, 0, 0, false, -EINVAL, "unknown policy" },
+		{ "write 3",                0, S_W, 0, 0, 0, 0, 3, 0, 0, 0, false, -EINVAL, "unknown policy" },
+		{ "write 0xffffffff",       0, S_W, 0, 0, 0, 0, 0xffffffff, 0, 0, 0, false, -EINVAL, "4294967295" },
+		{ "unknown write beats read-ahead", 0, S_R | S_W, 0, 0, 0, 1, 3, 0, 0, 0, false, -EINVAL, "unknown policy" },
+		/* what needs the controller cache */
+		{ "write-back",             0, S_W, 0, 0, 0, 0, 1, 0, 0, 0, false, -EOPNOTSUPP, "write-back" },
+		{ "write-back with BBU",    0, S_W, 0, 0, 0, 0, 2, 0, 0, 0, false, -EOPNOTSUPP, "write-back" },
+		{ "read-ahead",             0, S_R, 0, 0, 0, 1, 0, 0, 0, 0, false, -EOPNOTSUPP, "read-ahead" },
+		{ "cached I/O",             0, S_I, 0, 0, 1, 0, 0, 0, 0, 0, false, -EOPNOTSUPP, "cached I/O" },
+		{ "access ro with write-back", 0, S_A | S_W, 1, 0, 0, 0, 1, 0, 0, 0, false, -EOPNOTSUPP, "write-back" },
+		{ "all five, cached I/O",   0, S_ALL, 0, 0, 1, 0, 0, 0, 0, 0, false, -EOPNOTSUPP, "cached I/O" },
+		/* reserved fields */
+		{ "reserved1 = 1",          0, S_A, 1, 0, 0, 0, 0, 1, 0, 0, false, -EINVAL, "reserved" },
+		{ "reserved2[0] = 1",       0, S_A, 1, 0, 0, 0, 0, 0, 0, 1, false, -EINVAL, "reserved" },
+		{ "reserved2[3] = 1<<63",   0, S_D, 0, 2, 0, 0, 0, 0, 3, 1ull << 63, false, -EINVAL, "reserved" },
+		/* the VD */
+		{ "index 256",              VRAID_MAX_VDS, S_A, 1, 0, 0, 0, 0, 0, 0, 0, false, -ENOENT, "vraid256" },
+		{ "index 0xffffffff",       0xffffffff, S_D, 0, 2, 0, 0, 0, 0, 0, 0, false, -ENOENT, "4294967295" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct vraid_set_policy *p = zalloc(sizeof(*p));
+
+		good_hdr(&p->hdr, sizeof(*p));
+		if (t[i].hdr_garbage)
+			memset(&p->hdr, 0xee, sizeof(p->hdr));
+		p->index = t[i].index;
+		p->set_mask = t[i].mask;
+		p->access_policy = t[i].access;
+		p->disk_cache_policy = t[i].dcache;
+		p->io_policy = t[i].io;
+		p->read_policy = t[i].read;
+		p->write_policy = t[i].write;
+		p->reserved1 = t[i].res1;
+		p->reserved2[t[i].res2_at] = t[i].res2;
+		tap_begin("set_policy: %s -> %d", t[i].what, t[i].err);
+		msg_reset(msg, VRAID_MSG_LEN);
+		expect(vraid_validate_set_policy(p, msg, VRAID_MSG_LEN),
+		       t[i].err, t[i].needle);
+		if (t[i].err == -EOPNOTSUPP)
+			CHECK(msg_has(msg, VRAID_MSG_LEN, "controller cache") &&
+			      msg_has(msg, VRAID_MSG_LEN, "does not have yet"),
+			      "message \"%.*s\" does not say the controller cache is missing",
+			      VRAID_MSG_LEN, msg);
+		tap_end();
+		free(p);
+	}
+
+	/*
+	 * Every value of every policy, alone in set_mask: accepted, refused
+	 * as unknown, or refused as needing the cache; the same through
+	 * create and through vraid_validate_policies() with every mask.
+	 */
+	tap_begin("set_policy, create, validate_policies: every value 0..4 of every policy");
+	for (i = 0; i < 5 * 5; i++) {
+		static const u32 bits[5] = { S_A, S_D, S_I, S_R, S_W };
+		static const u32 max[5] = {	/* the largest known value */
+			VRAID_ACCESS_BLOCKED, VRAID_DCACHE_DISABLED,
+			VRAID_IO_CACHED, VRAID_READ_AHEAD, VRAID_WRITE_BACK_BBU,
+		};
+		u32 which = (u32)(i / 5), v = (u32)(i % 5), vals[5] = { 0 };
+		struct vraid_set_policy *p = zalloc(sizeof(*p));
+		struct vraid_create *c = good_create(1, 2, 0);
+		int want, ret;
+		u32 m;
+
+		/* access and disk cache: all known values work today */
+		want = v > max[which] ? -EINVAL :
+		       which >= POL_IO && v ? -EOPNOTSUPP : 0;
+		vals[which] = v;
+		good_hdr(&p->hdr, sizeof(*p));
+		p->set_mask = bits[which];
+		p->access_policy = vals[POL_ACCESS];
+		p->disk_cache_policy = vals[POL_DCACHE];
+		p->io_policy = vals[POL_IO];
+		p->read_policy = vals[POL_READ];
+		p->write_policy = vals[POL_WRITE];
+		msg_reset(msg, VRAID_MSG_LEN);
+		ret = vraid_validate_set_policy(p, msg, VRAID_MSG_LEN);
+		CHECK(ret == want, "set_policy policy %u value %u: %d, want %d (%.*s)",
+		      which, v, ret, want, VRAID_MSG_LEN, msg);
+		*create_pol(c, which) = v;
+		msg_reset(msg, VRAID_MSG_LEN);
+		ret = vraid_validate_create(c, msg, VRAID_MSG_LEN);
+		CHECK(ret == want, "create policy %u value %u: %d, want %d (%.*s)",
+		      which, v, ret, want, VRAID_MSG_LEN, msg);
+		for (m = 0; m <= S_ALL; m++) {
+			msg_reset(msg, VRAID_MSG_LEN);
+			ret = vraid_validate_policies(m, vals[POL_ACCESS],
+						      vals[POL_DCACHE],
+						      vals[POL_IO],
+						      vals[POL_READ],
+						      vals[POL_WRITE], msg,
+						      VRAID_MSG_LEN);
+			/* a policy not in the mask is not looked at */
+			CHECK(ret == ((m & bits[which]) ? want : 0),
+			      "validate_policies mask 0x%x policy %u value %u: %d",
+			      m, which, v, ret);
+		}
+		free(c);
+		free(p);
+	}
+	tap_end();
+}
+
 /* Short message buffers: truncated and terminated, never overrun. */
 static void test_short_msg(void)
 {
@@ -1108,6 +1399,7 @@ static void test_short_msg(void)
 		struct vraid_job *j = zalloc(sizeof(*j));
 		struct vraid_spare *sp = zalloc(sizeof(*sp));
 		struct vraid_replace *r = zalloc(sizeof(*r));
+		struct vraid_set_policy *p = zalloc(sizeof(*p));
 		struct vraid_ioc_hdr h;
 
 		good_hdr(&h, 0);
@@ -1139,6 +1431,16 @@ static void test_short_msg(void)
 		msg_reset(m, lens[i]);
 		CHECK(vraid_validate_replace(r, m, lens[i]) == -EINVAL &&
 		      memchr(m, 0, lens[i]), "replace, len %zu", lens[i]);
+		p->set_mask = VRAID_SET_WRITE;
+		p->write_policy = VRAID_WRITE_BACK;
+		msg_reset(m, lens[i]);
+		CHECK(vraid_validate_set_policy(p, m, lens[i]) == -EOPNOTSUPP &&
+		      memchr(m, 0, lens[i]), "set_policy, len %zu", lens[i]);
+		p->set_mask = 0x40;
+		msg_reset(m, lens[i]);
+		CHECK(vraid_validate_set_policy(p, m, lens[i]) == -EINVAL &&
+		      memchr(m, 0, lens[i]), "set_policy mask, len %zu", lens[i]);
+		free(p);
 		free(r);
 		free(sp);
 		free(j);
@@ -1163,6 +1465,7 @@ int main(void)
 	test_job();
 	test_spare();
 	test_replace();
+	test_set_policy();
 	test_short_msg();
 	free(msg);
 	return tap_done();

@@ -35,8 +35,11 @@
 
 #define VRAID_IOC_MAGIC		0x56524149U	/* "VRAI" */
 #define VRAID_ABI_MAJOR		1
-/* Minor 1: FAIL_MEMBER; 2: ASSEMBLE, stop; 3: init, JOB, SPARE, REPLACE. */
-#define VRAID_ABI_MINOR		3
+/*
+ * Minor 1: FAIL_MEMBER; 2: ASSEMBLE, stop; 3: init, JOB, SPARE, REPLACE;
+ * 4: SET_POLICY, policies at create.
+ */
+#define VRAID_ABI_MINOR		4
 
 #define VRAID_MAX_MEMBERS	32	/* members of one virtual drive */
 #define VRAID_MAX_VDS		256	/* virtual drives per system */
@@ -154,7 +157,14 @@ struct vraid_create {
 	__u32 index;		/* out: N of /dev/vraidN */
 	__u32 init;		/* in: VRAID_INIT_*; redundant levels only */
 	char disk_name[VRAID_DEVNAME_LEN];	/* out: "vraidN" */
-	__u64 reserved2[8];	/* must be zero */
+	/* in: policies; zero is each one's default (see SET_POLICY) */
+	__u32 access_policy;	/* VRAID_ACCESS_* */
+	__u32 disk_cache_policy;	/* VRAID_DCACHE_* */
+	__u32 io_policy;	/* VRAID_IO_* */
+	__u32 read_policy;	/* VRAID_READ_* */
+	__u32 write_policy;	/* VRAID_WRITE_* */
+	__u32 reserved1;	/* must be zero */
+	__u64 reserved2[5];	/* must be zero */
 	struct vraid_member_ref members[VRAID_MAX_MEMBERS];	/* in */
 };
 
@@ -263,6 +273,30 @@ struct vraid_assemble {
 	struct vraid_member_ref devices[VRAID_MAX_MEMBERS];	/* in */
 };
 
+/* VRAID_IOC_SET_POLICY: which policies to change (set_mask bits). */
+#define VRAID_SET_ACCESS	(1U << 0)
+#define VRAID_SET_DISK_CACHE	(1U << 1)
+#define VRAID_SET_IO		(1U << 2)
+#define VRAID_SET_READ		(1U << 3)
+#define VRAID_SET_WRITE		(1U << 4)
+
+/*
+ * VRAID_IOC_SET_POLICY: change policies of a VD while it runs; recorded
+ * in the metadata.  Fields whose bit is not in set_mask must be zero.
+ */
+struct vraid_set_policy {
+	struct vraid_ioc_hdr hdr;
+	__u32 index;		/* in: N of /dev/vraidN */
+	__u32 set_mask;		/* in: VRAID_SET_*; unknown bits EINVAL */
+	__u32 access_policy;	/* in: VRAID_ACCESS_* */
+	__u32 disk_cache_policy;	/* in: VRAID_DCACHE_* */
+	__u32 io_policy;	/* in: VRAID_IO_* */
+	__u32 read_policy;	/* in: VRAID_READ_* */
+	__u32 write_policy;	/* in: VRAID_WRITE_* */
+	__u32 reserved1;	/* must be zero */
+	__u64 reserved2[4];	/* must be zero */
+};
+
 /* VRAID_IOC_JOB actions */
 #define VRAID_JOB_START_CHECK	1	/* start a consistency check */
 #define VRAID_JOB_START_REPAIR	2	/* a check that fixes mismatches */
@@ -349,16 +383,18 @@ struct vraid_replace {
 #define VRAID_JOB_SIZE_V1	200
 #define VRAID_SPARE_SIZE_V1	2512
 #define VRAID_REPLACE_SIZE_V1	208
+#define VRAID_SET_POLICY_SIZE_V1	216
 
 #define VRAID_IOC_CREATE	_IOWR(VRAID_IOC_TYPE, 0x00, struct vraid_ioc_hdr)
 #define VRAID_IOC_DELETE	_IOWR(VRAID_IOC_TYPE, 0x01, struct vraid_ioc_hdr)
 #define VRAID_IOC_LIST		_IOWR(VRAID_IOC_TYPE, 0x02, struct vraid_ioc_hdr)
 #define VRAID_IOC_INFO		_IOWR(VRAID_IOC_TYPE, 0x03, struct vraid_ioc_hdr)
 #define VRAID_IOC_FAIL_MEMBER	_IOWR(VRAID_IOC_TYPE, 0x05, struct vraid_ioc_hdr)
+#define VRAID_IOC_SET_POLICY	_IOWR(VRAID_IOC_TYPE, 0x04, struct vraid_ioc_hdr)
 #define VRAID_IOC_SPARE		_IOWR(VRAID_IOC_TYPE, 0x06, struct vraid_ioc_hdr)
 #define VRAID_IOC_REPLACE	_IOWR(VRAID_IOC_TYPE, 0x07, struct vraid_ioc_hdr)
 #define VRAID_IOC_JOB		_IOWR(VRAID_IOC_TYPE, 0x08, struct vraid_ioc_hdr)
 #define VRAID_IOC_ASSEMBLE	_IOWR(VRAID_IOC_TYPE, 0x0b, struct vraid_ioc_hdr)
-/* Reserved for later commands: 0x04 SET_POLICY, 0x09, 0x0a STATS. */
+/* Reserved for later commands: 0x09, 0x0a STATS. */
 
 #endif /* _UAPI_LINUX_VRAID_H */

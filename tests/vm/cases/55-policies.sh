@@ -1,0 +1,88 @@
+#!/bin/sh
+# Policies changed while the VD runs, and kept across stop/assemble:
+#  - access ro: the disk is read-only, writes fail at once, reads work;
+#    blocked: every I/O fails at once and nothing hangs; back to rw the
+#    data verifies and writes work again;
+#  - disk cache off: the VD advertises no volatile cache (member writes
+#    are FUA); on/default: as the members; switched back and forth under
+#    a fio verify load without an error;
+#  - the policies survive stop + assemble; write-back, read-ahead and
+#    cached I/O are refused (no controller cache yet) and change nothing.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../vraid.sh"
+set -e
+
+members=$(mixed_members 4)
+vd=$(vd_create --level 5 --strip 32K --init fast --name pol $members)
+n=${vd#/dev/}
+fio_verify "$vd" data --rw=randwrite --bs=4k --size=16M --iodepth=8
+verify() {
+	fio --name=data --filename="$vd" --rw=randwrite --bs=4k --size=16M \
+		--direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
+		--verify_only=1 --verify_fatal=1 >/tmp/fio.vo 2>&1 ||
+		{ cat /tmp/fio.vo; fail "data of $vd differs ($1)"; }
+}
+
+echo "--- access ro"
+vraidctl set "$vd" access=ro || fail "set access=ro"
+[ "$(vd_attr $vd access_policy)" = ro ] || fail "sysfs access_policy $(vd_attr $vd access_policy)"
+[ "$(blockdev --getro $vd)" = 1 ] || fail "the disk is not read-only"
+if timeout 20 dd if=/dev/zero of="$vd" bs=4k count=1 oflag=direct conv=notrunc 2>/dev/null; then
+	fail "a write to a read-only VD succeeded"
+fi
+verify "ro"
+
+echo "--- access blocked"
+vraidctl set "$vd" access=blocked || fail "set access=blocked"
+if timeout 20 dd if="$vd" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null; then
+	fail "a read of a blocked VD succeeded"
+fi
+rc=0
+timeout 20 dd if="$vd" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null || rc=$?
+[ "$rc" != 124 ] || fail "a read of a blocked VD hung"
+
+echo "--- back to rw"
+vraidctl set "$vd" access=rw || fail "set access=rw"
+[ "$(blockdev --getro $vd)" = 0 ] || fail "still read-only"
+verify "rw again"
+fio_verify "$vd" more --rw=randwrite --bs=4k --offset=16M --size=8M --iodepth=8
+
+echo "--- disk cache policy under load"
+wc0=$(cat /sys/block/$n/queue/write_cache)
+fio --name=load --filename="$vd" --rw=randwrite --bs=4k --offset=24M --size=16M \
+	--direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
+	--verify_fatal=1 --do_verify=1 --loops=2 >/tmp/fio.load 2>&1 &
+pid=$!
+for p in off on default off default; do
+	vraidctl set "$vd" disk-cache=$p >/dev/null || fail "set disk-cache=$p"
+	case $p in
+	off) [ "$(cat /sys/block/$n/queue/write_cache)" = "write through" ] ||
+		fail "disk cache off, but the VD says $(cat /sys/block/$n/queue/write_cache)" ;;
+	*) [ "$(cat /sys/block/$n/queue/write_cache)" = "$wc0" ] ||
+		fail "disk cache $p: write_cache $(cat /sys/block/$n/queue/write_cache), was $wc0" ;;
+	esac
+	sleep 1
+done
+wait $pid || { cat /tmp/fio.load; fail "fio failed while the disk cache policy changed"; }
+grep -q "verify:" /tmp/fio.load && { cat /tmp/fio.load; fail "verify errors"; }
+
+echo "--- not available yet"
+for kv in write-policy=wb write-policy=awb read-policy=ra io-policy=cached; do
+	expect_fail vraidctl set "$vd" $kv
+	expect_msg "cache"
+done
+[ "$(vd_attr $vd write_policy)" = write-through ] || fail "write policy changed"
+
+echo "--- kept across stop and assemble"
+vraidctl set "$vd" disk-cache=off access=ro >/dev/null
+vraidctl stop "$vd" >/dev/null
+out=$(vraidctl assemble $members) || fail "assemble: $out"
+vd=/dev/$(echo "$out" | cut -d: -f1)
+[ "$(vd_attr $vd access_policy)" = ro ] && [ "$(vd_attr $vd disk_cache_policy)" = disabled ] ||
+	fail "policies after assembly: $(vd_attr $vd access_policy) $(vd_attr $vd disk_cache_policy)"
+[ "$(blockdev --getro $vd)" = 1 ] || fail "not read-only after assembly"
+vraidctl show "$vd" --json | grep -q '"access":"ro"' || fail "show --json: $(vraidctl show $vd --json)"
+verify "assembled"
+vraidctl set "$vd" access=rw disk-cache=default >/dev/null
+vd_delete "$vd"
+echo "policies: ok"
