@@ -346,7 +346,7 @@ static void vraid_mirror_work(struct work_struct *work)
 			continue;
 		atomic_inc(&mio->remaining);
 		clone = vraid_mclone(mio, member, vraid_rewrite_endio);
-		clone->bi_opf = REQ_OP_WRITE | REQ_SYNC;
+		clone->bi_opf = REQ_OP_WRITE | REQ_SYNC | vraid_member_fua(vd);
 		this_cpu_inc(vd->stats->member_writes[member]);
 		submit_bio_noacct(clone);
 	}

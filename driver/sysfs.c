@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/block/vraidN/vraid/: what a VD is and how it is doing.  Read-only
- * for now; policies become writable with the policy work.
+ * /sys/block/vraidN/vraid/: what a VD is and how it is doing.  Read-only:
+ * policies change through VRAID_IOC_SET_POLICY (vraidctl set), jobs
+ * through VRAID_IOC_JOB.
  */
 #include <linux/blkdev.h>
 #include <linux/sysfs.h>

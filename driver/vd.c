@@ -787,12 +787,18 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 	    p->disk_cache_policy != vd->disk_cache_policy) {
 		bool off = p->disk_cache_policy == VRAID_DCACHE_DISABLED;
 
-		/* What the members' caches hold goes to media first. */
+		/*
+		 * New member writes carry FUA from here on; then what the
+		 * members' caches hold goes to media; only then does the VD
+		 * stop asking for flushes.
+		 */
+		WRITE_ONCE(vd->disk_cache_policy, p->disk_cache_policy);
 		if (off)
 			for (i = 0; i < vd->geom.nr_members; i++)
-				if (vraid_member_writable(vd, i))
-					blkdev_issue_flush(vd->members[i].h.bdev);
-		WRITE_ONCE(vd->disk_cache_policy, p->disk_cache_policy);
+				if (vraid_member_writable(vd, i) &&
+				    blkdev_issue_flush(vd->members[i].h.bdev))
+					pr_warn("%s: member %u (%s): flush failed\n",
+						dn, i, vd->members[i].name);
 		vraid_set_write_cache(vd);
 		pr_info("%s: disk cache policy %s\n", dn,
 			vraid_dcache_names[p->disk_cache_policy]);
