@@ -34,6 +34,8 @@
 #                    1 2 4 8 16 32 64 128 256 otherwise)
 #   BENCH_MD_STRIPE_CACHE   md raid5/6 stripe_cache_size (default 4096)
 #   BENCH_MD_GROUP_THREADS  md raid5/6 group_thread_cnt (default: CPUs, max 8)
+#   BENCH_MD_BITMAP  md's bitmap on RAID1/5/6/10: internal (default, like
+#                    vraid's write-intent bitmap) or none
 #   BENCH_PRECOND    1: write every member once before measuring (default 1)
 #   BENCH_NO_MD=1    skip md;  BENCH_NO_RAW=1  skip the raw members
 #   BENCH_OUTDIR     where results go (default /tmp/bench-out)
@@ -73,6 +75,8 @@ QD_RANDOM=${BENCH_QD_RANDOM:-$d_qr}
 QD_SEQ=${BENCH_QD_SEQ:-$d_qs}
 SWEEP=$(echo "${BENCH_SWEEP:-$d_sweep}" | tr ',' ' ')
 MD_STRIPE_CACHE=${BENCH_MD_STRIPE_CACHE:-4096}
+MD_BITMAP=${BENCH_MD_BITMAP:-internal}
+case $MD_BITMAP in internal | none) ;; *) echo "vm-bench: BENCH_MD_BITMAP must be internal or none" >&2; exit 2 ;; esac
 MD_GROUP_THREADS=${BENCH_MD_GROUP_THREADS:-$((NCPU > 8 ? 8 : NCPU))}
 PRECOND=${BENCH_PRECOND:-1}
 if [ -n "${BENCH_DEVS:-}" ]; then
@@ -218,7 +222,7 @@ RAW_KS=$(for l in $RUN_LEVELS; do level_k "$l"; done | sort -n | uniq | tr '\n' 
 	echo "SWEEP='$SWEEP'"
 	echo "MD_STRIPE_CACHE=$MD_STRIPE_CACHE"
 	echo "MD_GROUP_THREADS=$MD_GROUP_THREADS"
-	echo "MD_OPTS='--metadata=1.2 --assume-clean --bitmap=none --data-offset=8M, raid10 n2, raid5/6 left-symmetric, raid0/linear/raid50/60 top: mdadm --build'"
+	echo "MD_OPTS='--metadata=1.2 --assume-clean --bitmap=$MD_BITMAP --data-offset=8M, raid10 n2, raid5/6 left-symmetric, raid0/linear/raid50/60 top: mdadm --build'"
 	echo "PRECOND=$PRECOND"
 	echo "FIO_OPTS='ioengine=libaio direct=1 time_based runtime=$RUNTIME ramp_time=$RAMP numjobs=min(OIO,$NCPU) iodepth=OIO/numjobs (sequential: numjobs=1) norandommap randrepeat=0 lat_percentiles=1'"
 } >"$OUT/meta.env"
@@ -334,7 +338,7 @@ md_create() { # DEV LEVEL SIZE_KIB DEVS...
 	10) layout="--layout=n2 --chunk=$CHUNK" ;;
 	esac
 	mdadm --create "$dev" --run --assume-clean --metadata=1.2 --data-offset=8M \
-		--size="$size" --bitmap=none --level="$lvl" $layout --raid-devices=$# \
+		--size="$size" --bitmap="$MD_BITMAP" --level="$lvl" $layout --raid-devices=$# \
 		"$@" </dev/null >"$OUT/mdadm.out" 2>&1 ||
 		{ cat "$OUT/mdadm.out"; die "mdadm --create $dev level $lvl failed"; }
 	MD_STOP="$dev $MD_STOP"
