@@ -266,7 +266,7 @@ u32 vraid_bitmap_mark(struct vraid_vd *vd, u64 from, bool all)
 }
 
 /*
- * Assembly: OR the bitmaps on @bdevs (those of this VD) into pending and
+ * Assembly: OR the bitmaps on the online members into pending and
  * ondisk.  Returns the regions found dirty, or -ENODATA if no member had
  * a valid bitmap of this geometry.
  */
@@ -281,6 +281,8 @@ int vraid_bitmap_load(struct vraid_vd *vd)
 	img = kmalloc(VRAID_BM_BYTES, GFP_KERNEL);
 	if (!img)
 		return -ENOMEM;
+	/* The pages are the write buffer too: the VD is live already. */
+	mutex_lock(&bm->lock);
 	for (i = 0; i < vd->geom.nr_members; i++) {
 		struct vraid_member *m = &vd->members[i];
 		struct bio_vec bvec[2];
@@ -319,6 +321,7 @@ int vraid_bitmap_load(struct vraid_vd *vd)
 			set_bit(r, bm->ondisk);
 		}
 	}
+	mutex_unlock(&bm->lock);
 	kfree(img);
 	return found ? dirty : -ENODATA;
 }
