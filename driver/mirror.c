@@ -467,6 +467,17 @@ static int vraid_sync_rw(struct vraid_vd *vd, u32 member, u64 msector,
 	return ret;
 }
 
+/* Rewrite a copy that failed to read with the good data (repair). */
+static void vraid_sync_repair(struct vraid_vd *vd, u32 member, u64 msector,
+			      u32 len, struct page **src, blk_opf_t wr)
+{
+	if (vraid_sync_rw(vd, member, msector, len, src, wr))
+		vraid_member_fail(vd, member,
+				  "read error that a rewrite could not correct");
+	else
+		this_cpu_inc(vd->stats->read_repairs);
+}
+
 static bool vraid_pages_equal(struct page **a, struct page **b, u32 n)
 {
 	u32 i;
@@ -506,12 +517,8 @@ static int vraid_mirror_sync_set(struct vraid_vd *vd, struct vraid_sync *sy,
 		if (i == from)
 			continue;
 		if (bad & (1U << i)) {
-			/* It did not read: put the good data back (repair). */
-			if (vraid_sync_rw(vd, member, msector, len, src, wr))
-				vraid_member_fail(vd, member,
-						  "read error that a rewrite could not correct");
-			else
-				this_cpu_inc(vd->stats->read_repairs);
+			/* It did not read: put the good data back. */
+			vraid_sync_repair(vd, member, msector, len, src, wr);
 			continue;
 		}
 		if (sy->type == VRAID_JOB_REBUILD) {
@@ -525,12 +532,8 @@ static int vraid_mirror_sync_set(struct vraid_vd *vd, struct vraid_sync *sy,
 			continue;
 		if (vraid_sync_rw(vd, member, msector, len, cmp,
 				  REQ_OP_READ | REQ_SYNC)) {
-			/* Unreadable: put the good data back (repair). */
-			if (vraid_sync_rw(vd, member, msector, len, src, wr))
-				vraid_member_fail(vd, member,
-						  "read error that a rewrite could not correct");
-			else
-				this_cpu_inc(vd->stats->read_repairs);
+			/* Unreadable: put the good data back. */
+			vraid_sync_repair(vd, member, msector, len, src, wr);
 			continue;
 		}
 		if (vraid_pages_equal(src, cmp, n))

@@ -54,6 +54,15 @@ fio_verify() {
 	echo "fio $name on $dev: ok"
 }
 
+# verify_data DEV [WHAT]: the 16 MiB that `fio_verify DEV data
+# --rw=randwrite --bs=4k --size=16M --iodepth=8` wrote still verify.
+verify_data() {
+	fio --name=data --filename="$1" --rw=randwrite --bs=4k --size=16M \
+		--direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
+		--verify_only=1 --verify_fatal=1 >/tmp/fio.vo 2>&1 ||
+		{ cat /tmp/fio.vo; fail "data of $1 differs${2:+ ($2)}"; }
+}
+
 # Checksum of COUNT MiB of DEV starting at SKIP MiB.
 sum_mib() {
 	dd if="$1" bs=1M skip="${3:-0}" count="$2" iflag=direct 2>/dev/null | sha256sum | cut -d' ' -f1

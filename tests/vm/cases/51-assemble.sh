@@ -18,12 +18,6 @@ M1=$1 M2=$2 M3=$3 M4=$4
 zero_members 24 $members
 vd=$(vd_create --level 5 --strip 32K --name asm5 $members)
 fio_verify "$vd" data --rw=randwrite --bs=4k --size=16M --iodepth=8
-verify_data() {
-	fio --name=data --filename="$1" --rw=randwrite --bs=4k --size=16M \
-		--direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
-		--verify_only=1 --verify_fatal=1 >/tmp/fio.vo 2>&1 ||
-		{ cat /tmp/fio.vo; fail "data of $1 differs after assembly"; }
-}
 
 echo "--- stop, then assemble by device list"
 vraidctl stop asm5 || fail "stop"
@@ -36,7 +30,7 @@ vd=/dev/$(echo "$out" | cut -d: -f1)
 [ "$(vd_attr $vd state)" = optimal ] || fail "state $(vd_attr $vd state)"
 [ "$(vd_attr $vd level)" = RAID5 ] && [ "$(vd_attr $vd strip_size)" = 32768 ] ||
 	fail "geometry not restored"
-verify_data "$vd"
+verify_data "$vd" "after assembly"
 
 echo "--- a failed member is stale after the others move on"
 vraidctl fail "$vd" "$M4"
@@ -47,7 +41,7 @@ echo "$out"
 echo "$out" | grep -q "asm5, 3 of 4 devices used, 1 stale" || fail "stale member not left out: $out"
 vd=/dev/$(echo "$out" | grep asm5 | cut -d: -f1)
 [ "$(vd_attr $vd state)" = degraded ] || fail "state $(vd_attr $vd state), want degraded"
-verify_data "$vd"
+verify_data "$vd" "after assembly"
 vraidctl stop "$vd"
 
 echo "--- missing members"
@@ -67,7 +61,7 @@ other=$(vd_create --level 1 --name asm5 $(echo $SAS_DEVS | awk '{print $2}') $(e
 out=$(vraidctl assemble "$M1" "$M2" "$M3") || fail "assemble with clash: $out"
 echo "$out" | grep -q "assembled asm5-2" || fail "name clash not resolved: $out"
 vd=/dev/$(echo "$out" | cut -d: -f1)
-verify_data "$vd"
+verify_data "$vd" "after assembly"
 vd_delete "$other"
 
 echo "--- delete erases: nothing to assemble"

@@ -16,12 +16,6 @@ members=$(mixed_members 4)
 vd=$(vd_create --level 5 --strip 32K --init fast --name pol $members)
 n=${vd#/dev/}
 fio_verify "$vd" data --rw=randwrite --bs=4k --size=16M --iodepth=8
-verify() {
-	fio --name=data --filename="$vd" --rw=randwrite --bs=4k --size=16M \
-		--direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
-		--verify_only=1 --verify_fatal=1 >/tmp/fio.vo 2>&1 ||
-		{ cat /tmp/fio.vo; fail "data of $vd differs ($1)"; }
-}
 
 echo "--- access ro"
 vraidctl set "$vd" access=ro || fail "set access=ro"
@@ -30,7 +24,7 @@ vraidctl set "$vd" access=ro || fail "set access=ro"
 if timeout 20 dd if=/dev/zero of="$vd" bs=4k count=1 oflag=direct conv=notrunc 2>/dev/null; then
 	fail "a write to a read-only VD succeeded"
 fi
-verify "ro"
+verify_data "$vd" "ro"
 
 echo "--- access blocked"
 vraidctl set "$vd" access=blocked || fail "set access=blocked"
@@ -44,7 +38,7 @@ timeout 20 dd if="$vd" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null || rc
 echo "--- back to rw"
 vraidctl set "$vd" access=rw || fail "set access=rw"
 [ "$(blockdev --getro $vd)" = 0 ] || fail "still read-only"
-verify "rw again"
+verify_data "$vd" "rw again"
 fio_verify "$vd" more --rw=randwrite --bs=4k --offset=16M --size=8M --iodepth=8
 
 echo "--- disk cache policy under load"
@@ -82,7 +76,7 @@ vd=/dev/$(echo "$out" | cut -d: -f1)
 	fail "policies after assembly: $(vd_attr $vd access_policy) $(vd_attr $vd disk_cache_policy)"
 [ "$(blockdev --getro $vd)" = 1 ] || fail "not read-only after assembly"
 vraidctl show "$vd" --json | grep -q '"access":"ro"' || fail "show --json: $(vraidctl show $vd --json)"
-verify "assembled"
+verify_data "$vd" "assembled"
 vraidctl set "$vd" access=rw disk-cache=default >/dev/null
 vd_delete "$vd"
 echo "policies: ok"
