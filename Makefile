@@ -14,12 +14,27 @@
 # KDIR selects the kernel to build against.  The default is the Debian 6.1
 # headers matching the kernel image the VM boots; on your own machine use
 #   make KDIR=/lib/modules/$(uname -r)/build
+#
+# KVER=6.12 (a series): build against, and run the VM suite on, Debian's
+# 6.12 LTS kernel from bookworm-backports (make deps fetches its headers
+# into .cache/kernels/, the VM kit its image), e.g. `make test KVER=6.12`.
+# compat/probe finds out which block-layer API the kernel has before every
+# module build (Documentation/testing.rst, "Kernels").
 
 SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
+ifneq ($(shell echo '$(KVER)' | grep -xE '[0-9]+[.][0-9]+'),)
+# a bare series such as 6.12: resolve its ABI; scripts see VRAID_KERNEL
+VRAID_KERNEL := $(KVER)
+export VRAID_KERNEL
+override KVER := $(shell VRAID_KERNEL=$(VRAID_KERNEL) $(TOP)/tests/vm/deps.sh --kver 2>/dev/null)
+endif
 KVER ?= $(shell $(TOP)/tests/vm/deps.sh --kver 2>/dev/null)
-KDIR ?= /usr/src/linux-headers-$(KVER)
+KDIR ?= $(firstword $(wildcard /usr/src/linux-headers-$(KVER)) \
+	$(TOP)/.cache/kernels/$(KVER)/usr/src/linux-headers-$(KVER))
+# the kernel API probes (compat/probe prints the header it wrote)
+PROBE = h=$$($(TOP)/compat/probe $(KDIR)) || exit 1;
 
 CC ?= cc
 USER_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(TOP)/uapi
@@ -30,7 +45,7 @@ all: module tools
 
 module:
 	@test -d "$(KDIR)" || { echo "vraid: no kernel headers at KDIR=$(KDIR); run 'make deps' or pass KDIR=" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(TOP) modules
+	@$(PROBE) $(MAKE) -C $(KDIR) M=$(TOP) VRAID_COMPAT_H=$$h modules
 
 tools: tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio
 
@@ -67,7 +82,7 @@ KCLEAN = rm -f vraid.ko vraid.o vraid.mod vraid.mod.c vraid.mod.o .vraid*.cmd \
 check:
 	@test -d "$(KDIR)" || { echo "vraid: no kernel headers at KDIR=$(KDIR)" >&2; exit 1; }
 	$(KCLEAN)
-	$(MAKE) -C $(KDIR) M=$(TOP) W=1 C=1 modules 2>&1 | tee .check.log
+	@$(PROBE) $(MAKE) -C $(KDIR) M=$(TOP) VRAID_COMPAT_H=$$h W=1 C=1 modules 2>&1 | tee .check.log
 	@! grep -E 'warning:|error:' .check.log || { echo "vraid: W=1/sparse warnings above" >&2; exit 1; }
 	@rm -f .check.log
 	$(TOP)/tests/checkpatch.sh

@@ -367,9 +367,10 @@ static int vraid_spare_add(struct vraid_spare *s, char *msg, size_t len)
 		goto out_close;
 	}
 	if (sp->sectors < need) {
-		snprintf(msg, len, "%s is too small: %llu KiB, needs %llu KiB%s%s",
-			 sp->name, sp->sectors >> 1, need >> 1,
-			 vd ? " for " : "", vd ? vd->disk->disk_name : "");
+		/* (a name and two sizes fit; scnprintf: truncation is fine) */
+		scnprintf(msg, len, "%s is too small: %llu KiB, needs %llu KiB%s%s",
+			  sp->name, sp->sectors >> 1, need >> 1,
+			  vd ? " for " : "", vd ? vd->disk->disk_name : "");
 		ret = -ENOSPC;
 		goto out_close;
 	}

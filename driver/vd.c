@@ -18,7 +18,7 @@ int vraid_major;
 
 static VRAID_OPEN_PROTO(vraid_open)
 {
-	struct vraid_vd *vd = VRAID_OPEN_DISK(bdev)->private_data;
+	struct vraid_vd *vd = VRAID_OPEN_DISK()->private_data;
 	int ret = 0;
 
 	mutex_lock(&vd->lock);
@@ -141,42 +141,57 @@ static int vraid_open_members(struct vraid_vd *vd, struct vraid_create *c,
  * policy "disabled": every member write is FUA, so the VD has no
  * volatile cache to flush.
  */
-static void vraid_set_write_cache(struct vraid_vd *vd)
+static void vraid_write_cache(struct vraid_vd *vd, bool *wc, bool *fua)
 {
-	bool wc = false, fua = false;
 	u32 i;
 
+	*wc = false;
+	*fua = false;
 	for (i = 0; i < vd->geom.nr_members; i++) {
 		struct block_device *bdev = vd->members[i].h.bdev;
 
 		if (!bdev)
 			continue;
-		wc |= bdev_write_cache(bdev);
-		fua |= bdev_fua(bdev);
+		*wc |= bdev_write_cache(bdev);
+		*fua |= bdev_fua(bdev);
 	}
 	if (READ_ONCE(vd->disk_cache_policy) == VRAID_DCACHE_DISABLED)
-		wc = fua = false;
-	blk_queue_write_cache(vd->disk->queue, wc, wc || fua);
+		*wc = *fua = false;
+	*fua |= *wc;
 }
 
-static void vraid_set_limits(struct vraid_vd *vd)
+/* The write cache the VD advertises, after a policy or member change. */
+static void vraid_set_write_cache(struct vraid_vd *vd)
 {
-	struct request_queue *q = vd->disk->queue;
+	bool wc, fua;
+	int ret;
+
+	vraid_write_cache(vd, &wc, &fua);
+	ret = vraid_set_cache_features(vd->disk, wc, fua);
+	if (ret)
+		pr_warn("%s: cannot change the write cache features (error %d)\n",
+			vd->disk->disk_name, ret);
+}
+
+/* The limits of a VD's disk, from its members and geometry. */
+static void vraid_limits(struct vraid_vd *vd, struct vraid_limits *l)
+{
+	struct queue_limits *lim = &l->lim;
 	const struct vraid_geom *g = &vd->geom;
-	bool nonrot = true, discard = true;
+	bool discard = true;
 	bool parity = vraid_layout_is_parity(g->level);
 	unsigned int max_discard = UINT_MAX;
 	u32 i, strip = g->strip_sectors;
 
-	blk_set_stacking_limits(&q->limits);
+	vraid_limits_init(l);
+	l->nonrot = true;
 	for (i = 0; i < g->nr_members; i++) {
 		struct block_device *bdev = vd->members[i].h.bdev;
 
 		if (!bdev)
 			continue;
-		disk_stack_limits(vd->disk, bdev,
-				  VRAID_DATA_OFFSET_SECTORS << SECTOR_SHIFT);
-		nonrot &= bdev_nonrot(bdev);
+		vraid_limits_stack(l, bdev, VRAID_DATA_OFFSET_SECTORS);
+		l->nonrot &= bdev_nonrot(bdev);
 		if (!bdev_max_discard_sectors(bdev))
 			discard = false;
 		else
@@ -191,12 +206,12 @@ static void vraid_set_limits(struct vraid_vd *vd)
 		 * (io.c), to batch full-stripe writes.
 		 */
 		if (!parity)
-			blk_queue_chunk_sectors(q, strip);
-		blk_queue_io_min(q, strip << SECTOR_SHIFT);
-		blk_queue_io_opt(q, (strip << SECTOR_SHIFT) * g->data_members);
+			lim->chunk_sectors = strip;
+		lim->io_min = strip << SECTOR_SHIFT;
+		lim->io_opt = (strip << SECTOR_SHIFT) * g->data_members;
 		max_discard = min(max_discard, strip);
-		blk_queue_max_write_zeroes_sectors(q,
-			min(q->limits.max_write_zeroes_sectors, strip));
+		lim->max_write_zeroes_sectors =
+			min(lim->max_write_zeroes_sectors, strip);
 	}
 	if (parity) {
 		/*
@@ -205,15 +220,13 @@ static void vraid_set_limits(struct vraid_vd *vd)
 		 * defined, so parity over it would not be either).
 		 */
 		discard = false;
-		blk_queue_max_write_zeroes_sectors(q, 0);
+		lim->max_write_zeroes_sectors = 0;
 	}
-	blk_queue_max_discard_sectors(q, discard ? max_discard : 0);
-	vraid_set_write_cache(vd);
-	if (nonrot)
-		blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
-	else
-		blk_queue_flag_clear(QUEUE_FLAG_NONROT, q);
-	blk_queue_flag_set(QUEUE_FLAG_IO_STAT, q);
+	if (!discard)
+		max_discard = 0;
+	lim->max_hw_discard_sectors = max_discard;
+	lim->max_discard_sectors = max_discard;
+	vraid_write_cache(vd, &l->write_cache, &l->fua);
 }
 
 static void vraid_vd_free(struct vraid_vd *vd)
@@ -252,6 +265,7 @@ static struct vraid_vd *vraid_vd_alloc(void)
 static int vraid_vd_start(struct vraid_vd *vd, const char *verb, char *msg,
 			  size_t len)
 {
+	struct vraid_limits *lim;
 	struct gendisk *disk;
 	u32 i;
 	int ret, idx;
@@ -270,10 +284,18 @@ static int vraid_vd_start(struct vraid_vd *vd, const char *verb, char *msg,
 		goto out_idr;
 	}
 
-	disk = blk_alloc_disk(NUMA_NO_NODE);
-	if (!disk) {
+	lim = kmalloc(sizeof(*lim), GFP_KERNEL);
+	if (!lim) {
 		ret = -ENOMEM;
 		snprintf(msg, len, "out of memory");
+		goto out_io;
+	}
+	vraid_limits(vd, lim);
+	disk = vraid_alloc_disk(lim);
+	kfree(lim);
+	if (IS_ERR(disk)) {
+		ret = PTR_ERR(disk);
+		snprintf(msg, len, "cannot allocate the disk (error %d)", ret);
 		goto out_io;
 	}
 	vd->disk = disk;
@@ -284,7 +306,6 @@ static int vraid_vd_start(struct vraid_vd *vd, const char *verb, char *msg,
 	disk->private_data = vd;
 	snprintf(disk->disk_name, sizeof(disk->disk_name),
 		 VRAID_DISK_PREFIX "%d", idx);
-	vraid_set_limits(vd);
 	set_capacity(disk, vd->geom.size_sectors);
 	set_disk_ro(disk, vd->access_policy != VRAID_ACCESS_RW);
 

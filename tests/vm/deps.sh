@@ -8,16 +8,32 @@
 #                             $VRAID_CACHE/kver; no installs)
 #   tests/vm/deps.sh --resolve  re-resolve the ABI from apt, refresh the cache,
 #                             print it (no installs)
+#   tests/vm/deps.sh --apt-args print the apt-get/apt-cache options that
+#                             select the kernel's package lists (empty for
+#                             the distribution's own kernel)
 #
 # The ABI comes from the dependency of the linux-image-amd64 metapackage
 # (linux-image-<abi> or linux-image-<abi>-unsigned); it is never hard-coded.
 # If apt knows nothing, the newest /usr/src/linux-headers-*-amd64 is used.
+#
+# VRAID_KERNEL selects another kernel:
+#   (unset)   the distribution's kernel (Debian 12: 6.1)
+#   6.12      a newer LTS series from <codename>-backports: its package
+#             lists are fetched into a private apt directory
+#             (.cache/apt-backports; the archive is the one the machine's
+#             own apt configuration uses for <codename>, nothing is added
+#             to /etc/apt) and the headers and kbuild packages are unpacked
+#             (never installed) into .cache/kernels/<abi>
+#   debug     the project's debug kernel: VRAID_KERNEL_TREE names its tree
+#             (tests/debug/kernel builds it); nothing is fetched
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-cache=${VRAID_CACHE:-$repo/.cache/vm}
+series=${VRAID_KERNEL:-}
+cache=${VRAID_CACHE:-$repo/.cache/vm${series:+-$series}}
 kver_file=$cache/kver
+bp=$repo/.cache/apt-backports
 
 export DEBIAN_FRONTEND=noninteractive
 updated=0
@@ -39,6 +55,86 @@ apt_update() {
 	say "apt-get update"
 	quiet apt-get -qq update
 	updated=1
+}
+
+# --- another kernel series ----------------------------------------------------
+codename() { . /etc/os-release && echo "${VERSION_CODENAME:-}"; }
+
+# options that make apt use only the private backports lists
+bp_args() {
+	echo "-o Dir::Etc::SourceList=$bp/sources.list -o Dir::Etc::SourceParts=$bp/none" \
+		"-o Dir::State::Lists=$bp/lists -o Dir::Cache=$bp/cache" \
+		"-o Dir::State::status=$bp/status -o APT::Sandbox::User=root"
+}
+
+# write the private sources.list from the archive the machine uses for its
+# release and fetch the lists (once; again with --resolve)
+bp_update() {
+	local cn uri key
+	cn=$(codename)
+	[ -n "$cn" ] || { say "cannot tell the Debian release (/etc/os-release)"; return 1; }
+	uri=$(apt-cache policy 2>/dev/null |
+		sed -n "s#^ *[0-9]* \([a-z]*://[^ ]*\) $cn/main amd64 Packages\$#\1#p" | head -n 1)
+	if [ -z "$uri" ]; then
+		apt_update
+		uri=$(apt-cache policy 2>/dev/null |
+			sed -n "s#^ *[0-9]* \([a-z]*://[^ ]*\) $cn/main amd64 Packages\$#\1#p" | head -n 1)
+	fi
+	[ -n "$uri" ] || { say "apt has no source for $cn/main: cannot derive $cn-backports"; return 1; }
+	key=/usr/share/keyrings/debian-archive-keyring.gpg
+	mkdir -p "$bp/lists/partial" "$bp/cache/archives/partial" "$bp/none"
+	: >"$bp/status"
+	echo "deb [signed-by=$key] $uri $cn-backports main" >"$bp/sources.list"
+	say "apt-get update ($cn-backports, private lists)"
+	# shellcheck disable=SC2046
+	quiet apt-get -qq $(bp_args) update
+	touch "$bp/.updated"
+}
+
+# newest ABI of the series in the backports lists (the plain amd64 flavour,
+# not -rt-amd64 or -cloud-amd64)
+kver_from_bp() {
+	# shellcheck disable=SC2046
+	apt-cache $(bp_args) pkgnames "linux-image-$series." 2>/dev/null |
+		sed -n "s/^linux-image-\($series\.[0-9][0-9]*[+a-z0-9~]*-amd64\)-unsigned\$/\1/p" |
+		sort -uV | tail -n 1
+}
+
+resolve_series() {
+	local k
+	if [ ! -f "$bp/.updated" ] || [ "${1:-}" = fresh ]; then
+		bp_update || return 1
+	fi
+	k=$(kver_from_bp)
+	if [ -z "$k" ] && [ "${1:-}" != fresh ]; then
+		bp_update || return 1
+		k=$(kver_from_bp)
+	fi
+	[ -n "$k" ] || { say "no linux-image-$series.*-amd64 in $(codename)-backports"; return 1; }
+	save_kver "$k"
+	echo "$k"
+}
+
+# unpack linux-headers-<abi>, its -common and linux-kbuild into
+# .cache/kernels/<abi>; point the arch tree's Makefile at the unpacked -common
+fetch_headers() {
+	local k=$1 dst=$repo/.cache/kernels/$1 dl hdr common kb
+	hdr=$dst/usr/src/linux-headers-$k
+	[ -f "$dst/.complete" ] && return 0
+	common=${k%-amd64}-common
+	kb=${k%-amd64}
+	dl=$bp/dl
+	rm -rf "$dl" "$dst"
+	mkdir -p "$dl" "$dst"
+	say "fetching linux-headers-$k, linux-headers-$common, linux-kbuild-${kb}"
+	# shellcheck disable=SC2046
+	(cd "$dl" && quiet apt-get -qq $(bp_args) download "linux-headers-$k" \
+		"linux-headers-$common" "linux-kbuild-$kb") || return 1
+	for d in "$dl"/*.deb; do dpkg-deb -x "$d" "$dst"; done
+	sed -i "s#/usr/src/#$dst/usr/src/#" "$hdr/Makefile"
+	rm -rf "$dl"
+	[ -f "$hdr/Module.symvers" ] || { say "$hdr is incomplete"; return 1; }
+	touch "$dst/.complete"
 }
 
 # kver from apt's view of linux-image-amd64 (empty if apt knows nothing)
@@ -73,22 +169,53 @@ resolve_kver() {
 	echo "$k"
 }
 
+case "$series" in
+"" | debug) ;;
+[0-9]*.[0-9]*) ;;
+*)
+	say "VRAID_KERNEL=$series: expected a series like 6.12, or debug"
+	exit 2
+	;;
+esac
+
+tree_kver() {
+	local t=${VRAID_KERNEL_TREE:-}
+	[ -n "$t" ] && [ -d "$t/lib/modules" ] || { say "VRAID_KERNEL=debug needs VRAID_KERNEL_TREE (a built tree)"; return 1; }
+	ls "$t/lib/modules" | head -n 1
+}
+
 case "${1:-}" in
 --kver)
-	if [ -s "$kver_file" ]; then
+	if [ "$series" = debug ]; then
+		tree_kver
+	elif [ -s "$kver_file" ]; then
 		cat "$kver_file"
+	elif [ -n "$series" ]; then
+		resolve_series
 	else
 		resolve_kver
 	fi
 	exit 0
 	;;
 --resolve)
-	resolve_kver
+	if [ "$series" = debug ]; then
+		tree_kver
+	elif [ -n "$series" ]; then
+		resolve_series fresh
+	else
+		resolve_kver
+	fi
+	exit 0
+	;;
+--apt-args)
+	if [ -n "$series" ] && [ "$series" != debug ]; then
+		bp_args
+	fi
 	exit 0
 	;;
 "") ;;
 *)
-	echo "usage: $0 [--kver|--resolve]" >&2
+	echo "usage: $0 [--kver|--resolve|--apt-args]" >&2
 	exit 2
 	;;
 esac
@@ -99,7 +226,10 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 # 1. the kernel ABI: from apt; on a machine whose lists were never fetched,
-#    fetch them first
+#    fetch them first.  (The distribution's kernel is needed whatever
+#    VRAID_KERNEL says: its headers are what the host build uses.)
+series_kver_file=$kver_file
+[ -n "$series" ] && kver_file=$repo/.cache/vm/kver
 kver=$(kver_from_apt)
 if [ -z "$kver" ]; then
 	apt_update
@@ -130,6 +260,7 @@ pkgs=(
 	bash                       # /bin/sh inside the VM
 	clang libclang-rt-14-dev   # libFuzzer for tests/fuzz
 	gnuplot-nox                # make bench: plots
+	dwarves                    # pahole: BTF of modules for newer kernels (KVER=6.12)
 )
 
 missing=()
@@ -141,8 +272,19 @@ for p in "${pkgs[@]}"; do
 	esac
 done
 
+# 3. another kernel series: its headers, unpacked under .cache/kernels
+other_kernel() {
+	local k
+	[ -n "$series" ] && [ "$series" != debug ] || return 0
+	kver_file=$series_kver_file
+	k=$("$0" --kver) || exit 1
+	fetch_headers "$k" || { say "cannot fetch the headers of $k"; exit 1; }
+	say "kernel $k: headers in .cache/kernels/$k"
+}
+
 if [ "${#missing[@]}" = 0 ]; then
 	say "all packages present (kernel ABI $kver)"
+	other_kernel
 	exit 0
 fi
 
@@ -161,3 +303,4 @@ if [ -n "$k2" ] && [ "$k2" != "$kver" ]; then
 fi
 quiet apt-get -qq -y -o Dpkg::Use-Pty=0 --no-install-recommends install "${missing[@]}"
 say "done (kernel ABI $kver)"
+other_kernel
