@@ -9,6 +9,7 @@
 #   make bench     vraid vs md with fio in the VM (QUICK=1 LEVELS= MEMBERS=
 #                  ROUNDS=; Documentation/benchmarking.rst); not in make test
 #   make check      W=1 + sparse build and checkpatch, warnings are errors
+#   make fuzz       each libFuzzer target for FUZZ_SECONDS (300)
 #   make clean
 #
 # KDIR selects the kernel to build against.  The default is the Debian 6.1
@@ -39,7 +40,7 @@ PROBE = h=$$($(TOP)/compat/probe $(KDIR)) || exit 1;
 CC ?= cc
 USER_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(TOP)/uapi
 
-.PHONY: all module tools deps test unit vmtest demo bench check clean
+.PHONY: all module tools deps test unit fuzz vmtest demo bench check clean
 
 all: module tools
 
@@ -72,6 +73,11 @@ deps:
 
 unit:
 	$(MAKE) -C tests/unit
+
+# every libFuzzer target for FUZZ_SECONDS each (make test runs them briefly)
+FUZZ_SECONDS ?= 300
+fuzz:
+	$(MAKE) -C tests/fuzz run SECONDS=$(FUZZ_SECONDS)
 
 # Our own clean: kbuild's `clean` with M= deletes every *.o and *.ko below
 # the tree, the VM kit's cached kernel modules (.cache/) included.
