@@ -92,6 +92,14 @@ static inline void vraid_bdev_close(struct vraid_bdev_handle *h)
 #error "compat/probe found no member open API"
 #endif
 
+/* Hand an open member over from @src (left closed) to @dst. */
+static inline void vraid_bdev_move(struct vraid_bdev_handle *dst,
+				   struct vraid_bdev_handle *src)
+{
+	*dst = *src;
+	memset(src, 0, sizeof(*src));
+}
+
 /* --- block_device_operations ------------------------------------------------ */
 
 /* VRAID_OPEN_DISK() is the gendisk inside a VRAID_OPEN_PROTO function. */

@@ -366,6 +366,13 @@ static int vraid_spare_add(struct vraid_spare *s, char *msg, size_t len)
 		ret = -EROFS;
 		goto out_close;
 	}
+	if (bdev_is_zoned(sp->h.bdev)) {
+		snprintf(msg, len,
+			 "%s is a zoned device: members must take random writes",
+			 sp->name);
+		ret = -EINVAL;
+		goto out_close;
+	}
 	if (sp->sectors < need) {
 		/* (a name and two sizes fit; scnprintf: truncation is fine) */
 		scnprintf(msg, len, "%s is too small: %llu KiB, needs %llu KiB%s%s",

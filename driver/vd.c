@@ -115,6 +115,12 @@ static int vraid_open_members(struct vraid_vd *vd, struct vraid_create *c,
 				 m->name);
 			return -EROFS;
 		}
+		if (bdev_is_zoned(bdev)) {
+			snprintf(msg, len,
+				 "member %u (%s) is a zoned device: members must take random writes",
+				 i, m->name);
+			return -EINVAL;
+		}
 		if (m->dev_sectors < need) {
 			snprintf(msg, len,
 				 "member %u (%s) is too small: %llu KiB, needs at least %llu KiB (8 MiB reserved + 1 MiB data)",
@@ -481,6 +487,12 @@ int vraid_vd_swap_check(struct vraid_vd *vd, struct block_device *bdev,
 		snprintf(msg, len, "%pg is read-only", bdev);
 		return -EROFS;
 	}
+	if (bdev_is_zoned(bdev)) {
+		snprintf(msg, len,
+			 "%pg is a zoned device: members must take random writes",
+			 bdev);
+		return -EINVAL;
+	}
 	if (bdev_nr_sectors(bdev) < need) {
 		snprintf(msg, len,
 			 "%pg is too small: %llu KiB, %s needs %llu KiB per member",
@@ -519,8 +531,7 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 	m->holder_linked = false;
 	old = m->h;
 	/* The device first: I/O reaches a member only once it is writable. */
-	m->h = *h;
-	h->bdev = NULL;
+	vraid_bdev_move(&m->h, h);
 	m->dev = bdev->bd_dev;
 	m->dev_sectors = bdev_nr_sectors(bdev);
 	generate_random_uuid(m->uuid);
@@ -684,8 +695,7 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 			ret = -ENOSPC;
 			goto out;
 		}
-		m->h = h[i];
-		h[i].bdev = NULL;
+		vraid_bdev_move(&m->h, &h[i]);
 		m->dev = m->h.bdev->bd_dev;
 		m->dev_sectors = bdev_nr_sectors(m->h.bdev);
 		m->state = best->members[role_of[i]].state ==

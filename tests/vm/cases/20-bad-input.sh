@@ -106,6 +106,15 @@ dmsetup remove small
 blockdev --setro "$S1"
 cli_refuses "read-only" create --level 0 $S1 $N0
 blockdev --setrw "$S1"
+# a zoned member (zoned null_blk) cannot take random writes
+if modprobe null_blk nr_devices=1 zoned=1 zone_size=16 gb=1 memory_backed=1 2>/dev/null &&
+	[ -b /dev/nullb0 ] && [ "$(cat /sys/block/nullb0/queue/zoned)" != none ]; then
+	cli_refuses "zoned device" create --level 0 /dev/nullb0 $N0
+	cli_refuses "zoned device" spare add /dev/nullb0
+	rmmod null_blk
+else
+	echo "(no zoned null_blk in this kernel: zoned member not tried)"
+fi
 
 AFTER=$(snapshot)
 [ "$BEFORE" = "$AFTER" ] || fail "member contents changed by refused requests"
