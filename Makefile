@@ -48,7 +48,8 @@ module:
 	@test -d "$(KDIR)" || { echo "vraid: no kernel headers at KDIR=$(KDIR); run 'make deps' or pass KDIR=" >&2; exit 1; }
 	@$(PROBE) $(MAKE) -C $(KDIR) M=$(TOP) VRAID_COMPAT_H=$$h modules
 
-tools: tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio
+tools: tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio \
+	tests/vm/bin/ioctlfuzz
 
 # vraidctl reads on-disk metadata with the module's own portable core.
 VRAIDCTL_CORE := driver/metadata.c driver/layout.c driver/geom.c driver/validate.c
@@ -57,6 +58,10 @@ tools/vraidctl: tools/vraidctl.c uapi/linux/vraid.h $(VRAIDCTL_CORE) driver/meta
 	$(CC) $(USER_CFLAGS) -I$(TOP)/driver -o $@ $< $(VRAIDCTL_CORE)
 
 tests/vm/bin/vraid-raw: tools/vraid-raw.c uapi/linux/vraid.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ $<
+
+tests/vm/bin/ioctlfuzz: tests/vm/ioctlfuzz.c uapi/linux/vraid.h
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -o $@ $<
 
@@ -107,5 +112,6 @@ bench: deps all
 
 clean:
 	$(KCLEAN)
-	rm -f tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio .check.log
+	rm -f tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio \
+		tests/vm/bin/ioctlfuzz .check.log
 	-$(MAKE) -C tests/unit clean 2>/dev/null

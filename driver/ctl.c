@@ -41,10 +41,16 @@ static u32 vraid_nr_spares;
 static void vraid_spare_work_fn(struct work_struct *work);
 static DECLARE_WORK(vraid_spare_work, vraid_spare_work_fn);
 
-/* A member failed: see whether a spare can take its place. */
+/*
+ * A member failed: see whether a spare can take its place.  The work takes
+ * vraid_ctl_mutex, so it must not sit on vraid_wq, which a VD's teardown
+ * flushes with that mutex held (vraid_parity_exit): a member failing just
+ * before a delete deadlocked there.  system_long_wq is never flushed
+ * under the mutex.
+ */
 void vraid_spare_kick(void)
 {
-	queue_work(vraid_wq, &vraid_spare_work);
+	queue_work(system_long_wq, &vraid_spare_work);
 }
 
 int vraid_idr_alloc(struct vraid_vd *vd)
@@ -369,6 +375,14 @@ static int vraid_spare_add(struct vraid_spare *s, char *msg, size_t len)
 	if (bdev_is_zoned(sp->h.bdev)) {
 		snprintf(msg, len,
 			 "%s is a zoned device: members must take random writes",
+			 sp->name);
+		ret = -EINVAL;
+		goto out_close;
+	}
+	/* A VD taking itself (or a VD that holds it) as a member deadlocks. */
+	if (vraid_is_vd(sp->h.bdev)) {
+		snprintf(msg, len,
+			 "%s is a vraid virtual drive: a VD cannot be a spare",
 			 sp->name);
 		ret = -EINVAL;
 		goto out_close;

@@ -493,6 +493,12 @@ int vraid_vd_swap_check(struct vraid_vd *vd, struct block_device *bdev,
 			 bdev);
 		return -EINVAL;
 	}
+	if (vraid_is_vd(bdev)) {
+		snprintf(msg, len,
+			 "%pg is a vraid virtual drive: a VD cannot be a spare or a replacement member",
+			 bdev);
+		return -EINVAL;
+	}
 	if (bdev_nr_sectors(bdev) < need) {
 		snprintf(msg, len,
 			 "%pg is too small: %llu KiB, %s needs %llu KiB per member",

@@ -149,6 +149,11 @@ struct vraid_vd {
 };
 
 /* ctl.c */
+/*
+ * vraid_wq: I/O-path work (flush fan-out, bitmap set/clear).  Flushed
+ * whole at a VD's teardown under vraid_ctl_mutex, so no work on it may
+ * take that mutex (the spare work runs on system_long_wq).
+ */
 extern struct workqueue_struct *vraid_wq;
 int vraid_idr_alloc(struct vraid_vd *vd);
 void vraid_spare_kick(void);
@@ -168,6 +173,16 @@ int vraid_vd_swap_check(struct vraid_vd *vd, struct block_device *bdev,
 int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 		     struct vraid_bdev_handle *h, char *msg, size_t len);
 extern const struct block_device_operations vraid_fops;
+
+/*
+ * A vraid VD (any partition of one counts).  Spares and replacements may
+ * not be VDs: a VD taking itself, or one stacked on it, as a member would
+ * send its own I/O back to itself.
+ */
+static inline bool vraid_is_vd(struct block_device *bdev)
+{
+	return bdev->bd_disk->fops == &vraid_fops;
+}
 extern int vraid_major;
 
 /* md.c */

@@ -207,5 +207,16 @@ fio --name=pre --filename="$vd" --rw=write --bs=64k --size=8M --direct=1 \
 	--verify=crc32c --verify_only=1 --verify_fatal=1 >/dev/null ||
 	fail "data of $vd changed"
 vd_delete "$vd"
+
+echo "--- a VD as its own spare or replacement (deadlocked: found by the ioctl fuzzer)"
+vd=$(vd_create --level 1 --init fast --name self $N0 $N1)
+cli_refuses_vd "virtual drive" spare add "$vd"
+vraidctl fail "$vd" "$N1" --force >/dev/null || fail "fail $N1 of $vd"
+expect_fail vraidctl replace "$vd" role:1 "$vd"
+echo "vraidctl replace $vd role:1 $vd: $ERR"
+expect_msg "virtual drive"
+[ "$(vd_attr $vd state)" = degraded ] || fail "$vd: $(vd_attr $vd state) after a refused replace"
+[ "$(vraidctl spare list --json)" = '{"spares":[]}' ] || fail "a spare appeared"
+vd_delete "$vd"
 no_change end
 echo "bad input: ok"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Delete refuses an open VD and leaves it working; delete of a closed VD
-# releases its members (they can be used again at once); rmmod is refused
+# releases its members (they can be used again at once), also right after
+# a member of a parity VD failed; rmmod is refused
 # while any VD exists and works once none does; the module reloads.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
@@ -40,6 +41,17 @@ for m in $members; do
 	# A member is free again: an exclusive opener (mkfs) can take it.
 	mkfs.ext4 -q -F "$m" || fail "$m still held after delete"
 done
+
+# A parity VD deleted right after a member failed: the failure queues the
+# hot-spare work, which takes the control mutex that the delete holds while
+# it tears the VD down (found by the ioctl fuzzer: this deadlocked).
+for i in 1 2 3; do
+	vd=$(vd_create --level 5 --init fast $members)
+	vraidctl fail "$vd" "$(echo $members | cut -d' ' -f3)" --force >/dev/null ||
+		fail "fail a member of $vd"
+	timeout 30 vraidctl delete "$vd" || fail "delete right after a member failure (round $i): $?"
+done
+[ "$(vd_count)" = 0 ] || fail "VDs left after fail + delete"
 
 # With no VD, the module unloads and reloads cleanly.
 rmmod vraid || fail "rmmod failed with no VDs"
