@@ -19,8 +19,12 @@
 
 VRAID_TESTS=${VRAID_TESTS:-/vraid/tests/vm}
 
-# Kernel log lines that fail a case (extended regex, case sensitive).
-DMESG_BAD='BUG[: ]|WARNING:|Oops|general protection fault|hung task|blocked for more than|possible circular locking|inconsistent lock state|KASAN|UBSAN|kernel BUG|Kernel panic|list_add corruption|list_del corruption|refcount_t:|stack-protector|double fault'
+# Kernel log lines that fail a case (extended regex, case sensitive). The
+# debug kernel (tests/debug) adds lockdep's "INFO: trying to register
+# non-static key", debugobjects' ODEBUG and kmemleak's verbose reports; its
+# other reports (KASAN, lockdep, sleeping in atomic context) say BUG: or
+# WARNING:.
+DMESG_BAD='BUG[: ]|WARNING:|Oops|general protection fault|hung task|blocked for more than|possible circular locking|inconsistent lock state|KASAN|UBSAN|kernel BUG|Kernel panic|list_add corruption|list_del corruption|refcount_t:|stack-protector|double fault|non-static key|ODEBUG:|unreferenced object'
 
 # fail MSG...: print and end the case with status 1
 fail() {
@@ -104,6 +108,35 @@ dmesg_check() {
 	[ -z "$hits" ] && return 0
 	echo "kernel log problems since the mark:"
 	echo "$hits" | head -n 20 | sed 's/^/  /'
+	return 1
+}
+
+# kmemleak_check: on a kernel with kmemleak (the debug kernel, tests/debug;
+# no-op elsewhere) scan for leaks now, twice 2 s apart so that objects only
+# briefly unreferenced (in flight) are not reported; print the objects
+# still unreferenced ("unreferenced object 0x... (size N): ... backtrace")
+# and return 1. Reported objects are then cleared: the next call reports
+# only new ones. KMEMLEAK_IGNORE (extended regex) drops reports whose text
+# matches it (a leak of the kernel's own, not vraid's).
+KMEMLEAK=/sys/kernel/debug/kmemleak
+kmemleak_check() {
+	local r
+	[ -w $KMEMLEAK ] || return 0
+	echo scan >$KMEMLEAK 2>/dev/null || return 0
+	sleep 2
+	echo scan >$KMEMLEAK 2>/dev/null
+	r=$(cat $KMEMLEAK 2>/dev/null)
+	echo clear >$KMEMLEAK 2>/dev/null
+	if [ -n "$r" ] && [ -n "${KMEMLEAK_IGNORE:-}" ]; then
+		# one record per "unreferenced object" line and what follows it
+		r=$(echo "$r" | awk -v re="$KMEMLEAK_IGNORE" '
+			/^unreferenced object/ { if (rec != "" && rec !~ re) printf "%s", rec; rec = "" }
+			{ rec = rec $0 "\n" }
+			END { if (rec != "" && rec !~ re) printf "%s", rec }')
+	fi
+	[ -z "$r" ] && return 0
+	echo "kmemleak: $(echo "$r" | grep -c '^unreferenced object') unreferenced object(s):"
+	echo "$r" | head -n 400 | sed 's/^/  /'
 	return 1
 }
 
