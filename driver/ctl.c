@@ -395,6 +395,16 @@ static int vraid_spare_add(struct vraid_spare *s, char *msg, size_t len)
 		ret = -ENOSPC;
 		goto out_close;
 	}
+	if (vd && bdev_logical_block_size(sp->h.bdev) >
+		  queue_logical_block_size(vd->disk->queue)) {
+		snprintf(msg, len,
+			 "%s has %u-byte logical blocks and %s %u-byte ones: a member's blocks cannot be larger than its VD's",
+			 sp->name, bdev_logical_block_size(sp->h.bdev),
+			 vd->disk->disk_name,
+			 queue_logical_block_size(vd->disk->queue));
+		ret = -EINVAL;
+		goto out_close;
+	}
 	list_add_tail(&sp->list, &vraid_spares);
 	vraid_nr_spares++;
 	pr_info("vraid: %s is a hot spare%s%s\n", sp->name,

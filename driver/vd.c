@@ -499,6 +499,16 @@ int vraid_vd_swap_check(struct vraid_vd *vd, struct block_device *bdev,
 			 bdev);
 		return -EINVAL;
 	}
+	/* The VD's block size was fixed by its members: I/O comes in it. */
+	if (bdev_logical_block_size(bdev) >
+	    queue_logical_block_size(vd->disk->queue)) {
+		snprintf(msg, len,
+			 "%pg has %u-byte logical blocks and %s %u-byte ones: a member's blocks cannot be larger than its VD's",
+			 bdev, bdev_logical_block_size(bdev),
+			 vd->disk->disk_name,
+			 queue_logical_block_size(vd->disk->queue));
+		return -EINVAL;
+	}
 	if (bdev_nr_sectors(bdev) < need) {
 		snprintf(msg, len,
 			 "%pg is too small: %llu KiB, %s needs %llu KiB per member",

@@ -9,7 +9,7 @@
 # the last blocks work and a write past the end fails; a stop and assemble keep the block size
 # and the data. RAID1 only: a 4 KiB-block device as the replacement of a
 # member of a 512-byte VD must be refused, since the VD cannot change
-# its block size under its users (see CONF_STRICT in common.sh).
+# its block size under its users; so must it as its dedicated spare.
 . "$(dirname "$0")/common.sh"
 lvl=$1
 conf_begin mixed-lbs "null_blk" "$lvl"
@@ -67,14 +67,12 @@ if [ "$lvl" = 1 ]; then
 	vraidctl fail "$vd" /dev/${pre}r1 >/dev/null 2>&1 || fail "vraidctl fail"
 	RC=0
 	out=$(timeout 60 vraidctl replace "$vd" /dev/${pre}r1 /dev/${pre}r2 2>&1) || RC=$?
-	if [ "$RC" = 0 ]; then
-		timeout 60 vraidctl wait "$vd" >/dev/null 2>&1
-		st=$(vd_attr "$vd" state)
-		bounded dd if=/dev/urandom of="$vd" bs=512 seek=1 count=1 oflag=direct conv=notrunc
-		conf_known "a 512-byte RAID1 accepted a 4 KiB-block replacement: lbs stays $(blockdev --getss "$vd"), state after the rebuild $st; a 512-byte write at sector 1 then: exit $RC, state $(vd_attr "$vd" state) (create: $out)"
-	else
-		conf_note "a 4 KiB replacement for a 512-byte RAID1 is refused: $out"
-	fi
+	[ "$RC" != 0 ] || fail "a 512-byte RAID1 accepted a 4 KiB-block replacement: $out"
+	echo "$out" | grep -q "logical blocks" || fail "replace refused without saying why: $out"
+	conf_note "a 4 KiB replacement for a 512-byte RAID1 is refused: $out"
+	[ "$(vd_attr "$vd" state)" = degraded ] || fail "state $(vd_attr "$vd" state) after the refused replace"
+	out=$(vraidctl spare add /dev/${pre}r2 --vd "$vd" 2>&1) && fail "a 4 KiB dedicated spare for a 512-byte RAID1 was accepted"
+	conf_note "and as its dedicated spare: $out"
 	vraidctl delete "$vd" >/dev/null 2>&1
 fi
 rm -f /tmp/fio.lbs /tmp/lbs.dat
