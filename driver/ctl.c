@@ -397,11 +397,11 @@ static int vraid_spare_add(struct vraid_spare *s, char *msg, size_t len)
 	}
 	if (vd && bdev_logical_block_size(sp->h.bdev) >
 		  queue_logical_block_size(vd->disk->queue)) {
-		snprintf(msg, len,
-			 "%s has %u-byte logical blocks and %s %u-byte ones: a member's blocks cannot be larger than its VD's",
-			 sp->name, bdev_logical_block_size(sp->h.bdev),
-			 vd->disk->disk_name,
-			 queue_logical_block_size(vd->disk->queue));
+		scnprintf(msg, len,
+			  "%s has %u-byte logical blocks and %s %u-byte ones: a member's blocks cannot be larger than its VD's",
+			  sp->name, bdev_logical_block_size(sp->h.bdev),
+			  vd->disk->disk_name,
+			  queue_logical_block_size(vd->disk->queue));
 		ret = -EINVAL;
 		goto out_close;
 	}
