@@ -5,6 +5,8 @@
 #   make            build vraid.ko (here, at the top of the tree) and tools/vraidctl
 #   make deps       install the Debian packages the project needs (only missing ones)
 #   make test       the whole suite: unit tests, style/sparse checks, VM cases
+#   make test-debug the I/O-path VM cases on a KASAN/lockdep/kmemleak kernel
+#                   (CASES= picks others; Documentation/testing.rst)
 #   make demo       boot the VM, build a VD, mkfs, mount, fio with verification
 #   make bench     vraid vs md with fio in the VM (QUICK=1 LEVELS= MEMBERS=
 #                  ROUNDS=; Documentation/benchmarking.rst); not in make test
@@ -40,7 +42,7 @@ PROBE = h=$$($(TOP)/compat/probe $(KDIR)) || exit 1;
 CC ?= cc
 USER_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(TOP)/uapi
 
-.PHONY: all module tools deps test unit fuzz vmtest demo bench check clean
+.PHONY: all module tools deps test test-debug unit fuzz vmtest demo bench check clean
 
 all: module tools
 
@@ -103,6 +105,11 @@ vmtest: all
 
 test: deps
 	@$(TOP)/tests/run-all
+
+# the I/O-path VM cases on a KASAN + lockdep + kmemleak kernel the project
+# builds (not in make test: the kernel alone takes ~20-60 min to build once)
+test-debug: deps
+	$(TOP)/tests/debug/run $(CASES)
 
 demo: deps all
 	$(TOP)/tests/vm/run-in-vm $(TOP)/tests/vm/demo.sh

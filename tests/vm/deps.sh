@@ -8,6 +8,8 @@
 #                             $VRAID_CACHE/kver; no installs)
 #   tests/vm/deps.sh --resolve  re-resolve the ABI from apt, refresh the cache,
 #                             print it (no installs)
+#   tests/vm/deps.sh --debug-kernel  install what building the debug kernel
+#                             needs (flex, bison, bc, libelf-dev, ...)
 #   tests/vm/deps.sh --apt-args print the apt-get/apt-cache options that
 #                             select the kernel's package lists (empty for
 #                             the distribution's own kernel)
@@ -213,9 +215,25 @@ case "${1:-}" in
 	fi
 	exit 0
 	;;
+--debug-kernel)
+	# what tests/debug/kernel needs besides the usual packages
+	missing=()
+	for p in linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev \
+		dwarves kmod xz-utils cpio; do
+		case "$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)" in
+		ii*) ;;
+		*) missing+=("$p") ;;
+		esac
+	done
+	[ "${#missing[@]}" = 0 ] && exit 0
+	say "installing: ${missing[*]}"
+	apt_update
+	quiet apt-get -qq -y -o Dpkg::Use-Pty=0 --no-install-recommends install "${missing[@]}"
+	exit 0
+	;;
 "") ;;
 *)
-	echo "usage: $0 [--kver|--resolve|--apt-args]" >&2
+	echo "usage: $0 [--kver|--resolve|--apt-args|--debug-kernel]" >&2
 	exit 2
 	;;
 esac
