@@ -3,6 +3,7 @@
 # counts: fio writes with crc32c verification (4 KiB random, 1 MiB
 # sequential, I/O of random size and 512-byte alignment that straddles
 # strips, 512-byte I/O), and the queue limits the VD advertises.
+# timeout: 600
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
 set -e

@@ -6,6 +6,7 @@
 # member within the level's tolerance gives a Degraded VD, beyond it
 # nothing starts; a name clash is resolved with a suffix; delete erases
 # the metadata so nothing is assembled afterwards.
+# timeout: 600
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
 set -e

@@ -9,6 +9,7 @@
 #    named by role (`replace VD role:N NEW`); a replace onto a device too
 #    small, or onto a spare too small, is refused and the spare stays a
 #    spare; the data verifies after the rebuild.
+# timeout: 900
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
 set -e
