@@ -28,7 +28,7 @@
 #include <linux/file.h>
 
 #ifndef VRAID_COMPAT_PROBES_H
-#error "built without the kernel API probes: build with the top Makefile (make module)"
+#error "built without the kernel API probes (compat/probe, run by Kbuild)"
 #endif
 #ifndef VRAID_HAVE_BIO_START_IO_ACCT
 #error "compat/probe found no bio_start_io_acct()"
