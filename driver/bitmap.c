@@ -46,6 +46,7 @@ struct vraid_bitmap {
 	atomic_t *count;		/* writes in flight per region */
 	struct mutex lock;		/* see the top of this file */
 	struct page *pages[2];		/* the 8 KiB image, under lock */
+	u8 *img;			/* encode buffer, under lock */
 	spinlock_t park_lock;		/* parked */
 	struct list_head parked;
 	struct work_struct set_work;
@@ -78,22 +79,21 @@ static int vraid_bm_write(struct vraid_vd *vd)
 {
 	struct vraid_bitmap *bm = vd->bitmap;
 	u8 *bits = page_address(bm->pages[1]);
-	u8 *img;
 	int ret = 0;
 	u32 i;
 
+	/*
+	 * Nothing is allocated here: parked writes wait for this, so it
+	 * must not wait for memory that their completion would free.
+	 */
 	lockdep_assert_held(&bm->lock);
-	img = kmalloc(VRAID_BM_BYTES, GFP_NOIO);
-	if (!img)
-		return -ENOMEM;
 	memset(bits, 0, PAGE_SIZE);
 	for (i = 0; i < bm->nbits; i++)
 		if (test_bit(i, bm->ondisk))
 			bits[i / 8] |= 1U << (i % 8);
-	vraid_bm_encode(vd->uuid, bm->shift, bm->nbits, bits, img);
-	memcpy(page_address(bm->pages[0]), img, PAGE_SIZE);
-	memcpy(page_address(bm->pages[1]), img + PAGE_SIZE, PAGE_SIZE);
-	kfree(img);
+	vraid_bm_encode(vd->uuid, bm->shift, bm->nbits, bits, bm->img);
+	memcpy(page_address(bm->pages[0]), bm->img, PAGE_SIZE);
+	memcpy(page_address(bm->pages[1]), bm->img + PAGE_SIZE, PAGE_SIZE);
 	for (i = 0; i < vd->geom.nr_members; i++) {
 		struct bio_vec bvec[2];
 		struct bio bio;
@@ -194,7 +194,7 @@ bool vraid_bitmap_start(struct vraid_vd *vd, struct bio *bio,
 	spin_lock_irqsave(&bm->park_lock, flags);
 	list_add_tail(&p->list, &bm->parked);
 	spin_unlock_irqrestore(&bm->park_lock, flags);
-	queue_work(vraid_wq, &bm->set_work);
+	queue_work(vraid_wait_wq, &bm->set_work);
 	return false;
 }
 
@@ -357,8 +357,9 @@ int vraid_bitmap_init(struct vraid_vd *vd)
 	bm->count = kvcalloc(bm->nbits, sizeof(*bm->count), GFP_KERNEL);
 	bm->pages[0] = alloc_page(GFP_KERNEL);
 	bm->pages[1] = alloc_page(GFP_KERNEL);
+	bm->img = kmalloc(VRAID_BM_BYTES, GFP_KERNEL);
 	if (!bm->ondisk || !bm->pending || !bm->count || !bm->pages[0] ||
-	    !bm->pages[1])
+	    !bm->pages[1] || !bm->img)
 		goto out;
 	ret = mempool_init_kmalloc_pool(&bm->park_pool, 16,
 					sizeof(struct vraid_bm_park));
@@ -393,6 +394,7 @@ void vraid_bitmap_exit(struct vraid_vd *vd)
 		__free_page(bm->pages[0]);
 	if (bm->pages[1])
 		__free_page(bm->pages[1]);
+	kfree(bm->img);
 	kvfree(bm->count);
 	bitmap_free(bm->pending);
 	bitmap_free(bm->ondisk);

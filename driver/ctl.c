@@ -23,6 +23,7 @@ static DEFINE_MUTEX(vraid_ctl_mutex);
 static DEFINE_IDR(vraid_idr);
 
 struct workqueue_struct *vraid_wq;
+struct workqueue_struct *vraid_wait_wq;
 
 /* A hot spare: held open until it is taken or removed. */
 struct vraid_spare_dev {
@@ -688,10 +689,13 @@ static int __init vraid_init(void)
 	vraid_wq = alloc_workqueue("vraid", WQ_MEM_RECLAIM, 0);
 	if (!vraid_wq)
 		return -ENOMEM;
+	ret = -ENOMEM;
+	vraid_wait_wq = alloc_workqueue("vraid_wait", WQ_MEM_RECLAIM, 0);
+	if (!vraid_wait_wq)
+		goto out_wq;
 	/* Jobs run long: unbound, apart from the I/O path's queue. */
 	vraid_job_wq = alloc_workqueue("vraid_job", WQ_UNBOUND | WQ_MEM_RECLAIM,
 				       0);
-	ret = -ENOMEM;
 	if (!vraid_job_wq)
 		goto out_wq;
 	ret = register_blkdev(0, VRAID_DISK_PREFIX);
@@ -710,6 +714,8 @@ out_blkdev:
 out_wq:
 	if (vraid_job_wq)
 		destroy_workqueue(vraid_job_wq);
+	if (vraid_wait_wq)
+		destroy_workqueue(vraid_wait_wq);
 	destroy_workqueue(vraid_wq);
 	return ret;
 }
@@ -729,6 +735,7 @@ static void __exit vraid_exit(void)
 	idr_destroy(&vraid_idr);
 	unregister_blkdev(vraid_major, VRAID_DISK_PREFIX);
 	destroy_workqueue(vraid_job_wq);
+	destroy_workqueue(vraid_wait_wq);
 	destroy_workqueue(vraid_wq);
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Writing the metadata blocks of a VD's members (the format itself is in
- * the portable core, metadata.c).  Control plane only: called with
- * vraid_ctl_mutex held, may sleep.
+ * the portable core, metadata.c).  Process context, may sleep: the
+ * ioctls (under vraid_ctl_mutex), job checkpoints and vraid_md_work;
+ * vd->md_lock serialises the writers.
  *
  * Each member gets copy A, then copy B, each written with FUA and waited
  * for before the next, so a torn write can damage at most one copy; copy
@@ -163,8 +164,12 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 	u32 i, c, seq;
 	int ret = 0, err;
 
-	md = kmalloc(sizeof(*md), GFP_KERNEL);
-	page = alloc_page(GFP_KERNEL);
+	/*
+	 * NOIO: after a member failure the VD's writes wait for this
+	 * (vraid_md_work), so reclaim must not wait for them in turn.
+	 */
+	md = kmalloc(sizeof(*md), GFP_NOIO);
+	page = alloc_page(GFP_NOIO);
 	if (!md || !page) {
 		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");

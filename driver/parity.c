@@ -921,7 +921,7 @@ static void vraid_dread_endio(struct bio *clone)
 	if (clone->bi_status && !(dr->bio->bi_opf & REQ_RAHEAD)) {
 		this_cpu_inc(vd->stats->member_errors[dr->member]);
 		INIT_WORK(&dr->work, vraid_dread_work);
-		queue_work(vraid_wq, &dr->work);
+		queue_work(vraid_wait_wq, &dr->work);
 		return;
 	}
 	bio = dr->bio;
@@ -1126,6 +1126,7 @@ void vraid_parity_exit(struct vraid_vd *vd)
 	struct vraid_stripe_cache *sc = vd->sc;
 
 	/* No I/O is in flight: vraid_io_exit() drained vd->active. */
+	flush_workqueue(vraid_wait_wq);
 	flush_workqueue(vraid_wq);
 	bioset_exit(&sc->read_set);
 	mempool_exit(&sc->pio_pool);

@@ -150,11 +150,19 @@ struct vraid_vd {
 
 /* ctl.c */
 /*
- * vraid_wq: I/O-path work (flush fan-out, bitmap set/clear).  Flushed
- * whole at a VD's teardown under vraid_ctl_mutex, so no work on it may
- * take that mutex (the spare work runs on system_long_wq).
+ * vraid_wq: I/O-path work (flush fan-out, bitmap clear, stripe and
+ * mirror work).  Flushed whole at a VD's teardown under vraid_ctl_mutex,
+ * so no work on it may take that mutex (the spare work runs on
+ * system_long_wq).
+ *
+ * vraid_wait_wq: I/O-path work that may wait for work on vraid_wq to make
+ * progress (a free stripe head, a mempool element): parked writes let go
+ * after the bitmap write, degraded-read retries.  On vraid_wq such an
+ * item could hold its rescuer, under memory pressure the only worker,
+ * while the work it waits for sits behind it.  Same rule for the mutex.
  */
 extern struct workqueue_struct *vraid_wq;
+extern struct workqueue_struct *vraid_wait_wq;
 int vraid_idr_alloc(struct vraid_vd *vd);
 void vraid_spare_kick(void);
 void vraid_idr_remove(int index);
