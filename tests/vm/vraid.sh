@@ -40,6 +40,14 @@ vd_attr() {
 	cat "/sys/block/${1#/dev/}/vraid/$2"
 }
 
+# mb N: N MiB as a fio size or offset, divided by VRAID_SIZE_DIV (1 unless
+# set; `make test-debug` runs the cases at a quarter of their sizes). Cases
+# write every fio size and offset as $(mb N) so that they keep their shape
+# (which job writes where) at any divisor.
+mb() {
+	echo "$(($1 * 1024 / ${VRAID_SIZE_DIV:-1}))k"
+}
+
 # fio_verify DEV NAME [fio options...]: write with crc32c verification
 # and read it back; fails the case on any fio error.
 fio_verify() {
@@ -55,9 +63,9 @@ fio_verify() {
 }
 
 # verify_data DEV [WHAT]: the 16 MiB that `fio_verify DEV data
-# --rw=randwrite --bs=4k --size=16M --iodepth=8` wrote still verify.
+# --rw=randwrite --bs=4k --size=$(mb 16) --iodepth=8` wrote still verify.
 verify_data() {
-	fio --name=data --filename="$1" --rw=randwrite --bs=4k --size=16M \
+	fio --name=data --filename="$1" --rw=randwrite --bs=4k --size=$(mb 16) \
 		--direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
 		--verify_only=1 --verify_fatal=1 >/tmp/fio.vo 2>&1 ||
 		{ cat /tmp/fio.vo; fail "data of $1 differs${2:+ ($2)}"; }

@@ -35,12 +35,12 @@ run_config() {
 	size=$(blockdev --getsz "$vd")
 	[ "$size" = "$((msz * n))" ] || fail "$vd: size $size, want $((msz * n))"
 
-	fio_verify "$vd" rand4k --rw=randwrite --bs=4k --size=16M --iodepth=16
-	fio_verify "$vd" seq1m --rw=write --bs=1M --size=64M --iodepth=4
+	fio_verify "$vd" rand4k --rw=randwrite --bs=4k --size=$(mb 16) --iodepth=16
+	fio_verify "$vd" seq1m --rw=write --bs=1M --size=$(mb 64) --iodepth=4
 	fio_verify "$vd" straddle --rw=randwrite --bsrange=512-192k \
-		--blockalign=512 --size=16M --iodepth=8 \
-		--offset=1M
-	fio_verify "$vd" io512 --rw=randwrite --bs=512 --size=2M --iodepth=8
+		--blockalign=512 --size=$(mb 16) --iodepth=8 \
+		--offset=$(mb 1)
+	fio_verify "$vd" io512 --rw=randwrite --bs=512 --size=$(mb 2) --iodepth=8
 	# The last strip of the VD is reachable and correct.
 	fio_verify "$vd" tail --rw=write --bs=4k --offset=$(((size - 2048) * 512)) \
 		--size=1M --iodepth=1

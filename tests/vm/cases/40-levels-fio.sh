@@ -20,19 +20,19 @@ for lvl in 1 10 5 6 50 60; do
 	[ $lvl = 50 -o $lvl = 60 ] && spans=2
 	fio --filename="$vd" --direct=1 --ioengine=libaio --verify=crc32c \
 		--verify_fatal=1 --do_verify=1 --output-format=terse \
-		--name=r4k --rw=randwrite --bs=4k --size=4M --offset=0 --iodepth=16 \
-		--name=r8k --rw=randwrite --bs=8k --size=4M --offset=4M --iodepth=16 \
-		--name=s256k --rw=write --bs=256k --size=8M --offset=8M --iodepth=4 \
-		--name=s1m --rw=write --bs=1M --size=8M --offset=16M --iodepth=4 \
+		--name=r4k --rw=randwrite --bs=4k --size=$(mb 4) --offset=0 --iodepth=16 \
+		--name=r8k --rw=randwrite --bs=8k --size=$(mb 4) --offset=$(mb 4) --iodepth=16 \
+		--name=s256k --rw=write --bs=256k --size=$(mb 8) --offset=$(mb 8) --iodepth=4 \
+		--name=s1m --rw=write --bs=1M --size=$(mb 8) --offset=$(mb 16) --iodepth=4 \
 		--name=unal --rw=randwrite --bsrange=512-96k --blockalign=512 \
-			--size=4M --offset=24M --iodepth=8 \
-		--name=b512 --rw=randwrite --bs=512 --size=1M --offset=28M --iodepth=8 \
+			--size=$(mb 4) --offset=$(mb 24) --iodepth=8 \
+		--name=b512 --rw=randwrite --bs=512 --size=$(mb 1) --offset=$(mb 28) --iodepth=8 \
 		>/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "RAID$lvl: fio verify failed"; }
 	grep -q "verify:" /tmp/fio.out && { cat /tmp/fio.out; fail "RAID$lvl: verify errors"; }
 	echo "RAID$lvl: verified 4k/8k/256k/1m/unaligned/512"
 	# Overlapping writers: no verification possible, parity must hold.
 	fio --filename="$vd" --direct=1 --ioengine=libaio --rw=randwrite \
-		--bsrange=512-64k --blockalign=512 --size=2M --offset=0 \
+		--bsrange=512-64k --blockalign=512 --size=$(mb 2) --offset=0 \
 		--numjobs=4 --iodepth=8 --name=overlap --randrepeat=0 \
 		--output-format=terse >/dev/null || fail "RAID$lvl: overlapping fio failed"
 	vd_delete "$vd"

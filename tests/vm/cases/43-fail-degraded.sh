@@ -39,7 +39,7 @@ run_level() {
 	v=$(victims $lvl)
 	within=${v%%|*}
 	extra=${v#*|}
-	fio --name=bg --filename="$vd" --rw=randwrite --bs=4k --size=24M \
+	fio --name=bg --filename="$vd" --rw=randwrite --bs=4k --size=$(mb 24) \
 		--direct=1 --ioengine=libaio --iodepth=16 --verify=crc32c \
 		--verify_fatal=1 --do_verify=1 >/tmp/fio.bg 2>&1 &
 	pid=$!
@@ -63,7 +63,7 @@ run_level() {
 			fail "RAID$lvl: member $r not shown Failed"
 	done
 	# Everything still reads back right, reconstructed where needed.
-	fio --name=bg --filename="$vd" --rw=randwrite --bs=4k --size=24M \
+	fio --name=bg --filename="$vd" --rw=randwrite --bs=4k --size=$(mb 24) \
 		--direct=1 --ioengine=libaio --iodepth=16 --verify=crc32c \
 		--verify_only=1 --verify_fatal=1 >/tmp/fio.vo 2>&1 ||
 		{ cat /tmp/fio.vo; fail "RAID$lvl ($how): degraded read-back failed"; }

@@ -18,7 +18,7 @@ set -- $members
 M1=$1 M2=$2 M3=$3 M4=$4
 zero_members 24 $members
 vd=$(vd_create --level 5 --strip 32K --name asm5 $members)
-fio_verify "$vd" data --rw=randwrite --bs=4k --size=16M --iodepth=8
+fio_verify "$vd" data --rw=randwrite --bs=4k --size=$(mb 16) --iodepth=8
 
 echo "--- stop, then assemble by device list"
 vraidctl stop asm5 || fail "stop"

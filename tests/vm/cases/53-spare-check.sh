@@ -25,7 +25,7 @@ set -- $all
 vd=$(vd_create --level 5 --strip 16K $1 $2 $3 $4)
 vd2=$(vd_create --level 1 --init fast $5 $6)
 vraidctl wait "$vd" >/dev/null
-fio_verify "$vd" pre --rw=write --bs=64k --size=16M
+fio_verify "$vd" pre --rw=write --bs=64k --size=$(mb 16)
 expect_fail vraidctl spare add /dev/nonexistent
 expect_msg "no such|not found|No such"
 expect_fail vraidctl spare add "$1"
@@ -56,7 +56,7 @@ done
 vraidctl spare list | grep -q "${7#/dev/}" || fail "global spare $7 was taken too"
 vraidctl wait "$vd" >/dev/null || fail "rebuild onto the spare failed"
 [ "$(vd_attr $vd state)" = optimal ] || fail "not optimal after the spare rebuild"
-fio_verify "$vd" pre --rw=write --bs=64k --size=16M --verify_only
+fio_verify "$vd" pre --rw=write --bs=64k --size=$(mb 16) --verify_only
 pq_check 5 16384 1 1000 $1 $8 $3 $4
 # The global spare serves the other VD.
 vraidctl fail "$vd2" "$6" >/dev/null
@@ -90,11 +90,11 @@ for lvl in 5 6 1 10; do
 		dd if=/dev/urandom of=$d bs=1M seek=8 count=40 oflag=direct 2>/dev/null
 	done
 	vd=$(vd_create $LM_OPTS --strip 16K --init background $LM_DEVS)
-	fio_verify "$vd" during-init --rw=randwrite --bs=4k --size=8M --iodepth=8
+	fio_verify "$vd" during-init --rw=randwrite --bs=4k --size=$(mb 8) --iodepth=8
 	vraidctl wait "$vd" >/dev/null || fail "RAID$lvl: init failed"
 	n=$(check_count "$vd")
 	[ "$n" = 0 ] || fail "RAID$lvl: $n mismatches after background init"
-	fio_verify "$vd" during-init --rw=randwrite --bs=4k --size=8M --verify_only
+	fio_verify "$vd" during-init --rw=randwrite --bs=4k --size=$(mb 8) --verify_only
 	before=$(sum_mib "$vd" 8)
 	# Row 3 (16 KiB strips: 32 sectors a row): P is on member 0 of
 	# the 4-member RAID5 and on member 1 of the 5-member RAID6; member 1

@@ -19,7 +19,7 @@ set -- $(mixed_members 8)
 M1=$1 M2=$2 M3=$3 M4=$4 F1=$5 F2=$6 NEW=$7 X=$8
 vd=$(vd_create --level 5 --strip 32K --name r5 $M1 $M2 $M3 $M4)
 vraidctl wait "$vd" >/dev/null
-fio_verify "$vd" data --rw=randwrite --bs=4k --size=16M --iodepth=8
+fio_verify "$vd" data --rw=randwrite --bs=4k --size=$(mb 16) --iodepth=8
 other=$(vd_create --level 1 --init fast --name other $F1 $F2)
 vraidctl stop "$other" >/dev/null
 vraidctl stop "$vd" >/dev/null

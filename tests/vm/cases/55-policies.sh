@@ -15,7 +15,7 @@ set -e
 members=$(mixed_members 4)
 vd=$(vd_create --level 5 --strip 32K --init fast --name pol $members)
 n=${vd#/dev/}
-fio_verify "$vd" data --rw=randwrite --bs=4k --size=16M --iodepth=8
+fio_verify "$vd" data --rw=randwrite --bs=4k --size=$(mb 16) --iodepth=8
 
 echo "--- access ro"
 vraidctl set "$vd" access=ro || fail "set access=ro"
@@ -39,11 +39,11 @@ echo "--- back to rw"
 vraidctl set "$vd" access=rw || fail "set access=rw"
 [ "$(blockdev --getro $vd)" = 0 ] || fail "still read-only"
 verify_data "$vd" "rw again"
-fio_verify "$vd" more --rw=randwrite --bs=4k --offset=16M --size=8M --iodepth=8
+fio_verify "$vd" more --rw=randwrite --bs=4k --offset=$(mb 16) --size=$(mb 8) --iodepth=8
 
 echo "--- disk cache policy under load"
 wc0=$(cat /sys/block/$n/queue/write_cache)
-fio --name=load --filename="$vd" --rw=randwrite --bs=4k --offset=24M --size=16M \
+fio --name=load --filename="$vd" --rw=randwrite --bs=4k --offset=$(mb 24) --size=$(mb 16) \
 	--direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
 	--verify_fatal=1 --do_verify=1 --loops=2 >/tmp/fio.load 2>&1 &
 pid=$!
