@@ -1,8 +1,8 @@
 #!/bin/sh
 # Rebuild, for every redundant level: after a background initialisation,
 # data is written (fio, crc32c), a member is failed and `vraidctl replace`
-# rebuilds onto a fresh device while fio verifies the old data and writes
-# and verifies new data.  When the rebuild ends the VD is Optimal, the
+# rebuilds onto a fresh device while fio writes and verifies new data and
+# verifies the old.  When the rebuild ends the VD is Optimal, the
 # parity / copies on the raw members match a naive model (pqref), md
 # over the same members reads the same bytes and its check is clean (the
 # md oracle), and the data read with the rebuilt member as the only
@@ -41,23 +41,25 @@ run_level() {
 	[ "$(vd_attr $vd last_job)" = "init 0" ] ||
 		fail "RAID$lvl: last job '$(vd_attr $vd last_job)', want 'init 0'"
 
-	fio_verify "$vd" old --rw=write --bs=64k --size=24M
+	fio_verify "$vd" old --rw=write --bs=64k --size=$(mb 24)
 	victim=$(nth 1 "$LM_DEVS")
 	vraidctl fail "$vd" "$victim" >/dev/null
 	[ "$(vd_attr $vd state)" = degraded ] || fail "RAID$lvl: not degraded"
-	# Slow enough that the I/O below overlaps the rebuild.
-	vraidctl job "$vd" rate 4M >/dev/null
+	# Slow (1 MiB/s per member: about a minute for the 56 MiB data
+	# area) so that the writes below land while it runs; the rate is
+	# lifted as soon as they are done.
+	vraidctl job "$vd" rate 1M >/dev/null
 	vraidctl replace "$vd" "$victim" "$spare" >/dev/null ||
 		fail "RAID$lvl: replace failed"
 	[ "$(vd_attr $vd state)" = rebuilding ] ||
 		fail "RAID$lvl: state $(vd_attr $vd state) while rebuilding"
 	vd_attr $vd job | grep -q "^rebuild running" ||
 		fail "RAID$lvl: job is '$(vd_attr $vd job)'"
-	fio_verify "$vd" old --rw=write --bs=64k --size=24M --verify_only
-	fio_verify "$vd" new --rw=randwrite --bs=4k --offset=24M --size=8M \
+	fio_verify "$vd" new --rw=randwrite --bs=4k --offset=$(mb 24) --size=$(mb 8) \
 		--iodepth=8
 	vd_attr $vd job | grep -q "^rebuild" ||
-		fail "RAID$lvl: the rebuild ended before the I/O did; the test proves less"
+		fail "RAID$lvl: the rebuild ended before the writes did; the test proves less"
+	fio_verify "$vd" old --rw=write --bs=64k --size=$(mb 24) --verify_only
 	vraidctl job "$vd" rate none >/dev/null
 	vraidctl wait "$vd" >/dev/null || fail "RAID$lvl: rebuild failed"
 	[ "$(vd_attr $vd state)" = optimal ] ||
@@ -80,8 +82,8 @@ run_level() {
 	for r in $(others $lvl); do
 		vraidctl fail "$vd" "$(nth $r "$members")" >/dev/null
 	done
-	fio_verify "$vd" old --rw=write --bs=64k --size=24M --verify_only
-	fio_verify "$vd" new --rw=randwrite --bs=4k --offset=24M --size=8M \
+	fio_verify "$vd" old --rw=write --bs=64k --size=$(mb 24) --verify_only
+	fio_verify "$vd" new --rw=randwrite --bs=4k --offset=$(mb 24) --size=$(mb 8) \
 		--iodepth=8 --verify_only
 	vd_delete "$vd"
 	echo "RAID$lvl: rebuilt onto $spare under I/O; md oracle clean"
