@@ -95,6 +95,30 @@
  *       "mismatches"    int     inconsistent blocks it found (check,
  *                               repair)
  *
+ * vraidctl stats VD --json
+ *   {"vd":..,"index":..,"level":..,"state":..,"reads":..,"read_bytes":..,
+ *    "writes":..,"write_bytes":..,"flushes":..,"in_flight":..,
+ *    "read_repairs":..,"cache":null,"members":[MSTAT,...]}
+ *     "vd" "index" "level" "state"   as in VD_SUMMARY
+ *     "reads" "writes"       int     I/Os the block layer counted for
+ *                                    /dev/vraidN since create/assembly
+ *     "read_bytes" "write_bytes" int
+ *     "flushes"      int     flushes vraid received
+ *     "in_flight"    int     I/Os in flight now
+ *     "read_repairs" int     read errors corrected from redundancy
+ *     "cache"        null    (the controller cache's counters, later)
+ *     MSTAT: "role" "device" "state" as in MEMBER; "reads" "writes" (I/Os
+ *            vraid sent it), "read_bytes" "write_bytes" (as the member
+ *            device counted them), "errors"
+ * vraidctl stats VD --watch --json: one line per report
+ *   {"vd":..,"time":"HH:MM:SS","interval":SECONDS,"state":..,
+ *    "reads_per_s":..,"writes_per_s":..,"read_bytes_per_s":..,
+ *    "write_bytes_per_s":..,"flushes_per_s":..,"in_flight":..,
+ *    "read_repairs":..,"cache":null,"members":[{"role":..,"device":..,
+ *    "state":..,"reads_per_s":..,"writes_per_s":..,"read_bytes_per_s":..,
+ *    "write_bytes_per_s":..,"errors":..},...]}
+ *     rates are numbers (I/Os: one decimal; bytes: whole) over the interval
+ *
  * vraidctl spare list --json
  *   {"spares":[SPARE,...]}            ("spares":[] when there are none)
  *   SPARE:
@@ -2146,6 +2170,370 @@ static int cmd_wait(int argc, char **argv)
 	return rc;
 }
 
+/* ---- stats -------------------------------------------------------------- */
+
+/*
+ * What the block layer counts for a disk (/sys/class/block/NAME/stat,
+ * Documentation/block/stat.rst): I/Os and sectors per direction, I/Os in
+ * flight, flushes.
+ */
+struct blk_stat {
+	bool ok;
+	uint64_t rios, rsect, wios, wsect, inflight, fios;
+};
+
+/* One look at a VD: INFO, its own block counters and its members'. */
+struct stats_sample {
+	double t;
+	struct vraid_info in;
+	struct blk_stat vd;
+	struct blk_stat m[VRAID_MAX_MEMBERS];
+	uint64_t flushes, read_repairs;
+};
+
+/* sysfs, or a tree standing in for it (VRAIDCTL_SYSFS, for tests) */
+static const char *sysfs_root(void)
+{
+	const char *e = getenv("VRAIDCTL_SYSFS");
+
+	return e && *e ? e : "/sys";
+}
+
+static bool read_blk_stat(const char *name, struct blk_stat *s)
+{
+	unsigned long long v[17] = { 0 };
+	char path[512];
+	FILE *f;
+	int n;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(path, sizeof(path), "%s/class/block/%s/stat", sysfs_root(),
+		 name);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	n = fscanf(f, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
+		   &v[8], &v[9], &v[10], &v[11], &v[12], &v[13], &v[14],
+		   &v[15], &v[16]);
+	fclose(f);
+	if (n < 11)
+		return false;
+	s->rios = v[0];
+	s->rsect = v[2];
+	s->wios = v[4];
+	s->wsect = v[6];
+	s->inflight = v[8];
+	s->fios = n >= 16 ? v[15] : 0;
+	s->ok = true;
+	return true;
+}
+
+/* /sys/block/vraidN/vraid/ATTR as a number */
+static bool read_vd_attr(uint32_t index, const char *attr, uint64_t *val)
+{
+	unsigned long long v;
+	char path[512];
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/block/%s%u/vraid/%s", sysfs_root(),
+		 VRAID_DISK_PREFIX, index, attr);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	n = fscanf(f, "%llu", &v);
+	fclose(f);
+	*val = v;
+	return n == 1;
+}
+
+static int take_sample(struct ctl *c, uint32_t index, struct stats_sample *s)
+{
+	char name[VRAID_DEVNAME_LEN + 16], dev[VRAID_DEVNAME_LEN + 1];
+	uint32_t i;
+	int e;
+
+	e = get_info(c, index, &s->in, false);
+	if (e)
+		return RC_FAIL;
+	s->t = now_sec();
+	snprintf(name, sizeof(name), "%s%u", VRAID_DISK_PREFIX, index);
+	if (!read_blk_stat(name, &s->vd) ||
+	    !read_vd_attr(index, "flushes", &s->flushes) ||
+	    !read_vd_attr(index, "read_repairs", &s->read_repairs)) {
+		errmsg("cannot read the counters of %s under %s/block/%s: %s",
+		       name, sysfs_root(), name, strerror(errno));
+		hintmsg("stats needs sysfs mounted at /sys (mount -t sysfs sysfs /sys)");
+		return RC_FAIL;
+	}
+	for (i = 0; i < s->in.nr_members; i++) {
+		const struct vraid_member_info *m = &s->in.members[i];
+
+		memset(&s->m[i], 0, sizeof(s->m[i]));
+		tty_str(dev, sizeof(dev), m->dev_name, sizeof(m->dev_name));
+		if (dev[0] && !strchr(dev, '/'))
+			read_blk_stat(dev, &s->m[i]);
+	}
+	return RC_OK;
+}
+
+static const char *stats_cache_note =
+	"none: vraid has no controller cache yet, so there are no hits, read-ahead, dirty data or journal to count";
+
+static void stats_member_dev(char *buf, size_t bufsz,
+			     const struct vraid_member_info *m)
+{
+	char b[VRAID_DEVNAME_LEN + 1];
+
+	tty_str(b, sizeof(b), m->dev_name, sizeof(m->dev_name));
+	snprintf(buf, bufsz, "%s%s", b[0] ? "/dev/" : "-", b);
+}
+
+static int stats_human(const struct stats_sample *s)
+{
+	struct table t = {
+		.ncol = 8,
+		.head = { "ROLE", "DEVICE", "STATE", "READS", "WRITES", "READ",
+			  "WRITTEN", "ERRORS" },
+		.right = { [0] = true, [3] = true, [4] = true, [5] = true,
+			   [6] = true, [7] = true },
+	};
+	const struct vraid_info *in = &s->in;
+	char a[TCELL], b[TCELL];
+	char (*r)[TCELL];
+	uint32_t i;
+
+#define FIELD "%-15s"
+	printf("%s%u (%s, %s): counted since it was created or assembled\n",
+	       VRAID_DISK_PREFIX, in->index, VNAME(levels, in->level, false),
+	       VNAME(vd_states, in->state, false));
+	printf(FIELD "%llu I/Os, %s\n", "Reads:",
+	       (unsigned long long)s->vd.rios,
+	       human_size(a, sizeof(a), s->vd.rsect * SECTOR_BYTES));
+	printf(FIELD "%llu I/Os, %s\n", "Writes:",
+	       (unsigned long long)s->vd.wios,
+	       human_size(b, sizeof(b), s->vd.wsect * SECTOR_BYTES));
+	printf(FIELD "%llu\n", "Flushes:", (unsigned long long)s->flushes);
+	printf(FIELD "%llu\n", "In flight:", (unsigned long long)s->vd.inflight);
+	printf(FIELD "%llu\n", "Read repairs:",
+	       (unsigned long long)s->read_repairs);
+	printf(FIELD "%s\n", "Cache:", stats_cache_note);
+#undef FIELD
+	printf("\n");
+	for (i = 0; i < in->nr_members; i++) {
+		const struct vraid_member_info *m = &in->members[i];
+
+		r = table_row(&t);
+		if (!r) {
+			free(t.row);
+			errmsg("out of memory");
+			return RC_FAIL;
+		}
+		snprintf(r[0], TCELL, "%u", m->role);
+		stats_member_dev(r[1], TCELL, m);
+		snprintf(r[2], TCELL, "%s", VNAME(member_states, m->state, false));
+		snprintf(r[3], TCELL, "%llu", (unsigned long long)m->read_ios);
+		snprintf(r[4], TCELL, "%llu", (unsigned long long)m->write_ios);
+		if (s->m[i].ok) {
+			human_size(r[5], TCELL, s->m[i].rsect * SECTOR_BYTES);
+			human_size(r[6], TCELL, s->m[i].wsect * SECTOR_BYTES);
+		} else {
+			snprintf(r[5], TCELL, "-");
+			snprintf(r[6], TCELL, "-");
+		}
+		snprintf(r[7], TCELL, "%llu", (unsigned long long)m->errors);
+	}
+	table_print(&t);
+	free(t.row);
+	printf("\nREADS and WRITES are the I/Os vraid sent to each member; READ and WRITTEN\n"
+	       "are the bytes the member device counted (vraid's metadata included).\n");
+	return RC_OK;
+}
+
+static void stats_json(const struct stats_sample *s)
+{
+	const struct vraid_info *in = &s->in;
+	char dev[TCELL];
+	uint32_t i;
+
+	printf("{\"vd\":\"%s%u\",\"index\":%u,\"level\":\"%s\",\"state\":\"%s\","
+	       "\"reads\":%llu,\"read_bytes\":%llu,\"writes\":%llu,"
+	       "\"write_bytes\":%llu,\"flushes\":%llu,\"in_flight\":%llu,"
+	       "\"read_repairs\":%llu,\"cache\":null,\"members\":[",
+	       VRAID_DISK_PREFIX, in->index, in->index,
+	       VNAME(levels, in->level, true), VNAME(vd_states, in->state, true),
+	       (unsigned long long)s->vd.rios,
+	       (unsigned long long)(s->vd.rsect * SECTOR_BYTES),
+	       (unsigned long long)s->vd.wios,
+	       (unsigned long long)(s->vd.wsect * SECTOR_BYTES),
+	       (unsigned long long)s->flushes,
+	       (unsigned long long)s->vd.inflight,
+	       (unsigned long long)s->read_repairs);
+	for (i = 0; i < in->nr_members; i++) {
+		const struct vraid_member_info *m = &in->members[i];
+
+		stats_member_dev(dev, sizeof(dev), m);
+		printf("%s{\"role\":%u,\"device\":", i ? "," : "", m->role);
+		json_str(dev, sizeof(dev));
+		printf(",\"state\":\"%s\",\"reads\":%llu,\"writes\":%llu,"
+		       "\"read_bytes\":%llu,\"write_bytes\":%llu,\"errors\":%llu}",
+		       VNAME(member_states, m->state, true),
+		       (unsigned long long)m->read_ios,
+		       (unsigned long long)m->write_ios,
+		       (unsigned long long)(s->m[i].rsect * SECTOR_BYTES),
+		       (unsigned long long)(s->m[i].wsect * SECTOR_BYTES),
+		       (unsigned long long)m->errors);
+	}
+	printf("]}\n");
+}
+
+/* counter growth per second; a counter that went back (reset) counts 0 */
+static double rate(uint64_t now, uint64_t then, double dt)
+{
+	return now > then && dt > 0 ? (double)(now - then) / dt : 0.0;
+}
+
+/* One --watch report: what happened between @a and @b. */
+static void stats_watch_report(const struct stats_sample *a,
+			       const struct stats_sample *b, bool json,
+			       unsigned int nr)
+{
+	const struct vraid_info *in = &b->in;
+	double dt = b->t - a->t;
+	char ts[16], dev[TCELL];
+	time_t now = time(NULL);
+	struct tm tm;
+	uint32_t i;
+
+	localtime_r(&now, &tm);
+	strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
+	if (json) {
+		printf("{\"vd\":\"%s%u\",\"time\":\"%s\",\"interval\":%.3f,"
+		       "\"state\":\"%s\",\"reads_per_s\":%.1f,\"writes_per_s\":%.1f,"
+		       "\"read_bytes_per_s\":%.0f,\"write_bytes_per_s\":%.0f,"
+		       "\"flushes_per_s\":%.1f,\"in_flight\":%llu,"
+		       "\"read_repairs\":%llu,\"cache\":null,\"members\":[",
+		       VRAID_DISK_PREFIX, in->index, ts, dt,
+		       VNAME(vd_states, in->state, true),
+		       rate(b->vd.rios, a->vd.rios, dt),
+		       rate(b->vd.wios, a->vd.wios, dt),
+		       rate(b->vd.rsect, a->vd.rsect, dt) * SECTOR_BYTES,
+		       rate(b->vd.wsect, a->vd.wsect, dt) * SECTOR_BYTES,
+		       rate(b->flushes, a->flushes, dt),
+		       (unsigned long long)b->vd.inflight,
+		       (unsigned long long)b->read_repairs);
+	} else {
+		if (nr % 10 == 0)
+			printf("%-8s  %-8s  %9s  %9s  %8s  %8s  %8s  %8s\n",
+			       "TIME", "VD/ROLE", "READS/s", "WRITES/s",
+			       "RMB/s", "WMB/s", "FLUSH/s", "ERRORS");
+		printf("%-8s  %s%-3u  %9.1f  %9.1f  %8.2f  %8.2f  %8.1f  %8s  %s\n",
+		       ts, VRAID_DISK_PREFIX, in->index,
+		       rate(b->vd.rios, a->vd.rios, dt),
+		       rate(b->vd.wios, a->vd.wios, dt),
+		       rate(b->vd.rsect, a->vd.rsect, dt) * SECTOR_BYTES / 1e6,
+		       rate(b->vd.wsect, a->vd.wsect, dt) * SECTOR_BYTES / 1e6,
+		       rate(b->flushes, a->flushes, dt), "",
+		       VNAME(vd_states, in->state, false));
+	}
+	for (i = 0; i < in->nr_members; i++) {
+		const struct vraid_member_info *m = &in->members[i];
+		const struct vraid_member_info *o = &a->in.members[i];
+		/* a replaced member starts from its own zero */
+		bool same = o->major == m->major && o->minor == m->minor;
+		uint64_t or = same ? o->read_ios : 0, ow = same ? o->write_ios : 0;
+		uint64_t ors = same ? a->m[i].rsect : 0;
+		uint64_t ows = same ? a->m[i].wsect : 0;
+
+		stats_member_dev(dev, sizeof(dev), m);
+		if (json) {
+			printf("%s{\"role\":%u,\"device\":", i ? "," : "", m->role);
+			json_str(dev, sizeof(dev));
+			printf(",\"state\":\"%s\",\"reads_per_s\":%.1f,"
+			       "\"writes_per_s\":%.1f,\"read_bytes_per_s\":%.0f,"
+			       "\"write_bytes_per_s\":%.0f,\"errors\":%llu}",
+			       VNAME(member_states, m->state, true),
+			       rate(m->read_ios, or, dt), rate(m->write_ios, ow, dt),
+			       rate(b->m[i].rsect, ors, dt) * SECTOR_BYTES,
+			       rate(b->m[i].wsect, ows, dt) * SECTOR_BYTES,
+			       (unsigned long long)m->errors);
+			continue;
+		}
+		printf("%-8s  %5u %-2s  %9.1f  %9.1f  %8.2f  %8.2f  %8s  %8llu  %s %s\n",
+		       "", m->role, "", rate(m->read_ios, or, dt),
+		       rate(m->write_ios, ow, dt),
+		       rate(b->m[i].rsect, ors, dt) * SECTOR_BYTES / 1e6,
+		       rate(b->m[i].wsect, ows, dt) * SECTOR_BYTES / 1e6, "",
+		       (unsigned long long)m->errors, dev,
+		       VNAME(member_states, m->state, false));
+	}
+	if (json)
+		printf("]}\n");
+	fflush(stdout);
+}
+
+/* stats VD [--json] [--watch [--interval SECS] [--count N]] */
+static int cmd_stats(int argc, char **argv)
+{
+	static const char *const names[] = { "--interval", "--count", NULL };
+	const char *vals[2] = { NULL, NULL }, *pos[1];
+	bool watch = take_flag(&argc, argv, "--watch"), json = false;
+	struct stats_sample *s;
+	double interval = 2;
+	uint32_t count = 0, i;
+	size_t npos;
+	struct ctl c;
+	int rc;
+
+	rc = parse_args("stats", argc, argv, names, vals, &json, pos, 1, &npos);
+	if (rc >= 0)
+		return rc;
+	if (npos != 1)
+		return usage_error("stats", npos ? "name one virtual drive only" :
+				   "name the virtual drive whose counters to show (e.g. vraid0)");
+	if (!watch && (vals[0] || vals[1]))
+		return usage_error("stats", "%s goes with --watch",
+				   vals[0] ? "--interval" : "--count");
+	if (vals[0] && (!parse_seconds(vals[0], &interval) ||
+			interval < 0.1 || interval > 86400))
+		return usage_error("stats", "invalid --interval '%s': give seconds from 0.1 to 86400, e.g. 1 or 0.5",
+				   vals[0]);
+	if (vals[1] && (!parse_u32(vals[1], &count) || !count))
+		return usage_error("stats", "invalid --count '%s': give the number of reports, 1 or more",
+				   vals[1]);
+	s = calloc(2, sizeof(*s));
+	if (!s) {
+		errmsg("out of memory");
+		return RC_FAIL;
+	}
+	if (!ctl_open(&c, false)) {
+		free(s);
+		return RC_FAIL;
+	}
+	rc = resolve_vd(&c, pos[0], &s[0].in);
+	if (!rc)
+		rc = take_sample(&c, s[0].in.index, &s[0]);
+	if (rc || !watch) {
+		if (!rc && json)
+			stats_json(&s[0]);
+		else if (!rc)
+			rc = stats_human(&s[0]);
+		goto out;
+	}
+	for (i = 0; !count || i < count; i++) {
+		sleep_sec(interval);
+		rc = take_sample(&c, s[0].in.index, &s[(i + 1) % 2]);
+		if (rc)
+			break;
+		stats_watch_report(&s[i % 2], &s[(i + 1) % 2], json, i);
+	}
+out:
+	close(c.fd);
+	free(s);
+	return rc;
+}
+
 /* check VD [--repair] [--wait], init VD [--wait] */
 static int start_job(const char *cmd, int argc, char **argv)
 {
@@ -3174,6 +3562,27 @@ static const struct command commands[] = {
 	  "             member_data_bytes logical_block_size open_count policies members\n"
 	  "             job last_job)\n"
 	  "  -h, --help show this help\n" },
+	{ "stats", cmd_stats,
+	  "vraidctl stats VD [--json] [--watch [--interval SECS] [--count N]]",
+	  "Show the I/O counters of the virtual drive VD: reads and writes (I/Os and\n"
+	  "bytes), flushes and I/Os in flight as the block layer counts them for\n"
+	  "/dev/vraidN, read errors vraid repaired from redundancy, and per member the\n"
+	  "I/Os vraid sent, the bytes the member device counted and its errors.\n"
+	  "Counted since the VD was created or assembled.  With --watch, a report\n"
+	  "every interval of what happened during it, as rates, until interrupted.\n"
+	  "Cache counters (hits, read-ahead, dirty data, journal) come with the\n"
+	  "controller cache, which vraid does not have yet.\n\n"
+	  "  --watch          report rates every interval (like iostat)\n"
+	  "  --interval SECS  seconds between reports, 0.1 to 86400 (default 2)\n"
+	  "  --count N        stop after N reports\n"
+	  "  --json           one line of JSON per report (keys without --watch: vd\n"
+	  "                   index level state reads read_bytes writes write_bytes\n"
+	  "                   flushes in_flight read_repairs cache members; with\n"
+	  "                   --watch: vd time interval state reads_per_s writes_per_s\n"
+	  "                   read_bytes_per_s write_bytes_per_s flushes_per_s\n"
+	  "                   in_flight read_repairs cache members); cache is null\n"
+	  "  -h, --help       show this help\n\n"
+	  "example: vraidctl stats vraid0 --watch --interval 1\n" },
 	{ "set", cmd_set, "vraidctl set VD KEY=VALUE...",
 	  "Change policies of the virtual drive VD while it runs; the module records\n"
 	  "them in the VD's metadata.  The keys given are changed together, in one\n"

@@ -982,6 +982,48 @@ run_tests() {
 	cp "$tmp/out" "$tmp/spares.json"
 	check "mock: spare list --json, none" 0 '{"spares":[]}' "" env MOCK_VRAID=none "$M" spare list --json
 	cp "$tmp/out" "$tmp/spares-none.json"
+
+	# stats: the counters come from a stand-in sysfs (VRAIDCTL_SYSFS)
+	sys=$tmp/sys
+	mkdir -p "$sys/block/vraid0/vraid" "$sys/class/block/vraid0" \
+		"$sys/class/block/nvme0n1" "$sys/class/block/nvme1n1"
+	echo 7 >"$sys/block/vraid0/vraid/flushes"
+	echo 2 >"$sys/block/vraid0/vraid/read_repairs"
+	echo "100 0 2048 5 300 0 8192 9 3 20 30 0 0 0 0 7 1" >"$sys/class/block/vraid0/stat"
+	echo "60 0 1024 5 150 0 4096 9 0 20 30 0 0 0 0 0 0" >"$sys/class/block/nvme0n1/stat"
+	echo "40 0 1024 5 150 0 4096 9 0 20 30" >"$sys/class/block/nvme1n1/stat"
+	check "stats -h" 0 "usage: vraidctl stats VD" "" "$V" stats -h
+	check "stats, no VD" 2 "" "name the virtual drive whose counters to show" "$V" stats
+	check "stats, two VDs" 2 "" "name one virtual drive only" "$V" stats a b
+	check "stats --count without --watch" 2 "" "--count goes with --watch" "$V" stats vraid0 --count 2
+	check "stats --interval without --watch" 2 "" "--interval goes with --watch" "$V" stats vraid0 --interval 1
+	check "stats --interval 0" 2 "" "invalid --interval '0': give seconds from 0.1 to 86400" "$V" stats vraid0 --watch --interval 0
+	check "stats --interval x" 2 "" "invalid --interval 'x'" "$V" stats vraid0 --watch --interval x
+	check "stats --count 0" 2 "" "invalid --count '0': give the number of reports, 1 or more" "$V" stats vraid0 --watch --count 0
+	check "stats, unknown option" 2 "" "unknown option '--bogus'" "$V" stats vraid0 --bogus
+	check "mock: stats" 0 "vraid0 (RAID0, Optimal): counted since it was created or assembled" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats fast
+	out_has "mock: stats reads" -qxF "Reads:         100 I/Os, 1 MiB"
+	out_has "mock: stats writes" -qxF "Writes:        300 I/Os, 4 MiB"
+	out_has "mock: stats flushes" -qxF "Flushes:       7"
+	out_has "mock: stats in flight" -qxF "In flight:     3"
+	out_has "mock: stats read repairs" -qxF "Read repairs:  2"
+	out_has "mock: stats says no cache" -qF "Cache:         none: vraid has no controller cache yet"
+	out_has "mock: stats member row" -qxF '   0  /dev/nvme0n1  Online   1000    2000  512 KiB    2 MiB       0'
+	check "mock: stats --json" 0 '{"vd":"vraid0","index":0,"level":"raid0","state":"optimal","reads":100,"read_bytes":1048576,"writes":300,"write_bytes":4194304,"flushes":7,"in_flight":3,"read_repairs":2,"cache":null,"members":[{"role":0,"device":"/dev/nvme0n1","state":"online","reads":1000,"writes":2000,"read_bytes":524288,"write_bytes":2097152,"errors":0},' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --json
+	cp "$tmp/out" "$tmp/stats.json"
+	check "mock: stats --watch --count 2" 0 "TIME      VD/ROLE" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --watch --interval 0.1 --count 2
+	[ "$(grep -c '  vraid0 ' "$tmp/out")" = 2 ] && say_ok "mock: stats --watch prints 2 reports" ||
+		say_not_ok "mock: stats --watch prints 2 reports: $(cat "$tmp/out")"
+	out_has "mock: stats --watch idle rates" -q '^[0-9:]*  vraid0 *0.0 *0.0 *0.00 *0.00 *0.0 .*Optimal$'
+	check "mock: stats --watch --json" 0 '"reads_per_s":0.0,"writes_per_s":0.0,"read_bytes_per_s":0,"write_bytes_per_s":0,"flushes_per_s":0.0,"in_flight":3,"read_repairs":2,"cache":null,"members":[{"role":0,"device":"/dev/nvme0n1"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --watch --interval 0.1 --count 1 --json
+	head -n 1 "$tmp/out" >"$tmp/stats-watch.json"
+	check "mock: stats, no sysfs" 1 "" "cannot read the counters of vraid0 under $tmp/nosys/block/vraid0" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/nosys" "$M" stats 0
+	if grep -qF "hint: stats needs sysfs mounted at /sys" "$tmp/err"; then
+		say_ok "mock: stats, no sysfs: hint"
+	else
+		say_not_ok "mock: stats, no sysfs: hint"
+	fi
+	check "mock: stats no such VD" 1 "" "vraid9: no virtual drive" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 9
 	if command -v python3 >/dev/null 2>&1; then
 		check "mock: JSON parses, schema" 0 "json ok" "" python3 - "$tmp" <<'EOF'
 import json, sys
@@ -1004,6 +1046,20 @@ jkeys = ["type", "state", "done_bytes", "total_bytes", "percent", "eta_seconds",
 lkeys = ["type", "result", "mismatches"]
 mkeys = ["role", "device", "major", "minor", "state", "size_bytes",
          "data_bytes", "read_ios", "write_ios", "errors"]
+st = json.load(open(d + "/stats.json"))
+assert list(st) == ["vd", "index", "level", "state", "reads", "read_bytes", "writes",
+                    "write_bytes", "flushes", "in_flight", "read_repairs", "cache",
+                    "members"], list(st)
+assert st["cache"] is None and len(st["members"]) == 2
+assert list(st["members"][0]) == ["role", "device", "state", "reads", "writes",
+                                  "read_bytes", "write_bytes", "errors"]
+sw = json.load(open(d + "/stats-watch.json"))
+assert list(sw) == ["vd", "time", "interval", "state", "reads_per_s", "writes_per_s",
+                    "read_bytes_per_s", "write_bytes_per_s", "flushes_per_s",
+                    "in_flight", "read_repairs", "cache", "members"], list(sw)
+assert list(sw["members"][0]) == ["role", "device", "state", "reads_per_s",
+                                  "writes_per_s", "read_bytes_per_s",
+                                  "write_bytes_per_s", "errors"]
 for f in ("show0", "show1", "show3", "show7"):
     s = json.load(open(d + "/" + f + ".json"))
     assert list(s) == skeys, (f, list(s))

@@ -1,0 +1,99 @@
+#!/bin/sh
+# vraidctl stats: the VD's counters move exactly as fio's I/O (bytes; I/Os
+# as split at strip boundaries), flushes count when the VD has a write cache, every
+# member of a RAID5 is written and its counts match sysfs; --watch reports
+# rates while fio runs and zero when idle; --json is one line per report;
+# a VD that is not there and bad arguments get clear errors.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../vraid.sh"
+set -e
+
+# json_num KEY: the first "KEY":NUMBER of the JSON on stdin
+json_num() {
+	grep -o "\"$1\":[0-9.]*" | head -n 1 | cut -d: -f2
+}
+
+members=$(mixed_members 4)
+vd=$(vd_create --level 5 --strip 16K --init fast $members)
+n=${vd#/dev/}
+settle
+
+j0=$(vraidctl stats "$n" --json) || fail "stats --json failed"
+echo "$j0" | grep -q '^{"vd":"'"$n"'",.*"cache":null,"members":\[' ||
+	fail "stats --json: $j0"
+[ "$(echo "$j0" | wc -l)" = 1 ] || fail "stats --json is not one line"
+
+fio --name=w --filename="$vd" --rw=randwrite --bs=4k --size=4M --direct=1 \
+	--ioengine=libaio --iodepth=8 --randrepeat=0 >/dev/null ||
+	fail "fio randwrite failed"
+fio --name=r --filename="$vd" --rw=read --bs=64k --size=2M --direct=1 \
+	--ioengine=libaio --iodepth=4 >/dev/null || fail "fio read failed"
+j1=$(vraidctl stats "$n" --json)
+dw=$(($(echo "$j1" | json_num writes) - $(echo "$j0" | json_num writes)))
+dwb=$(($(echo "$j1" | json_num write_bytes) - $(echo "$j0" | json_num write_bytes)))
+dr=$(($(echo "$j1" | json_num reads) - $(echo "$j0" | json_num reads)))
+drb=$(($(echo "$j1" | json_num read_bytes) - $(echo "$j0" | json_num read_bytes)))
+echo "fio wrote 1024 x 4 KiB, read 32 x 64 KiB; stats: +$dw writes ($dwb bytes), +$dr reads ($drb bytes)"
+[ "$dw" = 1024 ] || fail "writes grew by $dw, fio did 1024"
+[ "$dwb" = 4194304 ] || fail "write_bytes grew by $dwb, fio wrote 4194304"
+# The block layer splits I/O at strip boundaries (chunk_sectors) before
+# vraid sees it, and counts the pieces: 2 MiB in 16 KiB strips.
+[ "$dr" = 128 ] || fail "reads grew by $dr; 2 MiB read in 16 KiB strips is 128"
+[ "$drb" = 2097152 ] || fail "read_bytes grew by $drb, fio read 2097152"
+
+# Every member took writes (random 4 KiB writes on RAID5: data and
+# parity everywhere), and stats says what sysfs says.
+out=$(vraidctl stats "$n")
+echo "$out"
+for m in $members; do
+	line=$(echo "$out" | grep " $m ") || fail "stats does not list $m"
+	set -- $line
+	# ROLE DEVICE STATE READS WRITES READ(2 words) WRITTEN(2 words) ERRORS
+	[ "$3" = Online ] || fail "$m: state $3"
+	[ "$5" -gt 0 ] || fail "$m: no writes counted"
+	sys=$(awk -v d="${m#/dev/}" '$2 == d { print $5, $6, $7 }' /sys/block/$n/vraid/members)
+	[ "$sys" = "$4 $5 ${10}" ] ||
+		fail "$m: stats says reads $4 writes $5 errors ${10}, sysfs '$sys'"
+done
+echo "$out" | grep -q "^Cache: *none: vraid has no controller cache yet" ||
+	fail "stats does not say there is no cache"
+
+# Flushes reach vraid only when the VD advertises a write cache.
+f0=$(vraidctl stats "$n" --json | json_num flushes)
+fio --name=f --filename="$vd" --rw=write --bs=4k --size=64k --direct=1 \
+	--fsync=1 >/dev/null || fail "fio with fsync failed"
+f1=$(vraidctl stats "$n" --json | json_num flushes)
+if [ "$(cat /sys/block/$n/queue/write_cache)" = "write back" ]; then
+	# (fio's fsyncs after 16 writes reach the VD as 15 or 16 flushes)
+	[ "$f1" -ge $((f0 + 15)) ] || fail "16 fsyncs, flushes $f0 -> $f1"
+else
+	[ "$f1" = "$f0" ] || fail "no write cache, yet flushes $f0 -> $f1"
+fi
+
+# --watch: rates while fio runs, zero when idle.
+fio --name=bg --filename="$vd" --rw=randwrite --bs=4k --size=8M --direct=1 \
+	--ioengine=libaio --iodepth=4 --time_based --runtime=8 >/dev/null &
+pid=$!
+sleep 1
+vraidctl stats "$n" --watch --interval 1 --count 3 >/tmp/watch.out ||
+	fail "stats --watch failed"
+wait $pid || fail "background fio failed"
+cat /tmp/watch.out
+[ "$(grep -c "  $n " /tmp/watch.out)" = 3 ] || fail "--count 3 did not give 3 reports"
+grep "  $n " /tmp/watch.out | awk '$4 > 0 { ok = 1 } END { exit !ok }' ||
+	fail "--watch shows no writes/s while fio wrote"
+idle=$(vraidctl stats "$n" --watch --interval 0.5 --count 1 --json)
+[ "$(echo "$idle" | json_num writes_per_s)" = 0.0 ] ||
+	fail "idle --watch reports writes: $idle"
+
+# Errors.
+expect_fail vraidctl stats vraid99
+expect_msg "vraid99: no virtual drive"
+[ "$RC" = 1 ] || fail "stats of a missing VD exits $RC, want 1"
+expect_fail vraidctl stats
+expect_msg "name the virtual drive"
+[ "$RC" = 2 ] || fail "stats without a VD exits $RC, want 2"
+expect_fail vraidctl stats "$n" --watch --interval 0
+expect_msg "invalid --interval"
+vd_delete "$vd"
+echo "stats: counters exact, members match sysfs, watch rates"
