@@ -1,0 +1,868 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The journal's on-disk format (portable core): see jformat.h,
+ * Documentation/cache-design.rst ("The journal") and
+ * Documentation/on-disk-format.rst ("Journal").
+ *
+ * Superblock (byte offsets, little-endian):
+ *	   0 magic "VRJL"	   4 version	   8 block size (4096)
+ *	  12 crc32c		  16 generation	  24 created
+ *	  32 journal uuid[16]	  48 ring start (sectors)
+ *	  56 ring blocks	  64 tail block	  72 tail seq
+ *	  80 flags		  84 zero up to 4096
+ *
+ * Record header:
+ *	   0 magic "VRJR"	   4 version (u16) 6 entries (u16)
+ *	   8 header crc32c	  12 payload crc32c
+ *	  16 seq		  24 position	  32 journal uuid[16]
+ *	  48 payload blocks	  52 flags	  56 zero
+ *	  64 entries, then zero up to 4096
+ *
+ * Entry: 0 type (u16), 2 size (u16), 4 flags (u16), 6 reserved (u16),
+ * 8 pages (u32), 12 reserved (u32), 16 VD uuid[16], then by type:
+ *	DATA	   32 VD sector, 40 first mask, 41 last mask, 42 zero[6]
+ *	PARITY	   32 member sector, 40 span (u32), 44 n (u16), 46 zero[10],
+ *		   56 n x { seq, entry (u16), data index (u16), zero (u32) }
+ *	INVALIDATE 32 VD sector, 40 sectors
+ *	VD_CLEAN   32 floor
+ */
+#include "core_types.h"
+#include <linux/vraid.h>
+#include "metadata.h"
+#include "jformat.h"
+
+#define SB_MAGIC	0
+#define SB_VERSION	4
+#define SB_BSIZE	8
+#define SB_CRC		12
+#define SB_GEN		16
+#define SB_CREATED	24
+#define SB_UUID		32
+#define SB_RSTART	48
+#define SB_RBLOCKS	56
+#define SB_TAIL		64
+#define SB_TAILSEQ	72
+#define SB_FLAGS	80
+#define SB_RES		84
+
+#define RH_MAGIC	0
+#define RH_VERSION	4
+#define RH_ENTRIES	6
+#define RH_CRC		8
+#define RH_PCRC		12
+#define RH_SEQ		16
+#define RH_POS		24
+#define RH_UUID		32
+#define RH_PBLOCKS	48
+#define RH_FLAGS	52
+#define RH_RES		56
+
+#define E_TYPE		0
+#define E_SIZE		2
+#define E_FLAGS		4
+#define E_RES1		6
+#define E_PAGES		8
+#define E_RES2		12
+#define E_UUID		16
+#define E_SECTOR	32
+#define E_HEAD		16		/* the fields every entry has */
+
+#define U64_MAX_	(~0ULL)
+
+static void put16(u8 *p, u16 v)
+{
+	p[0] = (u8)v;
+	p[1] = (u8)(v >> 8);
+}
+
+static void put32(u8 *p, u32 v)
+{
+	p[0] = (u8)v;
+	p[1] = (u8)(v >> 8);
+	p[2] = (u8)(v >> 16);
+	p[3] = (u8)(v >> 24);
+}
+
+static void put64(u8 *p, u64 v)
+{
+	put32(p, (u32)v);
+	put32(p + 4, (u32)(v >> 32));
+}
+
+static u16 get16(const u8 *p)
+{
+	return (u16)(p[0] | p[1] << 8);
+}
+
+static u32 get32(const u8 *p)
+{
+	return p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
+}
+
+static u64 get64(const u8 *p)
+{
+	return get32(p) | (u64)get32(p + 4) << 32;
+}
+
+static bool zero_range(const u8 *p, size_t len)
+{
+	while (len--)
+		if (*p++)
+			return false;
+	return true;
+}
+
+/* CRC32C of a 4 KiB block with its 4-byte crc field at @off taken as zero. */
+static u32 block_crc(const u8 *blk, u32 off)
+{
+	static const u8 zero[4];
+	u32 crc;
+
+	crc = vraid_crc32c(0, blk, off);
+	crc = vraid_crc32c(crc, zero, sizeof(zero));
+	return vraid_crc32c(crc, blk + off + 4, VRAID_J_BLOCK - off - 4);
+}
+
+/* ---- superblock ---- */
+
+u64 vraid_jring_blocks(u64 dev_sectors)
+{
+	if (dev_sectors < VRAID_J_RING_START + 8)
+		return 0;
+	return (dev_sectors - VRAID_J_RING_START) >> 3;
+}
+
+void vraid_jsb_encode(const struct vraid_jsb *sb, u8 *blk)
+{
+	memset(blk, 0, VRAID_J_BLOCK);
+	put32(blk + SB_MAGIC, VRAID_J_SB_MAGIC);
+	put32(blk + SB_VERSION, VRAID_J_VERSION);
+	put32(blk + SB_BSIZE, VRAID_J_BLOCK);
+	put64(blk + SB_GEN, sb->generation);
+	put64(blk + SB_CREATED, sb->created);
+	memcpy(blk + SB_UUID, sb->uuid, VRAID_J_UUID_LEN);
+	put64(blk + SB_RSTART, sb->ring_start);
+	put64(blk + SB_RBLOCKS, sb->ring_blocks);
+	put64(blk + SB_TAIL, sb->tail_block);
+	put64(blk + SB_TAILSEQ, sb->tail_seq);
+	put32(blk + SB_FLAGS, sb->flags);
+	put32(blk + SB_CRC, block_crc(blk, SB_CRC));
+}
+
+int vraid_jsb_decode(const u8 *blk, u32 slot, u64 dev_sectors,
+		     struct vraid_jsb *sb, char *msg, size_t msglen)
+{
+	u32 v, crc;
+
+	if (get32(blk + SB_MAGIC) != VRAID_J_SB_MAGIC) {
+		snprintf(msg, msglen, "no journal superblock (magic 0x%08x)",
+			 get32(blk + SB_MAGIC));
+		return -ENODATA;
+	}
+	v = get32(blk + SB_VERSION);
+	if (v != VRAID_J_VERSION) {
+		snprintf(msg, msglen,
+			 "journal version %u is not supported (this vraid reads %u)",
+			 v, VRAID_J_VERSION);
+		return -EPROTONOSUPPORT;
+	}
+	if (get32(blk + SB_BSIZE) != VRAID_J_BLOCK) {
+		snprintf(msg, msglen, "journal block size %u, expected %u",
+			 get32(blk + SB_BSIZE), VRAID_J_BLOCK);
+		return -EINVAL;
+	}
+	crc = block_crc(blk, SB_CRC);
+	if (crc != get32(blk + SB_CRC)) {
+		snprintf(msg, msglen,
+			 "journal superblock checksum mismatch (0x%08x stored, 0x%08x computed)",
+			 get32(blk + SB_CRC), crc);
+		return -EINVAL;
+	}
+	if (!zero_range(blk + SB_RES, VRAID_J_BLOCK - SB_RES)) {
+		snprintf(msg, msglen,
+			 "reserved journal superblock bytes are not zero");
+		return -EINVAL;
+	}
+	sb->generation = get64(blk + SB_GEN);
+	sb->created = get64(blk + SB_CREATED);
+	memcpy(sb->uuid, blk + SB_UUID, VRAID_J_UUID_LEN);
+	sb->ring_start = get64(blk + SB_RSTART);
+	sb->ring_blocks = get64(blk + SB_RBLOCKS);
+	sb->tail_block = get64(blk + SB_TAIL);
+	sb->tail_seq = get64(blk + SB_TAILSEQ);
+	sb->flags = get32(blk + SB_FLAGS);
+	if (slot > 1 || (sb->generation & 1) != slot) {
+		snprintf(msg, msglen,
+			 "journal superblock generation %llu found in slot %u",
+			 (unsigned long long)sb->generation, slot);
+		return -EINVAL;
+	}
+	if (zero_range(sb->uuid, VRAID_J_UUID_LEN)) {
+		snprintf(msg, msglen, "journal UUID is zero");
+		return -EINVAL;
+	}
+	if (sb->flags & ~VRAID_J_SB_DETACHED) {
+		snprintf(msg, msglen, "unknown journal flags 0x%x", sb->flags);
+		return -EINVAL;
+	}
+	if (sb->ring_start != VRAID_J_RING_START) {
+		snprintf(msg, msglen, "journal ring at sector %llu, expected %llu",
+			 (unsigned long long)sb->ring_start,
+			 (unsigned long long)VRAID_J_RING_START);
+		return -EINVAL;
+	}
+	if (sb->ring_blocks < VRAID_J_MIN_RING ||
+	    sb->ring_blocks > VRAID_J_MAX_RING) {
+		snprintf(msg, msglen,
+			 "journal ring of %llu blocks (%llu..%llu allowed)",
+			 (unsigned long long)sb->ring_blocks,
+			 (unsigned long long)VRAID_J_MIN_RING,
+			 (unsigned long long)VRAID_J_MAX_RING);
+		return -EINVAL;
+	}
+	if (dev_sectors && sb->ring_blocks > vraid_jring_blocks(dev_sectors)) {
+		snprintf(msg, msglen,
+			 "journal ring of %llu blocks does not fit a device of %llu sectors",
+			 (unsigned long long)sb->ring_blocks,
+			 (unsigned long long)dev_sectors);
+		return -EINVAL;
+	}
+	if (sb->tail_block >= sb->ring_blocks || !sb->tail_seq) {
+		snprintf(msg, msglen,
+			 "journal tail at block %llu, seq %llu, of a %llu-block ring",
+			 (unsigned long long)sb->tail_block,
+			 (unsigned long long)sb->tail_seq,
+			 (unsigned long long)sb->ring_blocks);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int vraid_jsb_choose(const struct vraid_jsb *s0, int r0,
+		     const struct vraid_jsb *s1, int r1, char *msg,
+		     size_t msglen)
+{
+	if (r0 && r1) {
+		snprintf(msg, msglen, "no valid journal superblock");
+		return -ENODATA;
+	}
+	if (r0)
+		return 1;
+	if (r1)
+		return 0;
+	if (memcmp(s0->uuid, s1->uuid, VRAID_J_UUID_LEN)) {
+		snprintf(msg, msglen,
+			 "the two journal superblocks belong to different journals");
+		return -EINVAL;
+	}
+	return s1->generation > s0->generation ? 1 : 0;
+}
+
+/* ---- entries ---- */
+
+static const char *type_name(u16 type)
+{
+	switch (type) {
+	case VRAID_JE_DATA:
+		return "DATA";
+	case VRAID_JE_PARITY:
+		return "PARITY";
+	case VRAID_JE_INVALIDATE:
+		return "INVALIDATE";
+	default:
+		return "VD_CLEAN";
+	}
+}
+
+void vraid_jentry_ref(const struct vraid_jentry *e, u32 i,
+		      struct vraid_jref *ref)
+{
+	const u8 *r = e->refs + i * VRAID_JE_REF_SIZE;
+
+	ref->seq = get64(r);
+	ref->entry = get16(r + 8);
+	ref->data_index = get16(r + 10);
+}
+
+static int check_refs(const u8 *p, u32 n, u64 rec_seq, u32 index,
+		      const u64 *data_mask, char *msg, size_t msglen)
+{
+	u32 seen = 0, i;
+
+	for (i = 0; i < n; i++) {
+		const u8 *r = p + VRAID_JE_PARITY_SIZE + i * VRAID_JE_REF_SIZE;
+		u64 seq = get64(r);
+		u16 entry = get16(r + 8), di = get16(r + 10);
+
+		if (get32(r + 12)) {
+			snprintf(msg, msglen,
+				 "entry %u: reference %u: reserved bytes are not zero",
+				 index, i);
+			return -EINVAL;
+		}
+		if (!seq || seq > rec_seq) {
+			snprintf(msg, msglen,
+				 "entry %u: reference %u to seq %llu from record %llu",
+				 index, i, (unsigned long long)seq,
+				 (unsigned long long)rec_seq);
+			return -EINVAL;
+		}
+		if (di >= VRAID_J_MAX_REFS || (seen & (1U << di))) {
+			snprintf(msg, msglen,
+				 "entry %u: reference %u: data index %u out of range or repeated",
+				 index, i, di);
+			return -EINVAL;
+		}
+		seen |= 1U << di;
+		if (seq == rec_seq &&
+		    (entry >= index ||
+		     !(data_mask[entry / 64] & (1ULL << (entry % 64))))) {
+			snprintf(msg, msglen,
+				 "entry %u: reference %u: entry %u of this record is not an earlier DATA entry",
+				 index, i, entry);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Decode and validate the entry at @p, with @room bytes left in the block,
+ * as entry @index of record @rec_seq whose earlier DATA entries are
+ * @data_mask.  Everything but its place in the payload.
+ */
+static int decode_entry(const u8 *p, u32 room, u64 rec_seq, u32 index,
+			const u64 *data_mask, struct vraid_jentry *e,
+			char *msg, size_t msglen)
+{
+	u32 want;
+	u64 end;
+
+	memset(e, 0, sizeof(*e));
+	if (room < E_HEAD) {
+		snprintf(msg, msglen, "entry %u runs past the header block",
+			 index);
+		return -EINVAL;
+	}
+	e->type = get16(p + E_TYPE);
+	e->size = get16(p + E_SIZE);
+	e->index = (u16)index;
+	e->pages = get32(p + E_PAGES);
+	if (e->size < E_HEAD || e->size % 8 || e->size > room) {
+		snprintf(msg, msglen,
+			 "entry %u: size %u (a multiple of 8, %u..%u bytes here)",
+			 index, e->size, E_HEAD, room);
+		return -EINVAL;
+	}
+	if (get16(p + E_FLAGS)) {
+		snprintf(msg, msglen, "entry %u: unknown flags 0x%x", index,
+			 get16(p + E_FLAGS));
+		return -EINVAL;
+	}
+	if (get16(p + E_RES1) || get32(p + E_RES2)) {
+		snprintf(msg, msglen, "entry %u: reserved bytes are not zero",
+			 index);
+		return -EINVAL;
+	}
+	switch (e->type) {
+	case VRAID_JE_DATA:
+		want = VRAID_JE_DATA_SIZE;
+		break;
+	case VRAID_JE_PARITY:
+		if (e->size < VRAID_JE_PARITY_SIZE) {
+			want = VRAID_JE_PARITY_SIZE;
+			break;
+		}
+		e->nrefs = get16(p + 44);
+		if (!e->nrefs || e->nrefs > VRAID_J_MAX_REFS) {
+			snprintf(msg, msglen,
+				 "entry %u: PARITY entry with %u references (1..%u)",
+				 index, e->nrefs, VRAID_J_MAX_REFS);
+			return -EINVAL;
+		}
+		want = VRAID_JE_PARITY_SIZE + e->nrefs * VRAID_JE_REF_SIZE;
+		break;
+	case VRAID_JE_INVALIDATE:
+		want = VRAID_JE_INVAL_SIZE;
+		break;
+	case VRAID_JE_VD_CLEAN:
+		want = VRAID_JE_CLEAN_SIZE;
+		break;
+	default:
+		snprintf(msg, msglen, "entry %u: unknown type %u", index,
+			 e->type);
+		return -EINVAL;
+	}
+	if (e->size != want) {
+		snprintf(msg, msglen, "entry %u: %s entry of %u bytes, expected %u",
+			 index, type_name(e->type), e->size, want);
+		return -EINVAL;
+	}
+	memcpy(e->vd_uuid, p + E_UUID, VRAID_J_UUID_LEN);
+	if (zero_range(e->vd_uuid, VRAID_J_UUID_LEN)) {
+		snprintf(msg, msglen, "entry %u: VD UUID is zero", index);
+		return -EINVAL;
+	}
+	e->sector = get64(p + E_SECTOR);
+	switch (e->type) {
+	case VRAID_JE_DATA:
+		e->first_mask = p[40];
+		e->last_mask = p[41];
+		if (!zero_range(p + 42, 6)) {
+			snprintf(msg, msglen,
+				 "entry %u: reserved bytes are not zero", index);
+			return -EINVAL;
+		}
+		if (!e->pages || e->pages > VRAID_J_MAX_PAYLOAD) {
+			snprintf(msg, msglen,
+				 "entry %u: DATA entry of %u pages (1..%u)",
+				 index, e->pages, VRAID_J_MAX_PAYLOAD);
+			return -EINVAL;
+		}
+		if (e->sector % 8 ||
+		    e->sector > U64_MAX_ - (u64)e->pages * 8) {
+			snprintf(msg, msglen,
+				 "entry %u: DATA at VD sector %llu is not 4 KiB aligned or ends past 2^64",
+				 index, (unsigned long long)e->sector);
+			return -EINVAL;
+		}
+		if (!e->first_mask || !e->last_mask ||
+		    (e->pages == 1 && e->first_mask != e->last_mask)) {
+			snprintf(msg, msglen,
+				 "entry %u: DATA valid-sector masks 0x%02x/0x%02x (non-zero, equal for one page)",
+				 index, e->first_mask, e->last_mask);
+			return -EINVAL;
+		}
+		return 0;
+	case VRAID_JE_PARITY:
+		e->span = get32(p + 40);
+		e->refs = p + VRAID_JE_PARITY_SIZE;
+		if (!zero_range(p + 46, 10)) {
+			snprintf(msg, msglen,
+				 "entry %u: reserved bytes are not zero", index);
+			return -EINVAL;
+		}
+		if (e->pages != 1 && e->pages != 2) {
+			snprintf(msg, msglen,
+				 "entry %u: PARITY entry of %u pages (1: P, 2: P and Q)",
+				 index, e->pages);
+			return -EINVAL;
+		}
+		if (e->sector % 8 || e->sector < VRAID_DATA_OFFSET_SECTORS ||
+		    e->sector > U64_MAX_ - 8) {
+			snprintf(msg, msglen,
+				 "entry %u: PARITY at member sector %llu is not a 4 KiB column of the data area",
+				 index, (unsigned long long)e->sector);
+			return -EINVAL;
+		}
+		if (e->span >= VRAID_MD_MAX_MEMBERS) {
+			snprintf(msg, msglen, "entry %u: PARITY of span %u",
+				 index, e->span);
+			return -EINVAL;
+		}
+		return check_refs(p, e->nrefs, rec_seq, index, data_mask, msg,
+				  msglen);
+	case VRAID_JE_INVALIDATE:
+		e->sectors = get64(p + 40);
+		end = e->sector + e->sectors;
+		if (e->pages) {
+			snprintf(msg, msglen,
+				 "entry %u: INVALIDATE entry with %u pages",
+				 index, e->pages);
+			return -EINVAL;
+		}
+		if (!e->sectors || end < e->sector) {
+			snprintf(msg, msglen,
+				 "entry %u: INVALIDATE of %llu sectors at %llu",
+				 index, (unsigned long long)e->sectors,
+				 (unsigned long long)e->sector);
+			return -EINVAL;
+		}
+		return 0;
+	default:
+		e->floor = e->sector;
+		e->sector = 0;
+		if (e->pages) {
+			snprintf(msg, msglen,
+				 "entry %u: VD_CLEAN entry with %u pages",
+				 index, e->pages);
+			return -EINVAL;
+		}
+		if (e->floor > rec_seq) {
+			snprintf(msg, msglen,
+				 "entry %u: VD_CLEAN floor %llu above its record's seq %llu",
+				 index, (unsigned long long)e->floor,
+				 (unsigned long long)rec_seq);
+			return -EINVAL;
+		}
+		return 0;
+	}
+}
+
+/* ---- building a record ---- */
+
+void vraid_jrec_init(struct vraid_jbuild *b, u8 *blk, u64 seq)
+{
+	memset(blk, 0, VRAID_J_BLOCK);
+	b->blk = blk;
+	b->seq = seq;
+	b->off = VRAID_J_HDR_SIZE;
+	b->pages = 0;
+	b->entries = 0;
+	b->data_mask[0] = 0;
+	b->data_mask[1] = 0;
+}
+
+/* Start an entry of @size bytes; NULL if it does not fit. */
+static u8 *add_begin(struct vraid_jbuild *b, u16 type, u32 size, u32 pages,
+		     const u8 *vd_uuid)
+{
+	u8 *p;
+
+	if (size > VRAID_J_BLOCK - b->off ||
+	    b->entries >= VRAID_J_MAX_ENTRIES ||
+	    pages > VRAID_J_MAX_PAYLOAD - b->pages)
+		return NULL;
+	p = b->blk + b->off;
+	put16(p + E_TYPE, type);
+	put16(p + E_SIZE, (u16)size);
+	put32(p + E_PAGES, pages);
+	memcpy(p + E_UUID, vd_uuid, VRAID_J_UUID_LEN);
+	return p;
+}
+
+/* Validate the entry just written; keep it or wipe it. */
+static int add_end(struct vraid_jbuild *b, u8 *p)
+{
+	struct vraid_jentry e;
+	char msg[8];
+
+	if (decode_entry(p, VRAID_J_BLOCK - b->off, b->seq, b->entries,
+			 b->data_mask, &e, msg, sizeof(msg))) {
+		memset(p, 0, VRAID_J_BLOCK - b->off);
+		return -EINVAL;
+	}
+	if (e.type == VRAID_JE_DATA)
+		b->data_mask[b->entries / 64] |= 1ULL << (b->entries % 64);
+	b->off += e.size;
+	b->pages += e.pages;
+	b->entries++;
+	return 0;
+}
+
+int vraid_jrec_add_data(struct vraid_jbuild *b, const u8 *vd_uuid,
+			u64 sector, u8 first_mask, u8 last_mask, u32 pages)
+{
+	u8 *p = add_begin(b, VRAID_JE_DATA, VRAID_JE_DATA_SIZE, pages,
+			  vd_uuid);
+
+	if (!p)
+		return -ENOSPC;
+	put64(p + E_SECTOR, sector);
+	p[40] = first_mask;
+	p[41] = last_mask;
+	return add_end(b, p);
+}
+
+int vraid_jrec_add_parity(struct vraid_jbuild *b, const u8 *vd_uuid,
+			  u64 msector, u32 span, const struct vraid_jref *refs,
+			  u32 nrefs, u32 pages)
+{
+	u8 *p;
+	u32 i;
+
+	if (!nrefs || nrefs > VRAID_J_MAX_REFS)
+		return -EINVAL;
+	p = add_begin(b, VRAID_JE_PARITY,
+		      VRAID_JE_PARITY_SIZE + nrefs * VRAID_JE_REF_SIZE, pages,
+		      vd_uuid);
+	if (!p)
+		return -ENOSPC;
+	put64(p + E_SECTOR, msector);
+	put32(p + 40, span);
+	put16(p + 44, (u16)nrefs);
+	for (i = 0; i < nrefs; i++) {
+		u8 *r = p + VRAID_JE_PARITY_SIZE + i * VRAID_JE_REF_SIZE;
+
+		put64(r, refs[i].seq);
+		put16(r + 8, refs[i].entry);
+		put16(r + 10, refs[i].data_index);
+	}
+	return add_end(b, p);
+}
+
+int vraid_jrec_add_invalidate(struct vraid_jbuild *b, const u8 *vd_uuid,
+			      u64 sector, u64 sectors)
+{
+	u8 *p = add_begin(b, VRAID_JE_INVALIDATE, VRAID_JE_INVAL_SIZE, 0,
+			  vd_uuid);
+
+	if (!p)
+		return -ENOSPC;
+	put64(p + E_SECTOR, sector);
+	put64(p + 40, sectors);
+	return add_end(b, p);
+}
+
+int vraid_jrec_add_vd_clean(struct vraid_jbuild *b, const u8 *vd_uuid,
+			    u64 floor)
+{
+	u8 *p = add_begin(b, VRAID_JE_VD_CLEAN, VRAID_JE_CLEAN_SIZE, 0,
+			  vd_uuid);
+
+	if (!p)
+		return -ENOSPC;
+	put64(p + E_SECTOR, floor);
+	return add_end(b, p);
+}
+
+static void hdr_encode(u8 *blk, u16 entries, u64 seq, u64 position,
+		       const u8 *juuid, u32 payload_blocks, u32 payload_crc,
+		       u32 flags)
+{
+	put32(blk + RH_MAGIC, VRAID_J_REC_MAGIC);
+	put16(blk + RH_VERSION, VRAID_J_VERSION);
+	put16(blk + RH_ENTRIES, entries);
+	put32(blk + RH_PCRC, payload_crc);
+	put64(blk + RH_SEQ, seq);
+	put64(blk + RH_POS, position);
+	memcpy(blk + RH_UUID, juuid, VRAID_J_UUID_LEN);
+	put32(blk + RH_PBLOCKS, payload_blocks);
+	put32(blk + RH_FLAGS, flags);
+	memset(blk + RH_RES, 0, VRAID_J_HDR_SIZE - RH_RES);
+	put32(blk + RH_CRC, block_crc(blk, RH_CRC));
+}
+
+void vraid_jrec_finish(struct vraid_jbuild *b, u64 position,
+		       const u8 *juuid, u32 payload_crc)
+{
+	hdr_encode(b->blk, b->entries, b->seq, position, juuid, b->pages,
+		   payload_crc, 0);
+}
+
+void vraid_jrec_pad(u8 *blk, u64 seq, u64 position, const u8 *juuid,
+		    u32 payload_blocks)
+{
+	memset(blk, 0, VRAID_J_BLOCK);
+	hdr_encode(blk, 0, seq, position, juuid, payload_blocks, 0,
+		   VRAID_J_REC_PAD);
+}
+
+/* ---- decoding a record ---- */
+
+void vraid_jiter_init(struct vraid_jiter *it, const u8 *blk,
+		      const struct vraid_jhdr *hdr)
+{
+	it->blk = blk;
+	it->seq = hdr->seq;
+	it->entries = hdr->entries;
+	it->payload_blocks = hdr->flags & VRAID_J_REC_PAD ? 0 :
+			     hdr->payload_blocks;
+	it->off = VRAID_J_HDR_SIZE;
+	it->index = 0;
+	it->pages = 0;
+	it->data_mask[0] = 0;
+	it->data_mask[1] = 0;
+}
+
+int vraid_jiter_next(struct vraid_jiter *it, struct vraid_jentry *e,
+		     char *msg, size_t msglen)
+{
+	int ret;
+
+	if (it->index >= it->entries) {
+		if (it->pages != it->payload_blocks) {
+			snprintf(msg, msglen,
+				 "entries take %u payload blocks, the header says %u",
+				 it->pages, it->payload_blocks);
+			return -EINVAL;
+		}
+		if (!zero_range(it->blk + it->off, VRAID_J_BLOCK - it->off)) {
+			snprintf(msg, msglen,
+				 "bytes after the last entry are not zero");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (it->index >= VRAID_J_MAX_ENTRIES) {
+		snprintf(msg, msglen, "more than %u entries",
+			 VRAID_J_MAX_ENTRIES);
+		return -EINVAL;
+	}
+	ret = decode_entry(it->blk + it->off, VRAID_J_BLOCK - it->off,
+			   it->seq, it->index, it->data_mask, e, msg, msglen);
+	if (ret)
+		return ret;
+	if (e->pages > it->payload_blocks - it->pages) {
+		snprintf(msg, msglen,
+			 "entry %u: its %u pages go past the %u payload blocks",
+			 it->index, e->pages, it->payload_blocks);
+		return -EINVAL;
+	}
+	e->page_off = it->pages;
+	if (e->type == VRAID_JE_DATA)
+		it->data_mask[it->index / 64] |= 1ULL << (it->index % 64);
+	it->pages += e->pages;
+	it->off += e->size;
+	it->index++;
+	return 1;
+}
+
+int vraid_jhdr_decode(const u8 *blk, struct vraid_jhdr *hdr, char *msg,
+		      size_t msglen)
+{
+	struct vraid_jentry e;
+	struct vraid_jiter it;
+	u32 crc;
+	u16 v;
+	int ret;
+
+	if (get32(blk + RH_MAGIC) != VRAID_J_REC_MAGIC) {
+		snprintf(msg, msglen, "no journal record (magic 0x%08x)",
+			 get32(blk + RH_MAGIC));
+		return -ENODATA;
+	}
+	v = get16(blk + RH_VERSION);
+	if (v != VRAID_J_VERSION) {
+		snprintf(msg, msglen,
+			 "journal record version %u is not supported (this vraid reads %u)",
+			 v, VRAID_J_VERSION);
+		return -EPROTONOSUPPORT;
+	}
+	crc = block_crc(blk, RH_CRC);
+	if (crc != get32(blk + RH_CRC)) {
+		snprintf(msg, msglen,
+			 "record header checksum mismatch (0x%08x stored, 0x%08x computed)",
+			 get32(blk + RH_CRC), crc);
+		return -EINVAL;
+	}
+	if (!zero_range(blk + RH_RES, VRAID_J_HDR_SIZE - RH_RES)) {
+		snprintf(msg, msglen, "reserved record header bytes are not zero");
+		return -EINVAL;
+	}
+	hdr->entries = get16(blk + RH_ENTRIES);
+	hdr->payload_crc = get32(blk + RH_PCRC);
+	hdr->seq = get64(blk + RH_SEQ);
+	hdr->position = get64(blk + RH_POS);
+	memcpy(hdr->uuid, blk + RH_UUID, VRAID_J_UUID_LEN);
+	hdr->payload_blocks = get32(blk + RH_PBLOCKS);
+	hdr->flags = get32(blk + RH_FLAGS);
+	if (hdr->flags & ~VRAID_J_REC_PAD) {
+		snprintf(msg, msglen, "unknown record flags 0x%x", hdr->flags);
+		return -EINVAL;
+	}
+	if (!hdr->seq || zero_range(hdr->uuid, VRAID_J_UUID_LEN)) {
+		snprintf(msg, msglen, "record with seq %llu or a zero journal UUID",
+			 (unsigned long long)hdr->seq);
+		return -EINVAL;
+	}
+	if (hdr->payload_blocks > VRAID_J_MAX_PAYLOAD) {
+		snprintf(msg, msglen, "record of %u payload blocks (at most %u)",
+			 hdr->payload_blocks, VRAID_J_MAX_PAYLOAD);
+		return -EINVAL;
+	}
+	if (hdr->flags & VRAID_J_REC_PAD) {
+		if (hdr->entries || hdr->payload_crc ||
+		    !zero_range(blk + VRAID_J_HDR_SIZE,
+				VRAID_J_BLOCK - VRAID_J_HDR_SIZE)) {
+			snprintf(msg, msglen,
+				 "PAD record with entries or a payload checksum");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!hdr->entries || hdr->entries > VRAID_J_MAX_ENTRIES) {
+		snprintf(msg, msglen, "record of %u entries (1..%u)",
+			 hdr->entries, VRAID_J_MAX_ENTRIES);
+		return -EINVAL;
+	}
+	vraid_jiter_init(&it, blk, hdr);
+	while ((ret = vraid_jiter_next(&it, &e, msg, msglen)) > 0)
+		;
+	return ret;
+}
+
+int vraid_jhdr_expect(const struct vraid_jhdr *hdr, const u8 *juuid,
+		      u64 seq, u64 position, u64 ring_blocks, char *msg,
+		      size_t msglen)
+{
+	if (memcmp(hdr->uuid, juuid, VRAID_J_UUID_LEN)) {
+		snprintf(msg, msglen, "record of another journal");
+		return -EINVAL;
+	}
+	if (hdr->seq != seq) {
+		snprintf(msg, msglen, "record seq %llu, expected %llu",
+			 (unsigned long long)hdr->seq,
+			 (unsigned long long)seq);
+		return -EINVAL;
+	}
+	if (hdr->position != position || position >= ring_blocks) {
+		snprintf(msg, msglen,
+			 "record says block %llu, found at %llu of %llu",
+			 (unsigned long long)hdr->position,
+			 (unsigned long long)position,
+			 (unsigned long long)ring_blocks);
+		return -EINVAL;
+	}
+	if (hdr->flags & VRAID_J_REC_PAD ?
+	    hdr->payload_blocks != ring_blocks - position - 1 :
+	    hdr->payload_blocks >= ring_blocks - position) {
+		snprintf(msg, msglen,
+			 "%s record of %u payload blocks at block %llu of %llu",
+			 hdr->flags & VRAID_J_REC_PAD ? "PAD" : "a",
+			 hdr->payload_blocks, (unsigned long long)position,
+			 (unsigned long long)ring_blocks);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- ring arithmetic ---- */
+
+u64 vraid_jring_used(u64 ring, u64 tail, u64 head)
+{
+	return head >= tail ? head - tail : ring - tail + head;
+}
+
+u64 vraid_jring_free(u64 ring, u64 tail, u64 head)
+{
+	u64 used = vraid_jring_used(ring, tail, head);
+
+	return used < ring ? ring - 1 - used : 0;
+}
+
+bool vraid_jring_fits(u64 ring, u64 pos, u64 blocks)
+{
+	return pos < ring && blocks <= ring - pos;
+}
+
+u64 vraid_jring_cost(u64 ring, u64 head, u64 blocks, u64 *pad)
+{
+	*pad = vraid_jring_fits(ring, head, blocks) || head >= ring ? 0 :
+	       ring - head;
+	return *pad > U64_MAX_ - blocks ? U64_MAX_ : *pad + blocks;
+}
+
+u64 vraid_jring_advance(u64 ring, u64 pos, u64 blocks)
+{
+	if (blocks >= ring - pos)
+		return blocks - (ring - pos);
+	return pos + blocks;
+}
+
+int vraid_jring_reserve(u64 ring, u64 tail, u64 head, u64 blocks, u64 *start,
+			u64 *pad)
+{
+	u64 room;
+
+	if (!blocks || head >= ring || tail >= ring)
+		return -ENOSPC;
+	room = vraid_jring_free(ring, tail, head);
+	if (blocks > room)
+		return -ENOSPC;
+	/* no overflow: cost = pad + blocks with both within the ring */
+	if (vraid_jring_cost(ring, head, blocks, pad) > room)
+		return -ENOSPC;
+	*start = *pad ? 0 : head;
+	return 0;
+}

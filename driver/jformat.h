@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The journal's on-disk format (portable core): superblock, record
+ * header and entry encode/decode/validation, and ring arithmetic.
+ * Documentation/cache-design.rst ("The journal") is the design and
+ * Documentation/on-disk-format.rst ("Journal") the reference.  Not used
+ * by the module's I/O path yet.
+ *
+ * Little-endian throughout; blocks are 4096 bytes.  Superblock slot 0 is
+ * at byte 4096, slot 1 at byte 8192, generation g goes to slot g % 2.
+ * The ring runs from 1 MiB to the end of the device, rounded down to a
+ * block; positions in it are ring-relative block numbers.  A record is a
+ * header block and up to 256 payload blocks and never wraps: a PAD record
+ * fills the end of the ring instead.
+ */
+#ifndef VRAID_JFORMAT_H
+#define VRAID_JFORMAT_H
+
+#include "core_types.h"
+
+#define VRAID_J_BLOCK		4096
+#define VRAID_J_SB_MAGIC	0x4c4a5256U	/* "VRJL" little-endian */
+#define VRAID_J_REC_MAGIC	0x524a5256U	/* "VRJR" little-endian */
+#define VRAID_J_VERSION		1
+#define VRAID_J_UUID_LEN	16
+#define VRAID_J_SB_SECTOR0	8ULL		/* slot 0: byte 4096 */
+#define VRAID_J_SB_SECTOR1	16ULL		/* slot 1: byte 8192 */
+#define VRAID_J_RING_START	2048ULL		/* sectors: byte 1 MiB */
+#define VRAID_J_MIN_BYTES	(64ULL << 20)	/* smallest journal device */
+#define VRAID_J_MIN_RING	((VRAID_J_MIN_BYTES >> 12) - 256)
+#define VRAID_J_MAX_RING	(1ULL << 50)	/* blocks: 4 EiB */
+#define VRAID_J_MAX_PAYLOAD	256		/* payload blocks of a record */
+#define VRAID_J_HDR_SIZE	64		/* entries start here */
+#define VRAID_J_MAX_ENTRIES	((VRAID_J_BLOCK - VRAID_J_HDR_SIZE) / 40)
+
+/* Superblock flags. */
+#define VRAID_J_SB_DETACHED	(1U << 0)	/* detached cleanly */
+/* Record header flags. */
+#define VRAID_J_REC_PAD		(1U << 0)	/* filler to the ring's end */
+
+/* Entry types and sizes (bytes). */
+#define VRAID_JE_DATA		1
+#define VRAID_JE_PARITY		2
+#define VRAID_JE_INVALIDATE	3
+#define VRAID_JE_VD_CLEAN	4
+#define VRAID_JE_DATA_SIZE	48
+#define VRAID_JE_PARITY_SIZE	56		/* plus 16 per reference */
+#define VRAID_JE_REF_SIZE	16
+#define VRAID_JE_INVAL_SIZE	48
+#define VRAID_JE_CLEAN_SIZE	40
+#define VRAID_J_MAX_REFS	31		/* data blocks of a column */
+
+/* The decoded superblock (host order). */
+struct vraid_jsb {
+	u64 generation;
+	u64 created;			/* seconds since the epoch */
+	u8 uuid[VRAID_J_UUID_LEN];	/* the journal's */
+	u64 ring_start;			/* sectors: VRAID_J_RING_START */
+	u64 ring_blocks;
+	u64 tail_block;			/* ring-relative */
+	u64 tail_seq;			/* seq of the record at tail_block */
+	u32 flags;			/* VRAID_J_SB_* */
+};
+
+/* Encode @sb into the 4 KiB @blk (all of it written). */
+void vraid_jsb_encode(const struct vraid_jsb *sb, u8 *blk);
+
+/*
+ * Decode and validate the superblock read from @slot (0 or 1) of a device
+ * of @dev_sectors (0: not checked).  Returns 0, -ENODATA (no journal
+ * magic), -EPROTONOSUPPORT (other version) or -EINVAL, with the reason in
+ * @msg.
+ */
+int vraid_jsb_decode(const u8 *blk, u32 slot, u64 dev_sectors,
+		     struct vraid_jsb *sb, char *msg, size_t msglen);
+
+/*
+ * Of the two slots, decoded with results @r0 and @r1, the one to use: 0 or
+ * 1 (the valid one with the higher generation), or -ENODATA when neither
+ * is valid, or -EINVAL (reason in @msg) when both are valid but belong to
+ * different journals.
+ */
+int vraid_jsb_choose(const struct vraid_jsb *s0, int r0,
+		     const struct vraid_jsb *s1, int r1, char *msg,
+		     size_t msglen);
+
+/* Ring blocks of a journal device of @dev_sectors (0 if too small). */
+u64 vraid_jring_blocks(u64 dev_sectors);
+
+/* The decoded record header (host order). */
+struct vraid_jhdr {
+	u16 entries;
+	u32 payload_crc;		/* vraid_crc32c() over all payload */
+	u64 seq;			/* >= 1 */
+	u64 position;			/* ring block of this header */
+	u8 uuid[VRAID_J_UUID_LEN];	/* the journal's */
+	u32 payload_blocks;		/* <= VRAID_J_MAX_PAYLOAD */
+	u32 flags;			/* VRAID_J_REC_* */
+};
+
+/* A PARITY entry's reference to the DATA version of one data block. */
+struct vraid_jref {
+	u64 seq;			/* the record holding the DATA entry */
+	u16 entry;			/* the entry's index in that record */
+	u16 data_index;			/* data block of the column, < 31 */
+};
+
+/* A decoded entry. */
+struct vraid_jentry {
+	u16 type;			/* VRAID_JE_* */
+	u16 size;			/* bytes */
+	u16 index;			/* in its record */
+	u32 pages;			/* payload blocks */
+	u32 page_off;			/* its first payload block */
+	u8 vd_uuid[VRAID_J_UUID_LEN];
+	u64 sector;	/* DATA, INVALIDATE: VD sector; PARITY: member sector */
+	u64 sectors;			/* INVALIDATE */
+	u64 floor;			/* VD_CLEAN */
+	u8 first_mask, last_mask;	/* DATA: valid sectors, bit per sector */
+	u32 span;			/* PARITY */
+	u16 nrefs;			/* PARITY */
+	const u8 *refs;			/* PARITY: vraid_jentry_ref() */
+};
+
+/* Reference @i (< e->nrefs) of a decoded PARITY entry. */
+void vraid_jentry_ref(const struct vraid_jentry *e, u32 i,
+		      struct vraid_jref *ref);
+
+/*
+ * Building a record: vraid_jrec_init(), then vraid_jrec_add_*() (each
+ * returns 0, -ENOSPC when the header block or the payload is full and
+ * nothing was added, or -EINVAL when the entry would not validate), then
+ * vraid_jrec_finish() once the payload CRC is known.
+ */
+struct vraid_jbuild {
+	u8 *blk;			/* the header block */
+	u64 seq;			/* the record's */
+	u32 off;			/* next entry */
+	u32 pages;			/* payload blocks so far */
+	u16 entries;
+	u64 data_mask[2];		/* entries that are DATA */
+};
+
+void vraid_jrec_init(struct vraid_jbuild *b, u8 *blk, u64 seq);
+int vraid_jrec_add_data(struct vraid_jbuild *b, const u8 *vd_uuid,
+			u64 sector, u8 first_mask, u8 last_mask, u32 pages);
+int vraid_jrec_add_parity(struct vraid_jbuild *b, const u8 *vd_uuid,
+			  u64 msector, u32 span, const struct vraid_jref *refs,
+			  u32 nrefs, u32 pages);
+int vraid_jrec_add_invalidate(struct vraid_jbuild *b, const u8 *vd_uuid,
+			      u64 sector, u64 sectors);
+int vraid_jrec_add_vd_clean(struct vraid_jbuild *b, const u8 *vd_uuid,
+			    u64 floor);
+void vraid_jrec_finish(struct vraid_jbuild *b, u64 position,
+		       const u8 *juuid, u32 payload_crc);
+
+/* Encode a PAD header at @position with @payload_blocks to skip. */
+void vraid_jrec_pad(u8 *blk, u64 seq, u64 position, const u8 *juuid,
+		    u32 payload_blocks);
+
+/*
+ * Decode and validate a record header block, its entries included.
+ * Returns 0, -ENODATA (no record magic), -EPROTONOSUPPORT or -EINVAL with
+ * the reason in @msg.  The payload CRC is the caller's to check.
+ */
+int vraid_jhdr_decode(const u8 *blk, struct vraid_jhdr *hdr, char *msg,
+		      size_t msglen);
+
+/*
+ * Check a decoded header against what the scan expects: the journal
+ * @juuid, @seq, @position, and that the record ends within a ring of
+ * @ring_blocks (a PAD exactly at its end).  0 or -EINVAL with @msg.
+ */
+int vraid_jhdr_expect(const struct vraid_jhdr *hdr, const u8 *juuid,
+		      u64 seq, u64 position, u64 ring_blocks, char *msg,
+		      size_t msglen);
+
+/* Iterating over the entries of a header block. */
+struct vraid_jiter {
+	const u8 *blk;
+	u64 seq;
+	u32 entries;			/* the header's count */
+	u32 payload_blocks;
+	u32 off;
+	u32 index;
+	u32 pages;
+	u64 data_mask[2];
+};
+
+void vraid_jiter_init(struct vraid_jiter *it, const u8 *blk,
+		      const struct vraid_jhdr *hdr);
+
+/*
+ * The next entry into @e: returns 1, 0 at the end (everything checked:
+ * count, pages, zero tail), or -EINVAL with the reason in @msg.
+ */
+int vraid_jiter_next(struct vraid_jiter *it, struct vraid_jentry *e,
+		     char *msg, size_t msglen);
+
+/* ---- ring arithmetic (positions are ring blocks, 0..ring - 1) ---- */
+
+/* Blocks in use from @tail to @head (head == tail: empty). */
+u64 vraid_jring_used(u64 ring, u64 tail, u64 head);
+
+/* Blocks free for records: one block always stays unused. */
+u64 vraid_jring_free(u64 ring, u64 tail, u64 head);
+
+/* Whether @blocks from @pos end at or before the ring's end. */
+bool vraid_jring_fits(u64 ring, u64 pos, u64 blocks);
+
+/*
+ * Blocks a record of @blocks at @head takes: itself, plus the PAD to the
+ * end of the ring (*pad, 0 if none) when it does not fit before the end
+ * (saturating at U64 max).
+ */
+u64 vraid_jring_cost(u64 ring, u64 head, u64 blocks, u64 *pad);
+
+/* The position @blocks (<= @ring) after @pos (< @ring), wrapping. */
+u64 vraid_jring_advance(u64 ring, u64 pos, u64 blocks);
+
+/*
+ * Reserve a record of @blocks at @head with the tail at @tail: returns 0
+ * with *start (where its header goes) and *pad (PAD blocks before it at
+ * @head, 0 if none), or -ENOSPC.
+ */
+int vraid_jring_reserve(u64 ring, u64 tail, u64 head, u64 blocks, u64 *start,
+			u64 *pad);
+
+#endif /* VRAID_JFORMAT_H */
