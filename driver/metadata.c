@@ -250,7 +250,7 @@ int vraid_md_decode(const u8 *blk, struct vraid_md *md, char *msg,
 	    md->disk_cache_policy > VRAID_DCACHE_DISABLED ||
 	    md->io_policy > VRAID_IO_CACHED ||
 	    md->read_policy > VRAID_READ_AHEAD ||
-	    md->write_policy > VRAID_WRITE_BACK_BBU) {
+	    md->write_policy > VRAID_WRITE_BACK_ALWAYS) {
 		snprintf(msg, msglen, "unknown policy value");
 		return -EINVAL;
 	}

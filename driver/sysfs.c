@@ -237,7 +237,7 @@ static const char * const dcache_names[] = { "default", "enabled", "disabled" };
 static const char * const io_names[] = { "direct", "cached" };
 static const char * const read_names[] = { "no-read-ahead", "read-ahead" };
 static const char * const write_names[] = {
-	"write-through", "write-back", "write-back-bbu"
+	"write-through", "write-back", "always-write-back"
 };
 
 #define VRAID_POLICY_ATTR(_name, _field, _names)			\
@@ -257,6 +257,21 @@ VRAID_POLICY_ATTR(io_policy, io_policy, io_names);
 VRAID_POLICY_ATTR(read_policy, read_policy, read_names);
 VRAID_POLICY_ATTR(write_policy, write_policy, write_names);
 
+/* "write-through" (also for write-back without a journal), ... */
+static ssize_t write_policy_effective_show(struct device *dev,
+					   struct device_attribute *attr,
+					   char *buf)
+{
+	static const char * const names[] = {
+		"write-through", "write-back", "write-back-volatile", "draining"
+	};
+	u32 flags, v = vraid_write_effective(dev_to_vd(dev), &flags);
+
+	return sysfs_emit(buf, "%s\n",
+			  v < ARRAY_SIZE(names) ? names[v] : "unknown");
+}
+static DEVICE_ATTR_RO(write_policy_effective);
+
 static struct attribute *vraid_attrs[] = {
 	&dev_attr_level.attr,
 	&dev_attr_state.attr,
@@ -273,6 +288,7 @@ static struct attribute *vraid_attrs[] = {
 	&dev_attr_io_policy.attr,
 	&dev_attr_read_policy.attr,
 	&dev_attr_write_policy.attr,
+	&dev_attr_write_policy_effective.attr,
 	&dev_attr_job.attr,
 	&dev_attr_job_progress.attr,
 	&dev_attr_job_percent.attr,

@@ -255,7 +255,7 @@ int vraid_validate_list(const struct vraid_list *l, char *msg, size_t msglen)
 
 int vraid_validate_info(const struct vraid_info *i, char *msg, size_t msglen)
 {
-	/* The job fields and reserved2 are output only. */
+	/* The job fields and what follows them are output only. */
 	if (!all_zero(&i->job_type, (const char *)i->members -
 		      (const char *)&i->job_type)) {
 		snprintf(msg, msglen, "reserved fields are not zero");
@@ -453,6 +453,8 @@ int vraid_validate_replace(const struct vraid_replace *r, char *msg,
 /*
  * Policy values: unknown ones are refused (EINVAL); the ones that need
  * the controller cache, which is not there yet, too (EOPNOTSUPP).
+ * Write-back is taken: it is write-back while a journal is healthy and
+ * write-through otherwise, and there is no journal yet.
  */
 int vraid_validate_policies(u32 mask, u32 access, u32 dcache, u32 io,
 			    u32 read, u32 write, char *msg, size_t msglen)
@@ -461,15 +463,15 @@ int vraid_validate_policies(u32 mask, u32 access, u32 dcache, u32 io,
 	    ((mask & VRAID_SET_DISK_CACHE) && dcache > VRAID_DCACHE_DISABLED) ||
 	    ((mask & VRAID_SET_IO) && io > VRAID_IO_CACHED) ||
 	    ((mask & VRAID_SET_READ) && read > VRAID_READ_AHEAD) ||
-	    ((mask & VRAID_SET_WRITE) && write > VRAID_WRITE_BACK_BBU)) {
+	    ((mask & VRAID_SET_WRITE) && write > VRAID_WRITE_BACK_ALWAYS)) {
 		snprintf(msg, msglen,
 			 "unknown policy value (access %u, disk cache %u, io %u, read %u, write %u)",
 			 access, dcache, io, read, write);
 		return -EINVAL;
 	}
-	if ((mask & VRAID_SET_WRITE) && write != VRAID_WRITE_THROUGH) {
+	if ((mask & VRAID_SET_WRITE) && write == VRAID_WRITE_BACK_ALWAYS) {
 		snprintf(msg, msglen,
-			 "write-back needs the controller cache, which this vraid does not have yet: use write-through");
+			 "always write-back needs the controller cache, which vraid does not have yet: use write-through or write-back");
 		return -EOPNOTSUPP;
 	}
 	if ((mask & VRAID_SET_READ) && read != VRAID_READ_NORA) {

@@ -337,6 +337,8 @@ static int vraid_vd_start(struct vraid_vd *vd, const char *verb, char *msg,
 		vd->geom.strip_sectors >> 1,
 		(unsigned long long)(vd->geom.size_sectors >> 11),
 		vraid_state_name(vd->state));
+	if (vd->write_policy != VRAID_WRITE_THROUGH)
+		vraid_note_write_policy(vd);
 	return 0;
 
 out_disk:
@@ -855,12 +857,42 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 		vd->io_policy = p->io_policy;
 	if (p->set_mask & VRAID_SET_READ)
 		vd->read_policy = p->read_policy;
-	if (p->set_mask & VRAID_SET_WRITE)
+	if (p->set_mask & VRAID_SET_WRITE &&
+	    p->write_policy != vd->write_policy) {
 		vd->write_policy = p->write_policy;
+		vraid_note_write_policy(vd);
+	}
 	ret = vraid_md_write_all(vd, false, msg, len);
 	if (ret)
 		pr_warn("%s: policies changed but not recorded: %s\n", dn, msg);
 	return ret;
+}
+
+/*
+ * The write policy in effect, and why it differs from the one set.
+ * There is no controller cache and no journal yet, so everything writes
+ * through; write-back does so for want of a journal, as a controller's
+ * write-back does with a bad battery.
+ */
+u32 vraid_write_effective(struct vraid_vd *vd, u32 *cache_flags)
+{
+	*cache_flags = vd->write_policy == VRAID_WRITE_BACK ?
+		       VRAID_CACHE_NO_JOURNAL : 0;
+	return VRAID_WEFF_THROUGH;
+}
+
+/* Say in the log what a write policy just set means. */
+void vraid_note_write_policy(struct vraid_vd *vd)
+{
+	u32 flags;
+
+	vraid_write_effective(vd, &flags);
+	if (flags & VRAID_CACHE_NO_JOURNAL)
+		pr_info("%s: write policy write-back: writing through, as there is no journal\n",
+			vd->disk->disk_name);
+	else
+		pr_info("%s: write policy write-through\n",
+			vd->disk->disk_name);
 }
 
 void vraid_vd_fill_info(struct vraid_vd *vd, struct vraid_info *info)
@@ -888,6 +920,8 @@ void vraid_vd_fill_info(struct vraid_vd *vd, struct vraid_info *info)
 	info->io_policy = vd->io_policy;
 	info->read_policy = vd->read_policy;
 	info->write_policy = vd->write_policy;
+	info->write_policy_effective = vraid_write_effective(vd,
+							     &info->cache_flags);
 	info->full_stripe_bytes = (vd->geom.strip_sectors << SECTOR_SHIFT) *
 				  vd->geom.data_members;
 	vraid_job_fill_info(vd, info);

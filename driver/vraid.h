@@ -174,6 +174,8 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 int vraid_vd_delete(struct vraid_vd *vd, bool stop, char *msg,
 		    size_t msglen);
 void vraid_vd_fill_info(struct vraid_vd *vd, struct vraid_info *info);
+u32 vraid_write_effective(struct vraid_vd *vd, u32 *cache_flags);
+void vraid_note_write_policy(struct vraid_vd *vd);
 int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 			char *msg, size_t len);
 int vraid_vd_swap_check(struct vraid_vd *vd, struct block_device *bdev,

@@ -551,11 +551,11 @@ static void spoil_reserved(struct test *t, const char *where)
 			LAST(l->reserved2) = 1;
 		break;
 	case CMD_INFO:
-		/* the job fields and reserved2 are output only */
+		/* the job fields and what follows are output only */
 		if (cmd)
 			in->job_type = 1;
 		else
-			in->reserved2 = 1;
+			in->cache_flags = 1;
 		break;
 	case CMD_JOB:
 		if (cmd)

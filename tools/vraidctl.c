@@ -46,7 +46,7 @@
  *    "size_bytes":..,"strip_bytes":..,"spans":..,"full_stripe_bytes":..,
  *    "data_offset_bytes":..,"member_data_bytes":..,"logical_block_size":..,
  *    "open_count":..,"policies":{..},"members":[MEMBER,...],"job":{..},
- *    "last_job":{..}}
+ *    "last_job":{..},"write_in_effect":{..}}
  *     "vd" "index" "name" "level" "state" "size_bytes" "strip_bytes"
  *                            as in VD_SUMMARY
  *     "device"             string  "/dev/vraid0"
@@ -64,7 +64,7 @@
  *                          "io":"direct"|"cached",
  *                          "read":"no_read_ahead"|"read_ahead",
  *                          "write":"write_through"|"write_back"|
- *                                  "write_back_bbu"}
+ *                                  "always_write_back"}
  *     "members"   array   MEMBER objects in the kernel's order:
  *       "role"        int     position in the VD, 0-based
  *       "device"      string  "/dev/nvme0n1", "" if the kernel has no name
@@ -94,6 +94,12 @@
  *       "result"        int     0 done, else the errno it failed with
  *       "mismatches"    int     inconsistent blocks it found (check,
  *                               repair)
+ *     "write_in_effect" object  how writes are handled now (ABI 1.5):
+ *       "mode"          string  "write_through" "write_back"
+ *                               "write_back_volatile" "draining"
+ *       "why"           string  why it differs from policies.write:
+ *                               "no_journal" (write-back without a
+ *                               journal), "journal_failed", or ""
  *
  * vraidctl stats VD --json
  *   {"vd":..,"index":..,"level":..,"state":..,"reads":..,"read_bytes":..,
@@ -405,7 +411,7 @@ static const struct vname read_pols[] = {
 static const struct vname write_pols[] = {
 	{ VRAID_WRITE_THROUGH, "Write Through", "write_through" },
 	{ VRAID_WRITE_BACK, "Write Back", "write_back" },
-	{ VRAID_WRITE_BACK_BBU, "Write Back with BBU", "write_back_bbu" },
+	{ VRAID_WRITE_BACK_ALWAYS, "Always Write Back", "always_write_back" },
 };
 static const struct vname job_types[] = {
 	{ VRAID_JOB_NONE, "none", "none" }, { VRAID_JOB_INIT, "init", "init" },
@@ -463,7 +469,7 @@ static const struct pol_word read_words[] = {
 static const struct pol_word write_words[] = {
 	{ "wt", VRAID_WRITE_THROUGH, "write-through" },
 	{ "wb", VRAID_WRITE_BACK, "write-back" },
-	{ "awb", VRAID_WRITE_BACK_BBU, "always-write-back" },
+	{ "awb", VRAID_WRITE_BACK_ALWAYS, "always-write-back" },
 };
 static const struct pol_word io_words[] = {
 	{ "direct", VRAID_IO_DIRECT, "direct" }, { "cached", VRAID_IO_CACHED, "cached" },
@@ -526,7 +532,7 @@ static const char *pol_says(size_t k, uint32_t v)
 /* Values of the policies in @mask that need the controller cache. */
 static bool pol_needs_cache(uint32_t mask, const uint32_t *v)
 {
-	return ((mask & VRAID_SET_WRITE) && v[POL_WRITE] != VRAID_WRITE_THROUGH) ||
+	return ((mask & VRAID_SET_WRITE) && v[POL_WRITE] == VRAID_WRITE_BACK_ALWAYS) ||
 	       ((mask & VRAID_SET_READ) && v[POL_READ] != VRAID_READ_NORA) ||
 	       ((mask & VRAID_SET_IO) && v[POL_IO] != VRAID_IO_DIRECT);
 }
@@ -534,7 +540,37 @@ static bool pol_needs_cache(uint32_t mask, const uint32_t *v)
 /* After EOPNOTSUPP for a request with pol_needs_cache(). */
 static void cache_hint(void)
 {
-	hintmsg("the controller cache is not implemented yet; write-through, no read-ahead and direct I/O are available");
+	hintmsg("the controller cache is not implemented yet; write-through, write-back (which writes through until there is a journal), no read-ahead and direct I/O are available");
+}
+
+static const struct vname write_effs[] = {
+	{ VRAID_WEFF_THROUGH, "Write Through", "write_through" },
+	{ VRAID_WEFF_BACK, "Write Back", "write_back" },
+	{ VRAID_WEFF_BACK_VOLATILE, "Write Back (volatile cache)",
+	  "write_back_volatile" },
+	{ VRAID_WEFF_DRAINING, "Draining", "draining" },
+};
+
+/*
+ * Why the write policy in effect differs from the one set ("" if it does
+ * not): the words after "because" in show, a JSON word in json.
+ */
+static const char *write_why(const struct vraid_info *in, bool json)
+{
+	if (in->cache_flags & VRAID_CACHE_JOURNAL_FAILED)
+		return json ? "journal_failed" : "the journal failed";
+	if (in->cache_flags & VRAID_CACHE_NO_JOURNAL)
+		return json ? "no_journal" :
+		       "write-back needs a journal (the controller's battery), and vraid cannot attach one yet";
+	return "";
+}
+
+/* After a create or set that left write-back without its journal. */
+static void write_note(const struct vraid_info *in, const char *name)
+{
+	if (in->cache_flags & VRAID_CACHE_NO_JOURNAL)
+		fprintf(stderr, "%s: write-back writes through for now: %s\n",
+			name, write_why(in, false));
 }
 
 /* "jbod", "0".."60", "raid5", "RAID5": returns false if unknown. */
@@ -1584,6 +1620,12 @@ static int cmd_create(int argc, char **argv)
 	/* stdout carries the name alone, for vd=$(vraidctl create ...) */
 	printf("%s\n", out);
 	fflush(stdout);
+	if (pol[POL_WRITE] == VRAID_WRITE_BACK) {
+		struct vraid_info in;
+
+		if (!get_info(&c, req.index, &in, true))
+			write_note(&in, out);
+	}
 	rc = redundant(level) ? create_init(&c, req.index, init) : RC_OK;
 	close(c.fd);
 	return rc;
@@ -1796,9 +1838,12 @@ static void show_json(const struct vraid_info *in)
 	       (unsigned long long)(in->job_total * SECTOR_BYTES),
 	       p / 10, p % 10, in->job_eta_sec, in->job_rate_kib,
 	       (unsigned long long)in->job_mismatches);
-	printf("\"last_job\":{\"type\":\"%s\",\"result\":%u,\"mismatches\":%llu}}\n",
+	printf("\"last_job\":{\"type\":\"%s\",\"result\":%u,\"mismatches\":%llu},",
 	       VNAME(job_types, in->last_job, true), in->last_result,
 	       (unsigned long long)in->last_mismatches);
+	printf("\"write_in_effect\":{\"mode\":\"%s\",\"why\":\"%s\"}}\n",
+	       VNAME(write_effs, in->write_policy_effective, true),
+	       write_why(in, true));
 }
 
 static int show_human(const struct vraid_info *in)
@@ -1844,6 +1889,9 @@ static int show_human(const struct vraid_info *in)
 	       VNAME(io_pols, in->io_policy, false),
 	       VNAME(read_pols, in->read_policy, false),
 	       VNAME(write_pols, in->write_policy, false));
+	printf(FIELD "%s%s%s\n", "Write in effect:",
+	       VNAME(write_effs, in->write_policy_effective, false),
+	       *write_why(in, false) ? ", because " : "", write_why(in, false));
 	if (in->job_type != VRAID_JOB_NONE)
 		printf(FIELD "%s\n", "Job:", job_progress(j, sizeof(j), in, false));
 	else if (in->job_rate_kib)
@@ -2001,6 +2049,8 @@ static int cmd_set(int argc, char **argv)
 	       policies[3].label, pol_says(3, got[3]),
 	       policies[4].label, pol_says(4, got[4]));
 	fflush(stdout);
+	if (mask & VRAID_SET_WRITE)
+		write_note(&in, name);
 	for (k = 0; k < NR_POL; k++) {
 		if ((mask & policies[k].bit) && got[k] != val[k]) {
 			errmsg("%s: the module accepted %s %s, but reports %s",
@@ -3444,8 +3494,9 @@ static const struct command commands[] = {
 	  "  --write-policy wt|wb|awb     write-through; write-back while the journal\n"
 	  "                               (the \"battery\") is healthy; always write-back\n"
 	  "  --io-policy direct|cached    direct I/O, or through the controller cache\n"
-	  "  wb, awb, ra and cached need the controller cache, which vraid does not\n"
-	  "  have yet: the module refuses them (EOPNOTSUPP, exit 1).\n\n"
+	  "  awb, ra and cached need the controller cache, which vraid does not have\n"
+	  "  yet: the module refuses them (EOPNOTSUPP, exit 1).  wb is taken, and\n"
+	  "  writes through until there is a journal (show: \"Write in effect\").\n\n"
 	  "example: vraidctl create --level 0 --strip 128K --name scratch /dev/nvme0n1 /dev/nvme1n1\n"
 	  "         vraidctl create --level 5 --init full /dev/sdb /dev/sdc /dev/sdd\n"
 	  "         vraidctl create --level 1 --disk-cache off /dev/sdb /dev/sdc\n" },
@@ -3598,9 +3649,11 @@ static const struct command commands[] = {
 	  "                                (the \"battery\") is healthy; always write-back\n"
 	  "  io-policy=direct|cached       direct I/O, or through the controller cache\n"
 	  "  -h, --help                    show this help\n\n"
-	  "wb, awb, ra and cached need the controller cache, which vraid does not have\n"
-	  "yet: the module refuses them (EOPNOTSUPP, exit 1).  write-through, no\n"
-	  "read-ahead and direct I/O are what vraid does today.  New VDs start with\n"
+	  "awb, ra and cached need the controller cache, which vraid does not have\n"
+	  "yet: the module refuses them (EOPNOTSUPP, exit 1).  wb is taken: as a\n"
+	  "controller's write-back with a bad battery, it writes through until there\n"
+	  "is a journal, which vraid cannot attach yet (show: \"Write in effect\").\n"
+	  "New VDs start with\n"
 	  "access=rw disk-cache=default read-policy=nora write-policy=wt\n"
 	  "io-policy=direct unless `vraidctl create` is told otherwise.\n\n"
 	  "examples: vraidctl set vraid0 access=ro\n"

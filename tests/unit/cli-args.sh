@@ -355,6 +355,10 @@ static int vd_info(struct vraid_info *in)
 		in->read_policy = pols[ix].read;
 	if (pols[ix].mask & VRAID_SET_WRITE)
 		in->write_policy = pols[ix].write;
+	/* as the module: write-back writes through for want of a journal */
+	in->write_policy_effective = VRAID_WEFF_THROUGH;
+	in->cache_flags = in->write_policy == VRAID_WRITE_BACK ?
+			  VRAID_CACHE_NO_JOURNAL : 0;
 	return 0;
 }
 
@@ -396,7 +400,7 @@ static void vd_info_canned(struct vraid_info *in)
 		in->disk_cache_policy = VRAID_DCACHE_ENABLED;
 		in->io_policy = VRAID_IO_CACHED;
 		in->read_policy = VRAID_READ_AHEAD;
-		in->write_policy = VRAID_WRITE_BACK_BBU;
+		in->write_policy = VRAID_WRITE_BACK_ALWAYS;
 		member(&in->members[0], 0, 8, 0, "sda", VRAID_MEMBER_ONLINE);
 		member(&in->members[1], 1, 8, 16, "sdb", VRAID_MEMBER_ONLINE);
 		member(&in->members[2], 2, 8, 32, "sdc", VRAID_MEMBER_REBUILDING);
@@ -830,7 +834,8 @@ run_tests() {
 	check "help set" 0 "usage: vraidctl set VD KEY=VALUE..." "" "$V" help set
 	check "set -h" 0 "write-policy=wt|wb|awb" "" "$V" set -h
 	out_has "set -h example" -qF "vraidctl set vraid0 access=ro"
-	out_has "set -h says what is not available" -qF "wb, awb, ra and cached need the controller cache"
+	out_has "set -h says what is not available" -qF "awb, ra and cached need the controller cache"
+	out_has "set -h says wb writes through" -qF "wb is taken: as a"
 	check "create -h policies" 0 "--write-policy wt|wb|awb" "" "$V" create -h
 	out_has "create -h --disk-cache" -qF "--disk-cache default|on|off"
 	out_has "create synopsis has the policies" -qF "[--access rw|ro|blocked] [--disk-cache on|off|default] [--read-policy ra|nora] [--write-policy wt|wb|awb] [--io-policy direct|cached] DEV..."
@@ -938,7 +943,9 @@ run_tests() {
 	check "mock: show policies" 0 "Policies:           Access: RW, Disk cache: Default, I/O: Direct, Read: No Read Ahead, Write: Write Through" "" env MOCK_VRAID=three "$M" show 0
 	check "mock: show member table" 0 "ROLE  DEVICE        MAJ:MIN  STATE    SIZE     USED  READS  WRITES  ERRORS" "" env MOCK_VRAID=three "$M" show 0
 	out_has "mock: show member row" -qxF '   0  /dev/nvme0n1  259:0    Online  2 GiB  384 MiB   1000    2000       0'
-	check "mock: show raid5 policies" 0 "Access: RO, Disk cache: On, I/O: Cached, Read: Read Ahead, Write: Write Back with BBU" "" env MOCK_VRAID=three "$M" show vraid1
+	check "mock: show raid5 policies" 0 "Access: RO, Disk cache: On, I/O: Cached, Read: Read Ahead, Write: Always Write Back" "" env MOCK_VRAID=three "$M" show vraid1
+	check "mock: show write in effect" 0 "Write in effect:    Write Through" "" env MOCK_VRAID=three "$M" show vraid0
+	out_has "mock: show write in effect, nothing more" -qxF "Write in effect:    Write Through"
 	check "mock: show raid5 full stripe" 0 "Full stripe:        128 KiB" "" env MOCK_VRAID=three "$M" show vraid1
 	check "mock: show rebuilding member" 0 "Rebuilding" "" env MOCK_VRAID=three "$M" show vraid1
 	check "mock: show raid60" 0 "Spans:              2" "" env MOCK_VRAID=three "$M" show 7
@@ -966,17 +973,17 @@ run_tests() {
 	check "mock: show ambiguous name" 1 "" "fast: 2 virtual drives carry this name" env MOCK_VRAID=dupname "$M" show fast
 	check "mock: show --json" 0 '{"vd":"vraid0","index":0,"device":"/dev/vraid0","name":"fast","level":"raid0","state":"optimal","size_bytes":805306368,"strip_bytes":65536,"spans":0,"full_stripe_bytes":131072,"data_offset_bytes":8388608,"member_data_bytes":402653184,"logical_block_size":512,"open_count":1,"policies":{"access":"rw","disk_cache":"default","io":"direct","read":"no_read_ahead","write":"write_through"},"members":[{"role":0,"device":"/dev/nvme0n1","major":259,"minor":0,"state":"online","size_bytes":2147483648,"data_bytes":402653184,"read_ios":1000,"write_ios":2000,"errors":0},' "" env MOCK_VRAID=three "$M" show --json fast
 	cp "$tmp/out" "$tmp/show0.json"
-	check "mock: show --json raid5" 0 '"policies":{"access":"ro","disk_cache":"enabled","io":"cached","read":"read_ahead","write":"write_back_bbu"}' "" env MOCK_VRAID=three "$M" show 1 --json
+	check "mock: show --json raid5" 0 '"policies":{"access":"ro","disk_cache":"enabled","io":"cached","read":"read_ahead","write":"always_write_back"}' "" env MOCK_VRAID=three "$M" show 1 --json
 	cp "$tmp/out" "$tmp/show1.json"
 	check "mock: show --json jbod" 0 '"members":[{"role":0,"device":"","major":8,"minor":48,"state":"missing"' "" env MOCK_VRAID=three "$M" show 3 --json
 	cp "$tmp/out" "$tmp/show3.json"
 	check "mock: show --json raid60" 0 '"device":"/dev/dddddddddddddddddddddddddddddddd"' "" env MOCK_VRAID=three "$M" show 7 --json
 	cp "$tmp/out" "$tmp/show7.json"
-	check "mock: show --json job" 0 '"errors":3}],"job":{"type":"rebuild","state":"running","done_bytes":100663296,"total_bytes":402653184,"percent":25.0,"eta_seconds":80,"rate_kib":0,"mismatches":0},"last_job":{"type":"init","result":0,"mismatches":0}}' "" env MOCK_VRAID=three "$M" show 1 --json
-	check "mock: show --json no job" 0 '"errors":0}],"job":{"type":"none","state":"none","done_bytes":0,"total_bytes":0,"percent":0.0,"eta_seconds":0,"rate_kib":0,"mismatches":0},"last_job":{"type":"none","result":0,"mismatches":0}}' "" env MOCK_VRAID=three "$M" show 0 --json
-	check "mock: show --json paused job" 0 '"job":{"type":"check","state":"paused","done_bytes":201326592,"total_bytes":402653184,"percent":50.0,"eta_seconds":0,"rate_kib":51200,"mismatches":2},"last_job":{"type":"none","result":0,"mismatches":0}}' "" env MOCK_VRAID=jobs "$M" show 1 --json
+	check "mock: show --json job" 0 '"errors":3}],"job":{"type":"rebuild","state":"running","done_bytes":100663296,"total_bytes":402653184,"percent":25.0,"eta_seconds":80,"rate_kib":0,"mismatches":0},"last_job":{"type":"init","result":0,"mismatches":0},"write_in_effect":{"mode":"write_through","why":""}}' "" env MOCK_VRAID=three "$M" show 1 --json
+	check "mock: show --json no job" 0 '"errors":0}],"job":{"type":"none","state":"none","done_bytes":0,"total_bytes":0,"percent":0.0,"eta_seconds":0,"rate_kib":0,"mismatches":0},"last_job":{"type":"none","result":0,"mismatches":0},"write_in_effect":{"mode":"write_through","why":""}}' "" env MOCK_VRAID=three "$M" show 0 --json
+	check "mock: show --json paused job" 0 '"job":{"type":"check","state":"paused","done_bytes":201326592,"total_bytes":402653184,"percent":50.0,"eta_seconds":0,"rate_kib":51200,"mismatches":2},"last_job":{"type":"none","result":0,"mismatches":0},"write_in_effect":{"mode":"write_through","why":""}}' "" env MOCK_VRAID=jobs "$M" show 1 --json
 	cp "$tmp/out" "$tmp/jobs1.json"
-	check "mock: show --json failed last job" 0 '"last_job":{"type":"rebuild","result":5,"mismatches":0}}' "" env MOCK_VRAID=jobs "$M" show 5 --json
+	check "mock: show --json failed last job" 0 '"last_job":{"type":"rebuild","result":5,"mismatches":0},"write_in_effect":{"mode":"write_through","why":""}}' "" env MOCK_VRAID=jobs "$M" show 5 --json
 	cp "$tmp/out" "$tmp/jobs5.json"
 	check "mock: spare list --json" 0 '{"spares":[{"device":"/dev/sde","major":8,"minor":64,"size_bytes":2147483648,"vd":""},{"device":"/dev/sdf","major":8,"minor":80,"size_bytes":4294967296,"vd":"vraid1"}]}' "" env MOCK_VRAID=jobs "$M" spare list --json
 	cp "$tmp/out" "$tmp/spares.json"
@@ -1040,7 +1047,7 @@ assert lst["vds"][2]["name"] == "x" * 32
 skeys = ["vd", "index", "device", "name", "level", "state", "size_bytes",
          "strip_bytes", "spans", "full_stripe_bytes", "data_offset_bytes",
          "member_data_bytes", "logical_block_size", "open_count", "policies",
-         "members", "job", "last_job"]
+         "members", "job", "last_job", "write_in_effect"]
 jkeys = ["type", "state", "done_bytes", "total_bytes", "percent", "eta_seconds",
          "rate_kib", "mismatches"]
 lkeys = ["type", "result", "mismatches"]
@@ -1279,7 +1286,7 @@ EOF
 	fi
 
 	# set (ABI 1.4): one SET_POLICY with the keys given, then INFO
-	cachehint="vraidctl: hint: the controller cache is not implemented yet; write-through, no read-ahead and direct I/O are available"
+	cachehint="vraidctl: hint: the controller cache is not implemented yet; write-through, write-back (which writes through until there is a journal), no read-ahead and direct I/O are available"
 	rm -f "$tmp/log"
 	check "mock: set one key" 0 "" "" env MOCK_VRAID=three "$M" set vraid0 access=ro
 	out_is "mock: set one key, in effect" "vraid0: access ro, disk cache default, read no-read-ahead, write write-through, io direct"
@@ -1306,8 +1313,7 @@ EOF
 	check "mock: set back to the defaults" 0 "vraid1: access ro, disk cache default, read no-read-ahead, write write-through, io direct" "" env MOCK_VRAID=three "$M" set vraid1 disk-cache=default read-policy=nora write-policy=wt io-policy=direct
 	expect_log "mock: set back to the defaults request" "set index=1 mask=0x1e access=0 dcache=0 io=0 read=0 write=0"
 	# what needs the controller cache: sent as asked, refused by the validator
-	for w in "write-policy=wb:mask=0x10 access=0 dcache=0 io=0 read=0 write=1:write-back needs the controller cache, which this vraid does not have yet: use write-through" \
-		 "write-policy=awb:mask=0x10 access=0 dcache=0 io=0 read=0 write=2:write-back needs the controller cache" \
+	for w in "write-policy=awb:mask=0x10 access=0 dcache=0 io=0 read=0 write=2:always write-back needs the controller cache, which vraid does not have yet: use write-through or write-back" \
 		 "read-policy=ra:mask=0x8 access=0 dcache=0 io=0 read=1 write=0:read-ahead needs the controller cache, which this vraid does not have yet: use no read-ahead" \
 		 "io-policy=cached:mask=0x4 access=0 dcache=0 io=1 read=0 write=0:cached I/O needs the controller cache, which this vraid does not have yet: use direct"; do
 		kv=${w%%:*} sent=${w#*:} why=${w#*:*:}
@@ -1318,8 +1324,13 @@ EOF
 		check "mock: set $kv, hint" 1 "" "$cachehint" env MOCK_VRAID=three "$M" set vraid0 "$kv"
 		out_lacks "mock: set $kv prints nothing" -q .
 	done
-	check "mock: set access=ro write-policy=wb refused whole" 1 "" "write-back needs the controller cache" env MOCK_VRAID=three "$M" set vraid0 access=ro write-policy=wb
-	expect_log "mock: set access=ro write-policy=wb request" "set index=0 mask=0x11 access=1 dcache=0 io=0 read=0 write=1"
+	check "mock: set access=ro write-policy=awb refused whole" 1 "" "always write-back needs the controller cache" env MOCK_VRAID=three "$M" set vraid0 access=ro write-policy=awb
+	expect_log "mock: set access=ro write-policy=awb request" "set index=0 mask=0x11 access=1 dcache=0 io=0 read=0 write=2"
+	# write-back is taken, and writes through for want of a journal
+	check "mock: set write-policy=wb" 0 "vraid0: access rw, disk cache default, read no-read-ahead, write write-back, io direct" "vraid0: write-back writes through for now: write-back needs a journal (the controller's battery), and vraid cannot attach one yet" env MOCK_VRAID=three "$M" set vraid0 write-policy=wb
+	expect_log "mock: set write-policy=wb request" "set index=0 mask=0x10 access=0 dcache=0 io=0 read=0 write=1"
+	check "mock: set write-policy=wt, no note" 0 "write write-through" "" env MOCK_VRAID=three "$M" set vraid0 write-policy=wt
+	if [ -s "$tmp/err" ]; then say_not_ok "mock: set wt, empty stderr"; else say_ok "mock: set wt, empty stderr"; fi
 	check "mock: set EOPNOTSUPP not about the cache" 1 "" "set vraid0: not today (EOPNOTSUPP" env MOCK_VRAID=three MOCK_FAIL="set:EOPNOTSUPP:not today" "$M" set vraid0 access=ro
 	err_lacks "mock: set EOPNOTSUPP not about the cache, no cache hint" "controller cache"
 	check "mock: set no such VD" 1 "" "vraid9: no virtual drive (ENOENT" env MOCK_VRAID=three "$M" set vraid9 access=ro
@@ -1358,8 +1369,10 @@ EOF
 		check "mock: create with all five" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 5 --init fast --access blocked --disk-cache on --read-policy nora --write-policy wt --io-policy direct "$blk0" "$blk1" "$blk2"
 		expect_log "mock: create with all five request" "create level=5 strip=0 nr=3 spans=0 name= members=7:0,7:1,7:2 init=0 access=2 dcache=1 io=0 read=0 write=0"
 		out_is "mock: create with policies, stdout is the name alone" vraid4
-		for f in "write-policy wb:access=0 dcache=0 io=0 read=0 write=1:write-back needs the controller cache, which this vraid does not have yet: use write-through" \
-			 "write-policy awb:access=0 dcache=0 io=0 read=0 write=2:write-back needs the controller cache" \
+		check "mock: create --write-policy wb" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 0 --write-policy wb "$blk0" "$blk1"
+		expect_log "mock: create --write-policy wb sends it" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 access=0 dcache=0 io=0 read=0 write=1"
+		out_is "mock: create --write-policy wb, stdout is the name alone" vraid4
+		for f in "write-policy awb:access=0 dcache=0 io=0 read=0 write=2:always write-back needs the controller cache" \
 			 "read-policy ra:access=0 dcache=0 io=0 read=1 write=0:read-ahead needs the controller cache" \
 			 "io-policy cached:access=0 dcache=0 io=1 read=0 write=0:cached I/O needs the controller cache"; do
 			o=${f%%:*} sent=${f#*:} why=${f#*:*:}

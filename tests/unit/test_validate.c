@@ -257,11 +257,11 @@ static void test_abi(void)
 	      FSZ(struct vraid_member_info, reserved),
 	      "vraid_member_info %zu", sizeof(struct vraid_member_info));
 	/* ... 6 policies, 2 job words, 2 counts, rate and eta, 2 mismatch
-	 * counts, last job and result */
+	 * counts, last job and result, write policy in effect, cache flags */
 	CHECK(sizeof(struct vraid_info) ==
 	      sizeof(struct vraid_ioc_hdr) + 8 * 4 + 3 * 8 + VRAID_NAME_LEN +
 	      VRAID_DEVNAME_LEN + 6 * 4 + 2 * 4 + 2 * 8 + 2 * 4 + 2 * 8 +
-	      2 * 4 + FSZ(struct vraid_info, reserved2) +
+	      2 * 4 + 2 * 4 +
 	      FSZ(struct vraid_info, members),
 	      "vraid_info %zu", sizeof(struct vraid_info));
 	CHECK(sizeof(struct vraid_job) ==
@@ -364,7 +364,8 @@ static void test_abi(void)
 	OFF(struct vraid_info, last_mismatches, 336);
 	OFF(struct vraid_info, last_job, 344);
 	OFF(struct vraid_info, last_result, 348);
-	OFF(struct vraid_info, reserved2, 352);
+	OFF(struct vraid_info, write_policy_effective, 352);
+	OFF(struct vraid_info, cache_flags, 356);
 	OFF(struct vraid_info, members, 360);
 	OFF(struct vraid_job, index, 152);
 	OFF(struct vraid_job, action, 156);
@@ -458,7 +459,8 @@ static void test_abi(void)
 	CHECK(VRAID_IO_DIRECT == 0 && VRAID_IO_CACHED == 1, "io values");
 	CHECK(VRAID_READ_NORA == 0 && VRAID_READ_AHEAD == 1, "read values");
 	CHECK(VRAID_WRITE_THROUGH == 0 && VRAID_WRITE_BACK == 1 &&
-	      VRAID_WRITE_BACK_BBU == 2, "write values");
+	      VRAID_WRITE_BACK_ALWAYS == 2 && VRAID_WRITE_BACK_BBU == 2,
+	      "write values");
 	tap_end();
 }
 
@@ -595,11 +597,12 @@ static const struct create_case {
 	{ "io 2", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_IO, 2, 0, -EINVAL, "unknown policy" },
 	{ "read 2", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_READ, 2, 0, -EINVAL, "unknown policy" },
 	{ "write 3", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_WRITE, 3, 0, -EINVAL, "unknown policy" },
-	{ "write-back", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_WRITE, VRAID_WRITE_BACK, 0, -EOPNOTSUPP, "write-back" },
-	{ "write-back with BBU", 0, 2, 0, 0, NOSTR, 0, TW_POL, POL_WRITE, VRAID_WRITE_BACK_BBU, 0, -EOPNOTSUPP, "write-back" },
+	{ "write-back (writes through)", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_WRITE, VRAID_WRITE_BACK, 0, 0, NULL },
+	{ "always write-back", 0, 2, 0, 0, NOSTR, 0, TW_POL, POL_WRITE, VRAID_WRITE_BACK_ALWAYS, 0, -EOPNOTSUPP, "always write-back" },
 	{ "read-ahead", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_READ, VRAID_READ_AHEAD, 0, -EOPNOTSUPP, "read-ahead" },
 	{ "cached I/O", 255, 1, 0, 0, NOSTR, 0, TW_POL, POL_IO, VRAID_IO_CACHED, 0, -EOPNOTSUPP, "cached I/O" },
-	{ "access ro with write-back", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, VRAID_WRITE_BACK, POL_ACCESS, -EOPNOTSUPP, "write-back" },
+	{ "access ro with write-back", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, VRAID_WRITE_BACK, POL_ACCESS, 0, NULL },
+	{ "access ro with always write-back", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, VRAID_WRITE_BACK_ALWAYS, POL_ACCESS, -EOPNOTSUPP, "always write-back" },
 	{ "unknown write beats read-ahead", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, 3, POL_READ, -EINVAL, "unknown policy" },
 
 	/* JBOD has no strip */
@@ -973,8 +976,8 @@ static void test_info(void)
 		{ "index 256",        VRAID_MAX_VDS, false, 0, 0, 0, -ENOENT, "vraid256" },
 		{ "index 0x80000000", 0x80000000, true, 0, 0, 0, -ENOENT, "2147483648" },
 		{ "index 0xffffffff", 0xffffffff, false, 0, 0, 0, -ENOENT, "4294967295" },
-		{ "reserved2 = 1", 0, false, FIELD(struct vraid_info, reserved2), 1, -EINVAL, "reserved" },
-		{ "reserved2 = 1<<63", 0, true, FIELD(struct vraid_info, reserved2), 1ull << 63, -EINVAL, "reserved" },
+		{ "write_policy_effective on input", 0, false, FIELD(struct vraid_info, write_policy_effective), 1, -EINVAL, "reserved" },
+		{ "cache_flags = 1<<31 on input", 0, true, FIELD(struct vraid_info, cache_flags), 1u << 31, -EINVAL, "reserved" },
 		{ "job_type = 1 on input", 0, false, FIELD(struct vraid_info, job_type), 1, -EINVAL, "reserved" },
 		{ "job_state = 2 on input", 0, true, FIELD(struct vraid_info, job_state), 2, -EINVAL, "reserved" },
 		{ "job_done on input", 0, false, FIELD(struct vraid_info, job_done), 1ull << 40, -EINVAL, "reserved" },
@@ -1284,11 +1287,12 @@ static void test_set_policy(void)
 		{ "write 0xffffffff",       0, S_W, 0, 0, 0, 0, 0xffffffff, 0, 0, 0, false, -EINVAL, "4294967295" },
 		{ "unknown write beats read-ahead", 0, S_R | S_W, 0, 0, 0, 1, 3, 0, 0, 0, false, -EINVAL, "unknown policy" },
 		/* what needs the controller cache */
-		{ "write-back",             0, S_W, 0, 0, 0, 0, 1, 0, 0, 0, false, -EOPNOTSUPP, "write-back" },
-		{ "write-back with BBU",    0, S_W, 0, 0, 0, 0, 2, 0, 0, 0, false, -EOPNOTSUPP, "write-back" },
+		{ "write-back (writes through)", 0, S_W, 0, 0, 0, 0, 1, 0, 0, 0, false, 0, NULL },
+		{ "always write-back",      0, S_W, 0, 0, 0, 0, 2, 0, 0, 0, false, -EOPNOTSUPP, "always write-back" },
 		{ "read-ahead",             0, S_R, 0, 0, 0, 1, 0, 0, 0, 0, false, -EOPNOTSUPP, "read-ahead" },
 		{ "cached I/O",             0, S_I, 0, 0, 1, 0, 0, 0, 0, 0, false, -EOPNOTSUPP, "cached I/O" },
-		{ "access ro with write-back", 0, S_A | S_W, 1, 0, 0, 0, 1, 0, 0, 0, false, -EOPNOTSUPP, "write-back" },
+		{ "access ro with write-back", 0, S_A | S_W, 1, 0, 0, 0, 1, 0, 0, 0, false, 0, NULL },
+		{ "access ro with always write-back", 0, S_A | S_W, 1, 0, 0, 0, 2, 0, 0, 0, false, -EOPNOTSUPP, "always write-back" },
 		{ "all five, cached I/O",   0, S_ALL, 0, 0, 1, 0, 0, 0, 0, 0, false, -EOPNOTSUPP, "cached I/O" },
 		/* reserved fields */
 		{ "reserved1 = 1",          0, S_A, 1, 0, 0, 0, 0, 1, 0, 0, false, -EINVAL, "reserved" },
@@ -1338,7 +1342,7 @@ static void test_set_policy(void)
 		static const u32 bits[5] = { S_A, S_D, S_I, S_R, S_W };
 		static const u32 max[5] = {	/* the largest known value */
 			VRAID_ACCESS_BLOCKED, VRAID_DCACHE_DISABLED,
-			VRAID_IO_CACHED, VRAID_READ_AHEAD, VRAID_WRITE_BACK_BBU,
+			VRAID_IO_CACHED, VRAID_READ_AHEAD, VRAID_WRITE_BACK_ALWAYS,
 		};
 		u32 which = (u32)(i / 5), v = (u32)(i % 5), vals[5] = { 0 };
 		struct vraid_set_policy *p = zalloc(sizeof(*p));
@@ -1346,8 +1350,12 @@ static void test_set_policy(void)
 		int want, ret;
 		u32 m;
 
-		/* access and disk cache: all known values work today */
+		/*
+		 * access and disk cache: all known values work today; write:
+		 * write-through and write-back (which writes through)
+		 */
 		want = v > max[which] ? -EINVAL :
+		       which == POL_WRITE ? (v == 2 ? -EOPNOTSUPP : 0) :
 		       which >= POL_IO && v ? -EOPNOTSUPP : 0;
 		vals[which] = v;
 		good_hdr(&p->hdr, sizeof(*p));
@@ -1432,7 +1440,7 @@ static void test_short_msg(void)
 		CHECK(vraid_validate_replace(r, m, lens[i]) == -EINVAL &&
 		      memchr(m, 0, lens[i]), "replace, len %zu", lens[i]);
 		p->set_mask = VRAID_SET_WRITE;
-		p->write_policy = VRAID_WRITE_BACK;
+		p->write_policy = VRAID_WRITE_BACK_ALWAYS;
 		msg_reset(m, lens[i]);
 		CHECK(vraid_validate_set_policy(p, m, lens[i]) == -EOPNOTSUPP &&
 		      memchr(m, 0, lens[i]), "set_policy, len %zu", lens[i]);

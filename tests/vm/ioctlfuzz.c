@@ -763,7 +763,10 @@ static bool level_known(uint32_t l)
 	       l == 60 || l == VRAID_LEVEL_JBOD;
 }
 
-/* Policies: unknown values EINVAL, cache-only values EOPNOTSUPP. */
+/*
+ * Policies: unknown values EINVAL, cache-only values EOPNOTSUPP (write-back
+ * is taken: it writes through until there is a journal).
+ */
 static void model_policies(struct fz_verdict *v, uint32_t mask, uint32_t acc,
 			   uint32_t dc, uint32_t io, uint32_t rd, uint32_t wr)
 {
@@ -771,11 +774,11 @@ static void model_policies(struct fz_verdict *v, uint32_t mask, uint32_t acc,
 	    ((mask & VRAID_SET_DISK_CACHE) && dc > VRAID_DCACHE_DISABLED) ||
 	    ((mask & VRAID_SET_IO) && io > VRAID_IO_CACHED) ||
 	    ((mask & VRAID_SET_READ) && rd > VRAID_READ_AHEAD) ||
-	    ((mask & VRAID_SET_WRITE) && wr > VRAID_WRITE_BACK_BBU))
+	    ((mask & VRAID_SET_WRITE) && wr > VRAID_WRITE_BACK_ALWAYS))
 		viol(v, CL_POLICY);
 	else if (((mask & VRAID_SET_IO) && io) ||
 		 ((mask & VRAID_SET_READ) && rd) ||
-		 ((mask & VRAID_SET_WRITE) && wr))
+		 ((mask & VRAID_SET_WRITE) && wr == VRAID_WRITE_BACK_ALWAYS))
 		viol(v, CL_POLICY_NA);
 }
 
@@ -1261,7 +1264,9 @@ static const struct field f_info[] = {
 	F(vraid_info, size_sectors, K_OUT), F(vraid_info, name, K_OUT),
 	F(vraid_info, full_stripe_bytes, K_OUT),
 	F(vraid_info, job_type, K_RES32), F(vraid_info, job_done, K_RES64),
-	F(vraid_info, last_result, K_RES32), F(vraid_info, reserved2, K_RES64),
+	F(vraid_info, last_result, K_RES32),
+	F(vraid_info, write_policy_effective, K_RES32),
+	F(vraid_info, cache_flags, K_RES32),
 	F(vraid_info, members, K_OUT),
 };
 

@@ -37,9 +37,11 @@
 #define VRAID_ABI_MAJOR		1
 /*
  * Minor 1: FAIL_MEMBER; 2: ASSEMBLE, stop; 3: init, JOB, SPARE, REPLACE;
- * 4: SET_POLICY, policies at create.
+ * 4: SET_POLICY, policies at create; 5: write policy 2 is "always write
+ * back" (VRAID_WRITE_BACK_ALWAYS), write-back is accepted, INFO reports
+ * the write policy in effect (write_policy_effective, cache_flags).
  */
-#define VRAID_ABI_MINOR		4
+#define VRAID_ABI_MINOR		5
 
 #define VRAID_MAX_MEMBERS	32	/* members of one virtual drive */
 #define VRAID_MAX_VDS		256	/* virtual drives per system */
@@ -106,10 +108,25 @@
 #define VRAID_READ_NORA		0
 #define VRAID_READ_AHEAD	1
 
-/* Write policy. */
+/*
+ * Write policy: write-through; write-back while the journal (the
+ * controller's "battery") is healthy, else write-through; always
+ * write-back, with a volatile cache when there is no journal.
+ */
 #define VRAID_WRITE_THROUGH	0
 #define VRAID_WRITE_BACK	1
-#define VRAID_WRITE_BACK_BBU	2
+#define VRAID_WRITE_BACK_ALWAYS	2
+#define VRAID_WRITE_BACK_BBU	VRAID_WRITE_BACK_ALWAYS	/* its ABI 1.4 name */
+
+/* The write policy in effect (vraid_info.write_policy_effective). */
+#define VRAID_WEFF_THROUGH	0	/* completion when on the members */
+#define VRAID_WEFF_BACK		1	/* journalled write-back */
+#define VRAID_WEFF_BACK_VOLATILE 2	/* write-back, volatile cache */
+#define VRAID_WEFF_DRAINING	3	/* going towards less caching */
+
+/* Why it differs from the policy (vraid_info.cache_flags). */
+#define VRAID_CACHE_NO_JOURNAL	(1U << 0)	/* wb without a journal */
+#define VRAID_CACHE_JOURNAL_FAILED (1U << 1)	/* the journal failed */
 
 /* Initialisation of a new redundant VD (vraid_create.init). */
 #define VRAID_INIT_FAST		0	/* none: trust the members as they are */
@@ -235,7 +252,8 @@ struct vraid_info {
 	__u64 last_mismatches;	/* out: found by the last finished check */
 	__u32 last_job;		/* out: VRAID_JOB_* of the last finished job */
 	__u32 last_result;	/* out: 0 done, or a positive errno */
-	__u64 reserved2;	/* in: must be zero; out */
+	__u32 write_policy_effective;	/* out: VRAID_WEFF_* (ABI 1.5) */
+	__u32 cache_flags;	/* out: VRAID_CACHE_* (ABI 1.5) */
 	struct vraid_member_info members[VRAID_MAX_MEMBERS];	/* out */
 };
 

@@ -6,8 +6,11 @@
 #  - disk cache off: the VD advertises no volatile cache (member writes
 #    are FUA); on/default: as the members; switched back and forth under
 #    a fio verify load without an error;
-#  - the policies survive stop + assemble; write-back, read-ahead and
-#    cached I/O are refused (no controller cache yet) and change nothing.
+#  - write-back is taken and writes through for want of a journal (show,
+#    sysfs and the kernel log say so), data verifies under it; always
+#    write-back, read-ahead and cached I/O are refused (no controller
+#    cache yet) and change nothing;
+#  - the policies survive stop + assemble (write-back too).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
 set -e
@@ -60,12 +63,32 @@ done
 wait $pid || { cat /tmp/fio.load; fail "fio failed while the disk cache policy changed"; }
 grep -q "verify:" /tmp/fio.load && { cat /tmp/fio.load; fail "verify errors"; }
 
+echo "--- write-back without a journal writes through"
+out=$(vraidctl set "$vd" write-policy=wb 2>/tmp/wb.err) || fail "set write-policy=wb: $(cat /tmp/wb.err)"
+echo "$out" | grep -q "write write-back" || fail "set says: $out"
+grep -q "write-back writes through for now: write-back needs a journal" /tmp/wb.err ||
+	fail "set wb gives no note: $(cat /tmp/wb.err)"
+[ "$(vd_attr $vd write_policy)" = write-back ] || fail "sysfs write_policy $(vd_attr $vd write_policy)"
+[ "$(vd_attr $vd write_policy_effective)" = write-through ] ||
+	fail "sysfs write_policy_effective $(vd_attr $vd write_policy_effective)"
+vraidctl show "$vd" | grep -q "^Write in effect: *Write Through, because write-back needs a journal" ||
+	fail "show: $(vraidctl show $vd | grep -i write)"
+vraidctl show "$vd" --json | grep -q '"write_in_effect":{"mode":"write_through","why":"no_journal"}' ||
+	fail "show --json: $(vraidctl show $vd --json)"
+kmsg | grep -q "$n: write policy write-back: writing through, as there is no journal" ||
+	fail "the kernel log does not say write-back writes through"
+# it advertises what write-through does: the members' cache, not its own
+[ "$(cat /sys/block/$n/queue/write_cache)" = "$wc0" ] ||
+	fail "write-back changed write_cache to $(cat /sys/block/$n/queue/write_cache)"
+fio_verify "$vd" wb --rw=randwrite --bs=4k --offset=$(mb 40) --size=$(mb 4) --iodepth=8
+verify_data "$vd" "write-back"
+
 echo "--- not available yet"
-for kv in write-policy=wb write-policy=awb read-policy=ra io-policy=cached; do
+for kv in write-policy=awb read-policy=ra io-policy=cached; do
 	expect_fail vraidctl set "$vd" $kv
 	expect_msg "cache"
 done
-[ "$(vd_attr $vd write_policy)" = write-through ] || fail "write policy changed"
+[ "$(vd_attr $vd write_policy)" = write-back ] || fail "write policy changed"
 
 echo "--- kept across stop and assemble"
 vraidctl set "$vd" disk-cache=off access=ro >/dev/null
@@ -76,7 +99,10 @@ vd=/dev/$(echo "$out" | cut -d: -f1)
 	fail "policies after assembly: $(vd_attr $vd access_policy) $(vd_attr $vd disk_cache_policy)"
 [ "$(blockdev --getro $vd)" = 1 ] || fail "not read-only after assembly"
 vraidctl show "$vd" --json | grep -q '"access":"ro"' || fail "show --json: $(vraidctl show $vd --json)"
+[ "$(vd_attr $vd write_policy)" = write-back ] || fail "write-back not kept: $(vd_attr $vd write_policy)"
+[ "$(vd_attr $vd write_policy_effective)" = write-through ] || fail "in effect after assembly: $(vd_attr $vd write_policy_effective)"
 verify_data "$vd" "assembled"
-vraidctl set "$vd" access=rw disk-cache=default >/dev/null
+vraidctl set "$vd" access=rw disk-cache=default write-policy=wt >/dev/null
+[ "$(vd_attr $vd write_policy)" = write-through ] || fail "back to wt: $(vd_attr $vd write_policy)"
 vd_delete "$vd"
 echo "policies: ok"
