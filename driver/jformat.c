@@ -866,3 +866,216 @@ int vraid_jring_reserve(u64 ring, u64 tail, u64 head, u64 blocks, u64 *start,
 	*start = *pad ? 0 : head;
 	return 0;
 }
+
+/* ---- the replay planner ---- */
+
+/* Whether (@seq, @entry) comes before input entry @e in log order. */
+static bool log_before(u64 seq, u32 entry, const struct vraid_jplan_in *e)
+{
+	return seq < e->seq || (seq == e->seq && entry < e->e.index);
+}
+
+u32 vraid_jplan_find(const struct vraid_jplan_in *in, u32 n, u64 seq,
+		     u32 entry)
+{
+	u32 lo = 0, hi = n;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (in[mid].seq == seq && in[mid].e.index == entry)
+			return mid;
+		if (log_before(seq, entry, &in[mid]))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return n;
+}
+
+/* Page order: by sector, the newest version first. */
+static bool page_less(const struct vraid_jplan_page *a,
+		      const struct vraid_jplan_page *b)
+{
+	return a->sector < b->sector ||
+	       (a->sector == b->sector && a->in > b->in);
+}
+
+static void page_sift(struct vraid_jplan_page *p, u32 root, u32 n)
+{
+	struct vraid_jplan_page t;
+	u32 child;
+
+	while ((child = 2 * root + 1) < n) {
+		if (child + 1 < n && page_less(&p[child], &p[child + 1]))
+			child++;
+		if (!page_less(&p[root], &p[child]))
+			return;
+		t = p[root];
+		p[root] = p[child];
+		p[child] = t;
+		root = child;
+	}
+}
+
+/* Heapsort: no recursion, no allocation. */
+static void page_sort(struct vraid_jplan_page *p, u32 n)
+{
+	struct vraid_jplan_page t;
+	u32 i;
+
+	for (i = n / 2; i-- > 0;)
+		page_sift(p, i, n);
+	for (i = n; i-- > 1;) {
+		t = p[0];
+		p[0] = p[i];
+		p[i] = t;
+		page_sift(p, 0, i);
+	}
+}
+
+/* Sectors of the page at @sector that INVALIDATEs after input @after cover. */
+static u8 invalidated(const struct vraid_jplan_in *in, const u32 *inv,
+		      u32 ninv, u32 after, u64 sector)
+{
+	u32 lo = 0, hi = ninv, i;
+	u8 mask = 0;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (inv[mid] <= after)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < ninv && mask != 0xff; i++) {
+		const struct vraid_jentry *e = &in[inv[i]].e;
+		u64 s = e->sector > sector ? e->sector : sector;
+		u64 end = e->sector + e->sectors;
+
+		if (end > sector + 8)
+			end = sector + 8;
+		for (; s < end; s++)
+			mask |= (u8)(1U << (s - sector));
+	}
+	return mask;
+}
+
+static int plan_parity(const struct vraid_jplan_in *in, u32 n, u32 i,
+		       u64 scan_start, u32 first, bool *use, char *msg,
+		       size_t msglen)
+{
+	const struct vraid_jentry *e = &in[i].e;
+	struct vraid_jref ref;
+	u32 r, j;
+
+	*use = false;
+	for (r = 0; r < e->nrefs; r++) {
+		vraid_jentry_ref(e, r, &ref);
+		if (ref.seq < scan_start)
+			return 0;	/* a settled destage */
+		j = vraid_jplan_find(in, n, ref.seq, ref.entry);
+		if (j == n || in[j].e.type != VRAID_JE_DATA || j >= i) {
+			snprintf(msg, msglen,
+				 "PARITY entry %u of record %llu refers to entry %u of record %llu, which is no DATA of this VD",
+				 e->index, (unsigned long long)in[i].seq,
+				 ref.entry, (unsigned long long)ref.seq);
+			return -EINVAL;
+		}
+		if (j < first)
+			return 0;	/* before the cutoff: settled */
+	}
+	*use = true;
+	return 0;
+}
+
+int vraid_jplan_make(const struct vraid_jplan_in *in, u32 n, u64 floor,
+		     u64 scan_start, u32 *scratch, u32 *parity,
+		     struct vraid_jplan_page *pages, u32 max_pages,
+		     struct vraid_jplan *plan, char *msg, size_t msglen)
+{
+	u32 i, k, first = 0, ninv = 0, np = 0, out = 0;
+	u64 cut = floor;
+	bool use;
+	int ret;
+
+	plan->first = 0;
+	plan->nparity = 0;
+	plan->npages = 0;
+	for (i = 0; i < n; i++) {
+		if (i && (!log_before(in[i - 1].seq, in[i - 1].e.index,
+				      &in[i]) ||
+			  memcmp(in[i].e.vd_uuid, in[0].e.vd_uuid,
+				 VRAID_J_UUID_LEN))) {
+			snprintf(msg, msglen,
+				 "replay input %u (record %llu entry %u) is out of log order or of another VD",
+				 i, (unsigned long long)in[i].seq,
+				 in[i].e.index);
+			return -EINVAL;
+		}
+		if (in[i].e.type == VRAID_JE_VD_CLEAN) {
+			first = i + 1;
+			if (in[i].e.floor > cut)
+				cut = in[i].e.floor;
+		}
+	}
+	while (first < n && in[first].seq < cut)
+		first++;
+	plan->first = first;
+
+	for (i = first; i < n; i++) {
+		const struct vraid_jentry *e = &in[i].e;
+
+		switch (e->type) {
+		case VRAID_JE_INVALIDATE:
+			scratch[ninv++] = i;
+			break;
+		case VRAID_JE_PARITY:
+			ret = plan_parity(in, n, i, scan_start, first, &use,
+					  msg, msglen);
+			if (ret)
+				return ret;
+			if (use)
+				parity[plan->nparity++] = i;
+			break;
+		case VRAID_JE_DATA:
+			for (k = 0; k < e->pages; k++) {
+				if (np >= max_pages) {
+					snprintf(msg, msglen,
+						 "more than %u page versions to replay",
+						 max_pages);
+					return -ENOSPC;
+				}
+				pages[np].sector = e->sector + 8ULL * k;
+				pages[np].in = i;
+				pages[np].page = k;
+				pages[np].mask = !k ? e->first_mask :
+						 k == e->pages - 1 ?
+						 e->last_mask : 0xff;
+				np++;
+			}
+			break;
+		}
+	}
+
+	page_sort(pages, np);
+	for (i = 0; i < np;) {
+		u64 sector = pages[i].sector;
+		u8 covered = 0;
+
+		for (; i < np && pages[i].sector == sector; i++) {
+			struct vraid_jplan_page v = pages[i];
+			u8 take = v.mask & ~covered &
+				  ~invalidated(in, scratch, ninv, v.in, sector);
+
+			covered |= v.mask;
+			if (take) {
+				v.mask = take;
+				pages[out++] = v;
+			}
+		}
+	}
+	plan->npages = out;
+	return 0;
+}

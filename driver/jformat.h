@@ -226,4 +226,54 @@ u64 vraid_jring_advance(u64 ring, u64 pos, u64 blocks);
 int vraid_jring_reserve(u64 ring, u64 tail, u64 head, u64 blocks, u64 *start,
 			u64 *pad);
 
+/*
+ * ---- the replay planner ----
+ *
+ * Documentation/cache-design.rst, "Replay at assembly", step 2: from the
+ * scanned entries of one VD, what to write.  The input is every entry of
+ * the VD the scan found, in log order (seq, then index in the record),
+ * each with its record's seq; the entries keep pointing into their header
+ * blocks (PARITY references).  Entries before the last VD_CLEAN, or of a
+ * seq below the metadata floor or the VD_CLEAN's floor, do not count.
+ */
+struct vraid_jplan_in {
+	u64 seq;			/* the record's */
+	struct vraid_jentry e;
+};
+
+/* The sectors @mask of page @page of input DATA entry @in, to write. */
+struct vraid_jplan_page {
+	u64 sector;			/* VD sector of the page */
+	u32 in;
+	u32 page;
+	u8 mask;			/* bit i: sector + i */
+};
+
+struct vraid_jplan {
+	u32 first;			/* first input entry that counts */
+	u32 nparity;			/* PARITY entries to apply, in order */
+	u32 npages;			/* page versions to write */
+};
+
+/* Index of the entry (@seq, @entry) in @in, or @n if there is none. */
+u32 vraid_jplan_find(const struct vraid_jplan_in *in, u32 n, u64 seq,
+		     u32 entry);
+
+/*
+ * Plan the replay of @n entries: @parity[0..nparity) gets the input
+ * indices of the PARITY entries to apply, in log order (those referring
+ * to a version below @scan_start or before the cutoff belong to a settled
+ * destage and are skipped); @pages[0..npages) the latest version of every
+ * sector, by page, minus INVALIDATEd ranges (sorted by sector).  @scratch
+ * and @parity hold @n entries; @pages @max_pages (the DATA pages of the
+ * input always suffice).  Returns 0, -EINVAL (input out of order, of
+ * several VDs, or a reference to no DATA entry: reason in @msg) or
+ * -ENOSPC.  Costs O(P log P + P * I) for P page versions and I
+ * INVALIDATEs.
+ */
+int vraid_jplan_make(const struct vraid_jplan_in *in, u32 n, u64 floor,
+		     u64 scan_start, u32 *scratch, u32 *parity,
+		     struct vraid_jplan_page *pages, u32 max_pages,
+		     struct vraid_jplan *plan, char *msg, size_t msglen);
+
 #endif /* VRAID_JFORMAT_H */

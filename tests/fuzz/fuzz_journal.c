@@ -14,7 +14,8 @@
  *	1  record	4 KiB header block (flags bit 2 stamps magic and
  *			version); every accepted block must iterate
  *			cleanly and encode back to the same bytes through
- *			the builder, and vraid_jhdr_expect() runs on it
+ *			the builder, its entries go through the replay
+ *			planner, and vraid_jhdr_expect() runs on it
  *	2  built	a program for the builder (see build_program()),
  *			whose output must always decode, or a PAD (flags bit
  *			3), then byte flips
@@ -216,6 +217,59 @@ compare:
 	free(msg);
 }
 
+/*
+ * The replay planner over the entries of an accepted record (those of its
+ * first entry's VD): refuses only with -EINVAL, and what it plans is
+ * sorted, non-empty, made of DATA pages, and gives each sector once.
+ */
+static void fuzz_plan(const u8 *blk, const struct vraid_jhdr *h, u64 floor,
+		      u64 scan_start)
+{
+	static struct vraid_jplan_in in[VRAID_J_MAX_ENTRIES];
+	static struct vraid_jplan_page pages[VRAID_J_MAX_PAYLOAD];
+	static u32 scratch[VRAID_J_MAX_ENTRIES], parity[VRAID_J_MAX_ENTRIES];
+	char *msg = malloc(VRAID_MSG_LEN);
+	struct vraid_jplan plan;
+	struct vraid_jiter it;
+	struct vraid_jentry e;
+	u32 n = 0, i;
+	int ret;
+
+	if (!msg)
+		abort();
+	vraid_jiter_init(&it, blk, h);
+	while (vraid_jiter_next(&it, &e, msg, VRAID_MSG_LEN) > 0) {
+		if (n && memcmp(e.vd_uuid, in[0].e.vd_uuid, VRAID_J_UUID_LEN))
+			continue;
+		in[n].seq = h->seq;
+		in[n++].e = e;
+	}
+	memset(msg, 'X', VRAID_MSG_LEN);
+	ret = vraid_jplan_make(in, n, floor, scan_start, scratch, parity,
+			       pages, VRAID_J_MAX_PAYLOAD, &plan, msg,
+			       VRAID_MSG_LEN);
+	if (ret && ret != -EINVAL)
+		die("vraid_jplan_make returned %d", ret);
+	check_msg("vraid_jplan_make", ret, msg);
+	for (i = 0; !ret && i < plan.npages; i++) {
+		const struct vraid_jplan_page *p = &pages[i];
+
+		if (!p->mask || p->in >= n || p->in < plan.first ||
+		    in[p->in].e.type != VRAID_JE_DATA ||
+		    p->page >= in[p->in].e.pages ||
+		    p->sector != in[p->in].e.sector + 8ULL * p->page ||
+		    (i && (pages[i - 1].sector > p->sector ||
+			   (pages[i - 1].sector == p->sector &&
+			    (pages[i - 1].mask & p->mask)))))
+			die("plan: page %u of %u is wrong", i, plan.npages);
+	}
+	for (i = 0; !ret && i < plan.nparity; i++)
+		if (parity[i] >= n || in[parity[i]].e.type != VRAID_JE_PARITY ||
+		    (i && parity[i] <= parity[i - 1]))
+			die("plan: parity %u of %u is wrong", i, plan.nparity);
+	free(msg);
+}
+
 static void fuzz_record(u8 *blk, const u8 *tail, size_t tsize)
 {
 	char *msg = malloc(VRAID_MSG_LEN);
@@ -234,6 +288,8 @@ static void fuzz_record(u8 *blk, const u8 *tail, size_t tsize)
 	check_msg("vraid_jhdr_decode", ret, msg);
 	if (!ret) {
 		reencode(blk, &h);
+		fuzz_plan(blk, &h, pos & 1 ? h.seq - (pos >> 1 & 3) : 0,
+			  ring & 1 ? h.seq - (ring >> 1 & 3) : 1);
 		/* half the time, expect what the header says */
 		if (seq & 1) {
 			seq = h.seq;
@@ -274,7 +330,8 @@ static size_t build_program(u8 *blk, const u8 *p, size_t size)
 	char *msg = malloc(VRAID_MSG_LEN);
 	u64 seq = get_u64(p, size, 0) % 1000;
 	size_t off = 8;
-	u32 i, n, added = 0;
+	u16 dlist[VRAID_J_MAX_ENTRIES];
+	u32 i, n, added = 0, nd = 0;
 	int ret;
 
 	if (!msg)
@@ -297,6 +354,12 @@ static size_t build_program(u8 *blk, const u8 *p, size_t size)
 				refs[i].seq = seq - (x >> i) % 3;
 				refs[i].entry = (u16)((in[3] + i) % 8);
 				refs[i].data_index = (u16)((i * in[3]) % 32);
+				/* mostly valid references into this record */
+				if (nd && (x & 1)) {
+					refs[i].seq = seq;
+					refs[i].entry = dlist[(in[3] + i) % nd];
+					refs[i].data_index = (u16)i;
+				}
 			}
 			ret = vraid_jrec_add_parity(&b, vd,
 						    VRAID_DATA_OFFSET_SECTORS +
@@ -314,6 +377,8 @@ static size_t build_program(u8 *blk, const u8 *p, size_t size)
 		}
 		if (ret && ret != -ENOSPC && ret != -EINVAL)
 			die("builder returned %d", ret);
+		if (!ret && in[0] % 4 == 0)
+			dlist[nd++] = (u16)(b.entries - 1);
 		added += !ret;
 	}
 	vraid_jrec_finish(&b, seq, juuid, (u32)seq * 7);

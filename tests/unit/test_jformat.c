@@ -899,6 +899,291 @@ static void test_ring_scan(void)
 	free(msg);
 }
 
+/* ---- the replay planner ---- */
+
+/* Decode @nrec header blocks and append their entries of VD1 to @in. */
+static u32 collect(u8 **blks, u32 nrec, struct vraid_jplan_in *in)
+{
+	char msg[VRAID_MSG_LEN];
+	struct vraid_jhdr h;
+	struct vraid_jiter it;
+	struct vraid_jentry e;
+	u32 r, n = 0;
+
+	for (r = 0; r < nrec; r++) {
+		if (vraid_jhdr_decode(blks[r], &h, msg, sizeof(msg)))
+			abort();
+		vraid_jiter_init(&it, blks[r], &h);
+		while (vraid_jiter_next(&it, &e, msg, sizeof(msg)) > 0) {
+			if (memcmp(e.vd_uuid, VD1, 16))
+				continue;
+			in[n].seq = h.seq;
+			in[n++].e = e;
+		}
+	}
+	return n;
+}
+
+static bool has_page(const struct vraid_jplan_page *p, u32 np, u64 sector,
+		     u32 in, u32 page, u8 mask)
+{
+	u32 i;
+
+	for (i = 0; i < np; i++)
+		if (p[i].sector == sector && p[i].in == in &&
+		    p[i].page == page && p[i].mask == mask)
+			return true;
+	return false;
+}
+
+static void test_plan(void)
+{
+	u8 *blks[6];
+	struct vraid_jbuild b;
+	struct vraid_jplan_in in[32];
+	struct vraid_jplan_page pages[32];
+	struct vraid_jplan plan;
+	struct vraid_jref refs[2];
+	u32 scratch[32], parity[32], n, i;
+	char *msg = msg_buf(VRAID_MSG_LEN);
+	int ret;
+
+	for (i = 0; i < 6; i++)
+		blks[i] = malloc(BLK);
+
+	tap_begin("planner: latest version per sector, minus INVALIDATE");
+	vraid_jrec_init(&b, blks[0], 10);
+	vraid_jrec_add_data(&b, VD1, 0, 0xff, 0xff, 2);		/* in 0 */
+	vraid_jrec_add_data(&b, VD2, 0, 0xff, 0xff, 2);		/* other VD */
+	vraid_jrec_finish(&b, 0, JUUID, 0);
+	vraid_jrec_init(&b, blks[1], 11);
+	vraid_jrec_add_data(&b, VD1, 8, 0x0f, 0x0f, 1);		/* in 1 */
+	vraid_jrec_add_invalidate(&b, VD1, 2, 1);		/* in 2 */
+	vraid_jrec_add_data(&b, VD1, 24, 0x80, 0x01, 2);		/* in 3 */
+	vraid_jrec_finish(&b, 3, JUUID, 0);
+	n = collect(blks, 2, in);
+	ret = vraid_jplan_make(in, n, 0, 1, scratch, parity, pages, 32, &plan,
+			       msg, VRAID_MSG_LEN);
+	CHECK(ret == 0 && n == 4, "%d, %u entries (%s)", ret, n, msg);
+	CHECK(plan.first == 0 && plan.nparity == 0 && plan.npages == 5,
+	      "first %u parity %u pages %u", plan.first, plan.nparity,
+	      plan.npages);
+	CHECK(has_page(pages, plan.npages, 0, 0, 0, 0xfb), "page 0 less sector 2");
+	CHECK(has_page(pages, plan.npages, 8, 1, 0, 0x0f), "page 8 new half");
+	CHECK(has_page(pages, plan.npages, 8, 0, 1, 0xf0), "page 8 old half");
+	CHECK(has_page(pages, plan.npages, 24, 3, 0, 0x80) &&
+	      has_page(pages, plan.npages, 32, 3, 1, 0x01), "masks of in 3");
+	for (i = 1; i < plan.npages; i++)
+		CHECK(pages[i - 1].sector <= pages[i].sector, "sorted");
+	tap_end();
+
+	tap_begin("planner: metadata floor and VD_CLEAN cut the log");
+	ret = vraid_jplan_make(in, n, 11, 1, scratch, parity, pages, 32, &plan,
+			       msg, VRAID_MSG_LEN);
+	CHECK(ret == 0 && plan.first == 1 && plan.npages == 3,
+	      "floor 11: %d first %u pages %u", ret, plan.first, plan.npages);
+	vraid_jrec_init(&b, blks[2], 12);
+	vraid_jrec_add_data(&b, VD1, 64, 0xff, 0xff, 1);		/* in 4 */
+	vraid_jrec_add_vd_clean(&b, VD1, 11);			/* in 5 */
+	vraid_jrec_add_data(&b, VD1, 72, 0xff, 0xff, 1);		/* in 6 */
+	vraid_jrec_finish(&b, 5, JUUID, 0);
+	n = collect(blks, 3, in);
+	ret = vraid_jplan_make(in, n, 0, 1, scratch, parity, pages, 32, &plan,
+			       msg, VRAID_MSG_LEN);
+	CHECK(ret == 0 && plan.first == 6 && plan.npages == 1 &&
+	      has_page(pages, 1, 72, 6, 0, 0xff),
+	      "after VD_CLEAN: %d first %u pages %u", ret, plan.first,
+	      plan.npages);
+	tap_end();
+
+	tap_begin("planner: PARITY entries, settled ones skipped, bad refs refused");
+	vraid_jrec_init(&b, blks[3], 20);
+	vraid_jrec_add_data(&b, VD1, 80, 0xff, 0xff, 1);		/* in 7 */
+	refs[0] = (struct vraid_jref){ 20, 0, 0 };
+	refs[1] = (struct vraid_jref){ 12, 2, 1 };
+	vraid_jrec_add_parity(&b, VD1, VRAID_DATA_OFFSET_SECTORS, 0, refs, 2,
+			      1);					/* in 8 */
+	refs[1] = (struct vraid_jref){ 12, 0, 1 };			/* before the cut */
+	vraid_jrec_add_parity(&b, VD1, VRAID_DATA_OFFSET_SECTORS, 0, refs, 2,
+			      1);					/* in 9 */
+	refs[1] = (struct vraid_jref){ 4, 0, 1 };			/* below scan start */
+	vraid_jrec_add_parity(&b, VD1, VRAID_DATA_OFFSET_SECTORS, 0, refs, 2,
+			      1);					/* in 10 */
+	vraid_jrec_add_parity(&b, VD1, VRAID_DATA_OFFSET_SECTORS + 8, 0, refs,
+			      1, 2);					/* in 11 */
+	vraid_jrec_finish(&b, 7, JUUID, 0);
+	n = collect(blks, 4, in);
+	ret = vraid_jplan_make(in, n, 0, 5, scratch, parity, pages, 32, &plan,
+			       msg, VRAID_MSG_LEN);
+	CHECK(ret == 0 && plan.nparity == 2 && parity[0] == 8 &&
+	      parity[1] == 11, "%d: %u parity (%u, %u) (%s)", ret,
+	      plan.nparity, parity[0], parity[1], msg);
+	ret = vraid_jplan_make(in, n, 20, 5, scratch, parity, pages, 32, &plan,
+			       msg, VRAID_MSG_LEN);
+	CHECK(ret == 0 && plan.first == 7 && plan.nparity == 1 &&
+	      parity[0] == 11, "floor 20: %d: first %u, %u parity (%u)", ret,
+	      plan.first, plan.nparity, parity[0]);
+	vraid_jrec_init(&b, blks[4], 21);
+	refs[0] = (struct vraid_jref){ 20, 1, 0 };			/* a PARITY */
+	vraid_jrec_add_parity(&b, VD1, VRAID_DATA_OFFSET_SECTORS, 0, refs, 1,
+			      1);
+	vraid_jrec_finish(&b, 9, JUUID, 0);
+	n = collect(blks, 5, in);
+	msg_reset(msg, VRAID_MSG_LEN);
+	ret = vraid_jplan_make(in, n, 0, 5, scratch, parity, pages, 32, &plan,
+			       msg, VRAID_MSG_LEN);
+	CHECK(ret == -EINVAL, "ref to a PARITY entry: %d", ret);
+	CHECK_MSG(msg, VRAID_MSG_LEN, "refers to entry 1 of record 20");
+	vraid_jrec_init(&b, blks[4], 21);
+	refs[0] = (struct vraid_jref){ 19, 0, 0 };			/* no record 19 */
+	vraid_jrec_add_parity(&b, VD1, VRAID_DATA_OFFSET_SECTORS, 0, refs, 1,
+			      1);
+	vraid_jrec_finish(&b, 9, JUUID, 0);
+	n = collect(blks, 5, in);
+	msg_reset(msg, VRAID_MSG_LEN);
+	ret = vraid_jplan_make(in, n, 0, 5, scratch, parity, pages, 32, &plan,
+			       msg, VRAID_MSG_LEN);
+	CHECK(ret == -EINVAL, "ref to nothing: %d", ret);
+	CHECK_MSG(msg, VRAID_MSG_LEN, "no DATA of this VD");
+	tap_end();
+
+	tap_begin("planner: input out of order, of two VDs, or too many pages");
+	n = collect(blks, 4, in);
+	in[3] = in[2];
+	msg_reset(msg, VRAID_MSG_LEN);
+	ret = vraid_jplan_make(in, n, 0, 5, scratch, parity, pages, 32, &plan,
+			       msg, VRAID_MSG_LEN);
+	CHECK(ret == -EINVAL, "repeated entry: %d", ret);
+	CHECK_MSG(msg, VRAID_MSG_LEN, "out of log order");
+	n = collect(blks, 4, in);
+	in[5].e.vd_uuid[0] ^= 1;
+	ret = vraid_jplan_make(in, n, 0, 5, scratch, parity, pages, 32, &plan,
+			       msg, VRAID_MSG_LEN);
+	CHECK(ret == -EINVAL, "two VDs: %d", ret);
+	n = collect(blks, 4, in);
+	msg_reset(msg, VRAID_MSG_LEN);
+	ret = vraid_jplan_make(in, n, 0, 5, scratch, parity, pages, 1, &plan,
+			       msg, VRAID_MSG_LEN);
+	CHECK(ret == -ENOSPC, "one page of room: %d", ret);
+	CHECK_MSG(msg, VRAID_MSG_LEN, "page versions");
+	CHECK(vraid_jplan_make(in, 0, 0, 5, scratch, parity, pages, 0, &plan,
+			       msg, VRAID_MSG_LEN) == 0 && !plan.npages &&
+	      !plan.nparity, "empty input");
+	tap_end();
+
+	for (i = 0; i < 6; i++)
+		free(blks[i]);
+	free(msg);
+}
+
+/*
+ * Random logs of DATA, INVALIDATE and VD_CLEAN over 12 pages against a
+ * model: replaying the log sector by sector, the last DATA with the
+ * sector valid wins, unless an INVALIDATE came after it.
+ */
+#define MP	12
+static void test_plan_model(void)
+{
+	static struct vraid_jplan_in in[64];
+	static struct vraid_jplan_page pages[64 * MP];
+	static u32 scratch[64], parity[64];
+	struct vraid_jplan plan;
+	char msg[VRAID_MSG_LEN];
+	u32 round, bad = 0, i, k, s;
+
+	tap_begin("planner against a sector-by-sector model, 3000 logs");
+	for (round = 0; round < 3000; round++) {
+		u32 n = 1 + rnd() % 64, idx = 0, first = 0, got[MP * 8];
+		int owner[MP * 8];
+		u64 seq = 1 + rnd() % 4, floor = rnd() % 8, cut;
+
+		for (i = 0; i < n; i++) {
+			struct vraid_jentry *e = &in[i].e;
+			u32 t = rnd() % 16;
+
+			memset(e, 0, sizeof(*e));
+			memcpy(e->vd_uuid, VD1, 16);
+			if (rnd() % 3 == 0) {
+				seq += 1 + rnd() % 2;
+				idx = 0;
+			}
+			in[i].seq = seq;
+			e->index = (u16)idx++;
+			if (t < 11) {
+				e->type = VRAID_JE_DATA;
+				e->pages = 1 + rnd() % 3;
+				e->sector = 8 * (rnd() % (MP - e->pages + 1));
+				e->first_mask = (u8)(rnd() | 1);
+				e->last_mask = e->pages == 1 ? e->first_mask :
+					       (u8)(rnd() | 0x80);
+			} else if (t < 15) {
+				e->type = VRAID_JE_INVALIDATE;
+				e->sector = rnd() % (MP * 8);
+				e->sectors = 1 + rnd() % 20;
+			} else {
+				e->type = VRAID_JE_VD_CLEAN;
+				e->floor = seq - rnd() % 2;
+			}
+		}
+		/* the model's cutoff */
+		cut = floor;
+		for (i = 0; i < n; i++)
+			if (in[i].e.type == VRAID_JE_VD_CLEAN) {
+				first = i + 1;
+				if (in[i].e.floor > cut)
+					cut = in[i].e.floor;
+			}
+		while (first < n && in[first].seq < cut)
+			first++;
+		for (s = 0; s < MP * 8; s++) {
+			owner[s] = -1;
+			got[s] = 0;
+		}
+		for (i = first; i < n; i++) {
+			const struct vraid_jentry *e = &in[i].e;
+
+			if (e->type == VRAID_JE_INVALIDATE) {
+				for (s = e->sector; s < e->sector + e->sectors &&
+				     s < MP * 8; s++)
+					owner[s] = -1;
+			} else if (e->type == VRAID_JE_DATA) {
+				for (k = 0; k < e->pages * 8; k++) {
+					u8 m = k < 8 ? e->first_mask :
+					       k >= (e->pages - 1) * 8 ?
+					       e->last_mask : 0xff;
+
+					if (m & (1U << (k % 8)))
+						owner[e->sector + k] =
+							(int)(i * 8 + k / 8);
+				}
+			}
+		}
+		if (vraid_jplan_make(in, n, floor, 1, scratch, parity, pages,
+				     64 * MP, &plan, msg, sizeof(msg)) ||
+		    plan.first != first) {
+			bad++;
+			continue;
+		}
+		for (i = 0; i < plan.npages; i++) {
+			const struct vraid_jplan_page *p = &pages[i];
+
+			for (k = 0; k < 8; k++) {
+				if (!(p->mask & (1U << k)))
+					continue;
+				s = p->sector + k;
+				got[s]++;
+				if (owner[s] != (int)(p->in * 8 + p->page))
+					bad++;
+			}
+		}
+		for (s = 0; s < MP * 8; s++)
+			if (got[s] != (owner[s] >= 0))
+				bad++;
+	}
+	CHECK(bad == 0, "%u sectors planned wrong", bad);
+	tap_end();
+}
+
 int main(void)
 {
 	test_crc();
@@ -910,5 +1195,7 @@ int main(void)
 	test_expect();
 	test_ring_exhaustive();
 	test_ring_scan();
+	test_plan();
+	test_plan_model();
 	return tap_done();
 }
