@@ -30,6 +30,7 @@
 #include <linux/vraid.h>
 #include "metadata.h"
 #include "jformat.h"
+#include "le_bytes.h"
 
 #define SB_MAGIC	0
 #define SB_VERSION	4
@@ -68,41 +69,6 @@
 #define E_HEAD		16		/* the fields every entry has */
 
 #define U64_MAX_	(~0ULL)
-
-static void put16(u8 *p, u16 v)
-{
-	p[0] = (u8)v;
-	p[1] = (u8)(v >> 8);
-}
-
-static void put32(u8 *p, u32 v)
-{
-	p[0] = (u8)v;
-	p[1] = (u8)(v >> 8);
-	p[2] = (u8)(v >> 16);
-	p[3] = (u8)(v >> 24);
-}
-
-static void put64(u8 *p, u64 v)
-{
-	put32(p, (u32)v);
-	put32(p + 4, (u32)(v >> 32));
-}
-
-static u16 get16(const u8 *p)
-{
-	return (u16)(p[0] | p[1] << 8);
-}
-
-static u32 get32(const u8 *p)
-{
-	return p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
-}
-
-static u64 get64(const u8 *p)
-{
-	return get32(p) | (u64)get32(p + 4) << 32;
-}
 
 static bool zero_range(const u8 *p, size_t len)
 {

@@ -21,6 +21,7 @@
 #include "core_types.h"
 #include <linux/vraid.h>
 #include "metadata.h"
+#include "le_bytes.h"
 #include "layout.h"
 #include "validate.h"
 
@@ -68,30 +69,6 @@ u32 vraid_crc32c(u32 crc, const void *buf, size_t len)
 			crc = (crc >> 1) ^ ((crc & 1) ? 0x82f63b78U : 0);
 	}
 	return ~crc;
-}
-
-static void put32(u8 *p, u32 v)
-{
-	p[0] = (u8)v;
-	p[1] = (u8)(v >> 8);
-	p[2] = (u8)(v >> 16);
-	p[3] = (u8)(v >> 24);
-}
-
-static void put64(u8 *p, u64 v)
-{
-	put32(p, (u32)v);
-	put32(p + 4, (u32)(v >> 32));
-}
-
-static u32 get32(const u8 *p)
-{
-	return p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
-}
-
-static u64 get64(const u8 *p)
-{
-	return get32(p) | (u64)get32(p + 4) << 32;
 }
 
 void vraid_md_encode(const struct vraid_md *md, u8 *blk)

@@ -13,6 +13,7 @@
 #include <linux/vraid.h>
 #include "metadata.h"
 #include "jformat.h"
+#include "le_bytes.h"
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -37,25 +38,11 @@ static u64 rnd(void)
 	return rng_state;
 }
 
-static void put32le(u8 *p, u32 v)
-{
-	p[0] = (u8)v;
-	p[1] = (u8)(v >> 8);
-	p[2] = (u8)(v >> 16);
-	p[3] = (u8)(v >> 24);
-}
-
-static void put64le(u8 *p, u64 v)
-{
-	put32le(p, (u32)v);
-	put32le(p + 4, (u32)(v >> 32));
-}
-
 /* Recompute the crc at @off (superblock 12, record header 8). */
 static void reseal(u8 *blk, u32 off)
 {
 	memset(blk + off, 0, 4);
-	put32le(blk + off, vraid_crc32c(0, blk, BLK));
+	put32(blk + off, vraid_crc32c(0, blk, BLK));
 }
 
 /* ---- CRC ---- */
@@ -189,29 +176,29 @@ static void test_sb(void)
 
 	SB_BAD("version 2", -EPROTONOSUPPORT, "version 2", 0, dev, blk[4] = 2);
 	SB_BAD("block size 512", -EINVAL, "block size 512", 0, dev,
-	       put32le(blk + 8, 512));
+	       put32(blk + 8, 512));
 	SB_BAD("reserved byte", -EINVAL, "reserved", 0, dev, blk[4095] = 1);
 	SB_BAD("reserved byte 84", -EINVAL, "reserved", 0, dev, blk[84] = 1);
 	SB_BAD("even generation in slot 1", -EINVAL, "slot 1", 1, dev, (void)0);
 	SB_BAD("odd generation in slot 0", -EINVAL, "slot 0", 0, dev,
-	       put64le(blk + 16, 41));
+	       put64(blk + 16, 41));
 	SB_BAD("slot 2", -EINVAL, "slot 2", 2, dev, (void)0);
 	SB_BAD("zero UUID", -EINVAL, "UUID is zero", 0, dev,
 	       memset(blk + 32, 0, 16));
 	SB_BAD("unknown flag", -EINVAL, "unknown journal flags 0x2", 0, dev,
-	       put32le(blk + 80, 2));
+	       put32(blk + 80, 2));
 	SB_BAD("ring start 4096", -EINVAL, "ring at sector 4096", 0, dev,
-	       put64le(blk + 48, 4096));
+	       put64(blk + 48, 4096));
 	SB_BAD("ring too small", -EINVAL, "ring of", 0, 0,
-	       put64le(blk + 56, VRAID_J_MIN_RING - 1));
+	       put64(blk + 56, VRAID_J_MIN_RING - 1));
 	SB_BAD("ring too large", -EINVAL, "ring of", 0, 0,
-	       put64le(blk + 56, VRAID_J_MAX_RING + 1));
+	       put64(blk + 56, VRAID_J_MAX_RING + 1));
 	SB_BAD("device too small", -EINVAL, "does not fit", 0, dev - 8,
 	       (void)0);
 	SB_BAD("tail past the ring", -EINVAL, "journal tail", 0, dev,
-	       put64le(blk + 64, VRAID_J_MIN_RING + 1000));
+	       put64(blk + 64, VRAID_J_MIN_RING + 1000));
 	SB_BAD("tail seq 0", -EINVAL, "journal tail", 0, dev,
-	       put64le(blk + 72, 0));
+	       put64(blk + 72, 0));
 #undef SB_BAD
 
 	tap_begin("superblock: device size 0 is not checked, exact fit passes");
@@ -407,11 +394,11 @@ static void test_record_damage(void)
 		blk[60] = 1);
 	REC_BAD("unknown flag", -EINVAL, "unknown record flags 0x2",
 		blk[52] = 2);
-	REC_BAD("seq 0", -EINVAL, "seq 0", put64le(blk + 16, 0));
+	REC_BAD("seq 0", -EINVAL, "seq 0", put64(blk + 16, 0));
 	REC_BAD("zero journal UUID", -EINVAL, "zero journal UUID",
 		memset(blk + 32, 0, 16));
 	REC_BAD("257 payload blocks", -EINVAL, "257 payload blocks",
-		put32le(blk + 48, 257));
+		put32(blk + 48, 257));
 	REC_BAD("no entries", -EINVAL, "0 entries", blk[6] = 0);
 	REC_BAD("101 entries", -EINVAL, "101 entries", blk[6] = 101);
 	REC_BAD("one entry more than written", -EINVAL, "entry 6: size 0",
@@ -451,11 +438,11 @@ static void test_record_damage(void)
 	REC_BAD("DATA of 0 pages", -EINVAL, "DATA entry of 0 pages",
 		(blk[72] = 0, blk[48] = 4));
 	REC_BAD("DATA of 257 pages", -EINVAL, "DATA entry of 257 pages",
-		put32le(blk + 72, 257));
+		put32(blk + 72, 257));
 	REC_BAD("DATA not 4 KiB aligned", -EINVAL, "not 4 KiB aligned",
 		blk[96] = 65);
 	REC_BAD("DATA past 2^64", -EINVAL, "2^64",
-		put64le(blk + 96, ~0ULL - 7));
+		put64(blk + 96, ~0ULL - 7));
 	REC_BAD("DATA first mask zero", -EINVAL, "masks 0x00/0x0f",
 		blk[104] = 0);
 	REC_BAD("DATA last mask zero", -EINVAL, "masks 0xf0/0x00",
@@ -481,7 +468,7 @@ static void test_record_damage(void)
 	REC_BAD("PARITY not 4 KiB aligned", -EINVAL, "4 KiB column",
 		blk[112 + 32] += 1);
 	REC_BAD("PARITY in the reserved area", -EINVAL, "4 KiB column",
-		put64le(blk + 112 + 32, 8));
+		put64(blk + 112 + 32, 8));
 	REC_BAD("PARITY of span 32", -EINVAL, "span 32", blk[112 + 40] = 32);
 	REC_BAD("reference reserved", -EINVAL, "reference 0: reserved",
 		blk[112 + 56 + 15] = 1);
@@ -507,7 +494,7 @@ static void test_record_damage(void)
 	REC_BAD("INVALIDATE of 0 sectors", -EINVAL, "INVALIDATE of 0 sectors",
 		memset(blk + 184 + 40, 0, 8));
 	REC_BAD("INVALIDATE past 2^64", -EINVAL, "INVALIDATE of",
-		put64le(blk + 184 + 40, ~0ULL - 100));
+		put64(blk + 184 + 40, ~0ULL - 100));
 	REC_BAD("INVALIDATE of 56 bytes", -EINVAL,
 		"INVALIDATE entry of 56 bytes", blk[186] = 56);
 	/* VD_CLEAN (entry 3 at 232) */
