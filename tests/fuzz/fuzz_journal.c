@@ -34,29 +34,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "fuzz_journal: invariant broken: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	abort();
-}
-
-static void check_msg(const char *where, int ret, const char *msg)
-{
-	if (!ret)
-		return;
-	if (!memchr(msg, '\0', VRAID_MSG_LEN))
-		die("%s: refusal %d without a NUL-terminated message", where,
-		    ret);
-	if (!msg[0])
-		die("%s: refusal %d with an empty message", where, ret);
-}
+#define FUZZ_NAME "fuzz_journal"
+#include "fuzz_check.h"
 
 static u64 get_u64(const u8 *p, size_t size, size_t off)
 {

@@ -46,29 +46,8 @@ struct fuzz_tail {
 	u64 probe[3];		/* sectors to map, taken mod size_sectors */
 };
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "fuzz_validate: invariant broken: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	abort();
-}
-
-static void check_msg(const char *where, int ret, const char *msg)
-{
-	if (!ret)
-		return;
-	if (!memchr(msg, '\0', VRAID_MSG_LEN))
-		die("%s: refusal %d without a NUL-terminated message", where,
-		    ret);
-	if (!msg[0])
-		die("%s: refusal %d with an empty message", where, ret);
-}
+#define FUZZ_NAME "fuzz_validate"
+#include "fuzz_check.h"
 
 static void check_ret(const char *where, int ret, const int *allowed,
 		      size_t n)
