@@ -34,8 +34,9 @@
 #                    1 2 4 8 16 32 64 128 256 otherwise)
 #   BENCH_MD_STRIPE_CACHE   md raid5/6 stripe_cache_size (default 4096)
 #   BENCH_MD_GROUP_THREADS  md raid5/6 group_thread_cnt (default: CPUs, max 8)
-#   BENCH_MD_BITMAP  md's bitmap on RAID1/5/6/10: internal (default, like
-#                    vraid's write-intent bitmap) or none
+#   BENCH_MD_BITMAP  md's bitmap on RAID1/5/6/10: none (default: md as an
+#                    expert tunes it for speed) or internal (like vraid's
+#                    write-intent bitmap, which cannot be turned off)
 #   BENCH_PRECOND    1: write every member once before measuring (default 1)
 #   BENCH_NO_MD=1    skip md;  BENCH_NO_RAW=1  skip the raw members
 #   BENCH_OUTDIR     where results go (default /tmp/bench-out)
@@ -75,7 +76,7 @@ QD_RANDOM=${BENCH_QD_RANDOM:-$d_qr}
 QD_SEQ=${BENCH_QD_SEQ:-$d_qs}
 SWEEP=$(echo "${BENCH_SWEEP:-$d_sweep}" | tr ',' ' ')
 MD_STRIPE_CACHE=${BENCH_MD_STRIPE_CACHE:-4096}
-MD_BITMAP=${BENCH_MD_BITMAP:-internal}
+MD_BITMAP=${BENCH_MD_BITMAP:-none}
 case $MD_BITMAP in internal | none) ;; *) echo "vm-bench: BENCH_MD_BITMAP must be internal or none" >&2; exit 2 ;; esac
 MD_GROUP_THREADS=${BENCH_MD_GROUP_THREADS:-$((NCPU > 8 ? 8 : NCPU))}
 PRECOND=${BENCH_PRECOND:-1}
