@@ -686,10 +686,13 @@ static int __init vraid_init(void)
 {
 	int ret;
 
+	ret = vraid_cache_module_init();
+	if (ret)
+		return ret;
+	ret = -ENOMEM;
 	vraid_wq = alloc_workqueue("vraid", WQ_MEM_RECLAIM, 0);
 	if (!vraid_wq)
-		return -ENOMEM;
-	ret = -ENOMEM;
+		goto out_cache;
 	vraid_wait_wq = alloc_workqueue("vraid_wait", WQ_MEM_RECLAIM, 0);
 	if (!vraid_wait_wq)
 		goto out_wq;
@@ -717,6 +720,8 @@ out_wq:
 	if (vraid_wait_wq)
 		destroy_workqueue(vraid_wait_wq);
 	destroy_workqueue(vraid_wq);
+out_cache:
+	vraid_cache_module_exit();
 	return ret;
 }
 
@@ -737,6 +742,7 @@ static void __exit vraid_exit(void)
 	destroy_workqueue(vraid_job_wq);
 	destroy_workqueue(vraid_wait_wq);
 	destroy_workqueue(vraid_wq);
+	vraid_cache_module_exit();
 }
 
 module_init(vraid_init);

@@ -59,9 +59,23 @@ static bool vraid_io_hold(struct vraid_vd *vd, struct bio *bio)
 	return true;
 }
 
+/*
+ * Every VD bio that a level's code takes (after the splits) starts here
+ * and ends in vraid_io_done(), with its range unchanged in between: the
+ * block layer's accounting, and for writes the cache's bookkeeping.
+ */
+unsigned long vraid_io_start(struct vraid_vd *vd, struct bio *bio)
+{
+	if (op_is_write(bio_op(bio)))
+		vraid_cache_write_start(vd, bio);
+	return bio_start_io_acct(bio);
+}
+
 /* Complete a VD bio that went through vraid_io_start(). */
 void vraid_io_done(struct vraid_vd *vd, struct bio *bio, unsigned long start)
 {
+	if (op_is_write(bio_op(bio)))
+		vraid_cache_write_end(vd, bio);
 	if (vd->bitmap && op_is_write(bio_op(bio)) && bio_sectors(bio))
 		vraid_bitmap_end(vd, bio);
 	bio_end_io_acct(bio, start);
@@ -120,7 +134,7 @@ static void vraid_map_bio(struct vraid_vd *vd, struct bio *bio)
 	io = container_of(clone, struct vraid_io, clone);
 	io->vd = vd;
 	io->member = map.member;
-	io->start = bio_start_io_acct(bio);
+	io->start = vraid_io_start(vd, bio);
 	clone->bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS + map.sector;
 	clone->bi_private = bio;
 	clone->bi_end_io = vraid_clone_endio;
@@ -239,6 +253,28 @@ static void vraid_start_flush(struct vraid_vd *vd, struct bio *bio)
 }
 
 /*
+ * io-policy cached: a read the cache holds is answered here (NULL); a
+ * miss returns the bio to send on, whose completion fills the cache.
+ * Called for pieces within one strip (parity levels) or as split to the
+ * limits (the others: chunk_sectors is the strip).
+ */
+static struct bio *vraid_read_via_cache(struct vraid_vd *vd, struct bio *bio)
+{
+	if (bio_op(bio) != REQ_OP_READ ||
+	    READ_ONCE(vd->io_policy) != VRAID_IO_CACHED)
+		return bio;
+	return vraid_cache_read(vd, bio);
+}
+
+/* One strip's piece of a parity-level bio. */
+static void vraid_parity_piece(struct vraid_vd *vd, struct bio *bio)
+{
+	bio = vraid_read_via_cache(vd, bio);
+	if (bio)
+		vraid_parity_bio(vd, bio);
+}
+
+/*
  * Parity levels: cut the bio at every strip end here, all under one block
  * plug, so that the strips of a full-stripe write reach their stripe
  * heads in one batch (with chunk_sectors the block layer would hand them
@@ -256,10 +292,10 @@ static void vraid_parity_split(struct vraid_vd *vd, struct bio *bio)
 
 		split = bio_split(bio, left, GFP_NOIO, &vd->split_set);
 		bio_chain(split, bio);
-		vraid_parity_bio(vd, split);
+		vraid_parity_piece(vd, split);
 		left = strip;
 	}
-	vraid_parity_bio(vd, bio);
+	vraid_parity_piece(vd, bio);
 	blk_finish_plug(&plug);
 }
 
@@ -299,6 +335,9 @@ void vraid_submit_bio(struct bio *bio)
 		vraid_parity_split(vd, bio);
 		return;
 	}
+	bio = vraid_read_via_cache(vd, bio);
+	if (!bio)
+		return;
 	/*
 	 * chunk_sectors keeps reads and writes within a strip, but the block
 	 * layer splits discards and write-zeroes by size only: cut those at
@@ -373,8 +412,13 @@ int vraid_io_init(struct vraid_vd *vd)
 	ret = vraid_bitmap_init(vd);
 	if (ret)
 		goto out_parity;
+	ret = vraid_cache_init(vd);
+	if (ret)
+		goto out_bitmap;
 	return 0;
 
+out_bitmap:
+	vraid_bitmap_exit(vd);
 out_parity:
 	if (vd->sc)
 		vraid_parity_exit(vd);
@@ -402,6 +446,7 @@ void vraid_io_exit(struct vraid_vd *vd)
 	percpu_ref_kill(&vd->active);
 	wait_for_completion(&vd->active_done);
 	percpu_ref_exit(&vd->active);
+	vraid_cache_exit(vd);
 	vraid_bitmap_exit(vd);
 	if (vd->sc)
 		vraid_parity_exit(vd);

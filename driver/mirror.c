@@ -416,7 +416,7 @@ void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio)
 		return;
 	}
 	percpu_ref_get(&vd->active);
-	mio->start = bio_start_io_acct(bio);
+	mio->start = vraid_io_start(vd, bio);
 
 	if (op_is_write(bio_op(bio))) {
 		/* First its region's bit in the write-intent bitmap. */

@@ -949,7 +949,7 @@ void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio)
 		return;
 	}
 	percpu_ref_get(&vd->active);
-	start = bio_start_io_acct(bio);
+	start = vraid_io_start(vd, bio);
 	vraid_layout_parity(&vd->geom, bio->bi_iter.bi_sector, &loc);
 
 	if (bio_op(bio) == REQ_OP_READ && vraid_member_ok(vd, loc.member)) {

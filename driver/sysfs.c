@@ -48,6 +48,8 @@ void vraid_stats_sum(struct vraid_vd *vd, struct vraid_stats *sum)
 		}
 		sum->flushes += s->flushes;
 		sum->read_repairs += s->read_repairs;
+		sum->cache_read_hits += s->cache_read_hits;
+		sum->cache_read_misses += s->cache_read_misses;
 	}
 }
 
@@ -132,25 +134,31 @@ static ssize_t members_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(members);
 
-static ssize_t flushes_show(struct device *dev, struct device_attribute *attr,
-			    char *buf)
+/* A counter of struct vraid_stats, summed over the CPUs. */
+#define VRAID_SUM_ATTR(_name)						\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	struct vraid_stats sum;						\
+									\
+	vraid_stats_sum(dev_to_vd(dev), &sum);				\
+	return sysfs_emit(buf, "%llu\n", sum._name);			\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+VRAID_SUM_ATTR(flushes);
+VRAID_SUM_ATTR(read_repairs);
+VRAID_SUM_ATTR(cache_read_hits);
+VRAID_SUM_ATTR(cache_read_misses);
+
+/* Bytes this VD holds in the controller cache. */
+static ssize_t cache_bytes_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
 {
-	struct vraid_stats sum;
-
-	vraid_stats_sum(dev_to_vd(dev), &sum);
-	return sysfs_emit(buf, "%llu\n", sum.flushes);
+	return sysfs_emit(buf, "%lu\n",
+			  vraid_cache_pages(dev_to_vd(dev)) << PAGE_SHIFT);
 }
-static DEVICE_ATTR_RO(flushes);
-
-static ssize_t read_repairs_show(struct device *dev,
-				 struct device_attribute *attr, char *buf)
-{
-	struct vraid_stats sum;
-
-	vraid_stats_sum(dev_to_vd(dev), &sum);
-	return sysfs_emit(buf, "%llu\n", sum.read_repairs);
-}
-static DEVICE_ATTR_RO(read_repairs);
+static DEVICE_ATTR_RO(cache_bytes);
 
 /*
  * The background job: "job" is "none" or "<type> running|paused";
@@ -283,6 +291,9 @@ static struct attribute *vraid_attrs[] = {
 	&dev_attr_members.attr,
 	&dev_attr_flushes.attr,
 	&dev_attr_read_repairs.attr,
+	&dev_attr_cache_read_hits.attr,
+	&dev_attr_cache_read_misses.attr,
+	&dev_attr_cache_bytes.attr,
 	&dev_attr_access_policy.attr,
 	&dev_attr_disk_cache_policy.attr,
 	&dev_attr_io_policy.attr,

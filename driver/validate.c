@@ -452,7 +452,8 @@ int vraid_validate_replace(const struct vraid_replace *r, char *msg,
 
 /*
  * Policy values: unknown ones are refused (EINVAL); the ones that need
- * the controller cache, which is not there yet, too (EOPNOTSUPP).
+ * parts of the controller cache that are not there yet (always write-back,
+ * read-ahead) too (EOPNOTSUPP).  Cached I/O is taken.
  * Write-back is taken: it is write-back while a journal is healthy and
  * write-through otherwise, and there is no journal yet.
  */
@@ -477,11 +478,6 @@ int vraid_validate_policies(u32 mask, u32 access, u32 dcache, u32 io,
 	if ((mask & VRAID_SET_READ) && read != VRAID_READ_NORA) {
 		snprintf(msg, msglen,
 			 "read-ahead needs the controller cache, which this vraid does not have yet: use no read-ahead");
-		return -EOPNOTSUPP;
-	}
-	if ((mask & VRAID_SET_IO) && io != VRAID_IO_DIRECT) {
-		snprintf(msg, msglen,
-			 "cached I/O needs the controller cache, which this vraid does not have yet: use direct");
 		return -EOPNOTSUPP;
 	}
 	return 0;

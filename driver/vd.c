@@ -339,6 +339,8 @@ static int vraid_vd_start(struct vraid_vd *vd, const char *verb, char *msg,
 		vraid_state_name(vd->state));
 	if (vd->write_policy != VRAID_WRITE_THROUGH)
 		vraid_note_write_policy(vd);
+	if (vd->io_policy == VRAID_IO_CACHED)
+		pr_info("%s: io policy cached\n", vd->disk->disk_name);
 	return 0;
 
 out_disk:
@@ -852,9 +854,20 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 		pr_info("%s: disk cache policy %s\n", dn,
 			vraid_dcache_names[p->disk_cache_policy]);
 	}
-	/* The others have only their default today (validate.c). */
-	if (p->set_mask & VRAID_SET_IO)
-		vd->io_policy = p->io_policy;
+	if (p->set_mask & VRAID_SET_IO && p->io_policy != vd->io_policy) {
+		/*
+		 * Reads stop looking the cache up, then what it holds goes:
+		 * it is clean, and writes keep what is left right anyway.
+		 */
+		WRITE_ONCE(vd->io_policy, p->io_policy);
+		if (p->io_policy == VRAID_IO_DIRECT) {
+			synchronize_rcu();	/* fills in progress: cache.c */
+			vraid_cache_drop_all(vd);
+		}
+		pr_info("%s: io policy %s\n", dn,
+			p->io_policy == VRAID_IO_CACHED ? "cached" : "direct");
+	}
+	/* Read-ahead has only its default today (validate.c). */
 	if (p->set_mask & VRAID_SET_READ)
 		vd->read_policy = p->read_policy;
 	if (p->set_mask & VRAID_SET_WRITE &&

@@ -24,6 +24,8 @@
  *    work item only.  The job's progress fields are written by the job
  *    work alone and read with READ_ONCE().
  *  - The hot spare list (ctl.c) is protected by vraid_ctl_mutex.
+ *  - The controller cache (cache.c) has one spinlock per hash bucket of
+ *    each VD's cache; see the top of cache.c.
  *  - The I/O path takes no lock: the geometry is immutable while the VD
  *    exists; a member's device changes only when a failed member is
  *    replaced (vd.c: device first, then the state, so no I/O reaches the
@@ -68,11 +70,14 @@ struct vraid_stats {
 	u64 member_errors[VRAID_MAX_MEMBERS];
 	u64 flushes;
 	u64 read_repairs;		/* read errors corrected from redundancy */
+	u64 cache_read_hits;		/* 4 KiB pages read from the cache */
+	u64 cache_read_misses;		/* ... read from members, cacheable */
 };
 
 struct vraid_stripe_cache;
 struct vraid_wl;
 struct vraid_bitmap;
+struct vraid_cache;
 
 /* The background job of a VD (job.c); one at a time. */
 struct vraid_vd_job {
@@ -133,6 +138,7 @@ struct vraid_vd {
 	struct vraid_wl *wl;		/* mirror writes in flight */
 	struct vraid_stripe_cache *sc;	/* parity levels only */
 	struct vraid_bitmap *bitmap;	/* redundant levels only */
+	struct vraid_cache *cache;	/* cache.c; set while the VD lives */
 	struct bio_set flush_set;	/* empty member flushes, from wq only */
 	struct bio_set split_set;	/* discards cut at strip ends */
 	mempool_t flush_pool;		/* struct vraid_flush */
@@ -207,7 +213,19 @@ int vraid_md_read(struct block_device *bdev, struct vraid_md *md, char *msg,
 void vraid_submit_bio(struct bio *bio);
 int vraid_io_init(struct vraid_vd *vd);
 void vraid_io_exit(struct vraid_vd *vd);
+unsigned long vraid_io_start(struct vraid_vd *vd, struct bio *bio);
 void vraid_io_done(struct vraid_vd *vd, struct bio *bio, unsigned long start);
+
+/* cache.c */
+int vraid_cache_module_init(void);
+void vraid_cache_module_exit(void);
+int vraid_cache_init(struct vraid_vd *vd);
+void vraid_cache_exit(struct vraid_vd *vd);
+struct bio *vraid_cache_read(struct vraid_vd *vd, struct bio *bio);
+void vraid_cache_write_start(struct vraid_vd *vd, struct bio *bio);
+void vraid_cache_write_end(struct vraid_vd *vd, struct bio *bio);
+void vraid_cache_drop_all(struct vraid_vd *vd);
+unsigned long vraid_cache_pages(struct vraid_vd *vd);
 
 /* member.c */
 bool vraid_member_fail(struct vraid_vd *vd, u32 member, const char *why);

@@ -537,10 +537,20 @@ static bool pol_needs_cache(uint32_t mask, const uint32_t *v)
 	       ((mask & VRAID_SET_IO) && v[POL_IO] != VRAID_IO_DIRECT);
 }
 
-/* After EOPNOTSUPP for a request with pol_needs_cache(). */
-static void cache_hint(void)
+/*
+ * After EOPNOTSUPP for a request with pol_needs_cache(): a module older
+ * than ABI 1.6 has no cached I/O either.
+ */
+static void cache_hint(const struct vraid_ioc_hdr *h, uint32_t mask,
+		       const uint32_t *v)
 {
-	hintmsg("the controller cache is not implemented yet; write-through, write-back (which writes through until there is a journal), no read-ahead and direct I/O are available");
+	if ((mask & VRAID_SET_IO) && v[POL_IO] == VRAID_IO_CACHED &&
+	    h->version_major == VRAID_ABI_MAJOR && h->version_minor < 6) {
+		hintmsg("the vraid module speaks ABI %d.%d, which has no cached I/O: use io-policy direct, or load the module built with this vraidctl",
+			h->version_major, h->version_minor);
+		return;
+	}
+	hintmsg("the controller cache has no read-ahead or always-write-back yet; write-through, write-back (which writes through until there is a journal), no read-ahead, and direct or cached I/O are available");
 }
 
 static const struct vname write_effs[] = {
@@ -1610,7 +1620,7 @@ static int cmd_create(int argc, char **argv)
 			hintmsg("the vraid module speaks ABI %d.%d, which takes no policies at create: leave the policy options out (or give their defaults), or load the module built with this vraidctl",
 				req.hdr.version_major, req.hdr.version_minor);
 		if (e == EOPNOTSUPP && pol_needs_cache(POL_ALL, pol))
-			cache_hint();
+			cache_hint(&req.hdr, POL_ALL, pol);
 		return RC_FAIL;
 	}
 	if (req.disk_name[0])
@@ -2024,7 +2034,7 @@ static int cmd_set(int argc, char **argv)
 		snprintf(w, sizeof(w), "set %s", name);
 		report(&c, w, e, &req.hdr, CTX_POLICY);
 		if (e == EOPNOTSUPP && pol_needs_cache(mask, val))
-			cache_hint();
+			cache_hint(&req.hdr, mask, val);
 		else if (e == EIO)
 			hintmsg("the change may be in effect but not recorded on the members: see `vraidctl show %s` and the kernel log (dmesg)",
 				name);
@@ -2239,6 +2249,8 @@ struct stats_sample {
 	struct blk_stat vd;
 	struct blk_stat m[VRAID_MAX_MEMBERS];
 	uint64_t flushes, read_repairs;
+	bool cache;			/* the module has cache counters */
+	uint64_t chits, cmisses, cbytes;
 };
 
 /* sysfs, or a tree standing in for it (VRAIDCTL_SYSFS, for tests) */
@@ -2317,6 +2329,9 @@ static int take_sample(struct ctl *c, uint32_t index, struct stats_sample *s)
 		hintmsg("stats needs sysfs mounted at /sys (mount -t sysfs sysfs /sys)");
 		return RC_FAIL;
 	}
+	s->cache = read_vd_attr(index, "cache_read_hits", &s->chits) &&
+		   read_vd_attr(index, "cache_read_misses", &s->cmisses) &&
+		   read_vd_attr(index, "cache_bytes", &s->cbytes);
 	for (i = 0; i < s->in.nr_members; i++) {
 		const struct vraid_member_info *m = &s->in.members[i];
 
@@ -2328,8 +2343,50 @@ static int take_sample(struct ctl *c, uint32_t index, struct stats_sample *s)
 	return RC_OK;
 }
 
-static const char *stats_cache_note =
-	"none: vraid has no controller cache yet, so there are no hits, read-ahead, dirty data or journal to count";
+/* counter growth per second; a counter that went back (reset) counts 0 */
+static double rate(uint64_t now, uint64_t then, double dt)
+{
+	return now > then && dt > 0 ? (double)(now - then) / dt : 0.0;
+}
+
+/* The "Cache:" line of stats. */
+static void stats_cache_line(const struct stats_sample *s)
+{
+	uint64_t all = s->chits + s->cmisses;
+	char a[TCELL];
+
+	if (!s->cache) {
+		printf("none: this module has no cache counters\n");
+		return;
+	}
+	printf("%llu read hits, %llu misses",
+	       (unsigned long long)s->chits, (unsigned long long)s->cmisses);
+	if (all)
+		printf(" (%.1f %% hits)", 100.0 * (double)s->chits / (double)all);
+	printf(", %s held", human_size(a, sizeof(a), s->cbytes));
+	if (s->in.io_policy != VRAID_IO_CACHED)
+		printf(" (io policy direct: reads do not use it)");
+	printf("\n");
+}
+
+/* The "cache" value of stats --json: an object, or null. */
+static void stats_cache_json(const struct stats_sample *a,
+			     const struct stats_sample *b, double dt)
+{
+	if (!b->cache) {
+		printf("null");
+	} else if (!a) {
+		printf("{\"read_hits\":%llu,\"read_misses\":%llu,\"cached_bytes\":%llu}",
+		       (unsigned long long)b->chits,
+		       (unsigned long long)b->cmisses,
+		       (unsigned long long)b->cbytes);
+	} else {
+		printf("{\"read_hits_per_s\":%.1f,\"read_misses_per_s\":%.1f,\"cached_bytes\":%llu}",
+		       rate(b->chits, a->chits, dt),
+		       rate(b->cmisses, a->cmisses, dt),
+		       (unsigned long long)b->cbytes);
+	}
+}
 
 static void stats_member_dev(char *buf, size_t bufsz,
 			     const struct vraid_member_info *m)
@@ -2368,7 +2425,8 @@ static int stats_human(const struct stats_sample *s)
 	printf(FIELD "%llu\n", "In flight:", (unsigned long long)s->vd.inflight);
 	printf(FIELD "%llu\n", "Read repairs:",
 	       (unsigned long long)s->read_repairs);
-	printf(FIELD "%s\n", "Cache:", stats_cache_note);
+	printf(FIELD, "Cache:");
+	stats_cache_line(s);
 #undef FIELD
 	printf("\n");
 	for (i = 0; i < in->nr_members; i++) {
@@ -2410,7 +2468,7 @@ static void stats_json(const struct stats_sample *s)
 	printf("{\"vd\":\"%s%u\",\"index\":%u,\"level\":\"%s\",\"state\":\"%s\","
 	       "\"reads\":%llu,\"read_bytes\":%llu,\"writes\":%llu,"
 	       "\"write_bytes\":%llu,\"flushes\":%llu,\"in_flight\":%llu,"
-	       "\"read_repairs\":%llu,\"cache\":null,\"members\":[",
+	       "\"read_repairs\":%llu,\"cache\":",
 	       VRAID_DISK_PREFIX, in->index, in->index,
 	       VNAME(levels, in->level, true), VNAME(vd_states, in->state, true),
 	       (unsigned long long)s->vd.rios,
@@ -2420,6 +2478,8 @@ static void stats_json(const struct stats_sample *s)
 	       (unsigned long long)s->flushes,
 	       (unsigned long long)s->vd.inflight,
 	       (unsigned long long)s->read_repairs);
+	stats_cache_json(NULL, s, 0);
+	printf(",\"members\":[");
 	for (i = 0; i < in->nr_members; i++) {
 		const struct vraid_member_info *m = &in->members[i];
 
@@ -2436,12 +2496,6 @@ static void stats_json(const struct stats_sample *s)
 		       (unsigned long long)m->errors);
 	}
 	printf("]}\n");
-}
-
-/* counter growth per second; a counter that went back (reset) counts 0 */
-static double rate(uint64_t now, uint64_t then, double dt)
-{
-	return now > then && dt > 0 ? (double)(now - then) / dt : 0.0;
 }
 
 /* One --watch report: what happened between @a and @b. */
@@ -2463,7 +2517,7 @@ static void stats_watch_report(const struct stats_sample *a,
 		       "\"state\":\"%s\",\"reads_per_s\":%.1f,\"writes_per_s\":%.1f,"
 		       "\"read_bytes_per_s\":%.0f,\"write_bytes_per_s\":%.0f,"
 		       "\"flushes_per_s\":%.1f,\"in_flight\":%llu,"
-		       "\"read_repairs\":%llu,\"cache\":null,\"members\":[",
+		       "\"read_repairs\":%llu,\"cache\":",
 		       VRAID_DISK_PREFIX, in->index, ts, dt,
 		       VNAME(vd_states, in->state, true),
 		       rate(b->vd.rios, a->vd.rios, dt),
@@ -2473,6 +2527,8 @@ static void stats_watch_report(const struct stats_sample *a,
 		       rate(b->flushes, a->flushes, dt),
 		       (unsigned long long)b->vd.inflight,
 		       (unsigned long long)b->read_repairs);
+		stats_cache_json(a, b, dt);
+		printf(",\"members\":[");
 	} else {
 		if (nr % 10 == 0)
 			printf("%-8s  %-8s  %9s  %9s  %8s  %8s  %8s  %8s\n",
@@ -3494,9 +3550,10 @@ static const struct command commands[] = {
 	  "  --write-policy wt|wb|awb     write-through; write-back while the journal\n"
 	  "                               (the \"battery\") is healthy; always write-back\n"
 	  "  --io-policy direct|cached    direct I/O, or through the controller cache\n"
-	  "  awb, ra and cached need the controller cache, which vraid does not have\n"
+	  "  awb and ra need parts of the controller cache that vraid does not have\n"
 	  "  yet: the module refuses them (EOPNOTSUPP, exit 1).  wb is taken, and\n"
-	  "  writes through until there is a journal (show: \"Write in effect\").\n\n"
+	  "  writes through until there is a journal (show: \"Write in effect\").\n"
+	  "  cached keeps what reads bring in the controller cache (stats: hits).\n\n"
 	  "example: vraidctl create --level 0 --strip 128K --name scratch /dev/nvme0n1 /dev/nvme1n1\n"
 	  "         vraidctl create --level 5 --init full /dev/sdb /dev/sdc /dev/sdd\n"
 	  "         vraidctl create --level 1 --disk-cache off /dev/sdb /dev/sdc\n" },
@@ -3621,8 +3678,10 @@ static const struct command commands[] = {
 	  "I/Os vraid sent, the bytes the member device counted and its errors.\n"
 	  "Counted since the VD was created or assembled.  With --watch, a report\n"
 	  "every interval of what happened during it, as rates, until interrupted.\n"
-	  "Cache counters (hits, read-ahead, dirty data, journal) come with the\n"
-	  "controller cache, which vraid does not have yet.\n\n"
+	  "The cache line: 4 KiB pages read from the controller cache (hits) and\n"
+	  "from the members for it (misses; io-policy=cached, reads of whole 4 KiB\n"
+	  "pages up to 128 KiB), and what the VD holds in it.  Read-ahead, dirty\n"
+	  "data and the journal come with the rest of the cache.\n\n"
 	  "  --watch          report rates every interval (like iostat)\n"
 	  "  --interval SECS  seconds between reports, 0.1 to 86400 (default 2)\n"
 	  "  --count N        stop after N reports\n"
@@ -3631,7 +3690,10 @@ static const struct command commands[] = {
 	  "                   flushes in_flight read_repairs cache members; with\n"
 	  "                   --watch: vd time interval state reads_per_s writes_per_s\n"
 	  "                   read_bytes_per_s write_bytes_per_s flushes_per_s\n"
-	  "                   in_flight read_repairs cache members); cache is null\n"
+	  "                   in_flight read_repairs cache members); cache: read_hits\n"
+	  "                   read_misses cached_bytes (with --watch: read_hits_per_s\n"
+	  "                   read_misses_per_s cached_bytes), null from a module\n"
+	  "                   without cache counters\n"
 	  "  -h, --help       show this help\n\n"
 	  "example: vraidctl stats vraid0 --watch --interval 1\n" },
 	{ "set", cmd_set, "vraidctl set VD KEY=VALUE...",
@@ -3649,8 +3711,10 @@ static const struct command commands[] = {
 	  "                                (the \"battery\") is healthy; always write-back\n"
 	  "  io-policy=direct|cached       direct I/O, or through the controller cache\n"
 	  "  -h, --help                    show this help\n\n"
-	  "awb, ra and cached need the controller cache, which vraid does not have\n"
-	  "yet: the module refuses them (EOPNOTSUPP, exit 1).  wb is taken: as a\n"
+	  "awb and ra need parts of the controller cache that vraid does not have\n"
+	  "yet: the module refuses them (EOPNOTSUPP, exit 1).  cached is taken:\n"
+	  "reads fill the controller cache and are answered from it; writes go to\n"
+	  "the members and replace what it holds.  wb is taken: as a\n"
 	  "controller's write-back with a bad battery, it writes through until there\n"
 	  "is a journal, which vraid cannot attach yet (show: \"Write in effect\").\n"
 	  "New VDs start with\n"

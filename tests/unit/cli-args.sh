@@ -834,7 +834,7 @@ run_tests() {
 	check "help set" 0 "usage: vraidctl set VD KEY=VALUE..." "" "$V" help set
 	check "set -h" 0 "write-policy=wt|wb|awb" "" "$V" set -h
 	out_has "set -h example" -qF "vraidctl set vraid0 access=ro"
-	out_has "set -h says what is not available" -qF "awb, ra and cached need the controller cache"
+	out_has "set -h says what is not available" -qF "awb and ra need parts of the controller cache"
 	out_has "set -h says wb writes through" -qF "wb is taken: as a"
 	check "create -h policies" 0 "--write-policy wt|wb|awb" "" "$V" create -h
 	out_has "create -h --disk-cache" -qF "--disk-cache default|on|off"
@@ -996,6 +996,9 @@ run_tests() {
 		"$sys/class/block/nvme0n1" "$sys/class/block/nvme1n1"
 	echo 7 >"$sys/block/vraid0/vraid/flushes"
 	echo 2 >"$sys/block/vraid0/vraid/read_repairs"
+	echo 300 >"$sys/block/vraid0/vraid/cache_read_hits"
+	echo 100 >"$sys/block/vraid0/vraid/cache_read_misses"
+	echo 2097152 >"$sys/block/vraid0/vraid/cache_bytes"
 	echo "100 0 2048 5 300 0 8192 9 3 20 30 0 0 0 0 7 1" >"$sys/class/block/vraid0/stat"
 	echo "60 0 1024 5 150 0 4096 9 0 20 30 0 0 0 0 0 0" >"$sys/class/block/nvme0n1/stat"
 	echo "40 0 1024 5 150 0 4096 9 0 20 30" >"$sys/class/block/nvme1n1/stat"
@@ -1014,16 +1017,22 @@ run_tests() {
 	out_has "mock: stats flushes" -qxF "Flushes:       7"
 	out_has "mock: stats in flight" -qxF "In flight:     3"
 	out_has "mock: stats read repairs" -qxF "Read repairs:  2"
-	out_has "mock: stats says no cache" -qF "Cache:         none: vraid has no controller cache yet"
+	out_has "mock: stats cache line" -qxF "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: reads do not use it)"
 	out_has "mock: stats member row" -qxF '   0  /dev/nvme0n1  Online   1000    2000  512 KiB    2 MiB       0'
-	check "mock: stats --json" 0 '{"vd":"vraid0","index":0,"level":"raid0","state":"optimal","reads":100,"read_bytes":1048576,"writes":300,"write_bytes":4194304,"flushes":7,"in_flight":3,"read_repairs":2,"cache":null,"members":[{"role":0,"device":"/dev/nvme0n1","state":"online","reads":1000,"writes":2000,"read_bytes":524288,"write_bytes":2097152,"errors":0},' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --json
+	check "mock: stats --json" 0 '{"vd":"vraid0","index":0,"level":"raid0","state":"optimal","reads":100,"read_bytes":1048576,"writes":300,"write_bytes":4194304,"flushes":7,"in_flight":3,"read_repairs":2,"cache":{"read_hits":300,"read_misses":100,"cached_bytes":2097152},"members":[{"role":0,"device":"/dev/nvme0n1","state":"online","reads":1000,"writes":2000,"read_bytes":524288,"write_bytes":2097152,"errors":0},' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --json
 	cp "$tmp/out" "$tmp/stats.json"
 	check "mock: stats --watch --count 2" 0 "TIME      VD/ROLE" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --watch --interval 0.1 --count 2
 	[ "$(grep -c '  vraid0 ' "$tmp/out")" = 2 ] && say_ok "mock: stats --watch prints 2 reports" ||
 		say_not_ok "mock: stats --watch prints 2 reports: $(cat "$tmp/out")"
 	out_has "mock: stats --watch idle rates" -q '^[0-9:]*  vraid0 *0.0 *0.0 *0.00 *0.00 *0.0 .*Optimal$'
-	check "mock: stats --watch --json" 0 '"reads_per_s":0.0,"writes_per_s":0.0,"read_bytes_per_s":0,"write_bytes_per_s":0,"flushes_per_s":0.0,"in_flight":3,"read_repairs":2,"cache":null,"members":[{"role":0,"device":"/dev/nvme0n1"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --watch --interval 0.1 --count 1 --json
+	check "mock: stats --watch --json" 0 '"reads_per_s":0.0,"writes_per_s":0.0,"read_bytes_per_s":0,"write_bytes_per_s":0,"flushes_per_s":0.0,"in_flight":3,"read_repairs":2,"cache":{"read_hits_per_s":0.0,"read_misses_per_s":0.0,"cached_bytes":2097152},"members":[{"role":0,"device":"/dev/nvme0n1"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --watch --interval 0.1 --count 1 --json
 	head -n 1 "$tmp/out" >"$tmp/stats-watch.json"
+	# a module without the cache counters: the cache is null
+	mkdir -p "$tmp/sys0/block/vraid0" && cp -r "$sys/class" "$tmp/sys0/" &&
+		cp -r "$sys/block/vraid0/vraid" "$tmp/sys0/block/vraid0/" &&
+		rm "$tmp/sys0/block/vraid0/vraid/cache_bytes"
+	check "mock: stats --json, no cache counters" 0 '"read_repairs":2,"cache":null,"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sys0" "$M" stats 0 --json
+	check "mock: stats, no cache counters" 0 "Cache:         none: this module has no cache counters" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sys0" "$M" stats 0
 	check "mock: stats, no sysfs" 1 "" "cannot read the counters of vraid0 under $tmp/nosys/block/vraid0" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/nosys" "$M" stats 0
 	if grep -qF "hint: stats needs sysfs mounted at /sys" "$tmp/err"; then
 		say_ok "mock: stats, no sysfs: hint"
@@ -1057,7 +1066,8 @@ st = json.load(open(d + "/stats.json"))
 assert list(st) == ["vd", "index", "level", "state", "reads", "read_bytes", "writes",
                     "write_bytes", "flushes", "in_flight", "read_repairs", "cache",
                     "members"], list(st)
-assert st["cache"] is None and len(st["members"]) == 2
+assert st["cache"] == {"read_hits": 300, "read_misses": 100, "cached_bytes": 2097152}
+assert len(st["members"]) == 2
 assert list(st["members"][0]) == ["role", "device", "state", "reads", "writes",
                                   "read_bytes", "write_bytes", "errors"]
 sw = json.load(open(d + "/stats-watch.json"))
@@ -1286,7 +1296,7 @@ EOF
 	fi
 
 	# set (ABI 1.4): one SET_POLICY with the keys given, then INFO
-	cachehint="vraidctl: hint: the controller cache is not implemented yet; write-through, write-back (which writes through until there is a journal), no read-ahead and direct I/O are available"
+	cachehint="vraidctl: hint: the controller cache has no read-ahead or always-write-back yet; write-through, write-back (which writes through until there is a journal), no read-ahead, and direct or cached I/O are available"
 	rm -f "$tmp/log"
 	check "mock: set one key" 0 "" "" env MOCK_VRAID=three "$M" set vraid0 access=ro
 	out_is "mock: set one key, in effect" "vraid0: access ro, disk cache default, read no-read-ahead, write write-through, io direct"
@@ -1314,8 +1324,7 @@ EOF
 	expect_log "mock: set back to the defaults request" "set index=1 mask=0x1e access=0 dcache=0 io=0 read=0 write=0"
 	# what needs the controller cache: sent as asked, refused by the validator
 	for w in "write-policy=awb:mask=0x10 access=0 dcache=0 io=0 read=0 write=2:always write-back needs the controller cache, which vraid does not have yet: use write-through or write-back" \
-		 "read-policy=ra:mask=0x8 access=0 dcache=0 io=0 read=1 write=0:read-ahead needs the controller cache, which this vraid does not have yet: use no read-ahead" \
-		 "io-policy=cached:mask=0x4 access=0 dcache=0 io=1 read=0 write=0:cached I/O needs the controller cache, which this vraid does not have yet: use direct"; do
+		 "read-policy=ra:mask=0x8 access=0 dcache=0 io=0 read=1 write=0:read-ahead needs the controller cache, which this vraid does not have yet: use no read-ahead"; do
 		kv=${w%%:*} sent=${w#*:} why=${w#*:*:}
 		sent=${sent%%:*}
 		check "mock: set $kv refused" 1 "" "vraidctl: set vraid0: $why" env MOCK_VRAID=three "$M" set vraid0 "$kv"
@@ -1324,6 +1333,10 @@ EOF
 		check "mock: set $kv, hint" 1 "" "$cachehint" env MOCK_VRAID=three "$M" set vraid0 "$kv"
 		out_lacks "mock: set $kv prints nothing" -q .
 	done
+	check "mock: set io-policy=cached" 0 "vraid0: access rw, disk cache default, read no-read-ahead, write write-through, io cached" "" env MOCK_VRAID=three "$M" set vraid0 io-policy=cached
+	expect_log "mock: set io-policy=cached request" "set index=0 mask=0x4 access=0 dcache=0 io=1 read=0 write=0"
+	check "mock: set io-policy=cached, older module" 1 "" "vraidctl: hint: the vraid module speaks ABI 1.5, which has no cached I/O: use io-policy direct, or load the module built with this vraidctl" env MOCK_VRAID=three MOCK_ABI_MINOR=5 MOCK_FAIL="set:EOPNOTSUPP:cached I/O needs the controller cache" "$M" set vraid0 io-policy=cached
+	err_lacks "mock: set io-policy=cached, older module, no general hint" "no read-ahead or always-write-back"
 	check "mock: set access=ro write-policy=awb refused whole" 1 "" "always write-back needs the controller cache" env MOCK_VRAID=three "$M" set vraid0 access=ro write-policy=awb
 	expect_log "mock: set access=ro write-policy=awb request" "set index=0 mask=0x11 access=1 dcache=0 io=0 read=0 write=2"
 	# write-back is taken, and writes through for want of a journal
@@ -1359,7 +1372,8 @@ EOF
 			 "disk-cache default:access=0 dcache=0 io=0 read=0 write=0" \
 			 "read-policy nora:access=0 dcache=0 io=0 read=0 write=0" \
 			 "write-policy wt:access=0 dcache=0 io=0 read=0 write=0" \
-			 "io-policy direct:access=0 dcache=0 io=0 read=0 write=0"; do
+			 "io-policy direct:access=0 dcache=0 io=0 read=0 write=0" \
+			 "io-policy cached:access=0 dcache=0 io=1 read=0 write=0"; do
 			o=${f%%:*}
 			check "mock: create --$o" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 1 "--${o% *}" "${o#* }" "$blk0" "$blk1"
 			expect_log "mock: create --$o sends ${f#*:}" "create level=1 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=1 ${f#*:}"
@@ -1373,8 +1387,7 @@ EOF
 		expect_log "mock: create --write-policy wb sends it" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 access=0 dcache=0 io=0 read=0 write=1"
 		out_is "mock: create --write-policy wb, stdout is the name alone" vraid4
 		for f in "write-policy awb:access=0 dcache=0 io=0 read=0 write=2:always write-back needs the controller cache" \
-			 "read-policy ra:access=0 dcache=0 io=0 read=1 write=0:read-ahead needs the controller cache" \
-			 "io-policy cached:access=0 dcache=0 io=1 read=0 write=0:cached I/O needs the controller cache"; do
+			 "read-policy ra:access=0 dcache=0 io=0 read=1 write=0:read-ahead needs the controller cache"; do
 			o=${f%%:*} sent=${f#*:} why=${f#*:*:}
 			sent=${sent%%:*}
 			check "mock: create --$o refused" 1 "" "vraidctl: create: $why" env MOCK_VRAID=none "$M" create --level 0 "--${o% *}" "${o#* }" "$blk0" "$blk1"
@@ -1382,6 +1395,7 @@ EOF
 			check "mock: create --$o hint" 1 "" "$cachehint" env MOCK_VRAID=none "$M" create --level 0 "--${o% *}" "${o#* }" "$blk0" "$blk1"
 			out_lacks "mock: create --$o prints no name" -q .
 		done
+		check "mock: create --io-policy cached, older module" 1 "" "the vraid module speaks ABI 1.5, which has no cached I/O" env MOCK_VRAID=none MOCK_ABI_MINOR=5 MOCK_FAIL="create:EOPNOTSUPP:cached I/O needs the controller cache" "$M" create --level 0 --io-policy cached "$blk0" "$blk1"
 		check "mock: create EOPNOTSUPP not about the cache" 1 "" "RAID5 is not supported yet" env MOCK_FAIL="create:EOPNOTSUPP:RAID5 is not supported yet" "$M" create --level 5 --access ro "$blk0" "$blk1" "$blk2"
 		err_lacks "mock: create EOPNOTSUPP not about the cache, no cache hint" "controller cache"
 		check "mock: create policies, older module" 1 "" "the vraid module speaks ABI 1.3, which takes no policies at create: leave the policy options out" env MOCK_ABI_MINOR=3 MOCK_FAIL="create:EINVAL:reserved fields are not zero" "$M" create --level 0 --disk-cache off "$blk0" "$blk1"

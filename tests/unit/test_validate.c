@@ -600,7 +600,7 @@ static const struct create_case {
 	{ "write-back (writes through)", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_WRITE, VRAID_WRITE_BACK, 0, 0, NULL },
 	{ "always write-back", 0, 2, 0, 0, NOSTR, 0, TW_POL, POL_WRITE, VRAID_WRITE_BACK_ALWAYS, 0, -EOPNOTSUPP, "always write-back" },
 	{ "read-ahead", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_READ, VRAID_READ_AHEAD, 0, -EOPNOTSUPP, "read-ahead" },
-	{ "cached I/O", 255, 1, 0, 0, NOSTR, 0, TW_POL, POL_IO, VRAID_IO_CACHED, 0, -EOPNOTSUPP, "cached I/O" },
+	{ "cached I/O", 255, 1, 0, 0, NOSTR, 0, TW_POL, POL_IO, VRAID_IO_CACHED, 0, 0, NULL },
 	{ "access ro with write-back", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, VRAID_WRITE_BACK, POL_ACCESS, 0, NULL },
 	{ "access ro with always write-back", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, VRAID_WRITE_BACK_ALWAYS, POL_ACCESS, -EOPNOTSUPP, "always write-back" },
 	{ "unknown write beats read-ahead", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, 3, POL_READ, -EINVAL, "unknown policy" },
@@ -1290,10 +1290,11 @@ static void test_set_policy(void)
 		{ "write-back (writes through)", 0, S_W, 0, 0, 0, 0, 1, 0, 0, 0, false, 0, NULL },
 		{ "always write-back",      0, S_W, 0, 0, 0, 0, 2, 0, 0, 0, false, -EOPNOTSUPP, "always write-back" },
 		{ "read-ahead",             0, S_R, 0, 0, 0, 1, 0, 0, 0, 0, false, -EOPNOTSUPP, "read-ahead" },
-		{ "cached I/O",             0, S_I, 0, 0, 1, 0, 0, 0, 0, 0, false, -EOPNOTSUPP, "cached I/O" },
+		{ "cached I/O",             0, S_I, 0, 0, 1, 0, 0, 0, 0, 0, false, 0, NULL },
 		{ "access ro with write-back", 0, S_A | S_W, 1, 0, 0, 0, 1, 0, 0, 0, false, 0, NULL },
 		{ "access ro with always write-back", 0, S_A | S_W, 1, 0, 0, 0, 2, 0, 0, 0, false, -EOPNOTSUPP, "always write-back" },
-		{ "all five, cached I/O",   0, S_ALL, 0, 0, 1, 0, 0, 0, 0, 0, false, -EOPNOTSUPP, "cached I/O" },
+		{ "all five, cached I/O",   0, S_ALL, 0, 0, 1, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "all five, cached I/O, read-ahead", 0, S_ALL, 0, 0, 1, 1, 0, 0, 0, 0, false, -EOPNOTSUPP, "read-ahead" },
 		/* reserved fields */
 		{ "reserved1 = 1",          0, S_A, 1, 0, 0, 0, 0, 1, 0, 0, false, -EINVAL, "reserved" },
 		{ "reserved2[0] = 1",       0, S_A, 1, 0, 0, 0, 0, 0, 0, 1, false, -EINVAL, "reserved" },
@@ -1351,12 +1352,12 @@ static void test_set_policy(void)
 		u32 m;
 
 		/*
-		 * access and disk cache: all known values work today; write:
-		 * write-through and write-back (which writes through)
+		 * access, disk cache and io: all known values work today;
+		 * write: write-through and write-back (which writes through)
 		 */
 		want = v > max[which] ? -EINVAL :
 		       which == POL_WRITE ? (v == 2 ? -EOPNOTSUPP : 0) :
-		       which >= POL_IO && v ? -EOPNOTSUPP : 0;
+		       which == POL_READ && v ? -EOPNOTSUPP : 0;
 		vals[which] = v;
 		good_hdr(&p->hdr, sizeof(*p));
 		p->set_mask = bits[which];

@@ -84,7 +84,7 @@ fio_verify "$vd" wb --rw=randwrite --bs=4k --offset=$(mb 40) --size=$(mb 4) --io
 verify_data "$vd" "write-back"
 
 echo "--- not available yet"
-for kv in write-policy=awb read-policy=ra io-policy=cached; do
+for kv in write-policy=awb read-policy=ra; do
 	expect_fail vraidctl set "$vd" $kv
 	expect_msg "cache"
 done
