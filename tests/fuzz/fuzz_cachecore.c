@@ -30,6 +30,7 @@
 
 #define FUZZ_NAME "fuzz_cachecore"
 #include "fuzz_check.h"
+#include "dwin_check.h"
 
 static u64 get_n(const u8 *p, size_t size, size_t off, u32 n)
 {
@@ -47,7 +48,8 @@ static void fuzz_dwin(const u8 *d, size_t size)
 	static struct vraid_dwin_ext ext[VRAID_DWIN_MAX_EXT(32)];
 	struct vraid_dwin_geom g;
 	struct vraid_dwin w;
-	u32 i, from = 0, npages, sp, s, p, windows = 0;
+	u32 i, from = 0, npages, windows = 0;
+	u64 at;
 	int ret;
 
 	g.strips = 1 + get_n(d, size, 1, 1) % 32;
@@ -65,50 +67,17 @@ static void fuzz_dwin(const u8 *d, size_t size)
 	memset(seen, 0, npages);
 	while ((ret = vraid_dwin_plan(&g, masks, from, ext,
 				      VRAID_DWIN_MAX_EXT(32), &w)) == 1) {
-		u32 full = 0, partial = 0;
+		const char *why = dwin_check(&g, masks, seen, from, ext, &w,
+					     &at);
 
-		if (w.col < from || !w.ncols || w.ncols > VRAID_DWIN_COLS ||
-		    w.col + w.ncols > g.strip_pages || ++windows > 256)
-			die("window %u+%u after %u", w.col, w.ncols, from);
-		for (i = 0; i < w.next; i++) {
-			u64 a = ext[i].sector, e = a + ext[i].sectors;
-			u64 strip = a / (8ULL * g.strip_pages);
-
-			if (!ext[i].sectors ||
-			    (e - 1) / (8ULL * g.strip_pages) != strip)
-				die("extent %u crosses a strip", i);
-			if (i && ext[i - 1].sector / (8ULL * g.strip_pages) ==
-			    strip &&
-			    a <= ext[i - 1].sector + ext[i - 1].sectors)
-				die("extents %u, %u not maximal or unsorted",
-				    i - 1, i);
-			for (; a < e; a++) {
-				u32 pg = (u32)(a / 8), col = pg % g.strip_pages;
-				u8 bit = (u8)(1U << (a % 8));
-
-				if (!(masks[pg] & bit) || (seen[pg] & bit) ||
-				    col < w.col || col >= w.col + w.ncols)
-					die("sector %llu planned wrong",
-					    (unsigned long long)a);
-				seen[pg] |= bit;
-			}
-		}
-		for (p = w.col; p < w.col + w.ncols; p++)
-			for (sp = 0; sp < g.spans; sp++) {
-				u32 f = 0, any = 0;
-
-				for (s = sp; s < g.strips; s += g.spans) {
-					f += masks[s * g.strip_pages + p] == 0xff;
-					any += !!masks[s * g.strip_pages + p];
-				}
-				full += f == g.strips / g.spans;
-				partial += f != g.strips / g.spans && any;
-			}
-		if (g.parity ? w.full != full || w.partial != partial ||
-		    w.full_stripe != (full == w.ncols * g.spans) :
-		    w.full || w.partial || w.full_stripe)
-			die("counts %u/%u, recounted %u/%u", w.full, w.partial,
-			    full, partial);
+		if (why)
+			die("%s (%llu): window %u+%u after %u, %u extents, counts %u/%u%s",
+			    why, (unsigned long long)at, w.col, w.ncols, from,
+			    w.next, w.full, w.partial,
+			    w.full_stripe ? " full stripe" : "");
+		if (++windows > 256)
+			die("window %u+%u after %u: over 256 windows", w.col,
+			    w.ncols, from);
 		from = w.col + w.ncols;
 	}
 	if (ret)

@@ -12,6 +12,7 @@
 #include "tap.h"
 #include <linux/vraid.h>
 #include "cachecore.h"
+#include "dwin_check.h"
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -387,7 +388,7 @@ static void test_dwin(void)
 	static struct vraid_dwin_ext ext[VRAID_DWIN_MAX_EXT(8)];
 	struct vraid_dwin_geom g = { 3, 16, 1, true };
 	struct vraid_dwin w;
-	u32 round, bad = 0, i, s, p, k, sp, from, cover;
+	u32 round, bad = 0, i, from, cover;
 	int ret;
 
 	tap_begin("windows: a full RAID5 row is one full-stripe window");
@@ -453,53 +454,7 @@ static void test_dwin(void)
 		cover = 0;
 		while ((ret = vraid_dwin_plan(&g, masks, from, ext,
 					      VRAID_DWIN_MAX_EXT(8), &w)) == 1) {
-			u32 full = 0, partial = 0;
-
-			if (w.col < from || !w.ncols || w.ncols > 64 ||
-			    w.col + w.ncols > g.strip_pages)
-				bad++;
-			for (i = 0; i < w.next; i++) {
-				u64 a = ext[i].sector, e = a + ext[i].sectors;
-
-				/* within one strip, in the window, maximal */
-				if (!ext[i].sectors ||
-				    a / (8 * g.strip_pages) !=
-				    (e - 1) / (8 * g.strip_pages) ||
-				    (i && a <= ext[i - 1].sector +
-				     ext[i - 1].sectors &&
-				     a / (8 * g.strip_pages) ==
-				     ext[i - 1].sector / (8 * g.strip_pages)))
-					bad++;
-				for (; a < e; a++) {
-					u32 pg = (u32)(a / 8);
-
-					if (!(masks[pg] & (1U << (a % 8))) ||
-					    pg % g.strip_pages < w.col ||
-					    pg % g.strip_pages >= w.col + w.ncols)
-						bad++;
-					seen[pg] |= (u8)(1U << (a % 8));
-				}
-			}
-			for (p = w.col; p < w.col + w.ncols; p++)
-				for (sp = 0; sp < g.spans; sp++) {
-					u32 f = 0, any = 0;
-
-					for (s = sp; s < g.strips; s += g.spans) {
-						f += masks[s * g.strip_pages + p] == 0xff;
-						any += !!masks[s * g.strip_pages + p];
-					}
-					full += f == g.strips / g.spans;
-					partial += f != g.strips / g.spans && any;
-				}
-			if (g.parity ? w.full != full || w.partial != partial ||
-			    w.full_stripe != (full == w.ncols * g.spans) :
-			    w.full || w.partial)
-				bad++;
-			/* the window ends on a dirty column */
-			for (k = 0, s = 0; s < g.strips; s++)
-				k |= masks[s * g.strip_pages + w.col + w.ncols - 1] |
-				     masks[s * g.strip_pages + w.col];
-			if (!k)
+			if (dwin_check(&g, masks, seen, from, ext, &w, NULL))
 				bad++;
 			from = w.col + w.ncols;
 			cover++;

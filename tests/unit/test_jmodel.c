@@ -447,10 +447,22 @@ static u32 write_copies(u32 s, u32 n, const u32 *vers, int ds, u32 v)
 	return writes;
 }
 
+/* A new version of sectors start..start+n-1, its holds from S.nhold on. */
+static u32 new_ver(u32 start, u32 n)
+{
+	struct ver *ve = &S.ver[++S.nver];
+
+	ve->start = start;
+	ve->n = n;
+	ve->rec = -1;
+	ve->ack_ev = NEVER;
+	ve->h0 = S.nhold;
+	return S.nver;
+}
+
 static bool user_write(void)
 {
 	u32 start = rnd() % NS, n = 1 + rnd() % 24, pages, k, v;
-	struct ver *ve;
 
 	if (start + n > NS)
 		n = NS - start;
@@ -463,18 +475,12 @@ static bool user_write(void)
 
 		if (!S.wt_left)
 			return false;
-		v = ++S.nver;
-		ve = &S.ver[v];
-		ve->start = start;
-		ve->n = n;
-		ve->rec = -1;
-		ve->ack_ev = NEVER;
-		ve->h0 = S.nhold;
+		v = new_ver(start, n);
 		for (k = 0; k < n; k++) {
 			vers[k] = v;
 			S.cur_hold[start + k] = -1;
 		}
-		ve->wt_pending = write_copies(start, n, vers, -1, v);
+		S.ver[v].wt_pending = write_copies(start, n, vers, -1, v);
 		S.wt_inflight++;
 		S.wt_left--;
 		return true;
@@ -485,13 +491,7 @@ static bool user_write(void)
 		open_init();
 	if (S.open.nw >= REC_W || S.open.pages + pages > REC_PAGES)
 		return false;		/* the writer waits */
-	v = ++S.nver;
-	ve = &S.ver[v];
-	ve->start = start;
-	ve->n = n;
-	ve->rec = -1;
-	ve->ack_ev = NEVER;
-	ve->h0 = S.nhold;
+	v = new_ver(start, n);
 	for (k = start; k < start + n; k++) {
 		int old = S.cur_hold[k];
 		struct hold *h = &S.hold[S.nhold];
