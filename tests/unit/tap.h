@@ -17,6 +17,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,15 @@ full:
 	tap_check(!!(cond), __FILE__, __LINE__, #cond, __VA_ARGS__)
 
 /* Number of failed CHECK()s so far in the current case. */
+/* xorshift64: a test's deterministic random numbers, from its own *state */
+static inline uint64_t tap_xorshift(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
+
 static inline unsigned int tap_errors(void)
 {
 	return tap_case_errs;

@@ -25,10 +25,7 @@ static u64 rng_state = 0x2545f4914f6cdd1dULL;
 
 static u64 rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return tap_xorshift(&rng_state);
 }
 
 /* ---- pool size and thresholds ---- */

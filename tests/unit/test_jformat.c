@@ -32,10 +32,7 @@ static u64 rng_state = 0x9e3779b97f4a7c15ULL;
 
 static u64 rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return tap_xorshift(&rng_state);
 }
 
 /* Recompute the crc at @off (superblock 12, record header 8). */
