@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The controller cache, first part: cached reads (io-policy=cached).
+ * The controller cache, first parts: cached reads (io-policy=cached) and
+ * read-ahead (read-policy=ra).
  *
  * Documentation/cache-design.rst is the whole plan.  This file carries its
  * step 4 without the shrinker: one controller-wide bound on cached pages
@@ -12,7 +13,17 @@
  * every 4 KiB page is cached is answered from the cache (a hit).  Any
  * other read goes to the members through a clone, and at its completion
  * the data is copied into the cache (a fill).  Only reads of whole,
- * aligned 4 KiB pages, up to 128 KiB, are cached and counted.
+ * aligned 4 KiB pages are looked up and counted, and those up to 128 KiB
+ * fill the cache.
+ *
+ * Read-ahead (read policy ra) watches each VD read for sequential streams
+ * (the detector is vraid_ra_observe() in cachecore.c) and reads the next
+ * window of a stream, whole full stripes of up to 1 MiB, into the cache.
+ * The window's bio goes through the VD's own queue like a user read, but
+ * neither looks the cache up nor is observed.  With io policy direct and
+ * read-ahead, reads look the cache up (for what was read ahead) but do not
+ * fill it.  Pages read ahead are marked until a read takes them, which
+ * counts them as read-ahead hits.
  *
  * Writes never go through the cache, but whatever the policy they keep it
  * right: every write piece, from vraid_io_start() to vraid_io_done(),
@@ -43,8 +54,12 @@
 
 #define VRAID_CLINE_SHIFT	7	/* sectors per line: 128, 64 KiB */
 #define VRAID_CLINE_PAGES	16
-#define VRAID_CACHE_MAX_PAGES	32	/* the largest read cached: 128 KiB */
+#define VRAID_CACHE_MAX_PAGES	32	/* the largest read filled: 128 KiB */
 #define VRAID_CACHE_MAX_LINES	3	/* lines 128 KiB can touch */
+#define VRAID_CACHE_HIT_PAGES	256	/* the largest read looked up: 1 MiB */
+#define VRAID_CACHE_BATCH	32	/* pages looked up at once */
+#define VRAID_RA_PAGES		256	/* the largest read-ahead window */
+#define VRAID_RA_LINES		(VRAID_RA_PAGES / 16 + 1)
 #define VRAID_EVICT_SCAN	64	/* buckets looked at per eviction */
 
 static_assert(PAGE_SIZE == 4096, "cache lines are 16 pages of 4 KiB");
@@ -55,6 +70,7 @@ struct vraid_cline {
 	struct list_head lru;		/* bucket LRU, oldest first */
 	u64 lno;			/* VD sector >> VRAID_CLINE_SHIFT */
 	u16 valid;			/* a bit per page */
+	u16 ra;				/* valid pages read ahead, not read yet */
 	struct page *page[VRAID_CLINE_PAGES];
 };
 
@@ -74,6 +90,11 @@ struct vraid_cache {
 	atomic_t clock;			/* next bucket to evict from */
 	struct bio_set fill_set;	/* clones of reads to fill from */
 	struct vraid_cbucket *b;
+	/* read-ahead: slots' next words change by cmpxchg64(), see cachecore.h */
+	struct vraid_ra_cfg ra_cfg;
+	struct vraid_ra_slot ra_slot[VRAID_RA_SLOTS];
+	atomic_t ra_inflight;		/* windows being read */
+	struct bio_set ra_set;		/* window bios */
 };
 
 /* Front pad of a fill clone. */
@@ -83,6 +104,17 @@ struct vraid_fill {
 	u32 seq[VRAID_CACHE_MAX_LINES];	/* of its lines' buckets, at start */
 	bool fill;			/* no write was in progress then */
 	struct bio clone;		/* must be last */
+};
+
+/* Front pad of a read-ahead window's bio. */
+struct vraid_ra {
+	struct vraid_vd *vd;
+	u64 sector;
+	u32 n;				/* pages */
+	bool fill;			/* no write was in progress at start */
+	u32 seq[VRAID_RA_LINES];
+	struct page *page[VRAID_RA_PAGES];
+	struct bio bio;			/* must be last */
 };
 
 static unsigned int cache_mib;
@@ -146,6 +178,7 @@ static u32 vraid_cline_drop(struct vraid_cache *c, struct vraid_cline *l,
 		put_page(l->page[i]);
 		l->page[i] = NULL;
 		l->valid &= ~(1U << i);
+		l->ra &= ~(1U << i);
 		n++;
 	}
 	if (!l->valid) {
@@ -216,74 +249,65 @@ static bool vraid_cache_reserve(unsigned long n)
 	return false;
 }
 
-/* Copy the data of @bio to (@to_bio false) or from @pages, in order. */
-static void vraid_cache_copy(struct bio *bio, struct page **pages,
-			     bool to_bio)
+/*
+ * Copy @n pages between @pages and the data of @bio from its byte @skip
+ * on: into the bio (@to_bio) or out of it.
+ */
+static void vraid_cache_copy(struct bio *bio, size_t skip, struct page **pages,
+			     u32 n, bool to_bio)
 {
+	size_t pos = 0, end = skip + ((size_t)n << PAGE_SHIFT);
 	struct bvec_iter iter;
 	struct bio_vec bv;
-	size_t off = 0;
 
 	bio_for_each_segment(bv, bio, iter) {
-		u32 done = 0;
+		u32 done = pos < skip ? min_t(size_t, skip - pos, bv.bv_len) : 0;
 
-		while (done < bv.bv_len) {
+		if (pos >= end)
+			break;
+		while (done < bv.bv_len && pos + done < end) {
+			size_t off = pos + done - skip;
 			u32 po = offset_in_page(off);
-			u32 n = min_t(u32, bv.bv_len - done, PAGE_SIZE - po);
+			u32 len = min_t(u32, bv.bv_len - done, PAGE_SIZE - po);
 			char *c = kmap_local_page(pages[off >> PAGE_SHIFT]);
 			char *u = kmap_local_page(bv.bv_page);
 
 			if (to_bio)
-				memcpy(u + bv.bv_offset + done, c + po, n);
+				memcpy(u + bv.bv_offset + done, c + po, len);
 			else
-				memcpy(c + po, u + bv.bv_offset + done, n);
+				memcpy(c + po, u + bv.bv_offset + done, len);
 			kunmap_local(u);
 			kunmap_local(c);
-			done += n;
-			off += n;
+			done += len;
 		}
 		if (to_bio)
 			flush_dcache_page(bv.bv_page);
+		pos += bv.bv_len;
 	}
 }
 
-/* A read the cache can take: whole aligned pages, 128 KiB at most. */
+/* A read the cache can look up: whole aligned pages, 1 MiB at most. */
 static bool vraid_cacheable(struct bio *bio)
 {
 	return !((bio->bi_iter.bi_sector | bio->bi_iter.bi_size >>
 		  SECTOR_SHIFT) & (PAGE_SECTORS - 1)) &&
-	       bio->bi_iter.bi_size <= VRAID_CACHE_MAX_PAGES * PAGE_SIZE;
+	       bio->bi_iter.bi_size <= VRAID_CACHE_HIT_PAGES * PAGE_SIZE;
 }
 
 /*
- * Insert the data of the VD read @bio, just completed, unless a write of
- * its buckets started since @seq was taken or is in progress.
+ * Insert @n pages of VD data from @sector (page aligned) into their lines,
+ * unless a write of a line's bucket started since @seq was read or is in
+ * progress; @ra marks them read ahead.  The pool has room for them
+ * (vraid_cache_reserve()).  Pages taken are set to NULL in @pages.
+ * Returns the number taken.
  */
-static void vraid_cache_fill(struct vraid_vd *vd, struct bio *bio,
-			     const u32 *seq)
+static u32 vraid_cache_insert(struct vraid_cache *c, u64 sector,
+			      struct page **pages, u32 n, const u32 *seq,
+			      bool ra)
 {
-	struct vraid_cache *c = vd->cache;
-	struct page *pages[VRAID_CACHE_MAX_PAGES];
-	struct vraid_cline *spare[VRAID_CACHE_MAX_LINES];
-	u64 sector = bio->bi_iter.bi_sector;
-	u32 want = bio->bi_iter.bi_size >> PAGE_SHIFT;
 	u64 first = vraid_lno(sector);
-	u32 i, j, n, nl, used = 0;
-
-	nl = vraid_lno(vraid_psec(sector, want) - 1) - first + 1;
-	if (!vraid_cache_reserve(want))
-		return;
-	for (j = 0; j < nl; j++)
-		spare[j] = kmem_cache_alloc(vraid_cline_slab,
-					    GFP_NOWAIT | __GFP_NOWARN);
-	for (n = 0; n < want; n++) {
-		pages[n] = alloc_page(GFP_NOWAIT | __GFP_NOWARN);
-		if (!pages[n])
-			break;
-	}
-	if (n < want)
-		goto out;
-	vraid_cache_copy(bio, pages, false);
+	u32 nl = vraid_lno(vraid_psec(sector, n) - 1) - first + 1;
+	u32 i, j, used = 0;
 
 	/*
 	 * Count the pages before reading seq; a write bumps seq before it
@@ -301,14 +325,17 @@ static void vraid_cache_fill(struct vraid_vd *vd, struct bio *bio,
 		spin_lock_irqsave(&b->lock, flags);
 		if (atomic_read(&b->seq) == seq[j] && !atomic_read(&b->wip)) {
 			l = vraid_cline_find(b, lno);
-			if (!l && spare[j]) {
-				l = spare[j];
-				spare[j] = NULL;
-				l->lno = lno;
-				l->valid = 0;
-				hlist_add_head(&l->node, &b->chain);
-				list_add_tail(&l->lru, &b->lru);
-			} else if (l) {
+			if (!l) {
+				l = kmem_cache_alloc(vraid_cline_slab,
+						     GFP_NOWAIT | __GFP_NOWARN);
+				if (l) {
+					l->lno = lno;
+					l->valid = 0;
+					l->ra = 0;
+					hlist_add_head(&l->node, &b->chain);
+					list_add_tail(&l->lru, &b->lru);
+				}
+			} else {
 				list_move_tail(&l->lru, &b->lru);
 			}
 		}
@@ -320,20 +347,71 @@ static void vraid_cache_fill(struct vraid_vd *vd, struct bio *bio,
 				continue;
 			l->page[p] = pages[i];
 			l->valid |= 1U << p;
+			if (ra)
+				l->ra |= 1U << p;
 			pages[i] = NULL;
 			used++;
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
 	atomic_long_sub(n - used, &c->pages);
-out:
+	return used;
+}
+
+/*
+ * Note the seq of the buckets of @nl lines from @first; false if a write
+ * of one is in progress.
+ */
+static bool vraid_cache_seq(struct vraid_cache *c, u64 first, u32 nl, u32 *seq)
+{
+	bool ok = true;
+	u32 j;
+
+	for (j = 0; j < nl; j++) {
+		struct vraid_cbucket *b = vraid_cbucket_of(c, first + j);
+
+		seq[j] = atomic_read(&b->seq);
+		smp_rmb();	/* seq before wip: see vraid_cache_write_start */
+		if (atomic_read(&b->wip))
+			ok = false;
+	}
+	return ok;
+}
+
+/* Whether reads of @vd look the cache up and what it reads ahead is kept. */
+static bool vraid_cache_on(struct vraid_vd *vd)
+{
+	return READ_ONCE(vd->io_policy) == VRAID_IO_CACHED ||
+	       READ_ONCE(vd->read_policy) == VRAID_READ_AHEAD;
+}
+
+/*
+ * Insert the data of the VD read @bio, just completed, unless a write of
+ * its buckets started since @seq was taken or is in progress.
+ */
+static void vraid_cache_fill(struct vraid_vd *vd, struct bio *bio,
+			     const u32 *seq)
+{
+	struct page *pages[VRAID_CACHE_MAX_PAGES];
+	u32 want = bio->bi_iter.bi_size >> PAGE_SHIFT;
+	u32 i, n, used = 0;
+
+	if (!vraid_cache_reserve(want))
+		return;
+	for (n = 0; n < want; n++) {
+		pages[n] = alloc_page(GFP_NOWAIT | __GFP_NOWARN);
+		if (!pages[n])
+			break;
+	}
+	if (n == want) {
+		vraid_cache_copy(bio, 0, pages, n, false);
+		used = vraid_cache_insert(vd->cache, bio->bi_iter.bi_sector,
+					  pages, n, seq, false);
+	}
 	atomic_long_sub(want - used, &vraid_cache_used);
 	for (i = 0; i < n; i++)
 		if (pages[i])
 			__free_page(pages[i]);
-	for (j = 0; j < nl; j++)
-		if (spare[j])
-			kmem_cache_free(vraid_cline_slab, spare[j]);
 }
 
 static void vraid_fill_endio(struct bio *clone)
@@ -356,27 +434,15 @@ static void vraid_fill_endio(struct bio *clone)
 }
 
 /*
- * A read of a VD whose io policy is cached, in ->submit_bio.  Returns
- * NULL if the cache answered it, else the bio to send to the members:
- * @bio itself if the cache cannot take it, or a clone whose completion
- * fills the cache.
+ * Take a reference on each of @n cached pages from VD sector @sector, in
+ * order, up to the first one missing.  Pages read ahead count in @nra and
+ * lose their mark.  Returns the number taken.
  */
-struct bio *vraid_cache_read(struct vraid_vd *vd, struct bio *bio)
+static u32 vraid_cache_get(struct vraid_cache *c, u64 sector, u32 n,
+			   struct page **pages, u32 *nra)
 {
-	struct vraid_cache *c = vd->cache;
-	struct page *pages[VRAID_CACHE_MAX_PAGES];
-	u64 sector = bio->bi_iter.bi_sector;
-	u32 n = bio->bi_iter.bi_size >> PAGE_SHIFT;
-	u64 first = vraid_lno(sector);
-	u64 last = vraid_lno(bio_end_sector(bio) - 1);
-	struct vraid_fill *f;
-	struct bio *clone;
-	unsigned long start;
-	u32 i = 0, j;
+	u32 i = 0;
 
-	if (!vraid_cacheable(bio))
-		return bio;
-	/* Take a reference on each page, line by line, up to a missing one. */
 	while (i < n && atomic_long_read(&c->pages)) {
 		u64 lno = vraid_lno(vraid_psec(sector, i));
 		struct vraid_cbucket *b = vraid_cbucket_of(c, lno);
@@ -388,12 +454,16 @@ struct bio *vraid_cache_read(struct vraid_vd *vd, struct bio *bio)
 		l = vraid_cline_find(b, lno);
 		for (; l && i < n && vraid_lno(vraid_psec(sector, i)) == lno;
 		     i++) {
-			u32 p = vraid_pidx(vraid_psec(sector, i));
+			u16 bit = 1U << vraid_pidx(vraid_psec(sector, i));
 
-			if (!(l->valid & (1U << p)))
+			if (!(l->valid & bit))
 				break;
-			pages[i] = l->page[p];
+			pages[i] = l->page[ilog2(bit)];
 			get_page(pages[i]);
+			if (l->ra & bit) {
+				l->ra &= ~bit;
+				(*nra)++;
+			}
 		}
 		if (i > was)
 			list_move_tail(&l->lru, &b->lru);
@@ -401,18 +471,67 @@ struct bio *vraid_cache_read(struct vraid_vd *vd, struct bio *bio)
 		if (i < n && vraid_lno(vraid_psec(sector, i)) == lno)
 			break;		/* a page of this line is missing */
 	}
-	if (i == n) {
-		start = bio_start_io_acct(bio);
-		vraid_cache_copy(bio, pages, true);
-		for (i = 0; i < n; i++)
+	return i;
+}
+
+/*
+ * Copy what the cache holds of @bio into it, a batch of pages at a time;
+ * false at the first page missing (the bio then holds partial data, which
+ * the read from the members overwrites).
+ */
+static bool vraid_cache_hit(struct vraid_cache *c, struct bio *bio, u32 *nra)
+{
+	struct page *pages[VRAID_CACHE_BATCH];
+	u64 sector = bio->bi_iter.bi_sector;
+	u32 n = bio->bi_iter.bi_size >> PAGE_SHIFT;
+	u32 done, i, k, want;
+
+	for (done = 0; done < n; done += k) {
+		want = min_t(u32, n - done, VRAID_CACHE_BATCH);
+		k = vraid_cache_get(c, vraid_psec(sector, done), want, pages,
+				    nra);
+		if (k == want)
+			vraid_cache_copy(bio, (size_t)done << PAGE_SHIFT, pages,
+					 k, true);
+		for (i = 0; i < k; i++)
 			put_page(pages[i]);
+		if (k < want)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A read of a VD whose io policy is cached (@fill) or that reads ahead,
+ * in ->submit_bio.  Returns NULL if the cache answered it, else the bio
+ * to send to the members: @bio itself, or with @fill a clone whose
+ * completion fills the cache.
+ */
+struct bio *vraid_cache_read(struct vraid_vd *vd, struct bio *bio, bool fill)
+{
+	struct vraid_cache *c = vd->cache;
+	u32 n = bio->bi_iter.bi_size >> PAGE_SHIFT;
+	u64 first = vraid_lno(bio->bi_iter.bi_sector);
+	struct vraid_fill *f;
+	struct bio *clone;
+	unsigned long start;
+	u32 nra = 0;
+
+	if (!vraid_cacheable(bio))
+		return bio;
+	if (vraid_cache_hit(c, bio, &nra)) {
+		/* (a miss is accounted where the members' read starts) */
+		start = bio_start_io_acct(bio);
 		this_cpu_add(vd->stats->cache_read_hits, n);
+		this_cpu_add(vd->stats->cache_ra_hits, nra);
 		bio_end_io_acct(bio, start);
 		bio_endio(bio);
 		return NULL;
 	}
-	for (j = 0; j < i; j++)
-		put_page(pages[j]);
+	/* (pages read ahead that a miss took lose their mark uncounted) */
+	this_cpu_add(vd->stats->cache_read_misses, n);
+	if (!fill || n > VRAID_CACHE_MAX_PAGES)
+		return bio;
 
 	/*
 	 * Never wait for a fill clone: the caller may have taken others from
@@ -423,21 +542,134 @@ struct bio *vraid_cache_read(struct vraid_vd *vd, struct bio *bio)
 	clone = bio_alloc_clone(bio->bi_bdev, bio, GFP_NOWAIT, &c->fill_set);
 	if (!clone)
 		return bio;
-	this_cpu_add(vd->stats->cache_read_misses, n);
 	f = container_of(clone, struct vraid_fill, clone);
 	f->vd = vd;
 	f->bio = bio;
-	f->fill = true;
-	for (j = 0; first + j <= last; j++) {
-		struct vraid_cbucket *b = vraid_cbucket_of(c, first + j);
-
-		f->seq[j] = atomic_read(&b->seq);
-		smp_rmb();	/* seq before wip: see vraid_cache_write_start */
-		if (atomic_read(&b->wip))
-			f->fill = false;
-	}
+	f->fill = vraid_cache_seq(c, first,
+				  vraid_lno(bio_end_sector(bio) - 1) - first + 1,
+				  f->seq);
 	clone->bi_end_io = vraid_fill_endio;
 	return clone;
+}
+
+static void vraid_ra_endio(struct bio *bio)
+{
+	struct vraid_ra *ra = container_of(bio, struct vraid_ra, bio);
+	struct vraid_vd *vd = ra->vd;
+	struct vraid_cache *c = vd->cache;
+	u32 i, used = 0;
+
+	/* as vraid_fill_endio(): not once read-ahead and cached are off */
+	rcu_read_lock();
+	if (!bio->bi_status && ra->fill && vraid_cache_on(vd))
+		used = vraid_cache_insert(c, ra->sector, ra->page, ra->n,
+					  ra->seq, true);
+	rcu_read_unlock();
+	atomic_long_sub(ra->n - used, &vraid_cache_used);
+	for (i = 0; i < ra->n; i++)
+		if (ra->page[i])
+			__free_page(ra->page[i]);
+	atomic_dec(&c->ra_inflight);
+	bio_put(bio);
+	percpu_ref_put(&vd->active);
+}
+
+/* Whether @bio is (the first piece of) a read-ahead window. */
+bool vraid_cache_is_ra(struct bio *bio)
+{
+	return bio->bi_end_io == vraid_ra_endio;
+}
+
+/*
+ * Read @sectors from VD sector @sector ahead into the cache, if the pool
+ * and memory have room now (it never waits).  The bio is queued to the
+ * VD's whole disk @bdev (sectors here are remapped already): it goes to
+ * the members once the current ->submit_bio returns.
+ */
+static void vraid_ra_issue(struct vraid_vd *vd, struct block_device *bdev,
+			   u64 sector, u32 sectors)
+{
+	struct vraid_cache *c = vd->cache;
+	u64 end = round_down(sector + sectors, PAGE_SECTORS);
+	struct vraid_ra *ra;
+	struct bio *bio;
+	u32 i, n;
+
+	sector = round_up(sector, PAGE_SECTORS);
+	if (end <= sector)
+		return;
+	n = min_t(u64, (end - sector) >> (PAGE_SHIFT - SECTOR_SHIFT),
+		  VRAID_RA_PAGES);
+	/* The VD lives while the window does (vraid_io_exit() waits). */
+	if (!percpu_ref_tryget_live(&vd->active))
+		return;
+	if (!vraid_cache_reserve(n))
+		goto out_ref;
+	bio = bio_alloc_bioset(bdev, n, REQ_OP_READ, GFP_NOWAIT | __GFP_NOWARN,
+			       &c->ra_set);
+	if (!bio)
+		goto out;
+	ra = container_of(bio, struct vraid_ra, bio);
+	for (i = 0; i < n; i++) {
+		ra->page[i] = alloc_page(GFP_NOWAIT | __GFP_NOWARN);
+		if (!ra->page[i])
+			break;
+		__bio_add_page(bio, ra->page[i], PAGE_SIZE, 0);
+	}
+	if (i < n) {
+		while (i--)
+			__free_page(ra->page[i]);
+		bio_put(bio);
+		goto out;
+	}
+	ra->vd = vd;
+	ra->sector = sector;
+	ra->n = n;
+	ra->fill = vraid_cache_seq(c, vraid_lno(sector),
+				   vraid_lno(vraid_psec(sector, n) - 1) -
+				   vraid_lno(sector) + 1, ra->seq);
+	bio->bi_iter.bi_sector = sector;
+	bio->bi_end_io = vraid_ra_endio;
+	atomic_inc(&c->ra_inflight);
+	this_cpu_add(vd->stats->cache_ra_pages, n);
+	submit_bio_noacct(bio);
+	return;
+out:
+	atomic_long_sub(n, &vraid_cache_used);
+out_ref:
+	percpu_ref_put(&vd->active);
+}
+
+/*
+ * A user read of a VD that reads ahead (after the split to the limits):
+ * feed the detector, and read the window it asks for.  The slot update is
+ * lost if another CPU changed the slot meanwhile (cachecore.h).
+ */
+void vraid_cache_ra(struct vraid_vd *vd, struct bio *bio)
+{
+	struct vraid_cache *c = vd->cache;
+	struct vraid_ra_slot snap[VRAID_RA_SLOTS];
+	struct vraid_ra_result r;
+	struct vraid_ra_slot *s;
+	int ret;
+
+	memcpy(snap, c->ra_slot, sizeof(snap));
+	ret = vraid_ra_observe(&c->ra_cfg, snap, bio->bi_iter.bi_sector,
+			       bio_sectors(bio), (u32)jiffies,
+			       atomic_read(&c->ra_inflight), &r);
+	if (ret < 0)
+		return;
+	s = &c->ra_slot[r.slot];
+	if (cmpxchg64(&s->next, r.old_next, r.upd.next) != r.old_next)
+		return;
+	WRITE_ONCE(s->ra_end, r.upd.ra_end);
+	WRITE_ONCE(s->trigger, r.upd.trigger);
+	WRITE_ONCE(s->run, r.upd.run);
+	WRITE_ONCE(s->win, r.upd.win);
+	WRITE_ONCE(s->stamp, r.upd.stamp);
+	if (ret)
+		vraid_ra_issue(vd, bio->bi_bdev->bd_disk->part0, r.ra_sector,
+			       r.ra_sectors);
 }
 
 /* A write piece starts (vraid_io_start()): see the top of this file. */
@@ -541,6 +773,17 @@ int vraid_cache_init(struct vraid_vd *vd)
 			  offsetof(struct vraid_fill, clone), 0);
 	if (ret)
 		goto out_b;
+	ret = bioset_init(&c->ra_set, VRAID_RA_INFLIGHT,
+			  offsetof(struct vraid_ra, bio), BIOSET_NEED_BVECS);
+	if (ret)
+		goto out_fill;
+	/* windows of at most 1 MiB: pretend the pool is no larger than 16 */
+	ret = vraid_ra_init(&c->ra_cfg, vd->geom.size_sectors,
+			    vd->geom.strip_sectors * vd->geom.data_members,
+			    vd->geom.strip_sectors,
+			    min_t(u64, vraid_cache_limit, 16 * VRAID_RA_PAGES));
+	if (ret)
+		goto out_ra;
 	c->vd = vd;
 	vd->cache = c;
 	spin_lock(&vraid_cache_vds_lock);
@@ -548,6 +791,10 @@ int vraid_cache_init(struct vraid_vd *vd)
 	spin_unlock(&vraid_cache_vds_lock);
 	return 0;
 
+out_ra:
+	bioset_exit(&c->ra_set);
+out_fill:
+	bioset_exit(&c->fill_set);
 out_b:
 	kvfree(c->b);
 out_free:
@@ -567,6 +814,7 @@ void vraid_cache_exit(struct vraid_vd *vd)
 	spin_unlock(&vraid_cache_vds_lock);
 	synchronize_rcu();	/* no eviction looks at it any more */
 	vraid_cache_drop_all(vd);
+	bioset_exit(&c->ra_set);
 	bioset_exit(&c->fill_set);
 	kvfree(c->b);
 	kfree(c);

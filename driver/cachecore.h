@@ -5,8 +5,8 @@
  * detector and the destage window planner.  Documentation/cache-design.rst
  * is the design ("The controller pool", "Read-ahead", "Interaction with
  * the parity stripe cache").  Pure functions on caller-provided state: no
- * allocation, no locks, no floating point.  Not used by the module's I/O
- * path yet.
+ * allocation, no locks, no floating point.  The module uses the sizes and
+ * the read-ahead detector (cache.c); the rest waits for write-back.
  *
  * Units: pages are 4 KiB (a journal block is one page too), sectors are
  * 512 bytes.

@@ -253,23 +253,29 @@ static void vraid_start_flush(struct vraid_vd *vd, struct bio *bio)
 }
 
 /*
- * io-policy cached: a read the cache holds is answered here (NULL); a
- * miss returns the bio to send on, whose completion fills the cache.
- * Called for pieces within one strip (parity levels) or as split to the
- * limits (the others: chunk_sectors is the strip).
+ * io-policy cached or read-ahead: a user read the cache holds is answered
+ * here (NULL); a miss returns the bio to send on, whose completion fills
+ * the cache if the io policy is cached.  Called for pieces within one
+ * strip (parity levels) or as split to the limits (the others:
+ * chunk_sectors is the strip).  @user is false for read-ahead windows.
  */
-static struct bio *vraid_read_via_cache(struct vraid_vd *vd, struct bio *bio)
+static struct bio *vraid_read_via_cache(struct vraid_vd *vd, struct bio *bio,
+					bool user)
 {
-	if (bio_op(bio) != REQ_OP_READ ||
-	    READ_ONCE(vd->io_policy) != VRAID_IO_CACHED)
+	bool cached;
+
+	if (!user || bio_op(bio) != REQ_OP_READ)
 		return bio;
-	return vraid_cache_read(vd, bio);
+	cached = READ_ONCE(vd->io_policy) == VRAID_IO_CACHED;
+	if (!cached && READ_ONCE(vd->read_policy) != VRAID_READ_AHEAD)
+		return bio;
+	return vraid_cache_read(vd, bio, cached);
 }
 
 /* One strip's piece of a parity-level bio. */
-static void vraid_parity_piece(struct vraid_vd *vd, struct bio *bio)
+static void vraid_parity_piece(struct vraid_vd *vd, struct bio *bio, bool user)
 {
-	bio = vraid_read_via_cache(vd, bio);
+	bio = vraid_read_via_cache(vd, bio, user);
 	if (bio)
 		vraid_parity_bio(vd, bio);
 }
@@ -280,7 +286,8 @@ static void vraid_parity_piece(struct vraid_vd *vd, struct bio *bio)
  * heads in one batch (with chunk_sectors the block layer would hand them
  * over one by one, after ->submit_bio returned, outside any plug).
  */
-static void vraid_parity_split(struct vraid_vd *vd, struct bio *bio)
+static void vraid_parity_split(struct vraid_vd *vd, struct bio *bio,
+			       bool user)
 {
 	u32 strip = vd->geom.strip_sectors;
 	u32 left = strip - (bio->bi_iter.bi_sector & (strip - 1));
@@ -292,16 +299,17 @@ static void vraid_parity_split(struct vraid_vd *vd, struct bio *bio)
 
 		split = bio_split(bio, left, GFP_NOIO, &vd->split_set);
 		bio_chain(split, bio);
-		vraid_parity_piece(vd, split);
+		vraid_parity_piece(vd, split, user);
 		left = strip;
 	}
-	vraid_parity_piece(vd, bio);
+	vraid_parity_piece(vd, bio, user);
 	blk_finish_plug(&plug);
 }
 
 void vraid_submit_bio(struct bio *bio)
 {
 	struct vraid_vd *vd = bio->bi_bdev->bd_disk->private_data;
+	bool user = !vraid_cache_is_ra(bio);	/* before a split */
 
 	if (unlikely(READ_ONCE(vd->state) == VRAID_VD_OFFLINE)) {
 		bio_io_error(bio);
@@ -331,11 +339,14 @@ void vraid_submit_bio(struct bio *bio)
 		bio_io_error(bio);
 		return;
 	}
+	if (user && bio_op(bio) == REQ_OP_READ &&
+	    READ_ONCE(vd->read_policy) == VRAID_READ_AHEAD)
+		vraid_cache_ra(vd, bio);
 	if (vraid_layout_is_parity(vd->geom.level)) {
-		vraid_parity_split(vd, bio);
+		vraid_parity_split(vd, bio, user);
 		return;
 	}
-	bio = vraid_read_via_cache(vd, bio);
+	bio = vraid_read_via_cache(vd, bio, user);
 	if (!bio)
 		return;
 	/*

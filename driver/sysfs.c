@@ -50,6 +50,8 @@ void vraid_stats_sum(struct vraid_vd *vd, struct vraid_stats *sum)
 		sum->read_repairs += s->read_repairs;
 		sum->cache_read_hits += s->cache_read_hits;
 		sum->cache_read_misses += s->cache_read_misses;
+		sum->cache_ra_hits += s->cache_ra_hits;
+		sum->cache_ra_pages += s->cache_ra_pages;
 	}
 }
 
@@ -150,6 +152,8 @@ VRAID_SUM_ATTR(flushes);
 VRAID_SUM_ATTR(read_repairs);
 VRAID_SUM_ATTR(cache_read_hits);
 VRAID_SUM_ATTR(cache_read_misses);
+VRAID_SUM_ATTR(cache_ra_hits);
+VRAID_SUM_ATTR(cache_ra_pages);
 
 /* Bytes this VD holds in the controller cache. */
 static ssize_t cache_bytes_show(struct device *dev,
@@ -293,6 +297,8 @@ static struct attribute *vraid_attrs[] = {
 	&dev_attr_read_repairs.attr,
 	&dev_attr_cache_read_hits.attr,
 	&dev_attr_cache_read_misses.attr,
+	&dev_attr_cache_ra_hits.attr,
+	&dev_attr_cache_ra_pages.attr,
 	&dev_attr_cache_bytes.attr,
 	&dev_attr_access_policy.attr,
 	&dev_attr_disk_cache_policy.attr,

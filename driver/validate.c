@@ -451,9 +451,9 @@ int vraid_validate_replace(const struct vraid_replace *r, char *msg,
 }
 
 /*
- * Policy values: unknown ones are refused (EINVAL); the ones that need
- * parts of the controller cache that are not there yet (always write-back,
- * read-ahead) too (EOPNOTSUPP).  Cached I/O is taken.
+ * Policy values: unknown ones are refused (EINVAL); the one that needs
+ * the part of the controller cache that is not there yet (always
+ * write-back) too (EOPNOTSUPP).  Cached I/O and read-ahead are taken.
  * Write-back is taken: it is write-back while a journal is healthy and
  * write-through otherwise, and there is no journal yet.
  */
@@ -473,11 +473,6 @@ int vraid_validate_policies(u32 mask, u32 access, u32 dcache, u32 io,
 	if ((mask & VRAID_SET_WRITE) && write == VRAID_WRITE_BACK_ALWAYS) {
 		snprintf(msg, msglen,
 			 "always write-back needs the controller cache, which vraid does not have yet: use write-through or write-back");
-		return -EOPNOTSUPP;
-	}
-	if ((mask & VRAID_SET_READ) && read != VRAID_READ_NORA) {
-		snprintf(msg, msglen,
-			 "read-ahead needs the controller cache, which this vraid does not have yet: use no read-ahead");
 		return -EOPNOTSUPP;
 	}
 	return 0;

@@ -341,6 +341,8 @@ static int vraid_vd_start(struct vraid_vd *vd, const char *verb, char *msg,
 		vraid_note_write_policy(vd);
 	if (vd->io_policy == VRAID_IO_CACHED)
 		pr_info("%s: io policy cached\n", vd->disk->disk_name);
+	if (vd->read_policy == VRAID_READ_AHEAD)
+		pr_info("%s: read policy read-ahead\n", vd->disk->disk_name);
 	return 0;
 
 out_disk:
@@ -815,6 +817,8 @@ int vraid_vd_delete(struct vraid_vd *vd, bool stop, char *msg,
 
 static const char *const vraid_access_names[] = { "rw", "ro", "blocked" };
 static const char *const vraid_dcache_names[] = { "default", "on", "off" };
+static const char *const vraid_read_names[] = { "no read-ahead",
+						 "read-ahead" };
 
 /*
  * Change policies while the VD runs (validated: only the ones this vraid
@@ -824,6 +828,7 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 			char *msg, size_t len)
 {
 	const char *dn = vd->disk->disk_name;
+	bool drop = false;
 	u32 i;
 	int ret;
 
@@ -854,22 +859,28 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 		pr_info("%s: disk cache policy %s\n", dn,
 			vraid_dcache_names[p->disk_cache_policy]);
 	}
+	/*
+	 * Reads stop looking the cache up (direct), or stop reading ahead,
+	 * then what the cache holds goes: it is clean, and writes keep what
+	 * is left right anyway.  Direct with read-ahead starts afresh too.
+	 */
 	if (p->set_mask & VRAID_SET_IO && p->io_policy != vd->io_policy) {
-		/*
-		 * Reads stop looking the cache up, then what it holds goes:
-		 * it is clean, and writes keep what is left right anyway.
-		 */
 		WRITE_ONCE(vd->io_policy, p->io_policy);
-		if (p->io_policy == VRAID_IO_DIRECT) {
-			synchronize_rcu();	/* fills in progress: cache.c */
-			vraid_cache_drop_all(vd);
-		}
+		drop = p->io_policy == VRAID_IO_DIRECT;
 		pr_info("%s: io policy %s\n", dn,
 			p->io_policy == VRAID_IO_CACHED ? "cached" : "direct");
 	}
-	/* Read-ahead has only its default today (validate.c). */
-	if (p->set_mask & VRAID_SET_READ)
-		vd->read_policy = p->read_policy;
+	if (p->set_mask & VRAID_SET_READ && p->read_policy != vd->read_policy) {
+		WRITE_ONCE(vd->read_policy, p->read_policy);
+		drop |= vd->io_policy == VRAID_IO_DIRECT &&
+			p->read_policy == VRAID_READ_NORA;
+		pr_info("%s: read policy %s\n", dn,
+			vraid_read_names[p->read_policy]);
+	}
+	if (drop) {
+		synchronize_rcu();	/* fills in progress: cache.c */
+		vraid_cache_drop_all(vd);
+	}
 	if (p->set_mask & VRAID_SET_WRITE &&
 	    p->write_policy != vd->write_policy) {
 		vd->write_policy = p->write_policy;

@@ -71,7 +71,9 @@ struct vraid_stats {
 	u64 flushes;
 	u64 read_repairs;		/* read errors corrected from redundancy */
 	u64 cache_read_hits;		/* 4 KiB pages read from the cache */
-	u64 cache_read_misses;		/* ... read from members, cacheable */
+	u64 cache_read_misses;		/* ... looked up, read from members */
+	u64 cache_ra_hits;		/* ... hits on pages read ahead */
+	u64 cache_ra_pages;		/* ... read ahead */
 };
 
 struct vraid_stripe_cache;
@@ -221,7 +223,9 @@ int vraid_cache_module_init(void);
 void vraid_cache_module_exit(void);
 int vraid_cache_init(struct vraid_vd *vd);
 void vraid_cache_exit(struct vraid_vd *vd);
-struct bio *vraid_cache_read(struct vraid_vd *vd, struct bio *bio);
+struct bio *vraid_cache_read(struct vraid_vd *vd, struct bio *bio, bool fill);
+bool vraid_cache_is_ra(struct bio *bio);
+void vraid_cache_ra(struct vraid_vd *vd, struct bio *bio);
 void vraid_cache_write_start(struct vraid_vd *vd, struct bio *bio);
 void vraid_cache_write_end(struct vraid_vd *vd, struct bio *bio);
 void vraid_cache_drop_all(struct vraid_vd *vd);

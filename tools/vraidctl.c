@@ -104,7 +104,7 @@
  * vraidctl stats VD --json
  *   {"vd":..,"index":..,"level":..,"state":..,"reads":..,"read_bytes":..,
  *    "writes":..,"write_bytes":..,"flushes":..,"in_flight":..,
- *    "read_repairs":..,"cache":null,"members":[MSTAT,...]}
+ *    "read_repairs":..,"cache":{..},"members":[MSTAT,...]}
  *     "vd" "index" "level" "state"   as in VD_SUMMARY
  *     "reads" "writes"       int     I/Os the block layer counted for
  *                                    /dev/vraidN since create/assembly
@@ -112,7 +112,18 @@
  *     "flushes"      int     flushes vraid received
  *     "in_flight"    int     I/Os in flight now
  *     "read_repairs" int     read errors corrected from redundancy
- *     "cache"        null    (the controller cache's counters, later)
+ *     "cache"        object  the controller cache's counters, or null from
+ *                            a module without them (before ABI 1.6):
+ *       "read_hits"    int   4 KiB pages of reads answered from the cache
+ *       "read_misses"  int   4 KiB pages of reads that looked the cache up
+ *                            and were not answered from it
+ *       "cached_bytes" int   what the VD holds in the cache now
+ *       "ra_hits"      int   4 KiB pages of reads answered from pages that
+ *                            read-ahead brought in (counted in read_hits
+ *                            too); null from a module without read-ahead
+ *                            counters (before ABI 1.7)
+ *       "ra_pages"     int   4 KiB pages read ahead into the cache; null
+ *                            as ra_hits
  *     MSTAT: "role" "device" "state" as in MEMBER; "reads" "writes" (I/Os
  *            vraid sent it), "read_bytes" "write_bytes" (as the member
  *            device counted them), "errors"
@@ -120,10 +131,15 @@
  *   {"vd":..,"time":"HH:MM:SS","interval":SECONDS,"state":..,
  *    "reads_per_s":..,"writes_per_s":..,"read_bytes_per_s":..,
  *    "write_bytes_per_s":..,"flushes_per_s":..,"in_flight":..,
- *    "read_repairs":..,"cache":null,"members":[{"role":..,"device":..,
+ *    "read_repairs":..,"cache":{..},"members":[{"role":..,"device":..,
  *    "state":..,"reads_per_s":..,"writes_per_s":..,"read_bytes_per_s":..,
  *    "write_bytes_per_s":..,"errors":..},...]}
  *     rates are numbers (I/Os: one decimal; bytes: whole) over the interval
+ *     "cache"  {"read_hits_per_s":..,"read_misses_per_s":..,
+ *              "cached_bytes":..,"ra_hits_per_s":..,"ra_pages_per_s":..}:
+ *              the rates of the counters above (pages, one decimal) and
+ *              what the VD holds now; null, and the ra_ rates null, as
+ *              without --watch
  *
  * vraidctl spare list --json
  *   {"spares":[SPARE,...]}            ("spares":[] when there are none)
@@ -463,8 +479,9 @@ static const struct pol_word read_words[] = {
 	{ "nora", VRAID_READ_NORA, "no-read-ahead" },
 };
 /*
- * wb: write-back while the journal (the "battery") is healthy; awb:
- * always write-back.  Neither is available yet (no controller cache).
+ * wb: write-back while the journal (the "battery") is healthy, taken and
+ * writing through until vraid can attach a journal; awb: always
+ * write-back, not available yet (the module refuses it, EOPNOTSUPP).
  */
 static const struct pol_word write_words[] = {
 	{ "wt", VRAID_WRITE_THROUGH, "write-through" },
@@ -529,7 +546,11 @@ static const char *pol_says(size_t k, uint32_t v)
 	return unk[k];
 }
 
-/* Values of the policies in @mask that need the controller cache. */
+/*
+ * Values of the policies in @mask that need the controller cache: always
+ * write-back, which vraid does not have yet, and cached I/O and read-ahead,
+ * which modules older than ABI 1.6 and 1.7 lack.
+ */
 static bool pol_needs_cache(uint32_t mask, const uint32_t *v)
 {
 	return ((mask & VRAID_SET_WRITE) && v[POL_WRITE] == VRAID_WRITE_BACK_ALWAYS) ||
@@ -539,18 +560,30 @@ static bool pol_needs_cache(uint32_t mask, const uint32_t *v)
 
 /*
  * After EOPNOTSUPP for a request with pol_needs_cache(): a module older
- * than ABI 1.6 has no cached I/O either.
+ * than ABI 1.6 has no cached I/O, one older than 1.7 no read-ahead; no
+ * module has always write-back yet.
  */
 static void cache_hint(const struct vraid_ioc_hdr *h, uint32_t mask,
 		       const uint32_t *v)
 {
-	if ((mask & VRAID_SET_IO) && v[POL_IO] == VRAID_IO_CACHED &&
-	    h->version_major == VRAID_ABI_MAJOR && h->version_minor < 6) {
+	bool old = h->version_major == VRAID_ABI_MAJOR;
+	bool io = old && h->version_minor < 6 && (mask & VRAID_SET_IO) &&
+		  v[POL_IO] == VRAID_IO_CACHED;
+	bool ra = old && h->version_minor < 7 && (mask & VRAID_SET_READ) &&
+		  v[POL_READ] == VRAID_READ_AHEAD;
+
+	if (io && ra)
+		hintmsg("the vraid module speaks ABI %d.%d, which has no cached I/O and no read-ahead: use io-policy direct and read-policy nora, or load the module built with this vraidctl",
+			h->version_major, h->version_minor);
+	else if (io)
 		hintmsg("the vraid module speaks ABI %d.%d, which has no cached I/O: use io-policy direct, or load the module built with this vraidctl",
 			h->version_major, h->version_minor);
-		return;
-	}
-	hintmsg("the controller cache has no read-ahead or always-write-back yet; write-through, write-back (which writes through until there is a journal), no read-ahead, and direct or cached I/O are available");
+	else if (ra)
+		hintmsg("the vraid module speaks ABI %d.%d, which has no read-ahead: use read-policy nora, or load the module built with this vraidctl",
+			h->version_major, h->version_minor);
+	else if ((mask & VRAID_SET_WRITE) &&
+		 v[POL_WRITE] == VRAID_WRITE_BACK_ALWAYS)
+		hintmsg("the controller cache has no always-write-back yet; write-through, write-back (which writes through until there is a journal), read-ahead or none, and direct or cached I/O are available");
 }
 
 static const struct vname write_effs[] = {
@@ -2251,6 +2284,8 @@ struct stats_sample {
 	uint64_t flushes, read_repairs;
 	bool cache;			/* the module has cache counters */
 	uint64_t chits, cmisses, cbytes;
+	bool ra;			/* ... and read-ahead ones (ABI 1.7) */
+	uint64_t rahits, rapages;
 };
 
 /* sysfs, or a tree standing in for it (VRAIDCTL_SYSFS, for tests) */
@@ -2332,6 +2367,9 @@ static int take_sample(struct ctl *c, uint32_t index, struct stats_sample *s)
 	s->cache = read_vd_attr(index, "cache_read_hits", &s->chits) &&
 		   read_vd_attr(index, "cache_read_misses", &s->cmisses) &&
 		   read_vd_attr(index, "cache_bytes", &s->cbytes);
+	s->ra = s->cache &&
+		read_vd_attr(index, "cache_ra_hits", &s->rahits) &&
+		read_vd_attr(index, "cache_ra_pages", &s->rapages);
 	for (i = 0; i < s->in.nr_members; i++) {
 		const struct vraid_member_info *m = &s->in.members[i];
 
@@ -2363,9 +2401,17 @@ static void stats_cache_line(const struct stats_sample *s)
 	       (unsigned long long)s->chits, (unsigned long long)s->cmisses);
 	if (all)
 		printf(" (%.1f %% hits)", 100.0 * (double)s->chits / (double)all);
+	/* the read-ahead part once there is anything to say about it */
+	if (s->ra && (s->rapages || s->in.read_policy == VRAID_READ_AHEAD))
+		printf(", read-ahead: %llu hits of %llu pages read ahead",
+		       (unsigned long long)s->rahits,
+		       (unsigned long long)s->rapages);
 	printf(", %s held", human_size(a, sizeof(a), s->cbytes));
+	/* direct: reads find read-ahead data, but their misses fill nothing */
 	if (s->in.io_policy != VRAID_IO_CACHED)
-		printf(" (io policy direct: reads do not use it)");
+		fputs(s->in.read_policy == VRAID_READ_AHEAD ?
+		      " (io policy direct: only read-ahead fills it)" :
+		      " (io policy direct: reads do not use it)", stdout);
 	printf("\n");
 }
 
@@ -2375,17 +2421,30 @@ static void stats_cache_json(const struct stats_sample *a,
 {
 	if (!b->cache) {
 		printf("null");
-	} else if (!a) {
-		printf("{\"read_hits\":%llu,\"read_misses\":%llu,\"cached_bytes\":%llu}",
+		return;
+	}
+	if (!a) {
+		printf("{\"read_hits\":%llu,\"read_misses\":%llu,\"cached_bytes\":%llu",
 		       (unsigned long long)b->chits,
 		       (unsigned long long)b->cmisses,
 		       (unsigned long long)b->cbytes);
-	} else {
-		printf("{\"read_hits_per_s\":%.1f,\"read_misses_per_s\":%.1f,\"cached_bytes\":%llu}",
-		       rate(b->chits, a->chits, dt),
-		       rate(b->cmisses, a->cmisses, dt),
-		       (unsigned long long)b->cbytes);
+		if (b->ra)
+			printf(",\"ra_hits\":%llu,\"ra_pages\":%llu}",
+			       (unsigned long long)b->rahits,
+			       (unsigned long long)b->rapages);
+		else
+			printf(",\"ra_hits\":null,\"ra_pages\":null}");
+		return;
 	}
+	printf("{\"read_hits_per_s\":%.1f,\"read_misses_per_s\":%.1f,\"cached_bytes\":%llu",
+	       rate(b->chits, a->chits, dt), rate(b->cmisses, a->cmisses, dt),
+	       (unsigned long long)b->cbytes);
+	if (a->ra && b->ra)
+		printf(",\"ra_hits_per_s\":%.1f,\"ra_pages_per_s\":%.1f}",
+		       rate(b->rahits, a->rahits, dt),
+		       rate(b->rapages, a->rapages, dt));
+	else
+		printf(",\"ra_hits_per_s\":null,\"ra_pages_per_s\":null}");
 }
 
 static void stats_member_dev(char *buf, size_t bufsz,
@@ -3550,10 +3609,11 @@ static const struct command commands[] = {
 	  "  --write-policy wt|wb|awb     write-through; write-back while the journal\n"
 	  "                               (the \"battery\") is healthy; always write-back\n"
 	  "  --io-policy direct|cached    direct I/O, or through the controller cache\n"
-	  "  awb and ra need parts of the controller cache that vraid does not have\n"
-	  "  yet: the module refuses them (EOPNOTSUPP, exit 1).  wb is taken, and\n"
+	  "  awb needs the part of the controller cache that vraid does not have\n"
+	  "  yet: the module refuses it (EOPNOTSUPP, exit 1).  wb is taken, and\n"
 	  "  writes through until there is a journal (show: \"Write in effect\").\n"
-	  "  cached keeps what reads bring in the controller cache (stats: hits).\n\n"
+	  "  cached keeps what reads bring in the controller cache (stats: hits);\n"
+	  "  ra reads ahead of sequential reads into it (stats: read-ahead).\n\n"
 	  "example: vraidctl create --level 0 --strip 128K --name scratch /dev/nvme0n1 /dev/nvme1n1\n"
 	  "         vraidctl create --level 5 --init full /dev/sdb /dev/sdc /dev/sdd\n"
 	  "         vraidctl create --level 1 --disk-cache off /dev/sdb /dev/sdc\n" },
@@ -3678,10 +3738,15 @@ static const struct command commands[] = {
 	  "I/Os vraid sent, the bytes the member device counted and its errors.\n"
 	  "Counted since the VD was created or assembled.  With --watch, a report\n"
 	  "every interval of what happened during it, as rates, until interrupted.\n"
-	  "The cache line: 4 KiB pages read from the controller cache (hits) and\n"
-	  "from the members for it (misses; io-policy=cached, reads of whole 4 KiB\n"
-	  "pages up to 128 KiB), and what the VD holds in it.  Read-ahead, dirty\n"
-	  "data and the journal come with the rest of the cache.\n\n"
+	  "The cache line: 4 KiB pages of reads answered from the controller cache\n"
+	  "(hits) and of reads that looked it up and were not answered (misses):\n"
+	  "reads of whole 4 KiB pages up to 1 MiB look it up with io-policy=cached\n"
+	  "or read-policy=ra, and with io-policy=cached those up to 128 KiB fill\n"
+	  "it.  Then read-ahead: the pages of reads answered from pages it brought\n"
+	  "in (hits, counted above too) and the pages read ahead (read-policy=ra);\n"
+	  "left out with a module that has no read-ahead counters.  Last, what the\n"
+	  "VD holds in the cache.  Dirty data and the journal come with the rest\n"
+	  "of the cache.\n\n"
 	  "  --watch          report rates every interval (like iostat)\n"
 	  "  --interval SECS  seconds between reports, 0.1 to 86400 (default 2)\n"
 	  "  --count N        stop after N reports\n"
@@ -3691,9 +3756,11 @@ static const struct command commands[] = {
 	  "                   --watch: vd time interval state reads_per_s writes_per_s\n"
 	  "                   read_bytes_per_s write_bytes_per_s flushes_per_s\n"
 	  "                   in_flight read_repairs cache members); cache: read_hits\n"
-	  "                   read_misses cached_bytes (with --watch: read_hits_per_s\n"
-	  "                   read_misses_per_s cached_bytes), null from a module\n"
-	  "                   without cache counters\n"
+	  "                   read_misses cached_bytes ra_hits ra_pages (with\n"
+	  "                   --watch: read_hits_per_s read_misses_per_s\n"
+	  "                   cached_bytes ra_hits_per_s ra_pages_per_s), null from\n"
+	  "                   a module without cache counters; the ra_ ones null\n"
+	  "                   from a module without read-ahead counters\n"
 	  "  -h, --help       show this help\n\n"
 	  "example: vraidctl stats vraid0 --watch --interval 1\n" },
 	{ "set", cmd_set, "vraidctl set VD KEY=VALUE...",
@@ -3711,13 +3778,16 @@ static const struct command commands[] = {
 	  "                                (the \"battery\") is healthy; always write-back\n"
 	  "  io-policy=direct|cached       direct I/O, or through the controller cache\n"
 	  "  -h, --help                    show this help\n\n"
-	  "awb and ra need parts of the controller cache that vraid does not have\n"
-	  "yet: the module refuses them (EOPNOTSUPP, exit 1).  cached is taken:\n"
+	  "awb needs the part of the controller cache that vraid does not have\n"
+	  "yet: the module refuses it (EOPNOTSUPP, exit 1).  cached is taken:\n"
 	  "reads fill the controller cache and are answered from it; writes go to\n"
-	  "the members and replace what it holds.  wb is taken: as a\n"
-	  "controller's write-back with a bad battery, it writes through until there\n"
-	  "is a journal, which vraid cannot attach yet (show: \"Write in effect\").\n"
-	  "New VDs start with\n"
+	  "the members and replace what it holds.  ra is taken: sequential reads\n"
+	  "bring the data after them into the controller cache ahead of time; with\n"
+	  "io-policy=direct, reads are answered from what read-ahead brought in\n"
+	  "and other misses do not fill it.  wb is taken: as a controller's\n"
+	  "write-back with a bad battery, it writes through until there is a\n"
+	  "journal, which vraid cannot attach yet (show: \"Write in effect\").  New\n"
+	  "VDs start with\n"
 	  "access=rw disk-cache=default read-policy=nora write-policy=wt\n"
 	  "io-policy=direct unless `vraidctl create` is told otherwise.\n\n"
 	  "examples: vraidctl set vraid0 access=ro\n"

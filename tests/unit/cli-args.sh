@@ -12,8 +12,8 @@
 # sends (magic, size, version, zeroed fields; job, spare, replace, info and
 # set also through the module's own validators in driver/validate.c, and
 # create's policies through vraid_validate_policies(), whose EOPNOTSUPP
-# for what needs the controller cache is passed on as the module's own
-# refusal) and answers from canned VDs:
+# for what needs the controller cache (always write-back) is passed on as
+# the module's own refusal) and answers from canned VDs:
 #   MOCK_VRAID=none|three|vanish|dupname|badreply|jobs   which VDs exist;
 #                                    "jobs" has VDs with background jobs
 #                                    (see jobs_info() in mock.c), some of
@@ -27,6 +27,7 @@
 #                                    the policy validator runs)
 #   MOCK_ABI_MINOR=N                 a refusal says the module speaks 1.N
 #   MOCK_SET_IGNORE=1                SET_POLICY succeeds but changes nothing
+#   MOCK_RA=1                        every VD's read policy is read-ahead
 # A SET_POLICY that succeeds changes the VD's policies for the INFO
 # requests that follow in the same process.
 # SPARE LIST answers two spares (none in scenario "none").
@@ -345,6 +346,8 @@ static int vd_info(struct vraid_info *in)
 	if (i == k || (!strcmp(s, "vanish") && ix == 5))
 		return ENOENT;
 	vd_info_canned(in);
+	if (getenv("MOCK_RA"))
+		in->read_policy = VRAID_READ_AHEAD;
 	if (pols[ix].mask & VRAID_SET_ACCESS)
 		in->access_policy = pols[ix].access;
 	if (pols[ix].mask & VRAID_SET_DISK_CACHE)
@@ -834,10 +837,14 @@ run_tests() {
 	check "help set" 0 "usage: vraidctl set VD KEY=VALUE..." "" "$V" help set
 	check "set -h" 0 "write-policy=wt|wb|awb" "" "$V" set -h
 	out_has "set -h example" -qF "vraidctl set vraid0 access=ro"
-	out_has "set -h says what is not available" -qF "awb and ra need parts of the controller cache"
+	out_has "set -h says what is not available" -qF "awb needs the part of the controller cache"
+	out_has "set -h says ra is taken" -qF "ra is taken: sequential reads"
+	out_lacks "set -h no longer refuses ra" -qF "awb and ra need"
 	out_has "set -h says wb writes through" -qF "wb is taken: as a"
 	check "create -h policies" 0 "--write-policy wt|wb|awb" "" "$V" create -h
 	out_has "create -h --disk-cache" -qF "--disk-cache default|on|off"
+	out_has "create -h says what is not available" -qF "awb needs the part of the controller cache"
+	out_has "create -h says what ra does" -qF "ra reads ahead of sequential reads into it (stats: read-ahead)"
 	out_has "create synopsis has the policies" -qF "[--access rw|ro|blocked] [--disk-cache on|off|default] [--read-policy ra|nora] [--write-policy wt|wb|awb] [--io-policy direct|cached] DEV..."
 	check "set, nothing" 2 "" "name the virtual drive and the policies to set (e.g. vraid0 access=ro)" "$V" set
 	check "set, nothing, usage" 2 "" "usage: vraidctl set VD KEY=VALUE..." "$V" set
@@ -999,6 +1006,8 @@ run_tests() {
 	echo 300 >"$sys/block/vraid0/vraid/cache_read_hits"
 	echo 100 >"$sys/block/vraid0/vraid/cache_read_misses"
 	echo 2097152 >"$sys/block/vraid0/vraid/cache_bytes"
+	echo 40 >"$sys/block/vraid0/vraid/cache_ra_hits"
+	echo 64 >"$sys/block/vraid0/vraid/cache_ra_pages"
 	echo "100 0 2048 5 300 0 8192 9 3 20 30 0 0 0 0 7 1" >"$sys/class/block/vraid0/stat"
 	echo "60 0 1024 5 150 0 4096 9 0 20 30 0 0 0 0 0 0" >"$sys/class/block/nvme0n1/stat"
 	echo "40 0 1024 5 150 0 4096 9 0 20 30" >"$sys/class/block/nvme1n1/stat"
@@ -1017,22 +1026,48 @@ run_tests() {
 	out_has "mock: stats flushes" -qxF "Flushes:       7"
 	out_has "mock: stats in flight" -qxF "In flight:     3"
 	out_has "mock: stats read repairs" -qxF "Read repairs:  2"
-	out_has "mock: stats cache line" -qxF "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: reads do not use it)"
+	out_has "mock: stats cache line" -qxF "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held (io policy direct: reads do not use it)"
 	out_has "mock: stats member row" -qxF '   0  /dev/nvme0n1  Online   1000    2000  512 KiB    2 MiB       0'
-	check "mock: stats --json" 0 '{"vd":"vraid0","index":0,"level":"raid0","state":"optimal","reads":100,"read_bytes":1048576,"writes":300,"write_bytes":4194304,"flushes":7,"in_flight":3,"read_repairs":2,"cache":{"read_hits":300,"read_misses":100,"cached_bytes":2097152},"members":[{"role":0,"device":"/dev/nvme0n1","state":"online","reads":1000,"writes":2000,"read_bytes":524288,"write_bytes":2097152,"errors":0},' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --json
+	check "mock: stats --json" 0 '{"vd":"vraid0","index":0,"level":"raid0","state":"optimal","reads":100,"read_bytes":1048576,"writes":300,"write_bytes":4194304,"flushes":7,"in_flight":3,"read_repairs":2,"cache":{"read_hits":300,"read_misses":100,"cached_bytes":2097152,"ra_hits":40,"ra_pages":64},"members":[{"role":0,"device":"/dev/nvme0n1","state":"online","reads":1000,"writes":2000,"read_bytes":524288,"write_bytes":2097152,"errors":0},' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --json
 	cp "$tmp/out" "$tmp/stats.json"
 	check "mock: stats --watch --count 2" 0 "TIME      VD/ROLE" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --watch --interval 0.1 --count 2
 	[ "$(grep -c '  vraid0 ' "$tmp/out")" = 2 ] && say_ok "mock: stats --watch prints 2 reports" ||
 		say_not_ok "mock: stats --watch prints 2 reports: $(cat "$tmp/out")"
 	out_has "mock: stats --watch idle rates" -q '^[0-9:]*  vraid0 *0.0 *0.0 *0.00 *0.00 *0.0 .*Optimal$'
-	check "mock: stats --watch --json" 0 '"reads_per_s":0.0,"writes_per_s":0.0,"read_bytes_per_s":0,"write_bytes_per_s":0,"flushes_per_s":0.0,"in_flight":3,"read_repairs":2,"cache":{"read_hits_per_s":0.0,"read_misses_per_s":0.0,"cached_bytes":2097152},"members":[{"role":0,"device":"/dev/nvme0n1"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --watch --interval 0.1 --count 1 --json
+	check "mock: stats --watch --json" 0 '"reads_per_s":0.0,"writes_per_s":0.0,"read_bytes_per_s":0,"write_bytes_per_s":0,"flushes_per_s":0.0,"in_flight":3,"read_repairs":2,"cache":{"read_hits_per_s":0.0,"read_misses_per_s":0.0,"cached_bytes":2097152,"ra_hits_per_s":0.0,"ra_pages_per_s":0.0},"members":[{"role":0,"device":"/dev/nvme0n1"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --watch --interval 0.1 --count 1 --json
 	head -n 1 "$tmp/out" >"$tmp/stats-watch.json"
+	# read-ahead with io-policy direct: reads look the cache up, misses do not fill it
+	check "mock: stats, read-ahead, io direct" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held (io policy direct: only read-ahead fills it)" "" env MOCK_VRAID=three MOCK_RA=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	# nothing read ahead and read-ahead off: the line says nothing of it
+	echo 0 >"$sys/block/vraid0/vraid/cache_ra_pages"
+	check "mock: stats, nora, nothing read ahead" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: reads do not use it)" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	echo 64 >"$sys/block/vraid0/vraid/cache_ra_pages"
+	# io-policy cached (vraid1): nothing said of the io policy
+	mkdir -p "$sys/block/vraid1" "$sys/class/block/vraid1" &&
+		cp -r "$sys/block/vraid0/vraid" "$sys/block/vraid1/" &&
+		cp "$sys/class/block/vraid0/stat" "$sys/class/block/vraid1/stat"
+	check "mock: stats, io cached" 0 "vraid1 (RAID5, Rebuilding)" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 1
+	out_has "mock: stats, io cached, cache line" -qxF "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held"
+	# a module without the read-ahead counters (ABI 1.6): they are left out
+	mkdir -p "$tmp/sysnora/block/vraid0" && cp -r "$sys/class" "$tmp/sysnora/" &&
+		cp -r "$sys/block/vraid0/vraid" "$tmp/sysnora/block/vraid0/" &&
+		rm "$tmp/sysnora/block/vraid0/vraid/cache_ra_hits" "$tmp/sysnora/block/vraid0/vraid/cache_ra_pages"
+	check "mock: stats, no read-ahead counters" 0 "" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnora" "$M" stats 0
+	out_has "mock: stats, no read-ahead counters, cache line" -qxF "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: reads do not use it)"
+	out_lacks "mock: stats, no read-ahead counters, no read-ahead" -qi "read-ahead"
+	check "mock: stats --json, no read-ahead counters" 0 '"read_repairs":2,"cache":{"read_hits":300,"read_misses":100,"cached_bytes":2097152,"ra_hits":null,"ra_pages":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnora" "$M" stats 0 --json
+	cp "$tmp/out" "$tmp/stats-nora.json"
+	check "mock: stats --watch --json, no read-ahead counters" 0 '"cache":{"read_hits_per_s":0.0,"read_misses_per_s":0.0,"cached_bytes":2097152,"ra_hits_per_s":null,"ra_pages_per_s":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnora" "$M" stats 0 --watch --interval 0.1 --count 1 --json
+	echo 5 >"$tmp/sysnora/block/vraid0/vraid/cache_ra_hits"
+	check "mock: stats, one read-ahead counter" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnora" "$M" stats 0
+	out_lacks "mock: stats, one read-ahead counter, left out" -qi "read-ahead"
 	# a module without the cache counters: the cache is null
 	mkdir -p "$tmp/sys0/block/vraid0" && cp -r "$sys/class" "$tmp/sys0/" &&
 		cp -r "$sys/block/vraid0/vraid" "$tmp/sys0/block/vraid0/" &&
 		rm "$tmp/sys0/block/vraid0/vraid/cache_bytes"
 	check "mock: stats --json, no cache counters" 0 '"read_repairs":2,"cache":null,"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sys0" "$M" stats 0 --json
 	check "mock: stats, no cache counters" 0 "Cache:         none: this module has no cache counters" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sys0" "$M" stats 0
+	out_lacks "mock: stats, no cache counters, no read-ahead" -qi "read-ahead"
 	check "mock: stats, no sysfs" 1 "" "cannot read the counters of vraid0 under $tmp/nosys/block/vraid0" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/nosys" "$M" stats 0
 	if grep -qF "hint: stats needs sysfs mounted at /sys" "$tmp/err"; then
 		say_ok "mock: stats, no sysfs: hint"
@@ -1066,7 +1101,11 @@ st = json.load(open(d + "/stats.json"))
 assert list(st) == ["vd", "index", "level", "state", "reads", "read_bytes", "writes",
                     "write_bytes", "flushes", "in_flight", "read_repairs", "cache",
                     "members"], list(st)
-assert st["cache"] == {"read_hits": 300, "read_misses": 100, "cached_bytes": 2097152}
+assert st["cache"] == {"read_hits": 300, "read_misses": 100, "cached_bytes": 2097152,
+                       "ra_hits": 40, "ra_pages": 64}, st["cache"]
+sn = json.load(open(d + "/stats-nora.json"))
+assert sn["cache"] == {"read_hits": 300, "read_misses": 100, "cached_bytes": 2097152,
+                       "ra_hits": None, "ra_pages": None}, sn["cache"]
 assert len(st["members"]) == 2
 assert list(st["members"][0]) == ["role", "device", "state", "reads", "writes",
                                   "read_bytes", "write_bytes", "errors"]
@@ -1074,6 +1113,9 @@ sw = json.load(open(d + "/stats-watch.json"))
 assert list(sw) == ["vd", "time", "interval", "state", "reads_per_s", "writes_per_s",
                     "read_bytes_per_s", "write_bytes_per_s", "flushes_per_s",
                     "in_flight", "read_repairs", "cache", "members"], list(sw)
+assert sw["cache"] == {"read_hits_per_s": 0.0, "read_misses_per_s": 0.0,
+                       "cached_bytes": 2097152, "ra_hits_per_s": 0.0,
+                       "ra_pages_per_s": 0.0}, sw["cache"]
 assert list(sw["members"][0]) == ["role", "device", "state", "reads_per_s",
                                   "writes_per_s", "read_bytes_per_s",
                                   "write_bytes_per_s", "errors"]
@@ -1296,7 +1338,10 @@ EOF
 	fi
 
 	# set (ABI 1.4): one SET_POLICY with the keys given, then INFO
-	cachehint="vraidctl: hint: the controller cache has no read-ahead or always-write-back yet; write-through, write-back (which writes through until there is a journal), no read-ahead, and direct or cached I/O are available"
+	cachehint="vraidctl: hint: the controller cache has no always-write-back yet; write-through, write-back (which writes through until there is a journal), read-ahead or none, and direct or cached I/O are available"
+	rahint="vraidctl: hint: the vraid module speaks ABI 1.6, which has no read-ahead: use read-policy nora, or load the module built with this vraidctl"
+	# what ABI 1.6's validator said of read-ahead
+	oldra="read-ahead needs the controller cache, which this vraid does not have yet: use no read-ahead"
 	rm -f "$tmp/log"
 	check "mock: set one key" 0 "" "" env MOCK_VRAID=three "$M" set vraid0 access=ro
 	out_is "mock: set one key, in effect" "vraid0: access ro, disk cache default, read no-read-ahead, write write-through, io direct"
@@ -1324,19 +1369,38 @@ EOF
 	expect_log "mock: set back to the defaults request" "set index=1 mask=0x1e access=0 dcache=0 io=0 read=0 write=0"
 	# what needs the controller cache: sent as asked, refused by the validator
 	for w in "write-policy=awb:mask=0x10 access=0 dcache=0 io=0 read=0 write=2:always write-back needs the controller cache, which vraid does not have yet: use write-through or write-back" \
-		 "read-policy=ra:mask=0x8 access=0 dcache=0 io=0 read=1 write=0:read-ahead needs the controller cache, which this vraid does not have yet: use no read-ahead"; do
+		 "read-policy=ra write-policy=awb:mask=0x18 access=0 dcache=0 io=0 read=1 write=2:always write-back needs the controller cache, which vraid does not have yet: use write-through or write-back"; do
 		kv=${w%%:*} sent=${w#*:} why=${w#*:*:}
 		sent=${sent%%:*}
-		check "mock: set $kv refused" 1 "" "vraidctl: set vraid0: $why" env MOCK_VRAID=three "$M" set vraid0 "$kv"
+		# shellcheck disable=SC2086
+		check "mock: set $kv refused" 1 "" "vraidctl: set vraid0: $why" env MOCK_VRAID=three "$M" set vraid0 $kv
 		expect_log "mock: set $kv sent as asked" "set index=0 $sent"
-		check "mock: set $kv, EOPNOTSUPP" 1 "" "(EOPNOTSUPP: Operation not supported)" env MOCK_VRAID=three "$M" set vraid0 "$kv"
-		check "mock: set $kv, hint" 1 "" "$cachehint" env MOCK_VRAID=three "$M" set vraid0 "$kv"
+		# shellcheck disable=SC2086
+		check "mock: set $kv, EOPNOTSUPP" 1 "" "(EOPNOTSUPP: Operation not supported)" env MOCK_VRAID=three "$M" set vraid0 $kv
+		# shellcheck disable=SC2086
+		check "mock: set $kv, hint" 1 "" "$cachehint" env MOCK_VRAID=three "$M" set vraid0 $kv
 		out_lacks "mock: set $kv prints nothing" -q .
 	done
+	# read-ahead is taken (ABI 1.7); a module older than 1.7 refuses it
+	check "mock: set read-policy=ra" 0 "" "" env MOCK_VRAID=three "$M" set vraid0 read-policy=ra
+	out_is "mock: set read-policy=ra, in effect" "vraid0: access rw, disk cache default, read read-ahead, write write-through, io direct"
+	expect_log "mock: set read-policy=ra request" "set index=0 mask=0x8 access=0 dcache=0 io=0 read=1 write=0"
+	if [ -s "$tmp/err" ]; then say_not_ok "mock: set read-policy=ra, empty stderr"; else say_ok "mock: set read-policy=ra, empty stderr"; fi
+	check "mock: set read-policy=ra io-policy=cached" 0 "vraid0: access rw, disk cache default, read read-ahead, write write-through, io cached" "" env MOCK_VRAID=three "$M" set vraid0 read-policy=ra io-policy=cached
+	expect_log "mock: set read-policy=ra io-policy=cached request" "set index=0 mask=0xc access=0 dcache=0 io=1 read=1 write=0"
+	check "mock: set read-policy=ra, module 1.6" 1 "" "vraidctl: set vraid0: $oldra (EOPNOTSUPP: Operation not supported)" env MOCK_VRAID=three MOCK_ABI_MINOR=6 MOCK_FAIL="set:EOPNOTSUPP:$oldra" "$M" set vraid0 read-policy=ra
+	check "mock: set read-policy=ra, module 1.6, hint" 1 "" "$rahint" env MOCK_VRAID=three MOCK_ABI_MINOR=6 MOCK_FAIL="set:EOPNOTSUPP:$oldra" "$M" set vraid0 read-policy=ra
+	err_lacks "mock: set read-policy=ra, module 1.6, no general hint" "no always-write-back"
+	out_lacks "mock: set read-policy=ra, module 1.6, prints nothing" -q .
+	check "mock: set read-policy=ra io-policy=cached, module 1.5" 1 "" "vraidctl: hint: the vraid module speaks ABI 1.5, which has no cached I/O and no read-ahead: use io-policy direct and read-policy nora, or load the module built with this vraidctl" env MOCK_VRAID=three MOCK_ABI_MINOR=5 MOCK_FAIL="set:EOPNOTSUPP:cached I/O needs the controller cache" "$M" set vraid0 read-policy=ra io-policy=cached
+	check "mock: set read-policy=ra, module 1.7 refuses" 1 "" "set vraid0: not today (EOPNOTSUPP" env MOCK_VRAID=three MOCK_FAIL="set:EOPNOTSUPP:not today" "$M" set vraid0 read-policy=ra
+	err_lacks "mock: set read-policy=ra, module 1.7 refuses, no ABI hint" "speaks ABI"
+	err_lacks "mock: set read-policy=ra, module 1.7 refuses, no cache hint" "controller cache"
 	check "mock: set io-policy=cached" 0 "vraid0: access rw, disk cache default, read no-read-ahead, write write-through, io cached" "" env MOCK_VRAID=three "$M" set vraid0 io-policy=cached
 	expect_log "mock: set io-policy=cached request" "set index=0 mask=0x4 access=0 dcache=0 io=1 read=0 write=0"
 	check "mock: set io-policy=cached, older module" 1 "" "vraidctl: hint: the vraid module speaks ABI 1.5, which has no cached I/O: use io-policy direct, or load the module built with this vraidctl" env MOCK_VRAID=three MOCK_ABI_MINOR=5 MOCK_FAIL="set:EOPNOTSUPP:cached I/O needs the controller cache" "$M" set vraid0 io-policy=cached
-	err_lacks "mock: set io-policy=cached, older module, no general hint" "no read-ahead or always-write-back"
+	err_lacks "mock: set io-policy=cached, older module, no general hint" "no always-write-back"
+	err_lacks "mock: set io-policy=cached, older module, no read-ahead hint" "no read-ahead"
 	check "mock: set access=ro write-policy=awb refused whole" 1 "" "always write-back needs the controller cache" env MOCK_VRAID=three "$M" set vraid0 access=ro write-policy=awb
 	expect_log "mock: set access=ro write-policy=awb request" "set index=0 mask=0x11 access=1 dcache=0 io=0 read=0 write=2"
 	# write-back is taken, and writes through for want of a journal
@@ -1371,6 +1435,7 @@ EOF
 			 "disk-cache off:access=0 dcache=2 io=0 read=0 write=0" \
 			 "disk-cache default:access=0 dcache=0 io=0 read=0 write=0" \
 			 "read-policy nora:access=0 dcache=0 io=0 read=0 write=0" \
+			 "read-policy ra:access=0 dcache=0 io=0 read=1 write=0" \
 			 "write-policy wt:access=0 dcache=0 io=0 read=0 write=0" \
 			 "io-policy direct:access=0 dcache=0 io=0 read=0 write=0" \
 			 "io-policy cached:access=0 dcache=0 io=1 read=0 write=0"; do
@@ -1386,8 +1451,7 @@ EOF
 		check "mock: create --write-policy wb" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 0 --write-policy wb "$blk0" "$blk1"
 		expect_log "mock: create --write-policy wb sends it" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 access=0 dcache=0 io=0 read=0 write=1"
 		out_is "mock: create --write-policy wb, stdout is the name alone" vraid4
-		for f in "write-policy awb:access=0 dcache=0 io=0 read=0 write=2:always write-back needs the controller cache" \
-			 "read-policy ra:access=0 dcache=0 io=0 read=1 write=0:read-ahead needs the controller cache"; do
+		for f in "write-policy awb:access=0 dcache=0 io=0 read=0 write=2:always write-back needs the controller cache"; do
 			o=${f%%:*} sent=${f#*:} why=${f#*:*:}
 			sent=${sent%%:*}
 			check "mock: create --$o refused" 1 "" "vraidctl: create: $why" env MOCK_VRAID=none "$M" create --level 0 "--${o% *}" "${o#* }" "$blk0" "$blk1"
@@ -1396,6 +1460,14 @@ EOF
 			out_lacks "mock: create --$o prints no name" -q .
 		done
 		check "mock: create --io-policy cached, older module" 1 "" "the vraid module speaks ABI 1.5, which has no cached I/O" env MOCK_VRAID=none MOCK_ABI_MINOR=5 MOCK_FAIL="create:EOPNOTSUPP:cached I/O needs the controller cache" "$M" create --level 0 --io-policy cached "$blk0" "$blk1"
+		check "mock: create --read-policy ra --io-policy cached" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 0 --read-policy ra --io-policy cached "$blk0" "$blk1"
+		expect_log "mock: create --read-policy ra --io-policy cached sends both" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 access=0 dcache=0 io=1 read=1 write=0"
+		check "mock: create --read-policy ra, module 1.6" 1 "" "vraidctl: create: $oldra (EOPNOTSUPP" env MOCK_VRAID=none MOCK_ABI_MINOR=6 MOCK_FAIL="create:EOPNOTSUPP:$oldra" "$M" create --level 0 --read-policy ra "$blk0" "$blk1"
+		check "mock: create --read-policy ra, module 1.6, hint" 1 "" "$rahint" env MOCK_VRAID=none MOCK_ABI_MINOR=6 MOCK_FAIL="create:EOPNOTSUPP:$oldra" "$M" create --level 0 --read-policy ra "$blk0" "$blk1"
+		err_lacks "mock: create --read-policy ra, module 1.6, no general hint" "no always-write-back"
+		out_lacks "mock: create --read-policy ra, module 1.6, prints no name" -q .
+		check "mock: create --read-policy ra --write-policy awb refused" 1 "" "always write-back needs the controller cache" env MOCK_VRAID=none "$M" create --level 0 --read-policy ra --write-policy awb "$blk0" "$blk1"
+		check "mock: create --read-policy ra --write-policy awb hint" 1 "" "$cachehint" env MOCK_VRAID=none "$M" create --level 0 --read-policy ra --write-policy awb "$blk0" "$blk1"
 		check "mock: create EOPNOTSUPP not about the cache" 1 "" "RAID5 is not supported yet" env MOCK_FAIL="create:EOPNOTSUPP:RAID5 is not supported yet" "$M" create --level 5 --access ro "$blk0" "$blk1" "$blk2"
 		err_lacks "mock: create EOPNOTSUPP not about the cache, no cache hint" "controller cache"
 		check "mock: create policies, older module" 1 "" "the vraid module speaks ABI 1.3, which takes no policies at create: leave the policy options out" env MOCK_ABI_MINOR=3 MOCK_FAIL="create:EINVAL:reserved fields are not zero" "$M" create --level 0 --disk-cache off "$blk0" "$blk1"

@@ -599,11 +599,13 @@ static const struct create_case {
 	{ "write 3", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_WRITE, 3, 0, -EINVAL, "unknown policy" },
 	{ "write-back (writes through)", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_WRITE, VRAID_WRITE_BACK, 0, 0, NULL },
 	{ "always write-back", 0, 2, 0, 0, NOSTR, 0, TW_POL, POL_WRITE, VRAID_WRITE_BACK_ALWAYS, 0, -EOPNOTSUPP, "always write-back" },
-	{ "read-ahead", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_READ, VRAID_READ_AHEAD, 0, -EOPNOTSUPP, "read-ahead" },
+	{ "read-ahead (ABI 1.7)", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_READ, VRAID_READ_AHEAD, 0, 0, NULL },
 	{ "cached I/O", 255, 1, 0, 0, NOSTR, 0, TW_POL, POL_IO, VRAID_IO_CACHED, 0, 0, NULL },
 	{ "access ro with write-back", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, VRAID_WRITE_BACK, POL_ACCESS, 0, NULL },
 	{ "access ro with always write-back", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, VRAID_WRITE_BACK_ALWAYS, POL_ACCESS, -EOPNOTSUPP, "always write-back" },
 	{ "unknown write beats read-ahead", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, 3, POL_READ, -EINVAL, "unknown policy" },
+	{ "read-ahead with always write-back", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, VRAID_WRITE_BACK_ALWAYS, POL_READ, -EOPNOTSUPP, "always write-back" },
+	{ "read-ahead with cached I/O", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_READ, VRAID_READ_AHEAD, POL_IO, 0, NULL },
 
 	/* JBOD has no strip */
 	{ "jbod strip 4096", 255, 1, 4096, 0, NOSTR, 0, TW_NONE, 0, 0, 0, -EINVAL, "strip" },
@@ -1289,12 +1291,15 @@ static void test_set_policy(void)
 		/* what needs the controller cache */
 		{ "write-back (writes through)", 0, S_W, 0, 0, 0, 0, 1, 0, 0, 0, false, 0, NULL },
 		{ "always write-back",      0, S_W, 0, 0, 0, 0, 2, 0, 0, 0, false, -EOPNOTSUPP, "always write-back" },
-		{ "read-ahead",             0, S_R, 0, 0, 0, 1, 0, 0, 0, 0, false, -EOPNOTSUPP, "read-ahead" },
+		{ "read-ahead (ABI 1.7)",   0, S_R, 0, 0, 0, 1, 0, 0, 0, 0, false, 0, NULL },
+		{ "read-ahead with always write-back", 0, S_R | S_W, 0, 0, 0, 1, 2, 0, 0, 0, false, -EOPNOTSUPP, "always write-back" },
 		{ "cached I/O",             0, S_I, 0, 0, 1, 0, 0, 0, 0, 0, false, 0, NULL },
 		{ "access ro with write-back", 0, S_A | S_W, 1, 0, 0, 0, 1, 0, 0, 0, false, 0, NULL },
 		{ "access ro with always write-back", 0, S_A | S_W, 1, 0, 0, 0, 2, 0, 0, 0, false, -EOPNOTSUPP, "always write-back" },
 		{ "all five, cached I/O",   0, S_ALL, 0, 0, 1, 0, 0, 0, 0, 0, false, 0, NULL },
-		{ "all five, cached I/O, read-ahead", 0, S_ALL, 0, 0, 1, 1, 0, 0, 0, 0, false, -EOPNOTSUPP, "read-ahead" },
+		{ "all five, cached I/O, read-ahead", 0, S_ALL, 0, 0, 1, 1, 0, 0, 0, 0, false, 0, NULL },
+		{ "all five, cached I/O, read-ahead, write-back", 0, S_ALL, 0, 0, 1, 1, 1, 0, 0, 0, false, 0, NULL },
+		{ "all five, read-ahead, always write-back", 0, S_ALL, 0, 0, 1, 1, 2, 0, 0, 0, false, -EOPNOTSUPP, "always write-back" },
 		/* reserved fields */
 		{ "reserved1 = 1",          0, S_A, 1, 0, 0, 0, 0, 1, 0, 0, false, -EINVAL, "reserved" },
 		{ "reserved2[0] = 1",       0, S_A, 1, 0, 0, 0, 0, 0, 0, 1, false, -EINVAL, "reserved" },
@@ -1335,7 +1340,7 @@ static void test_set_policy(void)
 
 	/*
 	 * Every value of every policy, alone in set_mask: accepted, refused
-	 * as unknown, or refused as needing the cache; the same through
+	 * as unknown, or refused as needing the cache (always write-back); the same through
 	 * create and through vraid_validate_policies() with every mask.
 	 */
 	tap_begin("set_policy, create, validate_policies: every value 0..4 of every policy");
@@ -1352,12 +1357,13 @@ static void test_set_policy(void)
 		u32 m;
 
 		/*
-		 * access, disk cache and io: all known values work today;
-		 * write: write-through and write-back (which writes through)
+		 * access, disk cache, io and read (read-ahead since ABI
+		 * 1.7): all known values work today; write: write-through
+		 * and write-back (which writes through), not always
+		 * write-back
 		 */
 		want = v > max[which] ? -EINVAL :
-		       which == POL_WRITE ? (v == 2 ? -EOPNOTSUPP : 0) :
-		       which == POL_READ && v ? -EOPNOTSUPP : 0;
+		       which == POL_WRITE && v == 2 ? -EOPNOTSUPP : 0;
 		vals[which] = v;
 		good_hdr(&p->hdr, sizeof(*p));
 		p->set_mask = bits[which];

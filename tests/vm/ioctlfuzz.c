@@ -764,9 +764,9 @@ static bool level_known(uint32_t l)
 }
 
 /*
- * Policies: unknown values EINVAL; read-ahead and always write-back
- * EOPNOTSUPP (write-back is taken: it writes through until there is a
- * journal; cached I/O is taken).
+ * Policies: unknown values EINVAL; always write-back EOPNOTSUPP
+ * (write-back is taken: it writes through until there is a journal;
+ * cached I/O and read-ahead are taken).
  */
 static void model_policies(struct fz_verdict *v, uint32_t mask, uint32_t acc,
 			   uint32_t dc, uint32_t io, uint32_t rd, uint32_t wr)
@@ -777,8 +777,7 @@ static void model_policies(struct fz_verdict *v, uint32_t mask, uint32_t acc,
 	    ((mask & VRAID_SET_READ) && rd > VRAID_READ_AHEAD) ||
 	    ((mask & VRAID_SET_WRITE) && wr > VRAID_WRITE_BACK_ALWAYS))
 		viol(v, CL_POLICY);
-	else if (((mask & VRAID_SET_READ) && rd) ||
-		 ((mask & VRAID_SET_WRITE) && wr == VRAID_WRITE_BACK_ALWAYS))
+	else if ((mask & VRAID_SET_WRITE) && wr == VRAID_WRITE_BACK_ALWAYS)
 		viol(v, CL_POLICY_NA);
 }
 

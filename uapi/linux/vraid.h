@@ -40,9 +40,10 @@
  * 4: SET_POLICY, policies at create; 5: write policy 2 is "always write
  * back" (VRAID_WRITE_BACK_ALWAYS), write-back is accepted, INFO reports
  * the write policy in effect (write_policy_effective, cache_flags);
- * 6: io policy cached is accepted (the controller cache's reads).
+ * 6: io policy cached is accepted (the controller cache's reads);
+ * 7: read policy read-ahead is accepted.
  */
-#define VRAID_ABI_MINOR		6
+#define VRAID_ABI_MINOR		7
 
 #define VRAID_MAX_MEMBERS	32	/* members of one virtual drive */
 #define VRAID_MAX_VDS		256	/* virtual drives per system */
