@@ -123,6 +123,7 @@ MODULE_PARM_DESC(cache_mib,
 		 "controller cache size in MiB, 16..RAM/2 (default: RAM/16 within 32..1024)");
 
 static unsigned long vraid_cache_limit;		/* pages */
+static struct vraid_shrinker vraid_cache_shrinker;
 static atomic_long_t vraid_cache_used;		/* pages, all VDs */
 static struct kmem_cache *vraid_cline_slab;
 static LIST_HEAD(vraid_cache_vds);
@@ -222,29 +223,37 @@ static unsigned long vraid_cache_evict(struct vraid_cache *c,
 	return freed;
 }
 
+/* Evict at least @want pages from the VD that holds the most. */
+static unsigned long vraid_cache_evict_largest(unsigned long want)
+{
+	struct vraid_cache *c, *victim = NULL;
+	unsigned long freed = 0;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(c, &vraid_cache_vds, node)
+		if (!victim || atomic_long_read(&c->pages) >
+			       atomic_long_read(&victim->pages))
+			victim = c;
+	if (victim)
+		freed = vraid_cache_evict(victim, want);
+	rcu_read_unlock();
+	return freed;
+}
+
 /*
  * Make room for @n pages in the controller's pool: evict from the VD that
  * holds the most.  Returns false (and takes nothing) if the pool stays full.
  */
 static bool vraid_cache_reserve(unsigned long n)
 {
-	struct vraid_cache *c, *victim;
 	int tries;
 
 	for (tries = 0; tries < 4; tries++) {
 		if (atomic_long_add_return(n, &vraid_cache_used) <=
-		    vraid_cache_limit)
+		    READ_ONCE(vraid_cache_limit))
 			return true;
 		atomic_long_sub(n, &vraid_cache_used);
-		victim = NULL;
-		rcu_read_lock();
-		list_for_each_entry_rcu(c, &vraid_cache_vds, node)
-			if (!victim || atomic_long_read(&c->pages) >
-				       atomic_long_read(&victim->pages))
-				victim = c;
-		if (victim)
-			vraid_cache_evict(victim, max(n, 16UL));
-		rcu_read_unlock();
+		vraid_cache_evict_largest(max(n, 16UL));
 	}
 	return false;
 }
@@ -821,6 +830,91 @@ void vraid_cache_exit(struct vraid_vd *vd)
 	vd->cache = NULL;
 }
 
+/*
+ * CONTROLLER SET_CACHE_SIZE: resize the pool to @bytes (0: the default).
+ * Shrinking evicts, from the VDs holding the most, until the pages held
+ * fit (pages of reads completing meanwhile may stay over it briefly: a
+ * fill that finds the pool full evicts or caches nothing).  Called with
+ * vraid_ctl_mutex held.
+ */
+int vraid_cache_set_size(u64 bytes, char *msg, size_t len)
+{
+	u64 ram = (u64)totalram_pages() << PAGE_SHIFT;
+	unsigned long limit, over, idle = 0;
+	int ret;
+
+	ret = vraid_cache_check_bytes(bytes, ram, msg, len);
+	if (ret)
+		return ret;
+	if (!bytes)
+		bytes = vraid_cache_default_bytes(ram);
+	limit = bytes >> PAGE_SHIFT;
+	WRITE_ONCE(vraid_cache_limit, limit);
+	cache_mib = bytes >> 20;
+	while ((over = atomic_long_read(&vraid_cache_used)) > limit &&
+	       idle < 4096) {
+		if (!vraid_cache_evict_largest(over - limit))
+			idle++;
+		cond_resched();
+	}
+	pr_info("vraid: controller cache %u MiB\n", cache_mib);
+	return 0;
+}
+
+/* CONTROLLER: what the controller cache looks like now. */
+void vraid_cache_show(struct vraid_controller *ctl)
+{
+	u64 ram = (u64)totalram_pages() << PAGE_SHIFT;
+	unsigned long limit = READ_ONCE(vraid_cache_limit);
+	struct vraid_cache_limits l;
+	struct vraid_cache *c;
+
+	vraid_cache_limits(limit, 0, &l);
+	ctl->cache_bytes = (u64)limit << PAGE_SHIFT;
+	ctl->cache_default_bytes = vraid_cache_default_bytes(ram);
+	ctl->cache_max_bytes = min_t(u64, rounddown(ram / 2, SZ_1M),
+				     VRAID_CACHE_SET_MAX);
+	ctl->cache_used_bytes = (u64)max(atomic_long_read(&vraid_cache_used),
+					 0L) << PAGE_SHIFT;
+	ctl->cache_dirty_bytes = 0;	/* no write-back into it yet */
+	ctl->cache_dirty_high_bytes = l.dirty_high << PAGE_SHIFT;
+	ctl->nr_vds = 0;
+	rcu_read_lock();
+	list_for_each_entry_rcu(c, &vraid_cache_vds, node)
+		ctl->nr_vds++;
+	rcu_read_unlock();
+	ctl->journal_state = VRAID_JOURNAL_NONE;
+}
+
+/*
+ * Under memory pressure the cache gives its pages back: all of it is clean
+ * (what it holds is on the members), so reclaim only costs later hits.
+ * Eviction takes bucket locks (irq-safe spinlocks) and allocates nothing;
+ * the cache allocates under them only with GFP_NOWAIT, which does not
+ * enter reclaim.
+ */
+static unsigned long vraid_cache_count(struct shrinker *s,
+				       struct shrink_control *sc)
+{
+	long used = atomic_long_read(&vraid_cache_used);
+
+	return used > 0 ? used : SHRINK_EMPTY;
+}
+
+static unsigned long vraid_cache_scan(struct shrinker *s,
+				      struct shrink_control *sc)
+{
+	unsigned long freed = 0, got;
+
+	while (freed < sc->nr_to_scan) {
+		got = vraid_cache_evict_largest(sc->nr_to_scan - freed);
+		if (!got)
+			break;
+		freed += got;
+	}
+	return freed ? freed : SHRINK_STOP;
+}
+
 int __init vraid_cache_module_init(void)
 {
 	u64 ram = (u64)totalram_pages() << PAGE_SHIFT;
@@ -837,10 +931,16 @@ int __init vraid_cache_module_init(void)
 	vraid_cline_slab = KMEM_CACHE(vraid_cline, 0);
 	if (!vraid_cline_slab)
 		return -ENOMEM;
+	if (vraid_shrinker_register(&vraid_cache_shrinker, vraid_cache_count,
+				    vraid_cache_scan, "vraid-cache")) {
+		kmem_cache_destroy(vraid_cline_slab);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
 void vraid_cache_module_exit(void)
 {
+	vraid_shrinker_unregister(&vraid_cache_shrinker);
 	kmem_cache_destroy(vraid_cline_slab);
 }

@@ -19,6 +19,8 @@
  *	fops open/release	VRAID_HAVE_BDOPS_OPEN_DISK (6.5+)
  *				VRAID_HAVE_BDOPS_OPEN_BDEV (6.1)
  *	I/O accounting		VRAID_HAVE_BIO_START_IO_ACCT (both)
+ *	shrinkers		VRAID_HAVE_SHRINKER_ALLOC (6.7+)
+ *				VRAID_HAVE_REGISTER_SHRINKER_NAME (6.1)
  */
 #ifndef VRAID_COMPAT_H
 #define VRAID_COMPAT_H
@@ -26,6 +28,7 @@
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
 #include <linux/file.h>
+#include <linux/shrinker.h>
 
 #ifndef VRAID_COMPAT_PROBES_H
 #error "built without the kernel API probes (compat/probe, run by Kbuild)"
@@ -225,6 +228,52 @@ static inline int vraid_set_cache_features(struct gendisk *disk, bool wc,
 #else
 	blk_queue_write_cache(q, wc, fua);
 	return 0;
+#endif
+}
+
+/* --- shrinkers ----------------------------------------------------------- */
+
+typedef unsigned long (*vraid_shrink_fn)(struct shrinker *s,
+					 struct shrink_control *sc);
+
+/* A shrinker: allocated by the kernel (6.7+) or embedded here. */
+struct vraid_shrinker {
+#if defined(VRAID_HAVE_SHRINKER_ALLOC)
+	struct shrinker *s;
+#elif defined(VRAID_HAVE_REGISTER_SHRINKER_NAME)
+	struct shrinker s;
+#else
+#error "compat/probe found no shrinker registration API"
+#endif
+};
+
+static inline int vraid_shrinker_register(struct vraid_shrinker *vs,
+					  vraid_shrink_fn count,
+					  vraid_shrink_fn scan,
+					  const char *name)
+{
+#if defined(VRAID_HAVE_SHRINKER_ALLOC)
+	vs->s = shrinker_alloc(0, "%s", name);
+	if (!vs->s)
+		return -ENOMEM;
+	vs->s->count_objects = count;
+	vs->s->scan_objects = scan;
+	shrinker_register(vs->s);
+	return 0;
+#else
+	vs->s.count_objects = count;
+	vs->s.scan_objects = scan;
+	vs->s.seeks = DEFAULT_SEEKS;
+	return register_shrinker(&vs->s, "%s", name);
+#endif
+}
+
+static inline void vraid_shrinker_unregister(struct vraid_shrinker *vs)
+{
+#if defined(VRAID_HAVE_SHRINKER_ALLOC)
+	shrinker_free(vs->s);
+#else
+	unregister_shrinker(&vs->s);
 #endif
 }
 

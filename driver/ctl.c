@@ -569,6 +569,40 @@ out:
 	return ret;
 }
 
+/* The controller cache: show it, resize it; a journal is not there yet. */
+static int vraid_ctl_controller(void *buf)
+{
+	struct vraid_controller *c = buf;
+	char *msg = c->hdr.message;
+	size_t len = sizeof(c->hdr.message);
+	int ret;
+
+	ret = vraid_validate_controller(c, msg, len);
+	if (ret)
+		return ret;
+	if (c->action != VRAID_CTRL_SHOW && !capable(CAP_SYS_ADMIN)) {
+		snprintf(msg, len,
+			 "changing the controller needs CAP_SYS_ADMIN (run as root)");
+		return -EPERM;
+	}
+	switch (c->action) {
+	case VRAID_CTRL_SET_CACHE_SIZE:
+		ret = vraid_cache_set_size(c->cache_bytes, msg, len);
+		break;
+	case VRAID_CTRL_JOURNAL_ATTACH:
+	case VRAID_CTRL_JOURNAL_DETACH:
+		snprintf(msg, len,
+			 "the controller cache has no journal yet: write-back writes through");
+		ret = -EOPNOTSUPP;
+		break;
+	}
+	if (ret)
+		return ret;
+	c->cache_bytes = 0;
+	vraid_cache_show(c);
+	return 0;
+}
+
 typedef int (*vraid_ctl_fn)(void *buf);
 
 static const vraid_ctl_fn vraid_ctl_fns[] = {
@@ -582,6 +616,7 @@ static const vraid_ctl_fn vraid_ctl_fns[] = {
 	[_IOC_NR(VRAID_IOC_SET_POLICY)]	= vraid_ctl_set_policy,
 	[_IOC_NR(VRAID_IOC_SPARE)]	= vraid_ctl_spare,
 	[_IOC_NR(VRAID_IOC_REPLACE)]	= vraid_ctl_replace,
+	[_IOC_NR(VRAID_IOC_CONTROLLER)]	= vraid_ctl_controller,
 };
 
 /* Copy status and message back; the rest only when the command succeeded. */

@@ -17,6 +17,7 @@
 #define NR_SPARE	0x06
 #define NR_REPLACE	0x07
 #define NR_JOB		0x08
+#define NR_CONTROLLER	0x09
 #define NR_ASSEMBLE	0x0b
 
 _Static_assert(sizeof(struct vraid_ioc_hdr) == 152, "hdr layout");
@@ -34,6 +35,8 @@ _Static_assert(sizeof(struct vraid_set_policy) == VRAID_SET_POLICY_SIZE_V1,
 _Static_assert(sizeof(struct vraid_spare) == VRAID_SPARE_SIZE_V1, "spare");
 _Static_assert(sizeof(struct vraid_replace) == VRAID_REPLACE_SIZE_V1,
 	       "replace");
+_Static_assert(sizeof(struct vraid_controller) == VRAID_CONTROLLER_SIZE_V1,
+	       "controller");
 
 u32 vraid_cmd_min_size(u32 nr)
 {
@@ -48,13 +51,17 @@ u32 vraid_cmd_min_size(u32 nr)
 	case NR_SET_POLICY:	return VRAID_SET_POLICY_SIZE_V1;
 	case NR_SPARE:	return VRAID_SPARE_SIZE_V1;
 	case NR_REPLACE:	return VRAID_REPLACE_SIZE_V1;
+	case NR_CONTROLLER:	return VRAID_CONTROLLER_SIZE_V1;
 	}
 	return 0;
 }
 
 bool vraid_cmd_mutates(u32 nr)
 {
-	/* SPARE's LIST action is checked for privilege by its handler. */
+	/*
+	 * SPARE's LIST and CONTROLLER's SHOW are read-only: their handlers
+	 * check privilege for the other actions.
+	 */
 	return nr == NR_CREATE || nr == NR_DELETE || nr == NR_FAIL_MEMBER ||
 	       nr == NR_ASSEMBLE || nr == NR_JOB || nr == NR_REPLACE ||
 	       nr == NR_SET_POLICY;
@@ -357,6 +364,50 @@ int vraid_validate_job(const struct vraid_job *j, char *msg, size_t msglen)
 		return -EINVAL;
 	}
 	return check_index(j->index, msg, msglen);
+}
+
+/*
+ * CONTROLLER: a known action, and every field it does not take zero.  The
+ * cache size's bounds depend on the machine's RAM: the handler checks them
+ * (vraid_cache_check_bytes()).
+ */
+int vraid_validate_controller(const struct vraid_controller *c, char *msg,
+			      size_t msglen)
+{
+	if (c->ctrl_flags) {
+		snprintf(msg, msglen, "unknown controller flags 0x%x",
+			 c->ctrl_flags);
+		return -EINVAL;
+	}
+	if (!all_zero(c->reserved, sizeof(c->reserved)) ||
+	    c->cache_default_bytes || c->cache_max_bytes ||
+	    c->cache_used_bytes || c->cache_dirty_bytes ||
+	    c->cache_dirty_high_bytes || c->nr_vds || c->journal_state ||
+	    c->journal_major || c->journal_minor || c->journal_bytes ||
+	    c->journal_used_bytes) {
+		snprintf(msg, msglen, "reserved or output fields are not zero");
+		return -EINVAL;
+	}
+	if (c->action > VRAID_CTRL_JOURNAL_DETACH) {
+		snprintf(msg, msglen, "unknown controller action %u",
+			 c->action);
+		return -EINVAL;
+	}
+	if (c->action != VRAID_CTRL_SET_CACHE_SIZE && c->cache_bytes) {
+		snprintf(msg, msglen, "only SET_CACHE_SIZE takes a cache size");
+		return -EINVAL;
+	}
+	if (c->action != VRAID_CTRL_JOURNAL_ATTACH && (c->major || c->minor)) {
+		snprintf(msg, msglen, "only JOURNAL_ATTACH takes a device");
+		return -EINVAL;
+	}
+	if (c->action == VRAID_CTRL_JOURNAL_ATTACH &&
+	    bad_devnum(c->major, c->minor)) {
+		snprintf(msg, msglen, "bad device number %u:%u", c->major,
+			 c->minor);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int vraid_validate_spare(const struct vraid_spare *s, char *msg,

@@ -39,6 +39,8 @@ int vraid_validate_policies(u32 mask, u32 access, u32 dcache, u32 io,
 int vraid_validate_set_policy(const struct vraid_set_policy *p, char *msg,
 			      size_t msglen);
 int vraid_validate_job(const struct vraid_job *j, char *msg, size_t msglen);
+int vraid_validate_controller(const struct vraid_controller *c, char *msg,
+			      size_t msglen);
 int vraid_validate_spare(const struct vraid_spare *s, char *msg,
 			 size_t msglen);
 int vraid_validate_replace(const struct vraid_replace *r, char *msg,

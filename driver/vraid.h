@@ -225,6 +225,8 @@ int vraid_cache_init(struct vraid_vd *vd);
 void vraid_cache_exit(struct vraid_vd *vd);
 struct bio *vraid_cache_read(struct vraid_vd *vd, struct bio *bio, bool fill);
 bool vraid_cache_is_ra(struct bio *bio);
+int vraid_cache_set_size(u64 bytes, char *msg, size_t len);
+void vraid_cache_show(struct vraid_controller *ctl);
 void vraid_cache_ra(struct vraid_vd *vd, struct bio *bio);
 void vraid_cache_write_start(struct vraid_vd *vd, struct bio *bio);
 void vraid_cache_write_end(struct vraid_vd *vd, struct bio *bio);

@@ -59,22 +59,26 @@ static const char usage_text[] =
 "                       reserved2[0]; delete: an\n"
 "                       unknown del_flags bit; info: the\n"
 "                       job_type out field; spare: the\n"
-"                       nr_spares out field) or tail (last\n"
-"                       reserved2 word)\n"
+"                       nr_spares out field; controller:\n"
+"                       the cache_default_bytes out field)\n"
+"                       or tail (last reserved2 word;\n"
+"                       controller: last reserved word)\n"
 "  nonzero-flags [BITS] hdr.flags = BITS (default 0x80000000) EINVAL\n"
 "  bad-flags [BITS]     the command's own flags (del_flags,   EINVAL\n"
-"                       spare_flags, rep_flags) = BITS;\n"
-"                       set: set_mask |= BITS (default\n"
-"                       0x80000000)\n"
-"  bad-action [N]       job or spare: action = N (default     EINVAL\n"
-"                       0x7f)\n"
+"                       spare_flags, rep_flags, ctrl_flags)\n"
+"                       = BITS; set: set_mask |= BITS\n"
+"                       (default 0x80000000)\n"
+"  bad-action [N]       job, spare or controller: action =   EINVAL\n"
+"                       N (default 0x7f)\n"
 "  bad-rate [KIB]       job: rate_kib = KIB (default          EINVAL\n"
 "                       VRAID_JOB_RATE_MAX + 1); any non-zero\n"
 "                       KIB is bad for an action but rate\n"
 "  bad-dev [MAJ:MIN|same]  the device number (create: member  EINVAL\n"
 "                       0; spare: the device; replace: the\n"
-"                       new device) = MAJ:MIN (default 0:0);\n"
-"                       same: replace's new = old\n"
+"                       new device; controller: the journal\n"
+"                       device, for attach) = MAJ:MIN\n"
+"                       (default 0:0); same: replace's new =\n"
+"                       old\n"
 "  unknown-cmd [NR]     command number NR (default 0x7f)     ENOTTY\n"
 "  wrong-type           ioctl type 'X' instead of 0xF7       ENOTTY\n"
 "  wrong-encoding       _IOWR(0xF7, nr, __u64): bad size     ENOTTY\n"
@@ -108,6 +112,14 @@ static const char usage_text[] =
 "                             write (the field = N, its bit in set_mask) or\n"
 "                             mask (set_mask = N instead of the keys' bits);\n"
 "                             no KEY sends set_mask 0\n"
+"  controller [ACTION] [KEY=N...]\n"
+"                             CONTROLLER; ACTION: show (the default),\n"
+"                             set-size (SET_CACHE_SIZE: it resizes the\n"
+"                             controller cache of the whole machine),\n"
+"                             attach, detach (JOURNAL_*) or a number; KEY:\n"
+"                             cache-bytes (0 = the default size), dev (a\n"
+"                             path or MAJ:MIN: major and minor), flags\n"
+"                             (ctrl_flags)\n"
 "\n"
 "OPTIONS:\n"
 "  --expect E[,E...]  expected result instead of the default: errno names\n"
@@ -118,7 +130,10 @@ static const char usage_text[] =
 "                     gid 65534 (nobody) with no groups, then send; the\n"
 "                     default expectation of create, delete, job,\n"
 "                     replace, set and spare add/remove becomes EPERM (list,\n"
-"                     info and spare list need no privilege)\n"
+"                     info, spare list and controller show need no\n"
+"                     privilege); so does that of a controller request\n"
+"                     other than show, unless the CHECK spoils it (the\n"
+"                     kernel validates it before it checks privilege)\n"
 "  -h, --help         this text\n"
 "\n"
 "examples:\n"
@@ -132,7 +147,12 @@ static const char usage_text[] =
 "  vraid-raw --expect EINVAL create --level 0 --init 1 /dev/vdb /dev/vdc\n"
 "  vraid-raw --expect EOPNOTSUPP set 0 write=1\n"
 "  vraid-raw --expect EINVAL set 0 mask=1 disk-cache=2\n"
-"  vraid-raw bad-flags set 0 access=1\n";
+"  vraid-raw bad-flags set 0 access=1\n"
+"  vraid-raw controller\n"
+"  vraid-raw --expect EINVAL controller set-size cache-bytes=1000\n"
+"  vraid-raw --expect EOPNOTSUPP controller attach dev=/dev/vdb\n"
+"  vraid-raw --drop-privs controller set-size\n"
+"  vraid-raw reserved cmd controller\n";
 
 static const struct { int e; const char *name; } errnames[] = {
 #define E(x) { x, #x }
@@ -204,10 +224,11 @@ static const struct {
 	{ "spare", VRAID_IOC_SPARE, sizeof(struct vraid_spare) },
 	{ "replace", VRAID_IOC_REPLACE, sizeof(struct vraid_replace) },
 	{ "set", VRAID_IOC_SET_POLICY, sizeof(struct vraid_set_policy) },
+	{ "controller", VRAID_IOC_CONTROLLER, sizeof(struct vraid_controller) },
 };
 enum {
 	CMD_CREATE, CMD_DELETE, CMD_LIST, CMD_INFO, CMD_JOB, CMD_SPARE,
-	CMD_REPLACE, CMD_SET,
+	CMD_REPLACE, CMD_SET, CMD_CONTROLLER,
 };
 
 struct named {
@@ -223,6 +244,10 @@ static const struct named job_actions[] = {
 }, spare_actions[] = {
 	{ "add", VRAID_SPARE_ADD }, { "remove", VRAID_SPARE_REMOVE },
 	{ "list", VRAID_SPARE_LIST },
+}, ctrl_actions[] = {
+	{ "show", VRAID_CTRL_SHOW }, { "set-size", VRAID_CTRL_SET_CACHE_SIZE },
+	{ "attach", VRAID_CTRL_JOURNAL_ATTACH },
+	{ "detach", VRAID_CTRL_JOURNAL_DETACH },
 };
 
 struct test {
@@ -251,6 +276,21 @@ static bool parse_ulong(const char *s, unsigned long *v)
 	errno = 0;
 	*v = strtoul(s, &end, 0);
 	return !errno && !*end;
+}
+
+/* A 64-bit number (cache sizes), whatever the size of long. */
+static uint64_t need_u64(const char *s, const char *what)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		usage_fail("%s: expected a number, got '%s'", what, s ? s : "");
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end)
+		usage_fail("%s: expected a number, got '%s'", what, s);
+	return v;
 }
 
 static unsigned long need_num(const char *s, const char *what)
@@ -314,6 +354,7 @@ static unsigned int build_request(struct test *t, int argc, char **argv, int i)
 	struct vraid_spare *sp = (void *)t->buf;
 	struct vraid_replace *rp = (void *)t->buf;
 	struct vraid_set_policy *sp2 = (void *)t->buf;
+	struct vraid_controller *ct = (void *)t->buf;
 	uint32_t nr = 0;
 	bool nr_set = false;
 	unsigned int cmd;
@@ -425,6 +466,32 @@ static unsigned int build_request(struct test *t, int argc, char **argv, int i)
 			 sp2->disk_cache_policy, sp2->io_policy,
 			 sp2->read_policy, sp2->write_policy);
 	}
+	if (cmd == CMD_CONTROLLER) {
+		/* ACTION is optional: a first word without '=' */
+		if (i < argc && !strchr(argv[i], '='))
+			ct->action = parse_action(argv[i++], ctrl_actions,
+						  "controller ACTION");
+		while (i < argc) {
+			const char *a = argv[i++], *eq = strchr(a, '=');
+			size_t klen = eq ? (size_t)(eq - a) : 0;
+
+			if (klen == 11 && !strncmp(a, "cache-bytes", klen))
+				ct->cache_bytes = need_u64(eq + 1, a);
+			else if (klen == 3 && !strncmp(a, "dev", klen))
+				parse_dev("controller dev", eq + 1, &ct->major,
+					  &ct->minor);
+			else if (klen == 5 && !strncmp(a, "flags", klen))
+				ct->ctrl_flags = (uint32_t)need_num(eq + 1, a);
+			else
+				usage_fail("controller: '%s' is not KEY=N with KEY cache-bytes, dev or flags",
+					   a);
+		}
+		snprintf(t->reqdesc, sizeof(t->reqdesc),
+			 "controller action %u flags 0x%x cache_bytes %llu dev %u:%u",
+			 ct->action, ct->ctrl_flags,
+			 (unsigned long long)ct->cache_bytes, ct->major,
+			 ct->minor);
+	}
 	while (cmd == CMD_CREATE && i < argc) {
 		const char *a = argv[i++], *val = i < argc ? argv[i] : NULL;
 
@@ -522,6 +589,7 @@ static void spoil_reserved(struct test *t, const char *where)
 	struct vraid_spare *sp = (void *)t->buf;
 	struct vraid_replace *rp = (void *)t->buf;
 	struct vraid_set_policy *p = (void *)t->buf;
+	struct vraid_controller *ct = (void *)t->buf;
 	bool cmd = !strcmp(where, "cmd");
 
 	if (!strcmp(where, "hdr")) {
@@ -581,6 +649,13 @@ static void spoil_reserved(struct test *t, const char *where)
 		else
 			LAST(p->reserved2) = 1;
 		break;
+	case CMD_CONTROLLER:
+		/* every out field is zero on input */
+		if (cmd)
+			ct->cache_default_bytes = 1;
+		else
+			LAST(ct->reserved) = 1;
+		break;
 	}
 }
 
@@ -594,6 +669,7 @@ static void spoil_field(struct test *t, const char *check, const char *arg,
 	struct vraid_spare *sp = (void *)t->buf;
 	struct vraid_replace *rp = (void *)t->buf;
 	struct vraid_set_policy *p = (void *)t->buf;
+	struct vraid_controller *ct = (void *)t->buf;
 	uint32_t maj = 0, min = 0;
 
 	if (!strcmp(check, "bad-flags")) {
@@ -607,8 +683,10 @@ static void spoil_field(struct test *t, const char *check, const char *arg,
 			rp->rep_flags = bits;
 		else if (t->cmd == CMD_SET)
 			p->set_mask |= bits;	/* an unknown policy bit */
+		else if (t->cmd == CMD_CONTROLLER)
+			ct->ctrl_flags = bits;
 		else
-			usage_fail("bad-flags: %s has no flags of its own (delete, spare, replace, set do)",
+			usage_fail("bad-flags: %s has no flags of its own (delete, spare, replace, set, controller do)",
 				   cmds[t->cmd].name);
 	} else if (!strcmp(check, "bad-action")) {
 		uint32_t a = arg ? (uint32_t)v : 0x7f;
@@ -617,8 +695,10 @@ static void spoil_field(struct test *t, const char *check, const char *arg,
 			j->action = a;
 		else if (t->cmd == CMD_SPARE)
 			sp->action = a;
+		else if (t->cmd == CMD_CONTROLLER)
+			ct->action = a;
 		else
-			usage_fail("bad-action: only job and spare have an action");
+			usage_fail("bad-action: only job and spare have an action (and controller)");
 	} else if (!strcmp(check, "bad-rate")) {
 		if (t->cmd != CMD_JOB)
 			usage_fail("bad-rate: only for job");
@@ -640,8 +720,11 @@ static void spoil_field(struct test *t, const char *check, const char *arg,
 		} else if (t->cmd == CMD_REPLACE) {
 			rp->new_major = maj;
 			rp->new_minor = min;
+		} else if (t->cmd == CMD_CONTROLLER) {
+			ct->major = maj;
+			ct->minor = min;
 		} else {
-			usage_fail("bad-dev: only create, spare and replace name devices");
+			usage_fail("bad-dev: only create, spare, replace and controller name devices");
 		}
 	}
 }
@@ -801,7 +884,7 @@ int main(int argc, char **argv)
 	const char *path = getenv("VRAIDCTL_CONTROL");
 	struct test t = { .buf = buf };
 	const char *check = "send", *expect = NULL;
-	bool privs = false, ok;
+	bool privs = false, ctrl_priv, ok;
 	unsigned long v = 0, rounds = 1000, seed = 1;
 	static const char *const checks[] = {
 		"send", "hdr-size", "short", "huge", "long-zero", "long-tail",
@@ -900,6 +983,8 @@ int main(int argc, char **argv)
 	/* Spoil the request. */
 	h = hdr(&t);
 	size = h->size;
+	ctrl_priv = t.cmd == CMD_CONTROLLER &&
+		    ((struct vraid_controller *)t.buf)->action != VRAID_CTRL_SHOW;
 
 	if (!strcmp(check, "send")) {
 		expect1(&t, EXPECT_OK);
@@ -955,6 +1040,13 @@ int main(int argc, char **argv)
 		if (!t.nexpect)
 			t.any_error = true;
 	}
+	/*
+	 * CONTROLLER checks privilege after validation, for actions other
+	 * than show: EPERM only for a request the kernel would take.
+	 */
+	if (privs && ctrl_priv && !expect && t.nexpect == 1 &&
+	    t.expect[0] == EXPECT_OK)
+		t.expect[0] = EPERM;
 
 	if (!path || !*path)
 		path = "/dev/" VRAID_CONTROL_NAME;

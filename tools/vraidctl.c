@@ -2,7 +2,8 @@
 /*
  * vraidctl - create, delete, inspect and maintain vraid virtual drives (VDs):
  * background jobs (init, rebuild, check, repair), hot spares, replacement,
- * policies (access, disk cache, read, write, I/O).
+ * policies (access, disk cache, read, write, I/O), and the controller (its
+ * cache, shared by all VDs).
  *
  * Talks to the vraid module through ioctls on /dev/vraid-control (the
  * environment variable VRAIDCTL_CONTROL names another file, for tests).
@@ -150,6 +151,26 @@
  *     "size_bytes"   int     size of the whole device
  *     "vd"           string  "vraid0" for a spare dedicated to that VD,
  *                            "" for a global spare (any VD may use it)
+ *
+ * vraidctl controller [show] --json, vraidctl controller set ... --json
+ *   {"cache_bytes":..,"cache_default_bytes":..,"cache_max_bytes":..,
+ *    "used_bytes":..,"dirty_bytes":..,"dirty_high_bytes":..,"vds":..,
+ *    "journal":{..}}                  (set: the state after the change)
+ *     "cache_bytes"          int     the controller cache's size now
+ *     "cache_default_bytes"  int     what cache-size=default gives here
+ *     "cache_max_bytes"      int     the largest size this machine takes
+ *                                    (half the RAM, at most 1 TiB)
+ *     "used_bytes"           int     what all VDs hold in the cache now
+ *     "dirty_bytes"          int     written data not on the members yet
+ *                                    (0: no write-back into the cache yet)
+ *     "dirty_high_bytes"     int     where writers would wait for destage
+ *     "vds"                  int     virtual drives sharing the cache
+ *     "journal"   object  the cache's journal:
+ *       "state"       string  "none" (there are no journals yet)
+ *       "major"       int     its device number, 0 with none
+ *       "minor"       int
+ *       "size_bytes"  int     its ring, 0 with none
+ *       "used_bytes"  int     0 with none
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -172,6 +193,8 @@
 
 /* The on-disk format, shared with the module (driver/metadata.c). */
 #include "metadata.h"
+/* The controller cache's size bounds (macros only: driver/cachecore.h). */
+#include "cachecore.h"
 
 #define VRAIDCTL_VERSION	"0.1.0"
 #define CONTROL_DEFAULT		"/dev/" VRAID_CONTROL_NAME
@@ -348,7 +371,7 @@ static char *human_size(char *buf, size_t bufsz, uint64_t bytes)
 	return buf;
 }
 
-/* Parse "65536", "64K", "64k", "64KiB", "64KB", "1M", "1MiB", "1G".  */
+/* Parse "65536", "64K", "64k", "64KiB", "64KB", "1M", "1MiB", "1G", "1T". */
 static bool parse_size(const char *s, uint64_t *out)
 {
 	static const struct { const char *sfx; unsigned int shift; } sfx[] = {
@@ -356,6 +379,7 @@ static bool parse_size(const char *s, uint64_t *out)
 		{ "k", 10 }, { "kb", 10 }, { "kib", 10 },
 		{ "m", 20 }, { "mb", 20 }, { "mib", 20 },
 		{ "g", 30 }, { "gb", 30 }, { "gib", 30 },
+		{ "t", 40 }, { "tb", 40 }, { "tib", 40 },
 	};
 	uint64_t v = 0;
 	size_t i;
@@ -873,8 +897,11 @@ static int ctl_ioctl(struct ctl *c, unsigned long req, void *buf, size_t size)
 
 enum ctx {
 	CTX_CREATE, CTX_VD, CTX_FAIL, CTX_OTHER, CTX_JOB, CTX_SPARE,
-	CTX_REPLACE, CTX_POLICY,
+	CTX_REPLACE, CTX_POLICY, CTX_CONTROLLER,
 };
+
+/* The first module ABI with VRAID_IOC_CONTROLLER. */
+#define ABI_MINOR_CONTROLLER	7
 
 /*
  * Report a failed request: "vraidctl: WHAT: <kernel message> (ENAME: text)"
@@ -933,8 +960,17 @@ static void report(struct ctl *c, const char *what, int e,
 		break;
 	case ENOTTY:
 		/* a reply with a message: the module does not know the command */
-		if (h->version_major == VRAID_ABI_MAJOR &&
-		    h->version_minor < VRAID_ABI_MINOR)
+		if (ctx == CTX_CONTROLLER && h->version_major == VRAID_ABI_MAJOR &&
+		    h->version_minor < ABI_MINOR_CONTROLLER)
+			hintmsg("the vraid module speaks ABI %d.%d, which has no controller command: load the module built with this vraidctl",
+				h->version_major, h->version_minor);
+		else if (ctx == CTX_CONTROLLER &&
+			 h->version_major == VRAID_ABI_MAJOR)
+			/* a 1.7 module built before the command came */
+			hintmsg("the vraid module (ABI %d.%d) predates the controller command: load the module built with this vraidctl",
+				h->version_major, h->version_minor);
+		else if (h->version_major == VRAID_ABI_MAJOR &&
+			 h->version_minor < VRAID_ABI_MINOR)
 			hintmsg("the vraid module speaks ABI %d.%d, older than vraidctl's %d.%d, and lacks this request: load the module built with this vraidctl",
 				h->version_major, h->version_minor,
 				VRAID_ABI_MAJOR, VRAID_ABI_MINOR);
@@ -3207,6 +3243,237 @@ static int cmd_replace(int argc, char **argv)
 }
 
 
+/* ---- the controller: its cache (and later its journal) ------------------- */
+
+static const struct vname journal_states[] = {
+	{ VRAID_JOURNAL_NONE, "none", "none" },
+};
+
+/*
+ * A CONTROLLER reply: all of it (show), or only its first line (what set
+ * prints).  "Controller cache: 128 MiB (default 128 MiB, up to 1 GiB on
+ * this machine)", then what the VDs hold in it, dirty data and the journal.
+ */
+static void controller_human(const struct vraid_controller *r, bool all)
+{
+	/* no module this vraidctl knows writes back into the cache */
+	bool no_wb = r->hdr.version_major == VRAID_ABI_MAJOR &&
+		     r->hdr.version_minor <= VRAID_ABI_MINOR;
+	char a[32], b[32], d[32];
+
+#define FIELD "%-18s"
+	printf(FIELD "%s (default %s, up to %s on this machine)\n",
+	       "Controller cache:",
+	       human_size(a, sizeof(a), r->cache_bytes),
+	       human_size(b, sizeof(b), r->cache_default_bytes),
+	       human_size(d, sizeof(d), r->cache_max_bytes));
+	if (!all)
+		return;
+	human_size(a, sizeof(a), r->cache_used_bytes);
+	if (r->nr_vds)
+		printf(FIELD "%s, shared by %u virtual drive%s\n", "Used:", a,
+		       r->nr_vds, r->nr_vds == 1 ? "" : "s");
+	else
+		printf(FIELD "%s (no virtual drives)\n", "Used:", a);
+	printf(FIELD "%s (writers would wait at %s%s)\n", "Dirty:",
+	       human_size(a, sizeof(a), r->cache_dirty_bytes),
+	       human_size(b, sizeof(b), r->cache_dirty_high_bytes),
+	       no_wb && !r->cache_dirty_bytes ?
+	       "; write-back into the cache: not yet" : "");
+	if (r->journal_state == VRAID_JOURNAL_NONE)
+		printf(FIELD "none (write-back writes through)\n", "Journal:");
+	else
+		printf(FIELD "%s (%u:%u, %s of %s used)\n", "Journal:",
+		       VNAME(journal_states, r->journal_state, false),
+		       r->journal_major, r->journal_minor,
+		       human_size(a, sizeof(a), r->journal_used_bytes),
+		       human_size(b, sizeof(b), r->journal_bytes));
+#undef FIELD
+}
+
+static void controller_json(const struct vraid_controller *r)
+{
+	printf("{\"cache_bytes\":%llu,\"cache_default_bytes\":%llu,"
+	       "\"cache_max_bytes\":%llu,\"used_bytes\":%llu,\"dirty_bytes\":%llu,"
+	       "\"dirty_high_bytes\":%llu,\"vds\":%u,\"journal\":{\"state\":\"%s\","
+	       "\"major\":%u,\"minor\":%u,\"size_bytes\":%llu,\"used_bytes\":%llu}}\n",
+	       (unsigned long long)r->cache_bytes,
+	       (unsigned long long)r->cache_default_bytes,
+	       (unsigned long long)r->cache_max_bytes,
+	       (unsigned long long)r->cache_used_bytes,
+	       (unsigned long long)r->cache_dirty_bytes,
+	       (unsigned long long)r->cache_dirty_high_bytes, r->nr_vds,
+	       VNAME(journal_states, r->journal_state, true),
+	       r->journal_major, r->journal_minor,
+	       (unsigned long long)r->journal_bytes,
+	       (unsigned long long)r->journal_used_bytes);
+}
+
+static const char *cache_size_hint =
+	"give a whole number of MiB from 16M up to half the RAM (at most 1T), e.g. cache-size=256M or cache-size=2G, or cache-size=default; `vraidctl controller` shows the largest size this machine takes";
+
+/* cache-size=VALUE: "default" (0), or bytes within the fixed bounds. */
+static int parse_cache_size(const char *s, uint64_t *bytes)
+{
+	uint64_t v;
+
+	if (!strcasecmp(s, "default")) {
+		*bytes = 0;
+		return RC_OK;
+	}
+	if (!parse_size(s, &v)) {
+		errmsg("invalid cache size '%s': give a whole number with a K, M, G or T suffix (binary units), or default",
+		       s);
+		hintmsg("%s", cache_size_hint);
+		return RC_USAGE;
+	}
+	if (!v)
+		errmsg("cache size '%s' is zero: give cache-size=default for the module's default size",
+		       s);
+	else if (v % VRAID_CACHE_MIB)
+		errmsg("cache size '%s' (%llu bytes) is not a whole number of MiB",
+		       s, (unsigned long long)v);
+	else if (v < VRAID_CACHE_SET_MIN)
+		errmsg("cache size '%s' (%llu MiB) is too small: the minimum is %llu MiB",
+		       s, (unsigned long long)(v >> 20),
+		       (unsigned long long)(VRAID_CACHE_SET_MIN >> 20));
+	else if (v > VRAID_CACHE_SET_MAX)
+		errmsg("cache size '%s' (%llu MiB) is too large: the maximum is 1 TiB, and half the RAM",
+		       s, (unsigned long long)(v >> 20));
+	else {
+		*bytes = v;
+		return RC_OK;
+	}
+	hintmsg("%s", cache_size_hint);
+	return RC_USAGE;
+}
+
+/* After the module refused a size: ask it which sizes this machine takes. */
+static void cache_size_refused(struct ctl *c)
+{
+	struct vraid_controller r;
+	char d[32];
+
+	memset(&r, 0, sizeof(r));
+	r.action = VRAID_CTRL_SHOW;
+	if (ctl_ioctl(c, VRAID_IOC_CONTROLLER, &r, sizeof(r)) ||
+	    r.cache_max_bytes < VRAID_CACHE_SET_MIN) {
+		hintmsg("%s", cache_size_hint);
+		return;
+	}
+	hintmsg("give a size from %lluM to %lluM in whole MiB, or default (%s on this machine)",
+		(unsigned long long)(VRAID_CACHE_SET_MIN >> 20),
+		(unsigned long long)(r.cache_max_bytes >> 20),
+		human_size(d, sizeof(d), r.cache_default_bytes));
+}
+
+/*
+ * controller [show] [--json] | controller set cache-size=SIZE|default
+ * [--json] | controller journal DEV|none: one CONTROLLER request.
+ */
+static int cmd_controller(int argc, char **argv)
+{
+	const char *pos[4], *sub, *arg = "";
+	struct vraid_controller req;
+	struct vraid_member_ref ref;
+	bool json = false, got = false;
+	uint64_t bytes = 0;
+	char what[128];
+	size_t npos, i;
+	struct ctl c;
+	int rc, e;
+
+	rc = parse_args("controller", argc, argv, NULL, NULL, &json, pos,
+			ARRAY_SIZE(pos), &npos);
+	if (rc >= 0)
+		return rc;
+	sub = npos ? pos[0] : "show";
+	memset(&req, 0, sizeof(req));
+	if (!strcmp(sub, "show")) {
+		if (npos > 1)
+			return usage_error("controller", "unexpected argument '%s'",
+					   pos[1]);
+		req.action = VRAID_CTRL_SHOW;
+	} else if (!strcmp(sub, "set")) {
+		if (npos == 1)
+			return usage_error("controller", "name what to set: cache-size=SIZE (e.g. cache-size=256M) or cache-size=default");
+		for (i = 1; i < npos && i < ARRAY_SIZE(pos); i++) {
+			const char *a = pos[i], *eq = strchr(a, '=');
+			size_t kl = eq ? (size_t)(eq - a) : strlen(a);
+
+			if (kl != strlen("cache-size") ||
+			    strncmp(a, "cache-size", kl))
+				return usage_error("controller", "unknown controller setting '%.*s' (the one setting is cache-size)",
+						   (int)kl, a);
+			if (!eq)
+				return usage_error("controller", "cache-size needs a value: cache-size=SIZE (e.g. cache-size=256M) or cache-size=default");
+			if (got)
+				return usage_error("controller", "cache-size given twice");
+			rc = parse_cache_size(eq + 1, &bytes);
+			if (rc)
+				return rc;
+			got = true;
+			arg = a;
+		}
+		if (npos > ARRAY_SIZE(pos))	/* not reached: a key came twice */
+			return usage_error("controller", "too many arguments");
+		req.action = VRAID_CTRL_SET_CACHE_SIZE;
+		req.cache_bytes = bytes;
+	} else if (!strcmp(sub, "journal")) {
+		if (json)
+			return usage_error("controller", "--json is only for controller show and controller set");
+		if (npos < 2)
+			return usage_error("controller", "name the journal device (e.g. /dev/nvme2n1), or none to detach the journal");
+		if (npos > 2)
+			return usage_error("controller", "name one journal device only");
+		arg = pos[1];
+		if (!strcmp(arg, "none")) {
+			req.action = VRAID_CTRL_JOURNAL_DETACH;
+		} else {
+			if (member_ref(arg, &ref))
+				return RC_FAIL;
+			req.action = VRAID_CTRL_JOURNAL_ATTACH;
+			req.major = ref.major;
+			req.minor = ref.minor;
+		}
+	} else {
+		return usage_error("controller", "unknown controller action '%s' (choose show, set or journal)",
+				   sub);
+	}
+
+	if (!ctl_open(&c, req.action != VRAID_CTRL_SHOW))
+		return RC_FAIL;
+	e = ctl_ioctl(&c, VRAID_IOC_CONTROLLER, &req, sizeof(req));
+	if (e) {
+		snprintf(what, sizeof(what), "controller %s%s%s", sub,
+			 *arg ? " " : "", arg);
+		report(&c, what, e, &req.hdr, CTX_CONTROLLER);
+		if (e == EINVAL && c.replied &&
+		    req.action == VRAID_CTRL_SET_CACHE_SIZE)
+			cache_size_refused(&c);
+		else if (e == EOPNOTSUPP &&
+			 (req.action == VRAID_CTRL_JOURNAL_ATTACH ||
+			  req.action == VRAID_CTRL_JOURNAL_DETACH))
+			hintmsg("journals are not available yet: vraid cannot attach one to the controller cache, and a write-back VD (write-policy=wb) writes through until it can");
+		close(c.fd);
+		return RC_FAIL;
+	}
+	close(c.fd);
+	if (json) {
+		controller_json(&req);
+		return RC_OK;
+	}
+	controller_human(&req, req.action != VRAID_CTRL_SET_CACHE_SIZE);
+	if (req.action == VRAID_CTRL_SET_CACHE_SIZE && bytes) {
+		fflush(stdout);
+		fprintf(stderr, "controller cache: %llu MiB until the vraid module is unloaded; to keep it, put `options vraid cache_mib=%llu` in a file of /etc/modprobe.d/\n",
+			(unsigned long long)(req.cache_bytes >> 20),
+			(unsigned long long)(req.cache_bytes >> 20));
+	}
+	return RC_OK;
+}
+
+
 /* ---- examine: what the metadata on a device says ------------------------- */
 
 struct md_copy {
@@ -3792,6 +4059,39 @@ static const struct command commands[] = {
 	  "io-policy=direct unless `vraidctl create` is told otherwise.\n\n"
 	  "examples: vraidctl set vraid0 access=ro\n"
 	  "          vraidctl set scratch disk-cache=off access=rw\n" },
+	{ "controller", cmd_controller,
+	  "vraidctl controller [show] [--json] | controller set cache-size=SIZE|default | controller journal DEV|none",
+	  "Show or change the controller: its cache, one pool in the module's memory\n"
+	  "that every virtual drive's cached reads (io-policy=cached) and read-ahead\n"
+	  "(read-policy=ra) share, and later its journal.\n\n"
+	  "  show          (the default) the cache's size, the default size and the\n"
+	  "                largest this machine takes, what the virtual drives hold\n"
+	  "                in it, dirty data and the journal; what one VD holds:\n"
+	  "                `vraidctl stats VD`\n"
+	  "  set cache-size=SIZE|default\n"
+	  "                resize the cache at once: SIZE is a whole number of MiB\n"
+	  "                from 16M up to half the RAM (at most 1T), with a K, M, G\n"
+	  "                or T suffix (binary units), e.g. 256M or 2G; default is\n"
+	  "                the module's default (RAM/16 within 32M to 1G).  Shrinking\n"
+	  "                drops cached data (it is clean: nothing is lost).  Prints\n"
+	  "                the size now.  Lasts until the module is unloaded: to keep\n"
+	  "                a size, load the module with cache_mib=N (a line\n"
+	  "                `options vraid cache_mib=N` in /etc/modprobe.d/vraid.conf)\n"
+	  "  journal DEV   attach the block device DEV as the cache's journal, or\n"
+	  "  journal none  detach it: not available yet, the module refuses both\n"
+	  "                (EOPNOTSUPP, exit 1); write-back (write-policy=wb) writes\n"
+	  "                through until there is a journal\n"
+	  "  --json        (show, set) one line of JSON: {\"cache_bytes\":N,\n"
+	  "                \"cache_default_bytes\":N,\"cache_max_bytes\":N,\"used_bytes\":N,\n"
+	  "                \"dirty_bytes\":N,\"dirty_high_bytes\":N,\"vds\":N,\"journal\":\n"
+	  "                {\"state\":\"none\",\"major\":N,\"minor\":N,\"size_bytes\":N,\n"
+	  "                \"used_bytes\":N}}\n"
+	  "  -h, --help    show this help\n\n"
+	  "show needs only to open the control device; set and journal need root\n"
+	  "(CAP_SYS_ADMIN).  The controller command needs a module of ABI 1.7 or\n"
+	  "later.\n\n"
+	  "examples: vraidctl controller\n"
+	  "          vraidctl controller set cache-size=512M\n" },
 	{ "version", cmd_version, "vraidctl version",
 	  "Print vraidctl's version and ABI version, and the loaded module's ABI version.\n" },
 	{ "help", cmd_help, "vraidctl help [COMMAND]",

@@ -6,7 +6,9 @@
  *
  * Input layout (see gen_corpus.c, which writes the seeds):
  *
- *	u32 cmd			command number, taken mod 6 (4 and 5 unknown)
+ *	u32 cmd			command number, taken mod 11: 0..9 as they
+ *				are (9 is CONTROLLER), 10 stands for ASSEMBLE
+ *				(0x0b)
  *	u8  req[...]		the request struct, copied into a zeroed buffer
  *				of exactly the command's size (the header's
  *				size for unknown commands); short input is
@@ -31,7 +33,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#define NR_CMDS	10	/* 0..8, and 9 stands for ASSEMBLE (0x0b) */
+#define NR_CMDS	11	/* 0..9, and 10 stands for ASSEMBLE (0x0b) */
 
 /*
  * Largest data area a member can have, in sectors: Linux block devices
@@ -219,6 +221,16 @@ static bool name_ok(const char *name, size_t len)
 	return true;
 }
 
+static bool all_zero(const u8 *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
 static void fuzz_request(u32 nr, const void *req, u32 len)
 {
 	char *msg = malloc(VRAID_MSG_LEN);
@@ -296,12 +308,30 @@ static void fuzz_request(u32 nr, const void *req, u32 len)
 		ret = vraid_validate_set_policy(p, msg, VRAID_MSG_LEN);
 		CHECK_RET("vraid_validate_set_policy", ret, 0, -EINVAL,
 			  -EOPNOTSUPP, -ENOENT);
+		/*
+		 * Accepted: known values, zero outside the mask, and not
+		 * always write-back (EOPNOTSUPP: no journal yet).
+		 */
 		if (!ret && (!p->set_mask || p->set_mask > 0x1f ||
+			     p->index >= VRAID_MAX_VDS ||
 			     p->access_policy > VRAID_ACCESS_BLOCKED ||
 			     p->disk_cache_policy > VRAID_DCACHE_DISABLED ||
-			     p->io_policy || p->read_policy ||
-			     p->write_policy))
-			die("set_policy: accepted mask 0x%x", p->set_mask);
+			     p->io_policy > VRAID_IO_CACHED ||
+			     p->read_policy > VRAID_READ_AHEAD ||
+			     p->write_policy > VRAID_WRITE_BACK ||
+			     (!(p->set_mask & VRAID_SET_ACCESS) &&
+			      p->access_policy) ||
+			     (!(p->set_mask & VRAID_SET_DISK_CACHE) &&
+			      p->disk_cache_policy) ||
+			     (!(p->set_mask & VRAID_SET_IO) && p->io_policy) ||
+			     (!(p->set_mask & VRAID_SET_READ) &&
+			      p->read_policy) ||
+			     (!(p->set_mask & VRAID_SET_WRITE) &&
+			      p->write_policy)))
+			die("set_policy: accepted mask 0x%x policies %u %u %u %u %u",
+			    p->set_mask, p->access_policy,
+			    p->disk_cache_policy, p->io_policy,
+			    p->read_policy, p->write_policy);
 		break;
 	}
 	case 6: {
@@ -336,6 +366,31 @@ static void fuzz_request(u32 nr, const void *req, u32 len)
 			     j->rate_kib > VRAID_JOB_RATE_MAX))
 			die("job: accepted action %u rate %u", j->action,
 			    j->rate_kib);
+		break;
+	}
+	case 9: {
+		const struct vraid_controller *c = req;
+		size_t out = offsetof(struct vraid_controller,
+				      cache_default_bytes);
+
+		ret = vraid_validate_controller(c, msg, VRAID_MSG_LEN);
+		/* the size's bounds (RAM) are the handler's, not checked */
+		CHECK_RET("vraid_validate_controller", ret, 0, -EINVAL);
+		if (ret)
+			break;
+		if (c->ctrl_flags || c->action > VRAID_CTRL_JOURNAL_DETACH)
+			die("controller: accepted flags 0x%x action %u",
+			    c->ctrl_flags, c->action);
+		if (!all_zero((const u8 *)c + out, sizeof(*c) - out))
+			die("controller: accepted out or reserved fields set");
+		if (c->action != VRAID_CTRL_SET_CACHE_SIZE && c->cache_bytes)
+			die("controller: action %u accepted a cache size",
+			    c->action);
+		if (c->action == VRAID_CTRL_JOURNAL_ATTACH ?
+		    (c->major == 0 && c->minor == 0) || c->major >= 4096 ||
+		    c->minor >= (1U << 20) : c->major || c->minor)
+			die("controller: action %u accepted device %u:%u",
+			    c->action, c->major, c->minor);
 		break;
 	}
 	case 5: {
@@ -468,7 +523,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		return 0;
 	}
 	nr %= NR_CMDS;
-	if (nr == 9)
+	if (nr == 10)
 		nr = 0x0b;
 
 	len = vraid_cmd_min_size(nr);

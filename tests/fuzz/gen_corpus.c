@@ -72,6 +72,7 @@ int main(int argc, char **argv)
 	struct vraid_delete d;
 	struct vraid_list l;
 	struct vraid_info inf;
+	struct vraid_controller ct;
 	struct vraid_ioc_hdr h;
 
 	if (argc != 2) {
@@ -105,5 +106,18 @@ int main(int argc, char **argv)
 	memset(&h, 0, sizeof(h));
 	hdr(&h, sizeof(h));
 	put("unknown-4", 4, &h, sizeof(h), 0);
+
+	/* CONTROLLER (9): show, set the cache size, attach a journal */
+	memset(&ct, 0, sizeof(ct));
+	hdr(&ct.hdr, sizeof(ct));
+	put("controller-show", 9, &ct, sizeof(ct), 0);
+	ct.action = VRAID_CTRL_SET_CACHE_SIZE;
+	ct.cache_bytes = 64ull << 20;
+	put("controller-set-64m", 9, &ct, sizeof(ct), 0);
+	ct.action = VRAID_CTRL_JOURNAL_ATTACH;
+	ct.cache_bytes = 0;
+	ct.major = 259;
+	ct.minor = 3;
+	put("controller-attach", 9, &ct, sizeof(ct), 0);
 	return 0;
 }

@@ -28,9 +28,20 @@
 #   MOCK_ABI_MINOR=N                 a refusal says the module speaks 1.N
 #   MOCK_SET_IGNORE=1                SET_POLICY succeeds but changes nothing
 #   MOCK_RA=1                        every VD's read policy is read-ahead
+#   MOCK_NOT_ROOT=1                  the caller lacks CAP_SYS_ADMIN: the
+#                                    CONTROLLER actions other than SHOW
+#                                    fail with EPERM, as the module's do
 # A SET_POLICY that succeeds changes the VD's policies for the INFO
 # requests that follow in the same process.
 # SPARE LIST answers two spares (none in scenario "none").
+# CONTROLLER (checked by vraid_validate_controller()) answers as the module
+# on a machine with 2 GiB of RAM: a 128 MiB cache (the default), at most
+# 1 GiB, 12 MiB held by the scenario's VDs (none: 0 B, 0 VDs).
+# SET_CACHE_SIZE goes through vraid_cache_check_bytes() (cachecore.c) and
+# changes the size for its reply; the JOURNAL actions fail with the
+# module's EOPNOTSUPP; with MOCK_ABI_MINOR below 7 CONTROLLER is an unknown
+# command (ENOTTY), as on a module before it.  CONTROLLER requests other
+# than SHOW are logged to MOCK_LOG.
 #
 # Environment: CC (default cc), SANITIZE=0 to skip the ASan/UBSan pass.
 set -u
@@ -126,8 +137,11 @@ cat >"$tmp/mock.c" <<'EOF'
 #include <string.h>
 #include <linux/vraid.h>
 #include "validate.h"
+#include "cachecore.h"
 
 int mock_ioctl(int fd, unsigned long req, ...);
+
+#define MOCK_RAM	(2ULL << 30)	/* the machine the module runs on */
 
 static const struct { const char *n; int e; } names[] = {
 	{ "EPERM", EPERM }, { "ENOENT", ENOENT }, { "EBUSY", EBUSY },
@@ -475,6 +489,7 @@ int mock_ioctl(int fd, unsigned long req, ...)
 		{ "spare", 0x06, sizeof(struct vraid_spare) },
 		{ "replace", 0x07, sizeof(struct vraid_replace) },
 		{ "job", 0x08, sizeof(struct vraid_job) },
+		{ "controller", 0x09, sizeof(struct vraid_controller) },
 	};
 	const char *f = getenv("MOCK_FAIL");
 	struct vraid_ioc_hdr *h;
@@ -660,6 +675,47 @@ int mock_ioctl(int fd, unsigned long req, ...)
 			pols[p->index].write = p->write_policy;
 		return 0;
 	}
+	case 0x09: {
+		static uint64_t cache_bytes;	/* SET_CACHE_SIZE's, 0: default */
+		struct vraid_controller *c = (void *)h;
+		struct vraid_cache_limits l;
+		uint32_t idx[16];
+		unsigned nvd;
+
+		if (getenv("MOCK_ABI_MINOR") && atoi(getenv("MOCK_ABI_MINOR")) < 7)
+			return fail(h, ENOTTY, "unknown command 9: module and vraidctl differ?");
+		if ((ret = vraid_validate_controller(c, msg, sizeof(msg))))
+			return refused(h, ret, msg);
+		if (c->action != VRAID_CTRL_SHOW)
+			logit("controller action=%u cache=%llu dev=%u:%u\n", c->action,
+			      (unsigned long long)c->cache_bytes, c->major, c->minor);
+		if (c->action != VRAID_CTRL_SHOW && getenv("MOCK_NOT_ROOT"))
+			return fail(h, EPERM, "changing the controller needs CAP_SYS_ADMIN (run as root)");
+		switch (c->action) {
+		case VRAID_CTRL_SET_CACHE_SIZE:
+			if ((ret = vraid_cache_check_bytes(c->cache_bytes, MOCK_RAM,
+							   msg, sizeof(msg))))
+				return fail(h, -ret, msg);
+			cache_bytes = c->cache_bytes;
+			break;
+		case VRAID_CTRL_JOURNAL_ATTACH:
+		case VRAID_CTRL_JOURNAL_DETACH:
+			return fail(h, EOPNOTSUPP, "the controller cache has no journal yet: write-back writes through");
+		}
+		nvd = vd_list(idx);
+		c->cache_bytes = cache_bytes ? cache_bytes :
+				 vraid_cache_default_bytes(MOCK_RAM);
+		c->cache_default_bytes = vraid_cache_default_bytes(MOCK_RAM);
+		c->cache_max_bytes = MOCK_RAM / 2;
+		c->cache_used_bytes = nvd ? 12ULL << 20 : 0;
+		if (c->cache_used_bytes > c->cache_bytes)
+			c->cache_used_bytes = c->cache_bytes;
+		vraid_cache_limits(c->cache_bytes / VRAID_CACHE_PAGE, 0, &l);
+		c->cache_dirty_high_bytes = l.dirty_high * VRAID_CACHE_PAGE;
+		c->nr_vds = nvd;
+		c->journal_state = VRAID_JOURNAL_NONE;
+		return 0;
+	}
 	default: {
 		struct vraid_job *j = (void *)h;
 
@@ -688,7 +744,7 @@ build() {
 	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/vraidctl" "$root/tools/vraidctl.c" $core &&
 	$CC $CFLAGS $2 -o "$tmp/$1/vraid-raw" "$root/tools/vraid-raw.c" &&
 	$CC $CFLAGS $2 -I"$root/driver" -include "$tmp/mock.h" -o "$tmp/$1/vraidctl-mock" \
-		"$root/tools/vraidctl.c" "$tmp/mock.c" $core
+		"$root/tools/vraidctl.c" "$tmp/mock.c" $core "$root/driver/cachecore.c"
 }
 
 # ---- the tests --------------------------------------------------------------
@@ -877,6 +933,66 @@ run_tests() {
 	check "set --json" 2 "" "unknown option '--json'" "$V" set vraid0 access=ro --json
 	check "set, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" set vraid0 access=ro
 	check "set, /dev/null" 1 "" "vraid0: /dev/null does not answer vraid requests" env VRAIDCTL_CONTROL=/dev/null "$V" set vraid0 write-policy=wt
+
+	# the controller (ABI 1.7) -- the command line alone
+	ctlsyn="vraidctl controller [show] [--json] | controller set cache-size=SIZE|default | controller journal DEV|none"
+	sizehint="vraidctl: hint: give a whole number of MiB from 16M up to half the RAM (at most 1T), e.g. cache-size=256M or cache-size=2G, or cache-size=default"
+	check "help lists controller" 0 "  $ctlsyn" "" "$V" help
+	check "help controller" 0 "usage: $ctlsyn" "" "$V" help controller
+	check "controller -h" 0 "set cache-size=SIZE|default" "" "$V" controller -h
+	out_has "controller -h journal none" -qF "journal none  detach it: not available yet"
+	out_has "controller -h says how to keep a size" -qF "options vraid cache_mib=N"
+	out_has "controller -h says shrinking drops cached data" -qF "Shrinking"
+	out_has "controller -h --json keys" -qF '"dirty_bytes":N,"dirty_high_bytes":N,"vds":N,"journal":'
+	check "controller --help" 0 "usage: vraidctl controller" "" "$V" controller --help
+	check "controller set -h" 0 "usage: vraidctl controller" "" "$V" controller set -h
+	check "controller unknown action" 2 "" "unknown controller action 'frob' (choose show, set or journal)" "$V" controller frob
+	check "controller unknown action, usage" 2 "" "usage: $ctlsyn" "$V" controller frob
+	check "controller show extra" 2 "" "unexpected argument 'x'" "$V" controller show x
+	check "controller bad option" 2 "" "unknown option '--bogus'" "$V" controller --bogus
+	check "controller set, nothing" 2 "" "name what to set: cache-size=SIZE (e.g. cache-size=256M) or cache-size=default" "$V" controller set
+	check "controller set, missing =" 2 "" "cache-size needs a value: cache-size=SIZE (e.g. cache-size=256M) or cache-size=default" "$V" controller set cache-size
+	check "controller set, missing =, usage" 2 "" "usage: $ctlsyn" "$V" controller set cache-size 256M
+	check "controller set unknown key" 2 "" "unknown controller setting 'size' (the one setting is cache-size)" "$V" controller set size=1G
+	check "controller set empty key" 2 "" "unknown controller setting ''" "$V" controller set =1G
+	check "controller set key with wrong case" 2 "" "unknown controller setting 'Cache-Size'" "$V" controller set Cache-Size=1G
+	check "controller set twice" 2 "" "cache-size given twice" "$V" controller set cache-size=64M cache-size=128M
+	check "controller set twice, second bad" 2 "" "cache-size given twice" "$V" controller set cache-size=64M cache-size=x
+	# SIZE:WHAT IS SAID OF IT
+	for s in "0:cache size '0' is zero: give cache-size=default for the module's default size" \
+		 "0M:cache size '0M' is zero" \
+		 "15M:cache size '15M' (15 MiB) is too small: the minimum is 16 MiB" \
+		 "1M:cache size '1M' (1 MiB) is too small" \
+		 "1.5M:invalid cache size '1.5M': give a whole number with a K, M, G or T suffix (binary units), or default" \
+		 "x:invalid cache size 'x'" \
+		 ":invalid cache size ''" \
+		 "-1M:invalid cache size '-1M'" \
+		 "64X:invalid cache size '64X'" \
+		 "99999999999999999999G:invalid cache size '99999999999999999999G'" \
+		 "1536K:cache size '1536K' (1572864 bytes) is not a whole number of MiB" \
+		 "16777217:cache size '16777217' (16777217 bytes) is not a whole number of MiB" \
+		 "2T:cache size '2T' (2097152 MiB) is too large: the maximum is 1 TiB, and half the RAM" \
+		 "defaults:invalid cache size 'defaults'"; do
+		check "controller set cache-size=${s%%:*}" 2 "" "vraidctl: ${s#*:}" "$V" controller set "cache-size=${s%%:*}"
+		out_lacks "controller set cache-size=${s%%:*} prints nothing" -q .
+	done
+	check "controller set bad size hint" 2 "" "$sizehint" "$V" controller set cache-size=15M
+	check "controller journal, no DEV" 2 "" "name the journal device (e.g. /dev/nvme2n1), or none to detach the journal" "$V" controller journal
+	check "controller journal, two DEVs" 2 "" "name one journal device only" "$V" controller journal /dev/x /dev/y
+	check "controller journal --json" 2 "" "--json is only for controller show and controller set" "$V" controller journal none --json
+	check "controller journal, missing DEV" 1 "" "/dev/xyz-no-such: no such file: name an existing block device" "$V" controller journal /dev/xyz-no-such
+	check "controller journal, regular file" 1 "" "/etc/passwd is a regular file, not a block device" "$V" controller journal /etc/passwd
+	check "controller journal, char device" 1 "" "/dev/null is a character device, not a block device" "$V" controller journal /dev/null
+	check "controller, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" controller
+	check "controller set, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" controller set cache-size=256M
+	for s in 16M 256M 256MiB 262144K 1G 1g 1GiB 1T 16777216 default DEFAULT; do
+		check "controller set cache-size=$s parses" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" controller set "cache-size=$s"
+	done
+	check "controller journal none, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" controller journal none
+	check "controller, /dev/null" 1 "" "vraidctl: controller show: /dev/null does not answer vraid requests (ENOTTY" env VRAIDCTL_CONTROL=/dev/null "$V" controller
+	check "controller --json, /dev/null: no stdout" 1 "" "ENOTTY" env VRAIDCTL_CONTROL=/dev/null "$V" controller --json
+	out_lacks "controller --json prints nothing on error" -q .
+	check "controller set, /dev/null" 1 "" "controller set cache-size=64M: /dev/null does not answer" env VRAIDCTL_CONTROL=/dev/null "$V" controller set cache-size=64M
 	check "wait --timeout x" 2 "" "invalid --timeout 'x': give seconds" "$V" wait vraid0 --timeout x
 	check "wait --timeout -1" 2 "" "invalid --timeout '-1'" "$V" wait vraid0 --timeout -1
 	check "wait --timeout 1." 2 "" "invalid --timeout '1.'" "$V" wait vraid0 --timeout 1.
@@ -912,6 +1028,8 @@ run_tests() {
 		chmod 600 "$tmp/ctl-0600"
 		check "list as nobody" 1 "" "permission denied" env VRAIDCTL_CONTROL="$tmp/ctl-0600" setpriv --reuid=65534 --regid=65534 --clear-groups "$V" list
 		check "list as nobody hint" 1 "" "run as root" env VRAIDCTL_CONTROL="$tmp/ctl-0600" setpriv --reuid=65534 --regid=65534 --clear-groups "$V" list
+		check "controller as nobody" 1 "" "$tmp/ctl-0600: permission denied" env VRAIDCTL_CONTROL="$tmp/ctl-0600" setpriv --reuid=65534 --regid=65534 --clear-groups "$V" controller
+		check "controller set as nobody" 1 "" "run as root" env VRAIDCTL_CONTROL="$tmp/ctl-0600" setpriv --reuid=65534 --regid=65534 --clear-groups "$V" controller set cache-size=64M
 	else
 		say_skip "list as nobody" "needs root and setpriv"
 	fi
@@ -1424,6 +1542,106 @@ EOF
 	check "mock: set on a VD with a job" 0 "vraid0: access ro," "" env MOCK_VRAID=jobs "$M" set vraid0 access=ro
 	check "mock: show disk cache off" 0 "Access: RW, Disk cache: Off, I/O: Direct" "" env MOCK_VRAID=three "$M" show vraid7
 	check "mock: show --json disk cache off" 0 '"policies":{"access":"rw","disk_cache":"disabled","io":"direct","read":"no_read_ahead","write":"write_through"}' "" env MOCK_VRAID=three "$M" show vraid7 --json
+
+	# the controller (ABI 1.7): CONTROLLER against the mock
+	rm -f "$tmp/log"
+	check "mock: controller" 0 "Controller cache: 128 MiB (default 128 MiB, up to 1 GiB on this machine)" "" env MOCK_VRAID=dupname "$M" controller
+	out_has "mock: controller, used" -qxF "Used:             12 MiB, shared by 2 virtual drives"
+	out_has "mock: controller, dirty" -qxF "Dirty:            0 B (writers would wait at 64 MiB; write-back into the cache: not yet)"
+	out_has "mock: controller, journal" -qxF "Journal:          none (write-back writes through)"
+	if [ "$(wc -l <"$tmp/out")" = 4 ]; then say_ok "mock: controller, four lines"; else say_not_ok "mock: controller, four lines"; fi
+	if [ -s "$tmp/err" ]; then say_not_ok "mock: controller, empty stderr"; else say_ok "mock: controller, empty stderr"; fi
+	cp "$tmp/out" "$tmp/ctl-show.txt"
+	check "mock: controller show" 0 "Controller cache: 128 MiB" "" env MOCK_VRAID=dupname "$M" controller show
+	if cmp -s "$tmp/out" "$tmp/ctl-show.txt"; then say_ok "mock: controller show is controller"; else say_not_ok "mock: controller show is controller"; fi
+	check "mock: controller, one VD" 0 "Used:             12 MiB, shared by 1 virtual drive" "" env MOCK_VRAID=badreply "$M" controller
+	check "mock: controller, no VDs" 0 "Used:             0 B (no virtual drives)" "" env MOCK_VRAID=none "$M" controller show
+	check "mock: controller --json" 0 "" "" env MOCK_VRAID=dupname "$M" controller --json
+	out_is "mock: controller --json, the object" '{"cache_bytes":134217728,"cache_default_bytes":134217728,"cache_max_bytes":1073741824,"used_bytes":12582912,"dirty_bytes":0,"dirty_high_bytes":67108864,"vds":2,"journal":{"state":"none","major":0,"minor":0,"size_bytes":0,"used_bytes":0}}'
+	cp "$tmp/out" "$tmp/ctl.json"
+	check "mock: controller show --json" 0 '{"cache_bytes":134217728,' "" env MOCK_VRAID=dupname "$M" controller show --json
+	check "mock: controller --json show" 0 '"vds":2,' "" env MOCK_VRAID=dupname "$M" controller --json show
+	check "mock: controller, not root" 0 "Controller cache: 128 MiB" "" env MOCK_VRAID=dupname MOCK_NOT_ROOT=1 "$M" controller
+	# SIZE:BYTES SENT:THE SIZE NOW
+	for s in "128M:134217728:128 MiB" "1G:1073741824:1 GiB" "16M:16777216:16 MiB" \
+		 "256MiB:268435456:256 MiB" "262144K:268435456:256 MiB" "1g:1073741824:1 GiB" \
+		 "1024M:1073741824:1 GiB" "536870912:536870912:512 MiB"; do
+		sz=${s%%:*} sent=${s#*:} now=${s#*:*:}
+		sent=${sent%%:*}
+		check "mock: controller set cache-size=$sz" 0 "" "" env MOCK_VRAID=dupname "$M" controller set "cache-size=$sz"
+		out_is "mock: controller set cache-size=$sz, the size now" "Controller cache: $now (default 128 MiB, up to 1 GiB on this machine)"
+		expect_log "mock: controller set cache-size=$sz sends $sent" "controller action=1 cache=$sent dev=0:0"
+	done
+	check "mock: controller set, kept until unloaded" 0 "" "controller cache: 128 MiB until the vraid module is unloaded; to keep it, put \`options vraid cache_mib=128\` in a file of /etc/modprobe.d/" env MOCK_VRAID=dupname "$M" controller set cache-size=128M
+	check "mock: controller set default" 0 "" "" env MOCK_VRAID=dupname "$M" controller set cache-size=default
+	out_is "mock: controller set default, the size now" "Controller cache: 128 MiB (default 128 MiB, up to 1 GiB on this machine)"
+	expect_log "mock: controller set default sends 0" "controller action=1 cache=0 dev=0:0"
+	if [ -s "$tmp/err" ]; then say_not_ok "mock: controller set default, empty stderr"; else say_ok "mock: controller set default, empty stderr"; fi
+	check "mock: controller set DEFAULT" 0 "Controller cache: 128 MiB" "" env MOCK_VRAID=dupname "$M" controller set cache-size=DEFAULT
+	expect_log "mock: controller set DEFAULT sends 0" "controller action=1 cache=0 dev=0:0"
+	check "mock: controller set --json" 0 "" "" env MOCK_VRAID=dupname "$M" controller set cache-size=256M --json
+	out_is "mock: controller set --json, the object" '{"cache_bytes":268435456,"cache_default_bytes":134217728,"cache_max_bytes":1073741824,"used_bytes":12582912,"dirty_bytes":0,"dirty_high_bytes":134217728,"vds":2,"journal":{"state":"none","major":0,"minor":0,"size_bytes":0,"used_bytes":0}}'
+	cp "$tmp/out" "$tmp/ctl-set.json"
+	check "mock: controller set, more than half the RAM" 1 "" "vraidctl: controller set cache-size=2G: cache size 2048 MiB is more than half the RAM (2048 MiB) (EINVAL: Invalid argument)" env MOCK_VRAID=dupname "$M" controller set cache-size=2G
+	out_lacks "mock: controller set, more than half the RAM, prints nothing" -q .
+	expect_log "mock: controller set cache-size=2G sent" "controller action=1 cache=2147483648 dev=0:0"
+	check "mock: controller set, more than half the RAM, hint" 1 "" "vraidctl: hint: give a size from 16M to 1024M in whole MiB, or default (128 MiB on this machine)" env MOCK_VRAID=dupname "$M" controller set cache-size=2G
+	check "mock: controller set 1T, more than half the RAM" 1 "" "cache size 1048576 MiB is more than half the RAM (2048 MiB)" env MOCK_VRAID=dupname "$M" controller set cache-size=1T
+	check "mock: controller set EINVAL, no show" 1 "" "controller set cache-size=8G: cache size 8192 MiB: nope (EINVAL" env MOCK_FAIL="controller:EINVAL:cache size 8192 MiB: nope" "$M" controller set cache-size=8G
+	check "mock: controller set EINVAL, no show, hint" 1 "" "$sizehint" env MOCK_FAIL="controller:EINVAL:cache size 8192 MiB: nope" "$M" controller set cache-size=8G
+	check "mock: controller set, not root" 1 "" "vraidctl: controller set cache-size=64M: changing the controller needs CAP_SYS_ADMIN (run as root) (EPERM: Operation not permitted)" env MOCK_VRAID=dupname MOCK_NOT_ROOT=1 "$M" controller set cache-size=64M
+	check "mock: controller set, not root, hint" 1 "" "vraidctl: hint: run as root (vraid control requests need CAP_SYS_ADMIN)" env MOCK_VRAID=dupname MOCK_NOT_ROOT=1 "$M" controller set cache-size=64M
+	out_lacks "mock: controller set, not root, prints nothing" -q .
+	check "mock: controller EPERM, no reply" 1 "" "vraidctl: controller show: Operation not permitted (EPERM)" env MOCK_FAIL="controller:EPERM:-" "$M" controller
+	# journals: refused by the module
+	jmsg="the controller cache has no journal yet: write-back writes through (EOPNOTSUPP: Operation not supported)"
+	jhint="vraidctl: hint: journals are not available yet: vraid cannot attach one to the controller cache, and a write-back VD (write-policy=wb) writes through until it can"
+	check "mock: controller journal none" 1 "" "vraidctl: controller journal none: $jmsg" env MOCK_VRAID=dupname "$M" controller journal none
+	expect_log "mock: controller journal none sends DETACH" "controller action=3 cache=0 dev=0:0"
+	check "mock: controller journal none, hint" 1 "" "$jhint" env MOCK_VRAID=dupname "$M" controller journal none
+	out_lacks "mock: controller journal none prints nothing" -q .
+	if [ -n "$blk0" ]; then
+		check "mock: controller journal DEV" 1 "" "vraidctl: controller journal $blk0: $jmsg" env MOCK_VRAID=dupname "$M" controller journal "$blk0"
+		expect_log "mock: controller journal DEV sends ATTACH" "controller action=2 cache=0 dev=7:0"
+		check "mock: controller journal DEV, hint" 1 "" "$jhint" env MOCK_VRAID=dupname "$M" controller journal "$blk0"
+		check "mock: controller journal DEV, not root" 1 "" "changing the controller needs CAP_SYS_ADMIN (run as root) (EPERM" env MOCK_VRAID=dupname MOCK_NOT_ROOT=1 "$M" controller journal "$blk0"
+		err_lacks "mock: controller journal DEV, not root, no journal hint" "journals are not available"
+	else
+		say_skip "mock: controller journal DEV" "no block device node"
+	fi
+	# a module without CONTROLLER
+	oldctl="vraidctl: hint: the vraid module speaks ABI 1.6, which has no controller command: load the module built with this vraidctl"
+	check "mock: controller, module 1.6" 1 "" "vraidctl: controller show: unknown command 9: module and vraidctl differ? (ENOTTY: Inappropriate ioctl for device)" env MOCK_VRAID=dupname MOCK_ABI_MINOR=6 "$M" controller
+	check "mock: controller, module 1.6, hint" 1 "" "$oldctl" env MOCK_VRAID=dupname MOCK_ABI_MINOR=6 "$M" controller
+	err_lacks "mock: controller, module 1.6, one hint" "lacks this request"
+	out_lacks "mock: controller, module 1.6, prints nothing" -q .
+	check "mock: controller --json, module 1.6" 1 "" "$oldctl" env MOCK_VRAID=dupname MOCK_ABI_MINOR=6 "$M" controller --json
+	out_lacks "mock: controller --json, module 1.6, prints nothing" -q .
+	check "mock: controller set, module 1.3" 1 "" "the vraid module speaks ABI 1.3, which has no controller command" env MOCK_VRAID=dupname MOCK_ABI_MINOR=3 "$M" controller set cache-size=64M
+	check "mock: controller journal none, module 1.6" 1 "" "$oldctl" env MOCK_VRAID=dupname MOCK_ABI_MINOR=6 "$M" controller journal none
+	check "mock: controller, module 1.7 without it" 1 "" "vraidctl: hint: the vraid module (ABI 1.7) predates the controller command: load the module built with this vraidctl" env MOCK_FAIL="controller:ENOTTY:unknown command 9: module and vraidctl differ?" "$M" controller
+	check "mock: controller, other commands still work on 1.6" 0 "vraid0" "" env MOCK_VRAID=dupname MOCK_ABI_MINOR=6 "$M" list
+	if command -v python3 >/dev/null 2>&1; then
+		check "mock: controller JSON parses, schema" 0 "json ok" "" python3 - "$tmp" <<'PY'
+import json, sys
+d = sys.argv[1]
+keys = ["cache_bytes", "cache_default_bytes", "cache_max_bytes", "used_bytes",
+        "dirty_bytes", "dirty_high_bytes", "vds", "journal"]
+jkeys = ["state", "major", "minor", "size_bytes", "used_bytes"]
+for f, size in (("ctl.json", 128 << 20), ("ctl-set.json", 256 << 20)):
+    c = json.load(open(d + "/" + f))
+    assert list(c) == keys, (f, list(c))
+    assert list(c["journal"]) == jkeys, (f, list(c["journal"]))
+    assert c["cache_bytes"] == size and c["dirty_high_bytes"] == size // 2, (f, c)
+    assert c["cache_default_bytes"] == 128 << 20 and c["cache_max_bytes"] == 1 << 30
+    assert c["used_bytes"] == 12 << 20 and c["dirty_bytes"] == 0 and c["vds"] == 2
+    assert c["journal"] == {"state": "none", "major": 0, "minor": 0, "size_bytes": 0,
+                            "used_bytes": 0}, c["journal"]
+print("json ok")
+PY
+	else
+		say_skip "mock: controller JSON parses, schema" "no python3"
+	fi
 
 	# create: the policy options, sent as asked
 	rm -f "$tmp/log"

@@ -37,6 +37,9 @@ static const struct cmd {
 	{ 0x07, "REPLACE", sizeof(struct vraid_replace), VRAID_IOC_REPLACE,
 	  true },
 	{ 0x08, "JOB", sizeof(struct vraid_job), VRAID_IOC_JOB, true },
+	/* SHOW is for anyone: the handler checks privilege for the rest */
+	{ 0x09, "CONTROLLER", sizeof(struct vraid_controller),
+	  VRAID_IOC_CONTROLLER, false },
 	{ 0x0b, "ASSEMBLE", sizeof(struct vraid_assemble),
 	  VRAID_IOC_ASSEMBLE, true },
 };
@@ -150,7 +153,7 @@ static const struct hdr_case {
 static void test_hdr(void)
 {
 	static const u32 unknown[] = {
-		9, 10, 0x0c, 0xff, 0x100, 0x80000000, 0xffffffff,
+		10, 0x0c, 0x0d, 0xff, 0x100, 0x80000000, 0xffffffff,
 	};
 	struct vraid_ioc_hdr *h = zalloc(sizeof(*h));
 	size_t i, j;
@@ -285,6 +288,12 @@ static void test_abi(void)
 	      sizeof(struct vraid_ioc_hdr) + 8 * 4 +
 	      FSZ(struct vraid_set_policy, reserved2),
 	      "vraid_set_policy %zu", sizeof(struct vraid_set_policy));
+	/* action, flags, size, device; 5 cache counts, nr_vds, journal
+	 * state and device, 2 journal counts */
+	CHECK(sizeof(struct vraid_controller) ==
+	      sizeof(struct vraid_ioc_hdr) + 2 * 4 + 8 + 2 * 4 + 5 * 8 +
+	      4 * 4 + 2 * 8 + FSZ(struct vraid_controller, reserved),
+	      "vraid_controller %zu", sizeof(struct vraid_controller));
 	CHECK(sizeof(struct vraid_ioc_hdr) % 8 == 0 &&
 	      sizeof(struct vraid_create) % 8 == 0 &&
 	      sizeof(struct vraid_delete) % 8 == 0 &&
@@ -294,7 +303,8 @@ static void test_abi(void)
 	      sizeof(struct vraid_spare_info) % 8 == 0 &&
 	      sizeof(struct vraid_spare) % 8 == 0 &&
 	      sizeof(struct vraid_replace) % 8 == 0 &&
-	      sizeof(struct vraid_set_policy) % 8 == 0,
+	      sizeof(struct vraid_set_policy) % 8 == 0 &&
+	      sizeof(struct vraid_controller) % 8 == 0,
 	      "a struct size is not a multiple of 8");
 	tap_end();
 
@@ -461,6 +471,56 @@ static void test_abi(void)
 	CHECK(VRAID_WRITE_THROUGH == 0 && VRAID_WRITE_BACK == 1 &&
 	      VRAID_WRITE_BACK_ALWAYS == 2 && VRAID_WRITE_BACK_BBU == 2,
 	      "write values");
+	tap_end();
+
+	/* ABI 1.7: CONTROLLER, frozen like the others. */
+	tap_begin("ABI 1.7 minimum size: controller 312, nr 0x09, not mutating at dispatch");
+	CHECK(VRAID_CONTROLLER_SIZE_V1 == 312, "uapi size %u",
+	      VRAID_CONTROLLER_SIZE_V1);
+	CHECK(sizeof(struct vraid_controller) == 312, "sizeof %zu",
+	      sizeof(struct vraid_controller));
+	CHECK(vraid_cmd_min_size(0x09) == VRAID_CONTROLLER_SIZE_V1,
+	      "controller %u", vraid_cmd_min_size(0x09));
+	CHECK(_IOC_NR(VRAID_IOC_CONTROLLER) == 0x09, "nr %lu",
+	      (unsigned long)_IOC_NR(VRAID_IOC_CONTROLLER));
+	/* SHOW needs no privilege: the handler checks it for the rest */
+	CHECK(!vraid_cmd_mutates(0x09), "CONTROLLER mutates at dispatch");
+	CHECK(vraid_cmd_min_size(0x0a) == 0 && !vraid_cmd_mutates(0x0a),
+	      "0x0a (STATS, reserved) is known: %u",
+	      vraid_cmd_min_size(0x0a));
+	CHECK(VRAID_ABI_MAJOR == 1 && VRAID_ABI_MINOR >= 7, "ABI %d.%d",
+	      VRAID_ABI_MAJOR, VRAID_ABI_MINOR);
+	tap_end();
+
+	tap_begin("ABI 1.7 controller field offsets, actions and journal states");
+#define OFF(type, field, want) \
+	CHECK(offsetof(type, field) == (want), #type "." #field " at %zu, want %u", \
+	      offsetof(type, field), (unsigned int)(want))
+	OFF(struct vraid_controller, action, 152);
+	OFF(struct vraid_controller, ctrl_flags, 156);
+	OFF(struct vraid_controller, cache_bytes, 160);
+	OFF(struct vraid_controller, major, 168);
+	OFF(struct vraid_controller, minor, 172);
+	OFF(struct vraid_controller, cache_default_bytes, 176);
+	OFF(struct vraid_controller, cache_max_bytes, 184);
+	OFF(struct vraid_controller, cache_used_bytes, 192);
+	OFF(struct vraid_controller, cache_dirty_bytes, 200);
+	OFF(struct vraid_controller, cache_dirty_high_bytes, 208);
+	OFF(struct vraid_controller, nr_vds, 216);
+	OFF(struct vraid_controller, journal_state, 220);
+	OFF(struct vraid_controller, journal_major, 224);
+	OFF(struct vraid_controller, journal_minor, 228);
+	OFF(struct vraid_controller, journal_bytes, 232);
+	OFF(struct vraid_controller, journal_used_bytes, 240);
+	OFF(struct vraid_controller, reserved, 248);
+#undef OFF
+	CHECK(FSZ(struct vraid_controller, reserved) == 64,
+	      "controller reserved %zu", FSZ(struct vraid_controller, reserved));
+	CHECK(VRAID_CTRL_SHOW == 0 && VRAID_CTRL_SET_CACHE_SIZE == 1 &&
+	      VRAID_CTRL_JOURNAL_ATTACH == 2 && VRAID_CTRL_JOURNAL_DETACH == 3,
+	      "controller actions");
+	CHECK(VRAID_JOURNAL_NONE == 0, "journal state none %d",
+	      VRAID_JOURNAL_NONE);
 	tap_end();
 }
 
@@ -1400,6 +1460,182 @@ static void test_set_policy(void)
 	tap_end();
 }
 
+/* ---- CONTROLLER (ABI 1.7) ----------------------------------------------- */
+
+#define C_SHOW		VRAID_CTRL_SHOW
+#define C_SET		VRAID_CTRL_SET_CACHE_SIZE
+#define C_ATTACH	VRAID_CTRL_JOURNAL_ATTACH
+#define C_DETACH	VRAID_CTRL_JOURNAL_DETACH
+#define MIB		(1ull << 20)
+#define CF(f)		FIELD(struct vraid_controller, f)
+
+static void test_controller(void)
+{
+	static const struct {
+		const char *what;
+		u32 action, flags;
+		u64 bytes;
+		u32 major, minor;
+		size_t off, width;	/* a field that must be zero, or width 0 */
+		u64 val;
+		bool hdr_garbage;
+		int err;
+		const char *needle;
+	} t[] = {
+		/* accepted: the size's bounds are the handler's (RAM) */
+		{ "show",                     C_SHOW, 0, 0, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "set size 0 (the default)", C_SET, 0, 0, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "set size 64 MiB",          C_SET, 0, 64 * MIB, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "set size 16 MiB",          C_SET, 0, 16 * MIB, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "set size 1 TiB",           C_SET, 0, MIB << 20, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "set size 1 (bounds: the handler)", C_SET, 0, 1, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "set size 15 MiB (bounds: the handler)", C_SET, 0, 15 * MIB, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "set size ~0 (bounds: the handler)", C_SET, 0, ~0ull, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "attach 8:16",              C_ATTACH, 0, 0, 8, 16, 0, 0, 0, false, 0, NULL },
+		{ "attach 4095:1048575",      C_ATTACH, 0, 0, 4095, (1 << 20) - 1, 0, 0, 0, false, 0, NULL },
+		{ "attach 0:1",               C_ATTACH, 0, 0, 0, 1, 0, 0, 0, false, 0, NULL },
+		{ "attach 259:0",             C_ATTACH, 0, 0, 259, 0, 0, 0, 0, false, 0, NULL },
+		{ "detach",                   C_DETACH, 0, 0, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "header fields are not controller's business", C_SET, 0, 64 * MIB, 0, 0, 0, 0, 0, true, 0, NULL },
+		/* ctrl_flags: none defined */
+		{ "show, ctrl_flags 1",       C_SHOW, 1, 0, 0, 0, 0, 0, 0, false, -EINVAL, "flags 0x1" },
+		{ "set, ctrl_flags 0x80000000", C_SET, 0x80000000, 64 * MIB, 0, 0, 0, 0, 0, false, -EINVAL, "0x80000000" },
+		{ "attach, ctrl_flags 0xffffffff", C_ATTACH, 0xffffffff, 0, 8, 16, 0, 0, 0, false, -EINVAL, "0xffffffff" },
+		{ "flags beat reserved",      C_SHOW, 2, 0, 0, 0, CF(reserved[0]), 1, false, -EINVAL, "flags 0x2" },
+		{ "flags beat an unknown action", 9, 4, 0, 0, 0, 0, 0, 0, false, -EINVAL, "flags 0x4" },
+		/* reserved words and every out field: zero on input */
+		{ "reserved[0] = 1",          C_SHOW, 0, 0, 0, 0, CF(reserved[0]), 1, false, -EINVAL, "reserved" },
+		{ "reserved[7] = 1<<63",      C_SET, 0, 64 * MIB, 0, 0, CF(reserved[7]), 1ull << 63, false, -EINVAL, "reserved" },
+		{ "cache_default_bytes on input", C_SHOW, 0, 0, 0, 0, CF(cache_default_bytes), 64 * MIB, false, -EINVAL, "output" },
+		{ "cache_max_bytes on input", C_SET, 0, 64 * MIB, 0, 0, CF(cache_max_bytes), 1, false, -EINVAL, "output" },
+		{ "cache_used_bytes on input", C_SHOW, 0, 0, 0, 0, CF(cache_used_bytes), 4096, false, -EINVAL, "output" },
+		{ "cache_dirty_bytes on input", C_SHOW, 0, 0, 0, 0, CF(cache_dirty_bytes), 1ull << 40, false, -EINVAL, "output" },
+		{ "cache_dirty_high_bytes on input", C_DETACH, 0, 0, 0, 0, CF(cache_dirty_high_bytes), 1, false, -EINVAL, "output" },
+		{ "nr_vds on input",          C_SHOW, 0, 0, 0, 0, CF(nr_vds), 1, false, -EINVAL, "output" },
+		{ "journal_state on input",   C_SHOW, 0, 0, 0, 0, CF(journal_state), 1, false, -EINVAL, "output" },
+		{ "journal_major on input",   C_ATTACH, 0, 0, 8, 16, CF(journal_major), 8, false, -EINVAL, "output" },
+		{ "journal_minor on input",   C_SHOW, 0, 0, 0, 0, CF(journal_minor), 16, false, -EINVAL, "output" },
+		{ "journal_bytes on input",   C_SHOW, 0, 0, 0, 0, CF(journal_bytes), 1, false, -EINVAL, "output" },
+		{ "journal_used_bytes on input", C_SHOW, 0, 0, 0, 0, CF(journal_used_bytes), 1ull << 63, false, -EINVAL, "output" },
+		{ "reserved beats an unknown action", 4, 0, 0, 0, 0, CF(reserved[3]), 1, false, -EINVAL, "reserved" },
+		/* action */
+		{ "action 4",                 4, 0, 0, 0, 0, 0, 0, 0, false, -EINVAL, "action 4" },
+		{ "action 0x80000000",        0x80000000, 0, 0, 0, 0, 0, 0, 0, false, -EINVAL, "action 2147483648" },
+		{ "action 0xffffffff",        0xffffffff, 0, 0, 0, 0, 0, 0, 0, false, -EINVAL, "action 4294967295" },
+		{ "unknown action beats a size", 4, 0, 64 * MIB, 0, 0, 0, 0, 0, false, -EINVAL, "action 4" },
+		{ "unknown action beats a device", 5, 0, 0, 8, 16, 0, 0, 0, false, -EINVAL, "action 5" },
+		/* cache_bytes: SET_CACHE_SIZE only */
+		{ "show with a size",         C_SHOW, 0, 64 * MIB, 0, 0, 0, 0, 0, false, -EINVAL, "SET_CACHE_SIZE" },
+		{ "show with size 1",         C_SHOW, 0, 1, 0, 0, 0, 0, 0, false, -EINVAL, "SET_CACHE_SIZE" },
+		{ "attach 8:16 with a size",  C_ATTACH, 0, 64 * MIB, 8, 16, 0, 0, 0, false, -EINVAL, "SET_CACHE_SIZE" },
+		{ "detach with size 1<<63",   C_DETACH, 0, 1ull << 63, 0, 0, 0, 0, 0, false, -EINVAL, "SET_CACHE_SIZE" },
+		{ "a size beats a device",    C_SHOW, 0, 64 * MIB, 8, 16, 0, 0, 0, false, -EINVAL, "SET_CACHE_SIZE" },
+		/* major/minor: JOURNAL_ATTACH only */
+		{ "show with a device 8:16",  C_SHOW, 0, 0, 8, 16, 0, 0, 0, false, -EINVAL, "JOURNAL_ATTACH" },
+		{ "set with a minor only",    C_SET, 0, 64 * MIB, 0, 1, 0, 0, 0, false, -EINVAL, "JOURNAL_ATTACH" },
+		{ "set size 0 with a major only", C_SET, 0, 0, 8, 0, 0, 0, 0, false, -EINVAL, "JOURNAL_ATTACH" },
+		{ "detach with a device",     C_DETACH, 0, 0, 259, 3, 0, 0, 0, false, -EINVAL, "JOURNAL_ATTACH" },
+		/* the journal device's number */
+		{ "attach without a device (0:0)", C_ATTACH, 0, 0, 0, 0, 0, 0, 0, false, -EINVAL, "0:0" },
+		{ "attach major 4096",        C_ATTACH, 0, 0, 4096, 1, 0, 0, 0, false, -EINVAL, "4096:1" },
+		{ "attach minor 1<<20",       C_ATTACH, 0, 0, 8, 1 << 20, 0, 0, 0, false, -EINVAL, "8:1048576" },
+		{ "attach 0xffffffff:0xffffffff", C_ATTACH, 0, 0, 0xffffffff, 0xffffffff, 0, 0, 0, false, -EINVAL, "4294967295:4294967295" },
+	};
+	const size_t out_from = offsetof(struct vraid_controller,
+					 cache_default_bytes);
+	size_t i;
+	u32 a;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct vraid_controller *c = zalloc(sizeof(*c));
+
+		good_hdr(&c->hdr, sizeof(*c));
+		if (t[i].hdr_garbage)
+			memset(&c->hdr, 0xee, sizeof(c->hdr));
+		c->action = t[i].action;
+		c->ctrl_flags = t[i].flags;
+		c->cache_bytes = t[i].bytes;
+		c->major = t[i].major;
+		c->minor = t[i].minor;
+		if (t[i].width)
+			set_field(c, t[i].off, t[i].width, t[i].val);
+		tap_begin("controller: %s -> %d", t[i].what, t[i].err);
+		msg_reset(msg, VRAID_MSG_LEN);
+		expect(vraid_validate_controller(c, msg, VRAID_MSG_LEN),
+		       t[i].err, t[i].needle);
+		tap_end();
+		free(c);
+	}
+
+	/* a non-zero byte anywhere among the out fields and reserved words */
+	tap_begin("controller: every byte of the out fields and reserved words is refused");
+	for (i = out_from; i < sizeof(struct vraid_controller); i++) {
+		struct vraid_controller *c = zalloc(sizeof(*c));
+		int ret;
+
+		good_hdr(&c->hdr, sizeof(*c));
+		c->action = (u32)(i % 4);
+		if (c->action == C_ATTACH) {
+			c->major = 8;
+			c->minor = 16;
+		}
+		((u8 *)c)[i] = (u8)(1u << (i % 8));
+		msg_reset(msg, VRAID_MSG_LEN);
+		ret = vraid_validate_controller(c, msg, VRAID_MSG_LEN);
+		CHECK(ret == -EINVAL && msg_has(msg, VRAID_MSG_LEN, "reserved"),
+		      "byte %zu: ret %d \"%.*s\"", i, ret, VRAID_MSG_LEN, msg);
+		free(c);
+	}
+	tap_end();
+
+	/*
+	 * Every action 0..7 with nothing, a size, a device, or both: only
+	 * SET_CACHE_SIZE takes the size and only JOURNAL_ATTACH the device
+	 * (which it needs); unknown actions are refused whatever comes with
+	 * them.
+	 */
+	tap_begin("controller: actions 0..7 with and without a size and a device");
+	for (a = 0; a < 8; a++) {
+		u32 what;
+
+		for (what = 0; what < 4; what++) {
+			struct vraid_controller *c = zalloc(sizeof(*c));
+			bool size = what & 1, dev = what & 2;
+			int want, ret;
+
+			good_hdr(&c->hdr, sizeof(*c));
+			c->action = a;
+			if (size)
+				c->cache_bytes = 256 * MIB;
+			if (dev) {
+				c->major = 259;
+				c->minor = 7;
+			}
+			if (a > C_DETACH)
+				want = -EINVAL;
+			else if (size && a != C_SET)
+				want = -EINVAL;
+			else if (dev != (a == C_ATTACH))
+				want = -EINVAL;
+			else
+				want = 0;
+			msg_reset(msg, VRAID_MSG_LEN);
+			ret = vraid_validate_controller(c, msg, VRAID_MSG_LEN);
+			CHECK(ret == want, "action %u size %d device %d: %d, want %d (%.*s)",
+			      a, size, dev, ret, want, VRAID_MSG_LEN, msg);
+			free(c);
+		}
+	}
+	tap_end();
+}
+
+#undef C_SHOW
+#undef C_SET
+#undef C_ATTACH
+#undef C_DETACH
+#undef MIB
+#undef CF
+
 /* Short message buffers: truncated and terminated, never overrun. */
 static void test_short_msg(void)
 {
@@ -1415,14 +1651,15 @@ static void test_short_msg(void)
 		struct vraid_spare *sp = zalloc(sizeof(*sp));
 		struct vraid_replace *r = zalloc(sizeof(*r));
 		struct vraid_set_policy *p = zalloc(sizeof(*p));
+		struct vraid_controller *ct = zalloc(sizeof(*ct));
 		struct vraid_ioc_hdr h;
 
 		good_hdr(&h, 0);
 		CHECK(vraid_validate_hdr(&h, 0, m, lens[i]) == -EINVAL &&
 		      memchr(m, 0, lens[i]), "hdr, len %zu", lens[i]);
 		msg_reset(m, lens[i]);
-		CHECK(vraid_validate_hdr(&h, 9, m, lens[i]) == -ENOTTY &&
-		      memchr(m, 0, lens[i]), "hdr nr 9, len %zu", lens[i]);
+		CHECK(vraid_validate_hdr(&h, 10, m, lens[i]) == -ENOTTY &&
+		      memchr(m, 0, lens[i]), "hdr nr 10, len %zu", lens[i]);
 		c->members[3] = c->members[0];
 		msg_reset(m, lens[i]);
 		CHECK(vraid_validate_create(c, m, lens[i]) == -EINVAL &&
@@ -1455,6 +1692,18 @@ static void test_short_msg(void)
 		msg_reset(m, lens[i]);
 		CHECK(vraid_validate_set_policy(p, m, lens[i]) == -EINVAL &&
 		      memchr(m, 0, lens[i]), "set_policy mask, len %zu", lens[i]);
+		ct->action = VRAID_CTRL_JOURNAL_ATTACH;
+		ct->major = 0xffffffff;
+		ct->minor = 0xffffffff;
+		msg_reset(m, lens[i]);
+		CHECK(vraid_validate_controller(ct, m, lens[i]) == -EINVAL &&
+		      memchr(m, 0, lens[i]), "controller, len %zu", lens[i]);
+		ct->ctrl_flags = 0xffffffff;
+		msg_reset(m, lens[i]);
+		CHECK(vraid_validate_controller(ct, m, lens[i]) == -EINVAL &&
+		      memchr(m, 0, lens[i]), "controller flags, len %zu",
+		      lens[i]);
+		free(ct);
 		free(p);
 		free(r);
 		free(sp);
@@ -1481,6 +1730,7 @@ int main(void)
 	test_spare();
 	test_replace();
 	test_set_policy();
+	test_controller();
 	test_short_msg();
 	free(msg);
 	return tap_done();

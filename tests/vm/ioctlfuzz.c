@@ -16,7 +16,8 @@
  * requests whose outcome the model cannot tell (a device of unknown
  * content, say) may do either.  Whatever succeeds is undone at once
  * (delete what was created, stop what was assembled, remove the spare,
- * re-create the fixture), so nothing leaks.  Replies are checked too:
+ * re-create the fixture, set the controller cache back to the size it had
+ * at the start), so nothing leaks.  Replies are checked too:
  * status = -errno, a message on failure, nothing written past the header
  * on failure, nothing at all when the ioctl number is wrong.
  *
@@ -73,6 +74,7 @@
 #define NR_SPARE	0x06
 #define NR_REPLACE	0x07
 #define NR_JOB		0x08
+#define NR_CONTROLLER	0x09
 #define NR_ASSEMBLE	0x0b
 
 static const char usage_text[] =
@@ -89,6 +91,10 @@ static const char usage_text[] =
 "        VD named " FIX_NAME "), the next 2 a stopped RAID1 for ASSEMBLE\n"
 "        (named " STOP_NAME "), the rest are free devices for new VDs,\n"
 "        spares and replacements.\n"
+"\n"
+"CONTROLLER requests change the controller cache size of the whole\n"
+"machine: after each one that does, the size the cache had at the start\n"
+"is set again (checked at the end too).  Run as root.\n"
 "\n"
 "  --seed N        seed (default: from the clock; always printed)\n"
 "  --count N       iterations (default 1000000)\n"
@@ -154,7 +160,7 @@ enum {
 	/* from the state of the machine, checked after the fields */
 	CL_NO_VD, CL_NAME_TAKEN, CL_DEV_NOEXIST, CL_DEV_BUSY, CL_DEV_OVERLAP,
 	CL_DEV_SELF, CL_DEV_SMALL, CL_NOT_MEMBER, CL_IS_MEMBER, CL_NOT_SPARE,
-	CL_NO_JOB,
+	CL_NO_JOB, CL_CACHE_SIZE, CL_NO_JOURNAL,
 	NR_CLASSES
 };
 
@@ -169,7 +175,7 @@ struct fz_class {
 static const struct fz_class classes[NR_CLASSES] = {
 	[CL_IOC_ENCODING] = { "ioc-encoding", "ioctl number: wrong type, direction, size or unknown bits", { ENOTTY } },
 	[CL_SHORT_BUF]	= { "short-buffer", "fewer bytes mapped than the kernel must read", { EFAULT } },
-	[CL_CMD_UNKNOWN] = { "cmd-unknown", "command number unknown or reserved (0x09, 0x0a, 0x0c...)", { ENOTTY } },
+	[CL_CMD_UNKNOWN] = { "cmd-unknown", "command number unknown or reserved (0x0a, 0x0c...)", { ENOTTY } },
 	[CL_HDR_MAGIC]	= { "hdr-magic", "hdr.magic wrong", { EINVAL } },
 	[CL_HDR_VERSION] = { "hdr-version", "hdr.version_major not 1", { EPROTO } },
 	[CL_HDR_SIZE]	= { "hdr-size", "hdr.size below the v1 size or above 65536", { EINVAL } },
@@ -189,10 +195,10 @@ static const struct fz_class classes[NR_CLASSES] = {
 	[CL_DEV_DUP]	= { "dev-dup", "the same device twice", { EINVAL } },
 	[CL_SLOT]	= { "slot", "member/device slot set past the count", { EINVAL } },
 	[CL_FLAGS]	= { "flags", "unknown command flag bits", { EINVAL } },
-	[CL_ACTION]	= { "action", "unknown job or spare action", { EINVAL } },
+	[CL_ACTION]	= { "action", "unknown job, spare or controller action", { EINVAL } },
 	[CL_RATE]	= { "rate", "rate_kib above the maximum, or given without SET_RATE", { EINVAL } },
 	[CL_MASK]	= { "set-mask", "set_mask 0 or unknown bits; policy not in the mask non-zero", { EINVAL } },
-	[CL_ARGS]	= { "args", "field not allowed with this action/flag (index, device, role)", { EINVAL } },
+	[CL_ARGS]	= { "args", "field not allowed with this action/flag (index, device, role, cache size)", { EINVAL } },
 	[CL_SAME_DEV]	= { "same-dev", "replace: new device is the old one", { EINVAL } },
 	[CL_INDEX_RANGE] = { "index-range", "VD index 256 or above", { ENOENT } },
 	[CL_NO_VD]	= { "no-vd", "no VD with this index", { ENOENT } },
@@ -206,6 +212,8 @@ static const struct fz_class classes[NR_CLASSES] = {
 	[CL_IS_MEMBER]	= { "is-member", "replace: new device is a member already", { EINVAL } },
 	[CL_NOT_SPARE]	= { "not-spare", "spare remove: device is not a spare", { ENODEV } },
 	[CL_NO_JOB]	= { "no-job", "job pause/stop with no job running", { ENOENT } },
+	[CL_CACHE_SIZE]	= { "cache-size", "controller cache size not 0 or a MiB multiple in 16 MiB..min(RAM/2, 1 TiB)", { EINVAL } },
+	[CL_NO_JOURNAL]	= { "no-journal", "controller journal attach/detach: no journal support yet", { EOPNOTSUPP } },
 };
 
 /* ---- devices the fuzzer knows ---- */
@@ -253,6 +261,14 @@ static uint64_t fix_member_sectors;	/* data area per member */
 static bool fix_dirty, stop_dirty;
 static bool preexisting[VRAID_MAX_VDS];
 static unsigned int nr_preexisting;
+
+/*
+ * The controller cache as SHOW reported it at the start: a successful
+ * SET_CACHE_SIZE sets ctrl_dirty, and the next iteration (or the
+ * teardown) sets the size back to ctrl_orig_bytes.
+ */
+static uint64_t ctrl_orig_bytes, ctrl_default_bytes, ctrl_max_bytes;
+static bool ctrl_dirty;
 
 /* the request being built */
 struct fz_req {
@@ -368,6 +384,7 @@ static const char *cmd_name(uint32_t nr)
 	case NR_SPARE:		return "SPARE";
 	case NR_REPLACE:	return "REPLACE";
 	case NR_JOB:		return "JOB";
+	case NR_CONTROLLER:	return "CONTROLLER";
 	case NR_ASSEMBLE:	return "ASSEMBLE";
 	}
 	return "unknown";
@@ -385,6 +402,7 @@ static uint32_t cmd_size(uint32_t nr)
 	case NR_SPARE:		return VRAID_SPARE_SIZE_V1;
 	case NR_REPLACE:	return VRAID_REPLACE_SIZE_V1;
 	case NR_JOB:		return VRAID_JOB_SIZE_V1;
+	case NR_CONTROLLER:	return VRAID_CONTROLLER_SIZE_V1;
 	case NR_ASSEMBLE:	return VRAID_ASSEMBLE_SIZE_V1;
 	}
 	return 0;
@@ -655,6 +673,53 @@ static void stopped_make(void)
 	if (vd_delete((uint32_t)ret, true))
 		die("cannot stop vraid%d", ret);
 	stop_dirty = false;
+}
+
+/* CONTROLLER SHOW into @c; returns 0 or -errno. */
+static int ctrl_show(struct vraid_controller *c)
+{
+	hdr_init(c, sizeof(*c));
+	c->action = VRAID_CTRL_SHOW;
+	return ctl(NR_CONTROLLER, c);
+}
+
+/* What the controller cache looks like before the fuzzing starts. */
+static void ctrl_init(void)
+{
+	static struct vraid_controller c;
+	int ret = ctrl_show(&c);
+
+	if (ret)
+		die("CONTROLLER SHOW failed: %s: %.*s", errname(-ret),
+		    VRAID_MSG_LEN, c.hdr.message);
+	ctrl_orig_bytes = (uint64_t)c.cache_bytes;
+	ctrl_default_bytes = (uint64_t)c.cache_default_bytes;
+	ctrl_max_bytes = (uint64_t)c.cache_max_bytes;
+	if (!ctrl_orig_bytes || !ctrl_default_bytes || !ctrl_max_bytes)
+		die("CONTROLLER SHOW: cache %" PRIu64 ", default %" PRIu64
+		    ", max %" PRIu64 " bytes", ctrl_orig_bytes,
+		    ctrl_default_bytes, ctrl_max_bytes);
+}
+
+/* Set the controller cache back to its size at the start. */
+static void ctrl_restore(void)
+{
+	static struct vraid_controller c;
+	int ret;
+
+	hdr_init(&c, sizeof(c));
+	c.action = VRAID_CTRL_SET_CACHE_SIZE;
+	/* 0 is "the default", which also works when it is over RAM / 2 */
+	c.cache_bytes = ctrl_orig_bytes == ctrl_default_bytes ? 0 :
+			ctrl_orig_bytes;
+	ret = ctl(NR_CONTROLLER, &c);
+	if (ret) {
+		nr_failures++;
+		printf("ioctlfuzz: FAIL cannot set the controller cache back to %" PRIu64
+		       " MiB: %s: %.*s\n", ctrl_orig_bytes >> 20,
+		       errname(-ret), VRAID_MSG_LEN, c.hdr.message);
+	}
+	ctrl_dirty = false;
 }
 
 /* ---- the model: which rules does a request break? ---- */
@@ -1132,6 +1197,56 @@ static void model_replace(struct fz_verdict *v, const struct vraid_replace *r,
 		       VRAID_DATA_OFFSET_SECTORS + fix_member_sectors, false);
 }
 
+/* A cache size SET_CACHE_SIZE takes (vraid_cache_check_bytes()). */
+static bool cache_bytes_ok(uint64_t b)
+{
+	const uint64_t mib = 1ULL << 20;
+
+	/* ctrl_max_bytes: min(RAM / 2 rounded down to a MiB, 1 TiB) */
+	return !b || (!(b & (mib - 1)) && b >= 16 * mib &&
+		      b <= (1ULL << 40) && b <= ctrl_max_bytes);
+}
+
+/*
+ * CONTROLLER: the fields as validate.c checks them; then, as root, what
+ * the handler does: SET_CACHE_SIZE refuses a size the machine does not
+ * take and otherwise succeeds (undo() sets the size back), the journal
+ * actions are not there yet (EOPNOTSUPP: change this when they are), SHOW
+ * succeeds.
+ */
+static void model_controller(struct fz_verdict *v,
+			     const struct vraid_controller *c, bool state)
+{
+	const size_t out = offsetof(struct vraid_controller,
+				    cache_default_bytes);
+
+	if (c->ctrl_flags)
+		viol(v, CL_FLAGS);
+	/* every out field, and the reserved words */
+	if (!all_zero((const unsigned char *)c + out, sizeof(*c) - out))
+		viol(v, CL_RESERVED);
+	if (c->action > VRAID_CTRL_JOURNAL_DETACH)
+		viol(v, CL_ACTION);
+	if ((c->action != VRAID_CTRL_SET_CACHE_SIZE && c->cache_bytes) ||
+	    (c->action != VRAID_CTRL_JOURNAL_ATTACH && (c->major || c->minor)))
+		viol(v, CL_ARGS);
+	else if (c->action == VRAID_CTRL_JOURNAL_ATTACH &&
+		 bad_devnum(c->major, c->minor))
+		viol(v, CL_DEVNUM);
+	if (v->viol || !state)
+		return;
+	switch (c->action) {
+	case VRAID_CTRL_SET_CACHE_SIZE:
+		if (!cache_bytes_ok(c->cache_bytes))
+			viol(v, CL_CACHE_SIZE);
+		break;
+	case VRAID_CTRL_JOURNAL_ATTACH:
+	case VRAID_CTRL_JOURNAL_DETACH:
+		viol(v, CL_NO_JOURNAL);
+		break;
+	}
+}
+
 static bool model_cmd(struct fz_verdict *v, uint32_t nr, const void *b,
 		      bool state)
 {
@@ -1152,6 +1267,7 @@ static bool model_cmd(struct fz_verdict *v, uint32_t nr, const void *b,
 	case NR_JOB:		model_job(v, b, state); break;
 	case NR_SPARE:		model_spare(v, b, state); break;
 	case NR_REPLACE:	model_replace(v, b, state); break;
+	case NR_CONTROLLER:	model_controller(v, b, state); break;
 	default:
 		return false;
 	}
@@ -1227,7 +1343,7 @@ struct field {
 enum {
 	K_RES32, K_RES64, K_OUT, K_LEVEL, K_STRIP, K_COUNT, K_SPANS, K_NAME,
 	K_DEV, K_SLOTS, K_POLICY, K_INIT, K_FLAGS, K_ACTION, K_RATE, K_MASK,
-	K_INDEX, K_ROLE,
+	K_INDEX, K_ROLE, K_CACHE,
 };
 
 #define F(st, fld, k)	{ #fld, offsetof(struct st, fld), \
@@ -1315,6 +1431,22 @@ static const struct field f_replace[] = {
 	F(vraid_replace, reserved1, K_RES32), F(vraid_replace, reserved2, K_RES64),
 };
 
+/* The out fields and reserved words as one: all must be zero on input. */
+static const struct field f_ctrl[] = {
+	F(vraid_controller, action, K_ACTION),
+	F(vraid_controller, action, K_ACTION),
+	F(vraid_controller, ctrl_flags, K_FLAGS),
+	F(vraid_controller, cache_bytes, K_CACHE),
+	F(vraid_controller, cache_bytes, K_CACHE),
+	F(vraid_controller, cache_bytes, K_CACHE),
+	F(vraid_controller, major, K_DEV), F(vraid_controller, major, K_DEV),
+	{ "cache_default_bytes",
+	  offsetof(struct vraid_controller, cache_default_bytes),
+	  sizeof(struct vraid_controller) -
+	  offsetof(struct vraid_controller, cache_default_bytes), K_RES64 },
+	F(vraid_controller, reserved, K_RES64),
+};
+
 static const struct field *fields(uint32_t nr, size_t *n)
 {
 #define R(a)	do { *n = ARRAY_SIZE(a); return a; } while (0)
@@ -1329,6 +1461,7 @@ static const struct field *fields(uint32_t nr, size_t *n)
 	case NR_JOB:		R(f_job);
 	case NR_SPARE:		R(f_spare);
 	case NR_REPLACE:	R(f_replace);
+	case NR_CONTROLLER:	R(f_ctrl);
 	}
 #undef R
 	*n = 0;
@@ -1346,6 +1479,11 @@ static uint32_t pick(const uint32_t *vals, size_t n)
 static void put32(uint32_t off, uint32_t val)
 {
 	memcpy(req.b + off, &val, 4);
+}
+
+static void put64(uint32_t off, uint64_t val)
+{
+	memcpy(req.b + off, &val, 8);
 }
 
 static uint32_t get32(uint32_t off)
@@ -1428,6 +1566,34 @@ static void mutate_name(uint32_t off)
 			p[i] = chance(70) ? "abcXYZ019._-"[rn(12)] : (char)rnd32();
 		what("name of %u random bytes", n);
 	}
+}
+
+/*
+ * A controller cache size: one SET_CACHE_SIZE takes (@valid), or from the
+ * whole pool (invalid ones too).  Valid sizes are any the machine takes,
+ * up to RAM / 2: the size in effect changes for a moment, and is set
+ * back after the request.
+ */
+static uint64_t cache_value(bool valid)
+{
+	const uint64_t mib = 1ULL << 20, max = ctrl_max_bytes;
+	uint64_t any = max >= 16 * mib ?
+		       16 * mib + mib * (rnd64() % ((max - 16 * mib) / mib + 1)) :
+		       0;
+	const uint64_t good[] = {
+		0, 0, 16 * mib, 64 * mib, ctrl_orig_bytes, ctrl_default_bytes,
+		max & ~(mib - 1), any, any,
+	};
+	const uint64_t bad[] = {
+		1, 4096, mib, 15 * mib, 16 * mib - 1, 16 * mib + 1,
+		16 * mib + 4096, 64 * mib + 512, max + mib, max + 1,
+		(1ULL << 40) + mib, 1ULL << 41, 1ULL << 63, ~0ULL, rnd64(),
+		rnd64() & ~(mib - 1), rnd32(), (uint64_t)rnd32() << 20,
+	};
+
+	if (valid || chance(40))
+		return good[rn(ARRAY_SIZE(good))];
+	return bad[rn(ARRAY_SIZE(bad))];
 }
 
 static uint32_t index_value(void)
@@ -1524,6 +1690,14 @@ static void mutate_field(const struct field *f)
 	case K_ROLE:
 		val = PICK(0, 1, 2, 3, 31, 32, 0xffffffff);
 		break;
+	case K_CACHE: {
+		uint64_t v = cache_value(false);
+
+		put64(off, v);
+		what("%s = %" PRIu64 " (%" PRIu64 " MiB%s)", f->name, v,
+		     v >> 20, v & ((1ULL << 20) - 1) ? " + a part" : "");
+		return;
+	}
 	default:
 		return;
 	}
@@ -1689,6 +1863,32 @@ static void base_request(uint32_t nr)
 		what("REPLACE role %u by %s", role, d->label);
 		break;
 	}
+	case NR_CONTROLLER: {
+		struct vraid_controller *c = b;
+		uint32_t r = rn(100);
+
+		if (r < 45) {
+			c->action = VRAID_CTRL_SHOW;
+			what("CONTROLLER SHOW");
+		} else if (r < 80) {
+			c->action = VRAID_CTRL_SET_CACHE_SIZE;
+			c->cache_bytes = cache_value(true);
+			what("CONTROLLER SET_CACHE_SIZE %" PRIu64 " MiB",
+			     (uint64_t)c->cache_bytes >> 20);
+		} else if (r < 92) {
+			const struct fz_dev *d = pick_dev();
+
+			c->action = VRAID_CTRL_JOURNAL_ATTACH;
+			c->major = d->major;
+			c->minor = d->minor;
+			what("CONTROLLER JOURNAL_ATTACH %u:%u (%s)", d->major,
+			     d->minor, d->label);
+		} else {
+			c->action = VRAID_CTRL_JOURNAL_DETACH;
+			what("CONTROLLER JOURNAL_DETACH");
+		}
+		break;
+	}
 	default:
 		what("command 0x%02x", nr);
 		break;
@@ -1789,8 +1989,9 @@ static void mutate(void)
 					    rn(0x4000)));
 			break;
 		case 3:
-			req.cmd = valid_cmd(PICK(0x09, 0x0a, 0x0c, 0x10, 0x7f,
-						 0xff, rn(256)));
+			req.cmd = valid_cmd(PICK(NR_CONTROLLER, 0x0a, 0x0c,
+						 0x0d, 0x10, 0x7f, 0xff,
+						 rn(256)));
 			break;
 		default:
 			req.cmd = (uint32_t)(0xc098f700 + rn(0x100)) ^
@@ -1878,9 +2079,9 @@ static void build(uint64_t iter)
 		  NR_DELETE, NR_LIST, NR_INFO, NR_INFO, NR_SET_POLICY,
 		  NR_SET_POLICY, NR_FAIL_MEMBER, NR_FAIL_MEMBER, NR_SPARE,
 		  NR_SPARE, NR_REPLACE, NR_REPLACE, NR_JOB, NR_JOB,
-		  NR_ASSEMBLE, NR_ASSEMBLE);
+		  NR_ASSEMBLE, NR_ASSEMBLE, NR_CONTROLLER, NR_CONTROLLER);
 	if (chance(2))
-		nr = PICK(0x09, 0x0a, 0x0c, 0x0d, 0x0f, 0x10, 0x80, 0xff);
+		nr = PICK(0x0a, 0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x80, 0xff);
 	base_request(nr);
 	k = rn(100);
 	k = k < 10 ? 0 : k < 65 ? 1 : k < 85 ? 2 : 3;
@@ -2000,7 +2201,54 @@ static void undo(uint32_t nr, const unsigned char *reply)
 		}
 		break;
 	}
+	case NR_CONTROLLER: {
+		const struct vraid_controller *c = (const void *)reply;
+
+		/* SHOW changes nothing; the journal actions fail today */
+		if (c->action != VRAID_CTRL_SHOW)
+			ctrl_dirty = true;
+		break;
 	}
+	}
+}
+
+/*
+ * A successful CONTROLLER: the size in effect is the one just set, or
+ * (SHOW) the one of the start, set back after every change; RAM does not
+ * change, so neither do the default and the largest size; every running
+ * VD shares the cache; there is no journal.
+ */
+static const char *check_ctrl_reply(const struct vraid_controller *c,
+				    const struct vraid_controller *q)
+{
+	uint64_t want = ctrl_orig_bytes;
+	bool now[VRAID_MAX_VDS];
+	uint32_t i, n = 0;
+
+	if (q->action == VRAID_CTRL_SET_CACHE_SIZE)
+		want = q->cache_bytes ? q->cache_bytes : ctrl_default_bytes;
+	if (c->action != q->action || c->ctrl_flags || c->major || c->minor)
+		return "CONTROLLER reply changed action, flags or device";
+	if (c->cache_bytes != want)
+		return "CONTROLLER cache_bytes is not the size in effect";
+	if (c->cache_default_bytes != ctrl_default_bytes ||
+	    c->cache_max_bytes != ctrl_max_bytes)
+		return "CONTROLLER default or largest size changed";
+	if (c->cache_dirty_high_bytes > c->cache_bytes ||
+	    c->cache_dirty_bytes > c->cache_bytes)
+		return "CONTROLLER dirty bytes or their limit above the size";
+	if (c->journal_state != VRAID_JOURNAL_NONE || c->journal_major ||
+	    c->journal_minor || c->journal_bytes || c->journal_used_bytes)
+		return "CONTROLLER reports a journal (there is none yet)";
+	if (!all_zero(c->reserved, sizeof(c->reserved)))
+		return "CONTROLLER reply has reserved words set";
+	if (vd_list(now))
+		return "LIST after CONTROLLER failed";
+	for (i = 0; i < VRAID_MAX_VDS; i++)
+		n += now[i];
+	if (c->nr_vds != n)
+		return "CONTROLLER nr_vds is not the number of VDs LIST has";
+	return NULL;
 }
 
 /* Check the reply of a successful call: header, and what it says. */
@@ -2046,6 +2294,9 @@ static const char *check_ok_reply(uint32_t nr, const unsigned char *reply)
 		     strncmp(in->name, FIX_NAME, VRAID_NAME_LEN)))
 			return "INFO of the fixture does not describe it";
 	}
+	if (nr == NR_CONTROLLER)
+		return check_ctrl_reply((const void *)reply,
+					(const void *)req.b);
 	return NULL;
 }
 
@@ -2119,7 +2370,7 @@ static void run_one(uint64_t iter)
 		if (cmd_size(nr) && req.len >= cmd_size(nr))
 			undo(nr, p);
 		else
-			fix_dirty = stop_dirty = true;
+			fix_dirty = stop_dirty = ctrl_dirty = true;
 		return;
 	}
 
@@ -2359,9 +2610,24 @@ static void summary(double secs)
 
 static int teardown(void)
 {
+	static struct vraid_controller c;
 	bool now[VRAID_MAX_VDS];
 	char msg[256];
 	int i, bad = 0, sp;
+
+	if (ctrl_dirty)
+		ctrl_restore();
+	i = ctrl_show(&c);
+	if (i) {
+		printf("ioctlfuzz: FAIL CONTROLLER SHOW after the run: %s: %.*s\n",
+		       errname(-i), VRAID_MSG_LEN, c.hdr.message);
+		bad++;
+	} else if (c.cache_bytes != ctrl_orig_bytes) {
+		printf("ioctlfuzz: FAIL the controller cache is %" PRIu64
+		       " MiB after the run, %" PRIu64 " MiB before\n",
+		       (uint64_t)c.cache_bytes >> 20, ctrl_orig_bytes >> 20);
+		bad++;
+	}
 
 	if (fix_index >= 0)
 		vd_delete((uint32_t)fix_index, false);
@@ -2410,6 +2676,8 @@ static int fuzz(void)
 			fixture_make();
 		if (stop_dirty)
 			stopped_make();
+		if (ctrl_dirty)
+			ctrl_restore();
 		build(iter);
 		run_one(iter);
 		nr_iter++;
@@ -2668,6 +2936,7 @@ int main(int argc, char **argv)
 		nr_preexisting += preexisting[i];
 	if (nr_spares() != 0)
 		die("there are hot spares already: the fuzzer needs none");
+	ctrl_init();
 
 	fixture_make();
 	stopped_make();
@@ -2679,6 +2948,10 @@ int main(int argc, char **argv)
 	       devs[stop_devs[1]].label, nr_free,
 	       partition ? ", partition " : "", partition ? partition : "",
 	       nr_preexisting);
+	printf("ioctlfuzz: controller cache %" PRIu64 " MiB (default %" PRIu64
+	       " MiB, at most %" PRIu64 " MiB): set back after every change\n",
+	       ctrl_orig_bytes >> 20, ctrl_default_bytes >> 20,
+	       ctrl_max_bytes >> 20);
 
 	shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);

@@ -41,7 +41,8 @@
  * back" (VRAID_WRITE_BACK_ALWAYS), write-back is accepted, INFO reports
  * the write policy in effect (write_policy_effective, cache_flags);
  * 6: io policy cached is accepted (the controller cache's reads);
- * 7: read policy read-ahead is accepted.
+ * 7: read policy read-ahead is accepted; CONTROLLER (show the controller
+ * cache, set its size).
  */
 #define VRAID_ABI_MINOR		7
 
@@ -393,6 +394,44 @@ struct vraid_replace {
  */
 #define VRAID_REPLACE_ROLE	(1U << 1)
 
+/* VRAID_IOC_CONTROLLER actions */
+#define VRAID_CTRL_SHOW			0	/* report only */
+#define VRAID_CTRL_SET_CACHE_SIZE	1	/* cache_bytes; 0: the default */
+#define VRAID_CTRL_JOURNAL_ATTACH	2	/* major:minor (not yet) */
+#define VRAID_CTRL_JOURNAL_DETACH	3	/* (not yet) */
+
+/* Journal states (vraid_controller.journal_state) */
+#define VRAID_JOURNAL_NONE	0
+
+/*
+ * VRAID_IOC_CONTROLLER (ABI 1.7): the controller-wide cache (and later its
+ * journal).  Every field not an input of the action is zero on input.
+ */
+struct vraid_controller {
+	struct vraid_ioc_hdr hdr;
+	__u32 action;		/* in: VRAID_CTRL_* */
+	__u32 ctrl_flags;	/* in: none defined, zero */
+	/*
+	 * in (SET_CACHE_SIZE): 0 = the default, else a MiB multiple from
+	 * 16 MiB to RAM / 2 (and 1 TiB); out: the size in effect
+	 */
+	__u64 cache_bytes;
+	__u32 major;		/* in (JOURNAL_ATTACH): the journal device */
+	__u32 minor;
+	__u64 cache_default_bytes;	/* out: what 0 gives on this machine */
+	__u64 cache_max_bytes;	/* out: the largest size this machine takes */
+	__u64 cache_used_bytes;	/* out: held by all VDs now */
+	__u64 cache_dirty_bytes;	/* out: not on the members yet */
+	__u64 cache_dirty_high_bytes;	/* out: where writers would wait */
+	__u32 nr_vds;		/* out: virtual drives sharing the cache */
+	__u32 journal_state;	/* out: VRAID_JOURNAL_* */
+	__u32 journal_major;	/* out: the journal device, if any */
+	__u32 journal_minor;
+	__u64 journal_bytes;	/* out: its ring */
+	__u64 journal_used_bytes;	/* out */
+	__u64 reserved[8];	/* must be zero */
+};
+
 /* Sizes of the v1 structs (the smallest request of each command). */
 #define VRAID_CREATE_SIZE_V1	560
 #define VRAID_DELETE_SIZE_V1	192
@@ -404,6 +443,7 @@ struct vraid_replace {
 #define VRAID_SPARE_SIZE_V1	2512
 #define VRAID_REPLACE_SIZE_V1	208
 #define VRAID_SET_POLICY_SIZE_V1	216
+#define VRAID_CONTROLLER_SIZE_V1	312
 
 #define VRAID_IOC_CREATE	_IOWR(VRAID_IOC_TYPE, 0x00, struct vraid_ioc_hdr)
 #define VRAID_IOC_DELETE	_IOWR(VRAID_IOC_TYPE, 0x01, struct vraid_ioc_hdr)
@@ -415,6 +455,7 @@ struct vraid_replace {
 #define VRAID_IOC_REPLACE	_IOWR(VRAID_IOC_TYPE, 0x07, struct vraid_ioc_hdr)
 #define VRAID_IOC_JOB		_IOWR(VRAID_IOC_TYPE, 0x08, struct vraid_ioc_hdr)
 #define VRAID_IOC_ASSEMBLE	_IOWR(VRAID_IOC_TYPE, 0x0b, struct vraid_ioc_hdr)
-/* Reserved for later commands: 0x09, 0x0a STATS. */
+#define VRAID_IOC_CONTROLLER	_IOWR(VRAID_IOC_TYPE, 0x09, struct vraid_ioc_hdr)
+/* Reserved for later commands: 0x0a STATS. */
 
 #endif /* _UAPI_LINUX_VRAID_H */
