@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The controller cache, first parts: cached reads (io-policy=cached) and
- * read-ahead (read-policy=ra).
+ * The controller cache: cached reads (io-policy=cached), read-ahead
+ * (read-policy=ra) and a volatile write-back cache (write-policy=awb).
  *
- * Documentation/cache-design.rst is the whole plan.  This file carries its
- * step 4 without the shrinker: one controller-wide bound on cached pages
- * (module parameter cache_mib), and per VD a hash of 64 KiB cache lines of
- * 4 KiB pages.  The cache holds only what the members hold (it is clean:
- * write-back still writes through), so dropping any of it loses nothing.
+ * Documentation/cache-design.rst is the whole plan.  One controller-wide
+ * bound on cached pages (module parameter cache_mib, CONTROLLER), and per
+ * VD a hash of 64 KiB cache lines of 4 KiB pages.  Clean pages hold only
+ * what the members hold, so dropping them loses nothing (eviction, the
+ * shrinker); dirty pages (awb) are written out first ("Write-back").
  *
  * Reads of a VD whose io policy is cached look it up first.  A read whose
  * every 4 KiB page is cached is answered from the cache (a hit).  Any
@@ -25,17 +25,32 @@
  * fill it.  Pages read ahead are marked until a read takes them, which
  * counts them as read-ahead hits.
  *
- * Writes never go through the cache, but whatever the policy they keep it
- * right: every write piece, from vraid_io_start() to vraid_io_done(),
+ * Write-back: with write policy awb, writes of whole aligned pages up to
+ * 128 KiB without FUA are copied into the cache (dirty) and completed;
+ * destage writes them out later through the engine.  The rules
+ * (Documentation/cache-design.rst, "Ordering rules for step 6"):
+ * a line is destaged by one destage at a time (busy), a page rewritten
+ * meanwhile is replaced (copy on write) and stays dirty; a line keeps the
+ * flush epoch it became dirty in, raised to a destage's epoch once that
+ * destage is done; a flush waits for every line of an older epoch; a
+ * write or read the cache does not take whole waits (vraid_defer_work())
+ * for older dirty data it touches to reach the members.  Throttle: all
+ * VDs' dirty pages stay under dirty_high (cachecore.c).
+ *
+ * Other writes do not go through the cache, but whatever the policy they
+ * keep it right: every write piece, from vraid_io_start() to vraid_io_done(),
  * counts in the buckets of its lines (wip: writes in progress; seq:
  * writes started) and drops the cached pages it covers as it starts.  A
  * fill inserts pages only if no write of their buckets started since the
  * read began and none is in progress, so data read from the members
- * before or while a write changed them is never cached after it.
+ * before or while a write changed them is never cached after it.  A page
+ * a destage is writing is not dropped but marked stale, and dropped when
+ * that destage is done (its own writes mark it so too).
  *
  * Locking: struct vraid_cbucket.lock (spinlock, irq-safe: fills insert at
- * read completion) protects its chain, its LRU and the lines' pages and
- * valid masks; one bucket lock at a time, never nested.  seq and wip are
+ * read completion) protects its chain, its LRU, its ndirty and the lines'
+ * pages and masks; one bucket lock at a time, never nested.  plock
+ * protects the bios held back.  seq and wip are
  * atomics, updated without it.  vraid_cache_vds_lock protects the list of
  * VDs (for eviction across VDs, which walks it under RCU).  No lock covers
  * a whole VD or the controller on the I/O path.
@@ -71,6 +86,11 @@ struct vraid_cline {
 	u64 lno;			/* VD sector >> VRAID_CLINE_SHIFT */
 	u16 valid;			/* a bit per page */
 	u16 ra;				/* valid pages read ahead, not read yet */
+	u16 dirty;			/* valid pages not on the members yet */
+	u16 busy;			/* dirty pages a destage is writing */
+	u16 stale;			/* busy pages a later write went around */
+	u32 epoch;			/* see "Write-back" at the top */
+	unsigned long stamp;		/* jiffies when it last became dirty */
 	struct page *page[VRAID_CLINE_PAGES];
 };
 
@@ -80,6 +100,7 @@ struct vraid_cbucket {
 	struct list_head lru;
 	atomic_t seq;			/* writes started */
 	atomic_t wip;			/* writes in progress */
+	u32 ndirty;			/* lines with dirty pages (lock; read racily) */
 };
 
 struct vraid_cache {
@@ -95,6 +116,20 @@ struct vraid_cache {
 	struct vraid_ra_slot ra_slot[VRAID_RA_SLOTS];
 	atomic_t ra_inflight;		/* windows being read */
 	struct bio_set ra_set;		/* window bios */
+	/* write-back (awb): see "Write-back" at the top */
+	atomic_long_t dirty;		/* dirty pages */
+	atomic_t epoch;			/* the flush epoch */
+	atomic_t dtarget;		/* destage lines of epochs below it */
+	atomic_t destaging;		/* destage bios in flight */
+	atomic_t derr;			/* a destage failed since the last flush */
+	u32 dclock;			/* next bucket to destage (dwork only) */
+	struct work_struct dwork;	/* destage, on vraid_cache_wq */
+	struct delayed_work dage;	/* destage of aged lines */
+	struct work_struct pwork;	/* bios that wait for older dirty data */
+	spinlock_t plock;		/* protects pbios */
+	struct bio_list pbios;
+	wait_queue_head_t dwait;	/* destage completions */
+	struct bio_set destage_set;
 };
 
 /* Front pad of a fill clone. */
@@ -104,6 +139,16 @@ struct vraid_fill {
 	u32 seq[VRAID_CACHE_MAX_LINES];	/* of its lines' buckets, at start */
 	bool fill;			/* no write was in progress then */
 	struct bio clone;		/* must be last */
+};
+
+/* Front pad of a destage bio: a run of dirty pages of one line. */
+struct vraid_destage {
+	struct vraid_vd *vd;
+	u64 lno;
+	u16 mask;			/* its pages in the line */
+	u32 epoch;			/* the VD's epoch when it started */
+	struct page *page[VRAID_CLINE_PAGES];	/* by index in the line */
+	struct bio bio;			/* must be last */
 };
 
 /* Front pad of a read-ahead window's bio. */
@@ -123,7 +168,15 @@ MODULE_PARM_DESC(cache_mib,
 		 "controller cache size in MiB, 16..RAM/2 (default: RAM/16 within 32..1024)");
 
 static unsigned long vraid_cache_limit;		/* pages */
+static atomic_long_t vraid_dirty_all;		/* dirty pages, all VDs */
+static DECLARE_WAIT_QUEUE_HEAD(vraid_cache_wwait);	/* writers at the limit */
 static struct vraid_shrinker vraid_cache_shrinker;
+/*
+ * Cache work that waits for destage (flushes over dirty data, bios held
+ * back) and destage itself: not on vraid_wq or vraid_wait_wq, whose work
+ * the destage writes may need to complete.
+ */
+struct workqueue_struct *vraid_cache_wq;
 static atomic_long_t vraid_cache_used;		/* pages, all VDs */
 static struct kmem_cache *vraid_cline_slab;
 static LIST_HEAD(vraid_cache_vds);
@@ -162,17 +215,36 @@ static struct vraid_cline *vraid_cline_find(struct vraid_cbucket *b, u64 lno)
 	return NULL;
 }
 
-/*
- * Drop pages @mask of line @l (its bucket locked); the line too once it
- * holds none.  Readers that took a page hold their own reference.
- * Returns the number of pages dropped.
- */
-static u32 vraid_cline_drop(struct vraid_cache *c, struct vraid_cline *l,
-			    u16 mask)
+/* @n dirty pages of @c are clean or gone. */
+static void vraid_dirty_sub(struct vraid_cache *c, long n)
 {
+	if (!n)
+		return;
+	atomic_long_sub(n, &c->dirty);
+	atomic_long_sub(n, &vraid_dirty_all);
+	wake_up(&vraid_cache_wwait);
+}
+
+/*
+ * Drop pages @mask of line @l (bucket @b locked; never busy pages); the
+ * line too once it holds none.  Readers that took a page hold their own
+ * reference.  Returns the number of pages dropped.
+ */
+static u32 vraid_cline_drop(struct vraid_cache *c, struct vraid_cbucket *b,
+			    struct vraid_cline *l, u16 mask)
+{
+	u16 d;
 	u32 i, n = 0;
 
-	mask &= l->valid;
+	mask &= l->valid & ~l->busy;
+	d = mask & l->dirty;
+	if (d) {
+		/* a write went around dirty data (only a concurrent one) */
+		l->dirty &= ~d;
+		if (!l->dirty)
+			b->ndirty--;
+		vraid_dirty_sub(c, hweight16(d));
+	}
 	for (i = 0; mask; i++, mask >>= 1) {
 		if (!(mask & 1))
 			continue;
@@ -207,23 +279,30 @@ static unsigned long vraid_cache_evict(struct vraid_cache *c,
 	for (i = 0; i < VRAID_EVICT_SCAN && i < nb && freed < want; i++) {
 		u32 k = (u32)atomic_inc_return(&c->clock) & (nb - 1);
 		struct vraid_cbucket *b = &c->b[k];
+		struct vraid_cline *l, *t;
 		unsigned long flags;
 
 		if (list_empty_careful(&b->lru))
 			continue;
 		spin_lock_irqsave(&b->lock, flags);
-		while (freed < want && !list_empty(&b->lru)) {
-			struct vraid_cline *l;
-
-			l = list_first_entry(&b->lru, struct vraid_cline, lru);
-			freed += vraid_cline_drop(c, l, l->valid);
+		list_for_each_entry_safe(l, t, &b->lru, lru) {
+			if (freed >= want)
+				break;
+			/* clean pages only: dirty ones wait for destage */
+			freed += vraid_cline_drop(c, b, l, l->valid & ~l->dirty);
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
 	return freed;
 }
 
-/* Evict at least @want pages from the VD that holds the most. */
+/* Clean pages of @c: what eviction can take. */
+static long vraid_cache_clean(struct vraid_cache *c)
+{
+	return atomic_long_read(&c->pages) - atomic_long_read(&c->dirty);
+}
+
+/* Evict at least @want pages from the VD that holds the most clean ones. */
 static unsigned long vraid_cache_evict_largest(unsigned long want)
 {
 	struct vraid_cache *c, *victim = NULL;
@@ -231,8 +310,7 @@ static unsigned long vraid_cache_evict_largest(unsigned long want)
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(c, &vraid_cache_vds, node)
-		if (!victim || atomic_long_read(&c->pages) >
-			       atomic_long_read(&victim->pages))
+		if (!victim || vraid_cache_clean(c) > vraid_cache_clean(victim))
 			victim = c;
 	if (victim)
 		freed = vraid_cache_evict(victim, want);
@@ -304,6 +382,36 @@ static bool vraid_cacheable(struct bio *bio)
 }
 
 /*
+ * The line @lno of bucket @b (locked), made the most recently used; a new
+ * one if it has none: @spare if given, else allocated without waiting.
+ * NULL if there is no memory for it.
+ */
+static struct vraid_cline *vraid_cline_get(struct vraid_cbucket *b, u64 lno,
+					   struct vraid_cline **spare)
+{
+	struct vraid_cline *l = vraid_cline_find(b, lno);
+
+	if (l) {
+		list_move_tail(&l->lru, &b->lru);
+		return l;
+	}
+	if (spare) {
+		l = *spare;
+		*spare = NULL;
+	} else {
+		l = kmem_cache_alloc(vraid_cline_slab,
+				     GFP_NOWAIT | __GFP_NOWARN);
+	}
+	if (!l)
+		return NULL;
+	memset(l, 0, sizeof(*l));
+	l->lno = lno;
+	hlist_add_head(&l->node, &b->chain);
+	list_add_tail(&l->lru, &b->lru);
+	return l;
+}
+
+/*
  * Insert @n pages of VD data from @sector (page aligned) into their lines,
  * unless a write of a line's bucket started since @seq was read or is in
  * progress; @ra marks them read ahead.  The pool has room for them
@@ -332,22 +440,8 @@ static u32 vraid_cache_insert(struct vraid_cache *c, u64 sector,
 		unsigned long flags;
 
 		spin_lock_irqsave(&b->lock, flags);
-		if (atomic_read(&b->seq) == seq[j] && !atomic_read(&b->wip)) {
-			l = vraid_cline_find(b, lno);
-			if (!l) {
-				l = kmem_cache_alloc(vraid_cline_slab,
-						     GFP_NOWAIT | __GFP_NOWARN);
-				if (l) {
-					l->lno = lno;
-					l->valid = 0;
-					l->ra = 0;
-					hlist_add_head(&l->node, &b->chain);
-					list_add_tail(&l->lru, &b->lru);
-				}
-			} else {
-				list_move_tail(&l->lru, &b->lru);
-			}
-		}
+		if (atomic_read(&b->seq) == seq[j] && !atomic_read(&b->wip))
+			l = vraid_cline_get(b, lno, NULL);
 		for (; i < n && vraid_lno(vraid_psec(sector, i)) == lno; i++) {
 			u32 p = vraid_pidx(vraid_psec(sector, i));
 
@@ -510,13 +604,18 @@ static bool vraid_cache_hit(struct vraid_cache *c, struct bio *bio, u32 *nra)
 	return true;
 }
 
+static bool vraid_cache_conflict(struct vraid_cache *c, struct bio *bio);
+static void vraid_cache_defer(struct vraid_cache *c, struct bio *bio);
+
 /*
- * A read of a VD whose io policy is cached (@fill) or that reads ahead,
- * in ->submit_bio.  Returns NULL if the cache answered it, else the bio
+ * A read of a VD whose io policy is cached (@fill), that reads ahead or
+ * has dirty data, in ->submit_bio.  A miss on lines with dirty data waits
+ * for it to reach the members, unless @checked (it waited already).  Returns NULL if the cache answered it, else the bio
  * to send to the members: @bio itself, or with @fill a clone whose
  * completion fills the cache.
  */
-struct bio *vraid_cache_read(struct vraid_vd *vd, struct bio *bio, bool fill)
+struct bio *vraid_cache_read(struct vraid_vd *vd, struct bio *bio, bool fill,
+			     bool checked)
 {
 	struct vraid_cache *c = vd->cache;
 	u32 n = bio->bi_iter.bi_size >> PAGE_SHIFT;
@@ -526,8 +625,14 @@ struct bio *vraid_cache_read(struct vraid_vd *vd, struct bio *bio, bool fill)
 	unsigned long start;
 	u32 nra = 0;
 
-	if (!vraid_cacheable(bio))
+	if (!vraid_cacheable(bio)) {
+		/* a read of part of a page, or a large one: no lookup */
+		if (!checked && vraid_cache_conflict(c, bio)) {
+			vraid_cache_defer(c, bio);
+			return NULL;
+		}
 		return bio;
+	}
 	if (vraid_cache_hit(c, bio, &nra)) {
 		/* (a miss is accounted where the members' read starts) */
 		start = bio_start_io_acct(bio);
@@ -535,6 +640,11 @@ struct bio *vraid_cache_read(struct vraid_vd *vd, struct bio *bio, bool fill)
 		this_cpu_add(vd->stats->cache_ra_hits, nra);
 		bio_end_io_acct(bio, start);
 		bio_endio(bio);
+		return NULL;
+	}
+	/* the members may not have what the cache holds dirty yet */
+	if (!checked && vraid_cache_conflict(c, bio)) {
+		vraid_cache_defer(c, bio);
 		return NULL;
 	}
 	/* (pages read ahead that a miss took lose their mark uncounted) */
@@ -583,10 +693,16 @@ static void vraid_ra_endio(struct bio *bio)
 	percpu_ref_put(&vd->active);
 }
 
-/* Whether @bio is (the first piece of) a read-ahead window. */
-bool vraid_cache_is_ra(struct bio *bio)
+static void vraid_destage_endio(struct bio *bio);
+
+/*
+ * Whether @bio is (a piece of) the cache's own: a read-ahead window or a
+ * destage write, whose pieces come back through vraid_submit_bio().
+ */
+bool vraid_cache_internal(struct bio *bio)
 {
-	return bio->bi_end_io == vraid_ra_endio;
+	return bio->bi_end_io == vraid_ra_endio ||
+	       bio->bi_end_io == vraid_destage_endio;
 }
 
 /*
@@ -681,6 +797,491 @@ void vraid_cache_ra(struct vraid_vd *vd, struct bio *bio)
 			       r.ra_sectors);
 }
 
+
+/* ---- write-back (write policy awb) ---- */
+
+#define VRAID_DESTAGE_MAX	64	/* destage bios in flight per VD */
+#define VRAID_DESTAGE_AGE	(2 * HZ)	/* dirty this long: destage */
+
+static bool vraid_awb(struct vraid_vd *vd)
+{
+	return READ_ONCE(vd->write_policy) == VRAID_WRITE_BACK_ALWAYS;
+}
+
+/* The pages of line @lno that sectors @sector..@end - 1 touch. */
+static u16 vraid_line_mask(u64 lno, u64 sector, u64 end)
+{
+	return GENMASK(lno == vraid_lno(end - 1) ? vraid_pidx(end - 1) :
+		       VRAID_CLINE_PAGES - 1,
+		       lno == vraid_lno(sector) ? vraid_pidx(sector) : 0);
+}
+
+/*
+ * Whether @bio, which the cache does not take or answer whole, meets dirty
+ * data (not on the members yet) in the pages it touches.
+ */
+static bool vraid_cache_conflict(struct vraid_cache *c, struct bio *bio)
+{
+	u64 sector = bio->bi_iter.bi_sector, end = bio_end_sector(bio);
+	u64 lno;
+	bool hit = false;
+
+	if (!atomic_long_read(&c->dirty) || end <= sector)
+		return false;
+	for (lno = vraid_lno(sector); lno <= vraid_lno(end - 1) && !hit;
+	     lno++) {
+		struct vraid_cbucket *b = vraid_cbucket_of(c, lno);
+		struct vraid_cline *l;
+		unsigned long flags;
+
+		if (!READ_ONCE(b->ndirty))
+			continue;
+		spin_lock_irqsave(&b->lock, flags);
+		l = vraid_cline_find(b, lno);
+		hit = l && (l->dirty & vraid_line_mask(lno, sector, end));
+		spin_unlock_irqrestore(&b->lock, flags);
+	}
+	return hit;
+}
+
+/* Hold @bio back until older dirty data is on the members. */
+static void vraid_cache_defer(struct vraid_cache *c, struct bio *bio)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&c->plock, flags);
+	bio_list_add(&c->pbios, bio);
+	spin_unlock_irqrestore(&c->plock, flags);
+	queue_work(vraid_cache_wq, &c->pwork);
+}
+
+static void vraid_destage_kick(struct vraid_cache *c)
+{
+	queue_work(vraid_cache_wq, &c->dwork);
+}
+
+/* Raise @a to @v at least. */
+static void vraid_atomic_max(atomic_t *a, int v)
+{
+	int old = atomic_read(a);
+
+	while (old - v < 0 && !atomic_try_cmpxchg(a, &old, v))
+		;
+}
+
+static void vraid_destage_endio(struct bio *bio)
+{
+	struct vraid_destage *d = container_of(bio, struct vraid_destage, bio);
+	struct vraid_cache *c = d->vd->cache;
+	struct vraid_cbucket *b = vraid_cbucket_of(c, d->lno);
+	struct vraid_cline *l;
+	unsigned long flags;
+	u32 clean = 0, i;
+	u16 drop = 0;
+
+	spin_lock_irqsave(&b->lock, flags);
+	l = vraid_cline_find(b, d->lno);	/* busy pages keep it */
+	for (i = 0; i < VRAID_CLINE_PAGES; i++) {
+		u16 bit = 1U << i;
+
+		if (!(d->mask & bit))
+			continue;
+		if (l->page[i] == d->page[i]) {
+			/* not rewritten while it was written out */
+			l->dirty &= ~bit;
+			clean++;
+			if ((l->stale & bit) || bio->bi_status)
+				drop |= bit;
+		}
+		l->busy &= ~bit;
+		l->stale &= ~bit;
+	}
+	/*
+	 * Once the last bio of this destage of the line is done, what the
+	 * line held when it started is on the members: a flush of an epoch
+	 * up to that one no longer waits for pages rewritten since.
+	 */
+	if (l->dirty && !l->busy && (int)(d->epoch - l->epoch) > 0)
+		l->epoch = d->epoch;
+	if (!l->dirty && clean)
+		b->ndirty--;
+	vraid_dirty_sub(c, clean);
+	vraid_cline_drop(c, b, l, drop);
+	spin_unlock_irqrestore(&b->lock, flags);
+
+	for (i = 0; i < VRAID_CLINE_PAGES; i++)
+		if (d->mask & (1U << i))
+			put_page(d->page[i]);
+	if (bio->bi_status)
+		atomic_set(&c->derr, 1);
+	this_cpu_add(d->vd->stats->cache_destaged, clean);
+	bio_put(bio);
+	atomic_dec(&c->destaging);
+	wake_up(&c->dwait);
+	if (atomic_long_read(&c->dirty))
+		vraid_destage_kick(c);
+}
+
+/*
+ * Write the pages @mask of line @lno (taken, marked busy) to the members:
+ * a bio per run of consecutive pages, into the engine as internal writes.
+ * Process context (the destage work, a flush, a stop).
+ */
+static void vraid_destage_line(struct vraid_vd *vd, u64 lno, u16 mask,
+			       struct page **pages, u32 epoch)
+{
+	struct vraid_cache *c = vd->cache;
+	struct block_device *bdev = vd->disk->part0;
+	u32 i = 0;
+
+	while (i < VRAID_CLINE_PAGES) {
+		struct vraid_destage *d;
+		struct bio *bio;
+		u32 j;
+
+		if (!(mask & (1U << i))) {
+			i++;
+			continue;
+		}
+		for (j = i; j < VRAID_CLINE_PAGES && (mask & (1U << j)); j++)
+			;
+		bio = bio_alloc_bioset(bdev, j - i, REQ_OP_WRITE, GFP_NOIO,
+				       &c->destage_set);
+		d = container_of(bio, struct vraid_destage, bio);
+		d->vd = vd;
+		d->lno = lno;
+		d->mask = GENMASK(j - 1, i);
+		d->epoch = epoch;
+		bio->bi_iter.bi_sector = (lno << VRAID_CLINE_SHIFT) +
+					 ((u64)i << (PAGE_SHIFT - SECTOR_SHIFT));
+		for (; i < j; i++) {
+			d->page[i] = pages[i];
+			__bio_add_page(bio, pages[i], PAGE_SIZE, 0);
+		}
+		bio->bi_end_io = vraid_destage_endio;
+		atomic_inc(&c->destaging);
+		vraid_engine_submit(vd, bio, 0);
+	}
+}
+
+/* What a destage pass takes: lines of epochs below @below, or aged, or all. */
+struct vraid_dpass {
+	u32 below;
+	bool all;
+	u32 max;		/* lines to start at most */
+	u32 started;
+};
+
+/*
+ * Start destaging the eligible lines of bucket @b, one at a time.  Lines
+ * with a destage in flight wait for it (never two of one page at once).
+ */
+static void vraid_destage_bucket(struct vraid_vd *vd, struct vraid_cbucket *b,
+				 struct vraid_dpass *p)
+{
+	struct vraid_cache *c = vd->cache;
+	struct page *pages[VRAID_CLINE_PAGES];
+	struct vraid_cline *l;
+	unsigned long flags;
+	u32 epoch, i;
+	u16 mask;
+	u64 lno = 0;
+
+	while (READ_ONCE(b->ndirty) && p->started < p->max) {
+		mask = 0;
+		epoch = atomic_read(&c->epoch);
+		spin_lock_irqsave(&b->lock, flags);
+		hlist_for_each_entry(l, &b->chain, node) {
+			if (!l->dirty || l->busy)
+				continue;
+			if (!p->all && (int)(l->epoch - p->below) >= 0 &&
+			    time_before(jiffies, l->stamp + VRAID_DESTAGE_AGE))
+				continue;
+			mask = l->dirty;
+			lno = l->lno;
+			l->busy = mask;
+			for (i = 0; i < VRAID_CLINE_PAGES; i++)
+				if (mask & (1U << i)) {
+					pages[i] = l->page[i];
+					get_page(pages[i]);
+				}
+			break;
+		}
+		spin_unlock_irqrestore(&b->lock, flags);
+		if (!mask)
+			return;
+		p->started++;
+		vraid_destage_line(vd, lno, mask, pages, epoch);
+	}
+}
+
+/* A pass over the buckets from @from; returns the buckets looked at. */
+static u32 vraid_destage_pass(struct vraid_vd *vd, u32 from,
+			      struct vraid_dpass *p)
+{
+	struct vraid_cache *c = vd->cache;
+	u32 k, nb = 1U << c->bits;
+	struct blk_plug plug;
+
+	blk_start_plug(&plug);
+	for (k = 0; k < nb && p->started < p->max; k++) {
+		vraid_destage_bucket(vd, &c->b[(from + k) & (nb - 1)], p);
+		if (!(k & 255))
+			cond_resched();
+	}
+	blk_finish_plug(&plug);
+	return k;
+}
+
+/* Whether a line dirty since an epoch below @below is left. */
+static bool vraid_cache_old_dirty(struct vraid_cache *c, u32 below)
+{
+	u32 k, nb = 1U << c->bits;
+	bool old = false;
+
+	for (k = 0; k < nb && !old; k++) {
+		struct vraid_cbucket *b = &c->b[k];
+		struct vraid_cline *l;
+		unsigned long flags;
+
+		if (!READ_ONCE(b->ndirty))
+			continue;
+		spin_lock_irqsave(&b->lock, flags);
+		hlist_for_each_entry(l, &b->chain, node)
+			if (l->dirty && (int)(l->epoch - below) < 0)
+				old = true;
+		spin_unlock_irqrestore(&b->lock, flags);
+	}
+	return old;
+}
+
+/*
+ * Background destage (vraid_cache_wq): above the background band every
+ * dirty line, else lines dirty for VRAID_DESTAGE_AGE and lines a flush or
+ * a waiting bio asked for; VRAID_DESTAGE_MAX bios in flight at most.
+ */
+static void vraid_destage_work(struct work_struct *w)
+{
+	struct vraid_cache *c = container_of(w, struct vraid_cache, dwork);
+	struct vraid_vd *vd = c->vd;
+	struct vraid_cache_limits lim;
+	struct vraid_dpass p = { 0 };
+	int room = VRAID_DESTAGE_MAX - atomic_read(&c->destaging);
+
+	if (room <= 0 || !atomic_long_read(&c->dirty))
+		return;
+	vraid_cache_limits(READ_ONCE(vraid_cache_limit), 0, &lim);
+	p.below = atomic_read(&c->dtarget);
+	p.all = atomic_long_read(&vraid_dirty_all) > lim.dirty_bg ||
+		!vraid_awb(vd);
+	p.max = room;
+	c->dclock += vraid_destage_pass(vd, c->dclock, &p);
+}
+
+/* Every second while there is dirty data: the aged lines. */
+static void vraid_destage_age(struct work_struct *w)
+{
+	struct vraid_cache *c = container_of(to_delayed_work(w),
+					     struct vraid_cache, dage);
+
+	if (!atomic_long_read(&c->dirty))
+		return;
+	vraid_destage_kick(c);
+	queue_delayed_work(vraid_cache_wq, &c->dage, HZ);
+}
+
+/*
+ * Get every line dirty before now onto the members and wait for it
+ * (a flush, a bio held back, a policy change, a stop).  Process context.
+ * Returns -EIO if a destage failed since the last time.
+ */
+int vraid_cache_drain(struct vraid_vd *vd)
+{
+	struct vraid_cache *c = vd->cache;
+	u32 e;
+
+	if (!c)
+		return 0;
+	if (atomic_long_read(&c->dirty)) {
+		e = atomic_inc_return(&c->epoch);
+		vraid_atomic_max(&c->dtarget, e);
+		for (;;) {
+			struct vraid_dpass p = { .below = e, .max = UINT_MAX };
+
+			vraid_destage_pass(vd, 0, &p);
+			if (!vraid_cache_old_dirty(c, e))
+				break;
+			wait_event_timeout(c->dwait,
+					   !atomic_read(&c->destaging), HZ / 10);
+		}
+	}
+	return atomic_xchg(&c->derr, 0) ? -EIO : 0;
+}
+
+/* The bios held back: once older dirty data is out, into the engine. */
+static void vraid_defer_work(struct work_struct *w)
+{
+	struct vraid_cache *c = container_of(w, struct vraid_cache, pwork);
+	struct bio_list bios;
+	struct bio *bio;
+	unsigned long flags;
+
+	for (;;) {
+		spin_lock_irqsave(&c->plock, flags);
+		bios = c->pbios;
+		bio_list_init(&c->pbios);
+		spin_unlock_irqrestore(&c->plock, flags);
+		if (bio_list_empty(&bios))
+			return;
+		if (vraid_cache_drain(c->vd))
+			atomic_set(&c->derr, 1);	/* for the next flush */
+		while ((bio = bio_list_pop(&bios)))
+			vraid_engine_submit(c->vd, bio,
+					    VRAID_SUB_USER | VRAID_SUB_CHECKED);
+	}
+}
+
+/*
+ * A user write of a VD (after the split to the limits, before the
+ * engine).  Write-back takes whole aligned pages, VRAID_CACHE_MAX_PAGES at
+ * most, without FUA, into the cache and completes them; any other write
+ * over dirty data waits for it to reach the members first.  Returns true
+ * if the bio is taken care of.  May sleep (->submit_bio): for the dirty
+ * limit and for memory.
+ */
+bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
+{
+	struct vraid_cache *c = vd->cache;
+	struct page *pages[VRAID_CACHE_MAX_PAGES];
+	struct vraid_cline *spare[VRAID_CACHE_MAX_LINES] = { NULL };
+	struct vraid_cache_limits lim;
+	u64 sector = bio->bi_iter.bi_sector, first = vraid_lno(sector);
+	u32 n = bio->bi_iter.bi_size >> PAGE_SHIFT;
+	u32 i, j, nl, got, newdirty = 0, replaced = 0;
+	unsigned long start;
+
+	if (!vraid_awb(vd) || bio_op(bio) != REQ_OP_WRITE ||
+	    (bio->bi_opf & (REQ_FUA | REQ_PREFLUSH)) || !bio_sectors(bio) ||
+	    ((sector | bio_sectors(bio)) & (PAGE_SECTORS - 1)) ||
+	    n > VRAID_CACHE_MAX_PAGES)
+		goto around;
+	nl = vraid_lno(vraid_psec(sector, n) - 1) - first + 1;
+	vraid_cache_limits(READ_ONCE(vraid_cache_limit), 0, &lim);
+	while (atomic_long_read(&vraid_dirty_all) + n > lim.dirty_high) {
+		vraid_destage_kick(c);
+		wait_event_timeout(vraid_cache_wwait,
+				   atomic_long_read(&vraid_dirty_all) + n <=
+				   lim.dirty_high, HZ / 10);
+	}
+	if (!vraid_cache_reserve(n))
+		goto around;
+	for (got = 0; got < n; got++) {
+		pages[got] = alloc_page(GFP_NOIO | __GFP_NOWARN);
+		if (!pages[got])
+			break;
+	}
+	for (j = 0; j < nl && got == n; j++) {
+		spare[j] = kmem_cache_alloc(vraid_cline_slab,
+					    GFP_NOIO | __GFP_NOWARN);
+		if (!spare[j])
+			got = 0;
+	}
+	if (got < n) {
+		for (i = 0; i < got; i++)
+			__free_page(pages[i]);
+		for (j = 0; j < nl; j++)
+			if (spare[j])
+				kmem_cache_free(vraid_cline_slab, spare[j]);
+		atomic_long_sub(n, &vraid_cache_used);
+		goto around;
+	}
+	start = bio_start_io_acct(bio);
+	vraid_cache_copy(bio, 0, pages, n, false);
+	atomic_long_add(n, &c->pages);
+	for (i = 0, j = 0; j < nl; j++) {
+		u64 lno = first + j;
+		struct vraid_cbucket *b = vraid_cbucket_of(c, lno);
+		struct vraid_cline *l;
+		unsigned long flags;
+
+		spin_lock_irqsave(&b->lock, flags);
+		atomic_inc(&b->seq);	/* reads started before fill nothing */
+		l = vraid_cline_get(b, lno, &spare[j]);
+		if (!l->dirty) {
+			l->epoch = atomic_read(&c->epoch);
+			l->stamp = jiffies;
+			b->ndirty++;
+		}
+		for (; i < n && vraid_lno(vraid_psec(sector, i)) == lno; i++) {
+			u32 p = vraid_pidx(vraid_psec(sector, i));
+			u16 bit = 1U << p;
+
+			/* a page being destaged stays with its bio (CoW) */
+			if (l->valid & bit) {
+				put_page(l->page[p]);
+				replaced++;
+			}
+			l->page[p] = pages[i];
+			l->valid |= bit;
+			l->ra &= ~bit;
+			if (!(l->dirty & bit)) {
+				l->dirty |= bit;
+				newdirty++;
+			}
+		}
+		spin_unlock_irqrestore(&b->lock, flags);
+	}
+	for (j = 0; j < nl; j++)
+		if (spare[j])
+			kmem_cache_free(vraid_cline_slab, spare[j]);
+	atomic_long_sub(replaced, &c->pages);
+	atomic_long_sub(replaced, &vraid_cache_used);
+	atomic_long_add(newdirty, &c->dirty);
+	atomic_long_add(newdirty, &vraid_dirty_all);
+	this_cpu_add(vd->stats->cache_write_pages, n);
+	if (atomic_long_read(&vraid_dirty_all) > lim.dirty_bg)
+		vraid_destage_kick(c);
+	queue_delayed_work(vraid_cache_wq, &c->dage, HZ);
+	bio_end_io_acct(bio, start);
+	bio_endio(bio);
+	return true;
+
+around:
+	if (!vraid_cache_conflict(c, bio))
+		return false;
+	vraid_cache_defer(c, bio);
+	return true;
+}
+
+/* Whether reads of @vd must look the cache up for data it holds dirty. */
+bool vraid_cache_dirty(struct vraid_vd *vd)
+{
+	return atomic_long_read(&vd->cache->dirty) > 0;
+}
+
+unsigned long vraid_cache_dirty_pages(struct vraid_vd *vd)
+{
+	return atomic_long_read(&vd->cache->dirty);
+}
+
+/*
+ * Before the VD's I/O goes (its disk is gone, no new bio comes): the bios
+ * held back go on, dirty data goes to the members.  Returns -EIO if some
+ * could not be written.
+ */
+int vraid_cache_stop(struct vraid_vd *vd)
+{
+	struct vraid_cache *c = vd->cache;
+	int ret;
+
+	flush_work(&c->pwork);
+	ret = vraid_cache_drain(vd);
+	cancel_delayed_work_sync(&c->dage);
+	cancel_work_sync(&c->dwork);
+	wait_event(c->dwait, !atomic_read(&c->destaging));
+	return ret;
+}
+
 /* A write piece starts (vraid_io_start()): see the top of this file. */
 void vraid_cache_write_start(struct vraid_vd *vd, struct bio *bio)
 {
@@ -709,8 +1310,15 @@ void vraid_cache_write_start(struct vraid_vd *vd, struct bio *bio)
 			       lno == vraid_lno(sector) ? vraid_pidx(sector) : 0);
 		spin_lock_irqsave(&b->lock, flags);
 		l = vraid_cline_find(b, lno);
-		if (l)
-			vraid_cline_drop(c, l, mask);
+		if (l) {
+			/*
+			 * A destage writing a page: it drops the page when it
+			 * is done, unless a cached write replaced it meanwhile
+			 * (destage's own writes mark their pages so too).
+			 */
+			l->stale |= mask & l->busy;
+			vraid_cline_drop(c, b, l, mask);
+		}
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
 }
@@ -729,23 +1337,24 @@ void vraid_cache_write_end(struct vraid_vd *vd, struct bio *bio)
 		atomic_dec(&vraid_cbucket_of(c, lno)->wip);
 }
 
-/* Drop everything this VD has cached (switch to direct, teardown). */
-void vraid_cache_drop_all(struct vraid_vd *vd)
+/*
+ * Drop what this VD has cached (switch to direct, teardown): its clean
+ * pages, or with @dirty everything (teardown, no destage in flight).
+ */
+void vraid_cache_drop_all(struct vraid_vd *vd, bool dirty)
 {
 	struct vraid_cache *c = vd->cache;
 	u32 k, nb = 1U << c->bits;
 
 	for (k = 0; k < nb; k++) {
 		struct vraid_cbucket *b = &c->b[k];
+		struct vraid_cline *l, *t;
 		unsigned long flags;
 
 		spin_lock_irqsave(&b->lock, flags);
-		while (!list_empty(&b->lru)) {
-			struct vraid_cline *l;
-
-			l = list_first_entry(&b->lru, struct vraid_cline, lru);
-			vraid_cline_drop(c, l, l->valid);
-		}
+		list_for_each_entry_safe(l, t, &b->lru, lru)
+			vraid_cline_drop(c, b, l,
+					 dirty ? l->valid : l->valid & ~l->dirty);
 		spin_unlock_irqrestore(&b->lock, flags);
 		cond_resched();
 	}
@@ -786,13 +1395,23 @@ int vraid_cache_init(struct vraid_vd *vd)
 			  offsetof(struct vraid_ra, bio), BIOSET_NEED_BVECS);
 	if (ret)
 		goto out_fill;
+	ret = bioset_init(&c->destage_set, 16,
+			  offsetof(struct vraid_destage, bio), BIOSET_NEED_BVECS);
+	if (ret)
+		goto out_ra;
+	spin_lock_init(&c->plock);
+	bio_list_init(&c->pbios);
+	INIT_WORK(&c->dwork, vraid_destage_work);
+	INIT_WORK(&c->pwork, vraid_defer_work);
+	INIT_DELAYED_WORK(&c->dage, vraid_destage_age);
+	init_waitqueue_head(&c->dwait);
 	/* windows of at most 1 MiB: pretend the pool is no larger than 16 */
 	ret = vraid_ra_init(&c->ra_cfg, vd->geom.size_sectors,
 			    vd->geom.strip_sectors * vd->geom.data_members,
 			    vd->geom.strip_sectors,
 			    min_t(u64, vraid_cache_limit, 16 * VRAID_RA_PAGES));
 	if (ret)
-		goto out_ra;
+		goto out_ds;
 	c->vd = vd;
 	vd->cache = c;
 	spin_lock(&vraid_cache_vds_lock);
@@ -800,6 +1419,8 @@ int vraid_cache_init(struct vraid_vd *vd)
 	spin_unlock(&vraid_cache_vds_lock);
 	return 0;
 
+out_ds:
+	bioset_exit(&c->destage_set);
 out_ra:
 	bioset_exit(&c->ra_set);
 out_fill:
@@ -822,7 +1443,13 @@ void vraid_cache_exit(struct vraid_vd *vd)
 	list_del_rcu(&c->node);
 	spin_unlock(&vraid_cache_vds_lock);
 	synchronize_rcu();	/* no eviction looks at it any more */
-	vraid_cache_drop_all(vd);
+	/* vraid_cache_stop() ran, or the VD never had I/O */
+	cancel_delayed_work_sync(&c->dage);
+	cancel_work_sync(&c->dwork);
+	cancel_work_sync(&c->pwork);
+	WARN_ON(atomic_read(&c->destaging) || !bio_list_empty(&c->pbios));
+	vraid_cache_drop_all(vd, true);
+	bioset_exit(&c->destage_set);
 	bioset_exit(&c->ra_set);
 	bioset_exit(&c->fill_set);
 	kvfree(c->b);
@@ -876,7 +1503,8 @@ void vraid_cache_show(struct vraid_controller *ctl)
 				     VRAID_CACHE_SET_MAX);
 	ctl->cache_used_bytes = (u64)max(atomic_long_read(&vraid_cache_used),
 					 0L) << PAGE_SHIFT;
-	ctl->cache_dirty_bytes = 0;	/* no write-back into it yet */
+	ctl->cache_dirty_bytes = (u64)max(atomic_long_read(&vraid_dirty_all),
+					  0L) << PAGE_SHIFT;
 	ctl->cache_dirty_high_bytes = l.dirty_high << PAGE_SHIFT;
 	ctl->nr_vds = 0;
 	rcu_read_lock();
@@ -887,8 +1515,9 @@ void vraid_cache_show(struct vraid_controller *ctl)
 }
 
 /*
- * Under memory pressure the cache gives its pages back: all of it is clean
- * (what it holds is on the members), so reclaim only costs later hits.
+ * Under memory pressure the cache gives its clean pages back (what they
+ * hold is on the members), so reclaim only costs later hits; dirty pages
+ * wait for destage, bounded by dirty_high.
  * Eviction takes bucket locks (irq-safe spinlocks) and allocates nothing;
  * the cache allocates under them only with GFP_NOWAIT, which does not
  * enter reclaim.
@@ -896,9 +1525,10 @@ void vraid_cache_show(struct vraid_controller *ctl)
 static unsigned long vraid_cache_count(struct shrinker *s,
 				       struct shrink_control *sc)
 {
-	long used = atomic_long_read(&vraid_cache_used);
+	long clean = atomic_long_read(&vraid_cache_used) -
+		     atomic_long_read(&vraid_dirty_all);
 
-	return used > 0 ? used : SHRINK_EMPTY;
+	return clean > 0 ? clean : SHRINK_EMPTY;
 }
 
 static unsigned long vraid_cache_scan(struct shrinker *s,
@@ -931,16 +1561,24 @@ int __init vraid_cache_module_init(void)
 	vraid_cline_slab = KMEM_CACHE(vraid_cline, 0);
 	if (!vraid_cline_slab)
 		return -ENOMEM;
+	vraid_cache_wq = alloc_workqueue("vraid_cache", WQ_MEM_RECLAIM, 0);
+	if (!vraid_cache_wq)
+		goto out_slab;
 	if (vraid_shrinker_register(&vraid_cache_shrinker, vraid_cache_count,
-				    vraid_cache_scan, "vraid-cache")) {
-		kmem_cache_destroy(vraid_cline_slab);
-		return -ENOMEM;
-	}
+				    vraid_cache_scan, "vraid-cache"))
+		goto out_wq;
 	return 0;
+
+out_wq:
+	destroy_workqueue(vraid_cache_wq);
+out_slab:
+	kmem_cache_destroy(vraid_cline_slab);
+	return -ENOMEM;
 }
 
 void vraid_cache_module_exit(void)
 {
 	vraid_shrinker_unregister(&vraid_cache_shrinker);
+	destroy_workqueue(vraid_cache_wq);
 	kmem_cache_destroy(vraid_cline_slab);
 }

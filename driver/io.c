@@ -210,7 +210,13 @@ static void vraid_flush_work(struct work_struct *work)
 	u32 i, n = vd->geom.nr_members;
 
 	if (!fl->sent) {
-		/* First run: send the flushes (a bias holds the count up). */
+		/*
+		 * First run: what the controller cache holds dirty goes to
+		 * the members (on vraid_cache_wq, which may wait for it),
+		 * then send the flushes (a bias holds the count up).
+		 */
+		if (vraid_cache_drain(vd))
+			fl->status = BLK_STS_IOERR;
 		fl->sent = true;
 		atomic_set(&fl->pending, 0);
 		atomic_inc(&fl->pending);
@@ -249,33 +255,37 @@ static void vraid_start_flush(struct vraid_vd *vd, struct bio *bio)
 	fl->status = BLK_STS_OK;
 	fl->sent = false;
 	INIT_WORK(&fl->work, vraid_flush_work);
-	queue_work(vraid_wq, &fl->work);
+	queue_work(vraid_cache_dirty(vd) ||
+		   READ_ONCE(vd->write_policy) == VRAID_WRITE_BACK_ALWAYS ?
+		   vraid_cache_wq : vraid_wq, &fl->work);
 }
 
 /*
- * io-policy cached or read-ahead: a user read the cache holds is answered
- * here (NULL); a miss returns the bio to send on, whose completion fills
- * the cache if the io policy is cached.  Called for pieces within one
- * strip (parity levels) or as split to the limits (the others:
- * chunk_sectors is the strip).  @user is false for read-ahead windows.
+ * io-policy cached, read-ahead or dirty data: a user read the cache holds
+ * is answered here (NULL), and so is one held back for dirty data to
+ * reach the members; a miss returns the bio to send on, whose completion
+ * fills the cache if the io policy is cached.  Called for pieces within
+ * one strip (parity levels) or as split to the limits (the others:
+ * chunk_sectors is the strip).  @flags: vraid_engine_submit()'s.
  */
 static struct bio *vraid_read_via_cache(struct vraid_vd *vd, struct bio *bio,
-					bool user)
+					u32 flags)
 {
 	bool cached;
 
-	if (!user || bio_op(bio) != REQ_OP_READ)
+	if (!(flags & VRAID_SUB_USER) || bio_op(bio) != REQ_OP_READ)
 		return bio;
 	cached = READ_ONCE(vd->io_policy) == VRAID_IO_CACHED;
-	if (!cached && READ_ONCE(vd->read_policy) != VRAID_READ_AHEAD)
+	if (!cached && READ_ONCE(vd->read_policy) != VRAID_READ_AHEAD &&
+	    !vraid_cache_dirty(vd))
 		return bio;
-	return vraid_cache_read(vd, bio, cached);
+	return vraid_cache_read(vd, bio, cached, flags & VRAID_SUB_CHECKED);
 }
 
 /* One strip's piece of a parity-level bio. */
-static void vraid_parity_piece(struct vraid_vd *vd, struct bio *bio, bool user)
+static void vraid_parity_piece(struct vraid_vd *vd, struct bio *bio, u32 flags)
 {
-	bio = vraid_read_via_cache(vd, bio, user);
+	bio = vraid_read_via_cache(vd, bio, flags);
 	if (bio)
 		vraid_parity_bio(vd, bio);
 }
@@ -287,7 +297,7 @@ static void vraid_parity_piece(struct vraid_vd *vd, struct bio *bio, bool user)
  * over one by one, after ->submit_bio returned, outside any plug).
  */
 static void vraid_parity_split(struct vraid_vd *vd, struct bio *bio,
-			       bool user)
+			       u32 flags)
 {
 	u32 strip = vd->geom.strip_sectors;
 	u32 left = strip - (bio->bi_iter.bi_sector & (strip - 1));
@@ -299,24 +309,28 @@ static void vraid_parity_split(struct vraid_vd *vd, struct bio *bio,
 
 		split = bio_split(bio, left, GFP_NOIO, &vd->split_set);
 		bio_chain(split, bio);
-		vraid_parity_piece(vd, split, user);
+		vraid_parity_piece(vd, split, flags);
 		left = strip;
 	}
-	vraid_parity_piece(vd, bio, user);
+	vraid_parity_piece(vd, bio, flags);
 	blk_finish_plug(&plug);
 }
 
 void vraid_submit_bio(struct bio *bio)
 {
 	struct vraid_vd *vd = bio->bi_bdev->bd_disk->private_data;
-	bool user = !vraid_cache_is_ra(bio);	/* before a split */
+	u32 flags = vraid_cache_internal(bio) ? 0 : VRAID_SUB_USER;
 
 	if (unlikely(READ_ONCE(vd->state) == VRAID_VD_OFFLINE)) {
 		bio_io_error(bio);
 		return;
 	}
-	/* Access policy: blocked fails everything, ro every write, at once. */
+	/*
+	 * Access policy: blocked fails every user bio, ro every user write,
+	 * at once (the cache's own destage goes on).
+	 */
 	if (unlikely(READ_ONCE(vd->access_policy) != VRAID_ACCESS_RW) &&
+	    (flags & VRAID_SUB_USER) &&
 	    (READ_ONCE(vd->access_policy) == VRAID_ACCESS_BLOCKED ||
 	     (op_is_write(bio_op(bio)) &&
 	      (bio_sectors(bio) || !(bio->bi_opf & REQ_PREFLUSH))))) {
@@ -328,6 +342,16 @@ void vraid_submit_bio(struct bio *bio)
 		vraid_start_flush(vd, bio);
 		return;
 	}
+	vraid_engine_submit(vd, bio, flags);
+}
+
+/*
+ * Into the levels, past the access checks and flushes: user bios from
+ * vraid_submit_bio() and held back by the cache, internal ones (read-ahead
+ * windows, destage writes).  Any context that may submit bios.
+ */
+void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags)
+{
 	bio = bio_split_to_limits(bio);
 	if (!bio)
 		return;
@@ -339,14 +363,19 @@ void vraid_submit_bio(struct bio *bio)
 		bio_io_error(bio);
 		return;
 	}
-	if (user && bio_op(bio) == REQ_OP_READ &&
-	    READ_ONCE(vd->read_policy) == VRAID_READ_AHEAD)
-		vraid_cache_ra(vd, bio);
+	if ((flags & VRAID_SUB_USER) && !(flags & VRAID_SUB_CHECKED)) {
+		if (bio_op(bio) == REQ_OP_READ &&
+		    READ_ONCE(vd->read_policy) == VRAID_READ_AHEAD)
+			vraid_cache_ra(vd, bio);
+		/* write-back takes it, or it waits for older dirty data */
+		if (op_is_write(bio_op(bio)) && vraid_cache_write(vd, bio))
+			return;
+	}
 	if (vraid_layout_is_parity(vd->geom.level)) {
-		vraid_parity_split(vd, bio, user);
+		vraid_parity_split(vd, bio, flags);
 		return;
 	}
-	bio = vraid_read_via_cache(vd, bio, user);
+	bio = vraid_read_via_cache(vd, bio, flags);
 	if (!bio)
 		return;
 	/*

@@ -52,6 +52,8 @@ void vraid_stats_sum(struct vraid_vd *vd, struct vraid_stats *sum)
 		sum->cache_read_misses += s->cache_read_misses;
 		sum->cache_ra_hits += s->cache_ra_hits;
 		sum->cache_ra_pages += s->cache_ra_pages;
+		sum->cache_write_pages += s->cache_write_pages;
+		sum->cache_destaged += s->cache_destaged;
 	}
 }
 
@@ -154,6 +156,8 @@ VRAID_SUM_ATTR(cache_read_hits);
 VRAID_SUM_ATTR(cache_read_misses);
 VRAID_SUM_ATTR(cache_ra_hits);
 VRAID_SUM_ATTR(cache_ra_pages);
+VRAID_SUM_ATTR(cache_write_pages);
+VRAID_SUM_ATTR(cache_destaged);
 
 /* Bytes this VD holds in the controller cache. */
 static ssize_t cache_bytes_show(struct device *dev,
@@ -163,6 +167,14 @@ static ssize_t cache_bytes_show(struct device *dev,
 			  vraid_cache_pages(dev_to_vd(dev)) << PAGE_SHIFT);
 }
 static DEVICE_ATTR_RO(cache_bytes);
+
+static ssize_t cache_dirty_bytes_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lu\n",
+			  vraid_cache_dirty_pages(dev_to_vd(dev)) << PAGE_SHIFT);
+}
+static DEVICE_ATTR_RO(cache_dirty_bytes);
 
 /*
  * The background job: "job" is "none" or "<type> running|paused";
@@ -299,6 +311,9 @@ static struct attribute *vraid_attrs[] = {
 	&dev_attr_cache_read_misses.attr,
 	&dev_attr_cache_ra_hits.attr,
 	&dev_attr_cache_ra_pages.attr,
+	&dev_attr_cache_write_pages.attr,
+	&dev_attr_cache_destaged.attr,
+	&dev_attr_cache_dirty_bytes.attr,
 	&dev_attr_cache_bytes.attr,
 	&dev_attr_access_policy.attr,
 	&dev_attr_disk_cache_policy.attr,

@@ -502,11 +502,10 @@ int vraid_validate_replace(const struct vraid_replace *r, char *msg,
 }
 
 /*
- * Policy values: unknown ones are refused (EINVAL); the one that needs
- * the part of the controller cache that is not there yet (always
- * write-back) too (EOPNOTSUPP).  Cached I/O and read-ahead are taken.
- * Write-back is taken: it is write-back while a journal is healthy and
- * write-through otherwise, and there is no journal yet.
+ * Policy values: unknown ones are refused (EINVAL), every known one is
+ * taken.  Write-back is write-back while a journal is healthy and
+ * write-through otherwise, and there is no journal yet; always write-back
+ * is a volatile write-back cache.
  */
 int vraid_validate_policies(u32 mask, u32 access, u32 dcache, u32 io,
 			    u32 read, u32 write, char *msg, size_t msglen)
@@ -520,11 +519,6 @@ int vraid_validate_policies(u32 mask, u32 access, u32 dcache, u32 io,
 			 "unknown policy value (access %u, disk cache %u, io %u, read %u, write %u)",
 			 access, dcache, io, read, write);
 		return -EINVAL;
-	}
-	if ((mask & VRAID_SET_WRITE) && write == VRAID_WRITE_BACK_ALWAYS) {
-		snprintf(msg, msglen,
-			 "always write-back needs the controller cache, which vraid does not have yet: use write-through or write-back");
-		return -EOPNOTSUPP;
 	}
 	return 0;
 }

@@ -163,20 +163,45 @@ static void vraid_write_cache(struct vraid_vd *vd, bool *wc, bool *fua)
 	}
 	if (READ_ONCE(vd->disk_cache_policy) == VRAID_DCACHE_DISABLED)
 		*wc = *fua = false;
+	/* always write-back: the controller cache itself is volatile */
+	if (READ_ONCE(vd->write_policy) == VRAID_WRITE_BACK_ALWAYS)
+		*wc = true;
 	*fua |= *wc;
 }
 
-/* The write cache the VD advertises, after a policy or member change. */
-static void vraid_set_write_cache(struct vraid_vd *vd)
+/* Flush every writable member's cache, now (process context). */
+void vraid_members_flush(struct vraid_vd *vd)
+{
+	u32 i;
+
+	for (i = 0; i < vd->geom.nr_members; i++)
+		if (vraid_member_writable(vd, i) &&
+		    blkdev_issue_flush(vd->members[i].h.bdev))
+			pr_warn("%s: member %u (%s): flush failed\n",
+				vd->disk->disk_name, i, vd->members[i].name);
+}
+
+/*
+ * The write cache the VD advertises, after a policy or member change;
+ * @awb: as if the write policy were always write-back already.
+ */
+static void vraid_set_write_cache_awb(struct vraid_vd *vd, bool awb)
 {
 	bool wc, fua;
 	int ret;
 
 	vraid_write_cache(vd, &wc, &fua);
+	if (awb)
+		wc = fua = true;
 	ret = vraid_set_cache_features(vd->disk, wc, fua);
 	if (ret)
 		pr_warn("%s: cannot change the write cache features (error %d)\n",
 			vd->disk->disk_name, ret);
+}
+
+static void vraid_set_write_cache(struct vraid_vd *vd)
+{
+	vraid_set_write_cache_awb(vd, false);
 }
 
 /* The limits of a VD's disk, from its members and geometry. */
@@ -798,6 +823,12 @@ int vraid_vd_delete(struct vraid_vd *vd, bool stop, char *msg,
 	pr_info("%s: %s\n", disk->disk_name, stop ? "stopped" : "deleted");
 	vraid_unlink_holders(vd);
 	del_gendisk(disk);
+	/* what the controller cache holds dirty goes to the members first */
+	if (vraid_cache_stop(vd))
+		pr_warn("%s: writing out the controller cache failed: data written since the last flush may be lost\n",
+			disk->disk_name);
+	else if (vd->write_policy == VRAID_WRITE_BACK_ALWAYS)
+		vraid_members_flush(vd);
 	vraid_io_exit(vd);
 	flush_work(&vd->md_work);
 	/*
@@ -829,7 +860,6 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 {
 	const char *dn = vd->disk->disk_name;
 	bool drop = false;
-	u32 i;
 	int ret;
 
 	if (p->set_mask & VRAID_SET_ACCESS &&
@@ -850,11 +880,7 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 		 */
 		WRITE_ONCE(vd->disk_cache_policy, p->disk_cache_policy);
 		if (off)
-			for (i = 0; i < vd->geom.nr_members; i++)
-				if (vraid_member_writable(vd, i) &&
-				    blkdev_issue_flush(vd->members[i].h.bdev))
-					pr_warn("%s: member %u (%s): flush failed\n",
-						dn, i, vd->members[i].name);
+			vraid_members_flush(vd);
 		vraid_set_write_cache(vd);
 		pr_info("%s: disk cache policy %s\n", dn,
 			vraid_dcache_names[p->disk_cache_policy]);
@@ -879,11 +905,28 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 	}
 	if (drop) {
 		synchronize_rcu();	/* fills in progress: cache.c */
-		vraid_cache_drop_all(vd);
+		vraid_cache_drop_all(vd, false);
 	}
 	if (p->set_mask & VRAID_SET_WRITE &&
 	    p->write_policy != vd->write_policy) {
-		vd->write_policy = p->write_policy;
+		bool was_awb = vd->write_policy == VRAID_WRITE_BACK_ALWAYS;
+
+		/*
+		 * To write-back: the VD says it has a volatile cache before
+		 * writes go into it.  Away from it: writes stop going in,
+		 * what is dirty goes out and the members flush, then the VD
+		 * stops asking for flushes (unless its members want them).
+		 */
+		if (!was_awb)
+			vraid_set_write_cache_awb(vd, true);
+		WRITE_ONCE(vd->write_policy, p->write_policy);
+		if (was_awb) {
+			if (vraid_cache_drain(vd))
+				pr_warn("%s: writing out the controller cache failed\n",
+					dn);
+			vraid_members_flush(vd);
+			vraid_set_write_cache(vd);
+		}
 		vraid_note_write_policy(vd);
 	}
 	ret = vraid_md_write_all(vd, false, msg, len);
@@ -894,14 +937,16 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 
 /*
  * The write policy in effect, and why it differs from the one set.
- * There is no controller cache and no journal yet, so everything writes
- * through; write-back does so for want of a journal, as a controller's
- * write-back does with a bad battery.
+ * There is no journal yet: write-back writes through for want of one, as
+ * a controller's write-back does with a bad battery; always write-back
+ * keeps a volatile cache anyway.
  */
 u32 vraid_write_effective(struct vraid_vd *vd, u32 *cache_flags)
 {
 	*cache_flags = vd->write_policy == VRAID_WRITE_BACK ?
 		       VRAID_CACHE_NO_JOURNAL : 0;
+	if (vd->write_policy == VRAID_WRITE_BACK_ALWAYS)
+		return VRAID_WEFF_BACK_VOLATILE;
 	return VRAID_WEFF_THROUGH;
 }
 
@@ -913,6 +958,9 @@ void vraid_note_write_policy(struct vraid_vd *vd)
 	vraid_write_effective(vd, &flags);
 	if (flags & VRAID_CACHE_NO_JOURNAL)
 		pr_info("%s: write policy write-back: writing through, as there is no journal\n",
+			vd->disk->disk_name);
+	else if (vd->write_policy == VRAID_WRITE_BACK_ALWAYS)
+		pr_warn("%s: write policy always-write-back: a volatile cache, a power loss loses writes not yet flushed\n",
 			vd->disk->disk_name);
 	else
 		pr_info("%s: write policy write-through\n",

@@ -74,6 +74,8 @@ struct vraid_stats {
 	u64 cache_read_misses;		/* ... looked up, read from members */
 	u64 cache_ra_hits;		/* ... hits on pages read ahead */
 	u64 cache_ra_pages;		/* ... read ahead */
+	u64 cache_write_pages;		/* ... written into the cache (awb) */
+	u64 cache_destaged;		/* ... written from it to the members */
 };
 
 struct vraid_stripe_cache;
@@ -183,6 +185,7 @@ int vraid_vd_delete(struct vraid_vd *vd, bool stop, char *msg,
 		    size_t msglen);
 void vraid_vd_fill_info(struct vraid_vd *vd, struct vraid_info *info);
 u32 vraid_write_effective(struct vraid_vd *vd, u32 *cache_flags);
+void vraid_members_flush(struct vraid_vd *vd);
 void vraid_note_write_policy(struct vraid_vd *vd);
 int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 			char *msg, size_t len);
@@ -213,6 +216,10 @@ int vraid_md_read(struct block_device *bdev, struct vraid_md *md, char *msg,
 
 /* io.c */
 void vraid_submit_bio(struct bio *bio);
+/* vraid_engine_submit() flags */
+#define VRAID_SUB_USER		(1U << 0)	/* a user bio: the cache's paths */
+#define VRAID_SUB_CHECKED	(1U << 1)	/* it waited for older dirty data */
+void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags);
 int vraid_io_init(struct vraid_vd *vd);
 void vraid_io_exit(struct vraid_vd *vd);
 unsigned long vraid_io_start(struct vraid_vd *vd, struct bio *bio);
@@ -223,14 +230,21 @@ int vraid_cache_module_init(void);
 void vraid_cache_module_exit(void);
 int vraid_cache_init(struct vraid_vd *vd);
 void vraid_cache_exit(struct vraid_vd *vd);
-struct bio *vraid_cache_read(struct vraid_vd *vd, struct bio *bio, bool fill);
-bool vraid_cache_is_ra(struct bio *bio);
+struct bio *vraid_cache_read(struct vraid_vd *vd, struct bio *bio, bool fill,
+			     bool checked);
+bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio);
+bool vraid_cache_dirty(struct vraid_vd *vd);
+unsigned long vraid_cache_dirty_pages(struct vraid_vd *vd);
+int vraid_cache_drain(struct vraid_vd *vd);
+int vraid_cache_stop(struct vraid_vd *vd);
+extern struct workqueue_struct *vraid_cache_wq;
+bool vraid_cache_internal(struct bio *bio);
 int vraid_cache_set_size(u64 bytes, char *msg, size_t len);
 void vraid_cache_show(struct vraid_controller *ctl);
 void vraid_cache_ra(struct vraid_vd *vd, struct bio *bio);
 void vraid_cache_write_start(struct vraid_vd *vd, struct bio *bio);
 void vraid_cache_write_end(struct vraid_vd *vd, struct bio *bio);
-void vraid_cache_drop_all(struct vraid_vd *vd);
+void vraid_cache_drop_all(struct vraid_vd *vd, bool dirty);
 unsigned long vraid_cache_pages(struct vraid_vd *vd);
 
 /* member.c */

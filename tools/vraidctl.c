@@ -97,7 +97,9 @@
  *                               repair)
  *     "write_in_effect" object  how writes are handled now (ABI 1.5):
  *       "mode"          string  "write_through" "write_back"
- *                               "write_back_volatile" "draining"
+ *                               "write_back_volatile" (always write-back:
+ *                               the controller cache is volatile, ABI
+ *                               1.8) "draining"
  *       "why"           string  why it differs from policies.write:
  *                               "no_journal" (write-back without a
  *                               journal), "journal_failed", or ""
@@ -125,6 +127,14 @@
  *                            counters (before ABI 1.7)
  *       "ra_pages"     int   4 KiB pages read ahead into the cache; null
  *                            as ra_hits
+ *       "dirty_bytes"  int   what the VD wrote into the cache that is not
+ *                            on its members yet (always write-back); null
+ *                            from a module without write-back counters
+ *                            (before ABI 1.8)
+ *       "write_pages"  int   4 KiB pages written into the cache; null as
+ *                            dirty_bytes
+ *       "destaged_pages" int 4 KiB pages written from the cache to the
+ *                            members; null as dirty_bytes
  *     MSTAT: "role" "device" "state" as in MEMBER; "reads" "writes" (I/Os
  *            vraid sent it), "read_bytes" "write_bytes" (as the member
  *            device counted them), "errors"
@@ -137,10 +147,12 @@
  *    "write_bytes_per_s":..,"errors":..},...]}
  *     rates are numbers (I/Os: one decimal; bytes: whole) over the interval
  *     "cache"  {"read_hits_per_s":..,"read_misses_per_s":..,
- *              "cached_bytes":..,"ra_hits_per_s":..,"ra_pages_per_s":..}:
- *              the rates of the counters above (pages, one decimal) and
- *              what the VD holds now; null, and the ra_ rates null, as
- *              without --watch
+ *              "cached_bytes":..,"ra_hits_per_s":..,"ra_pages_per_s":..,
+ *              "dirty_bytes":..,"write_pages_per_s":..,
+ *              "destaged_pages_per_s":..}:
+ *              the rates of the counters above (pages, one decimal), what
+ *              the VD holds now and what of it is dirty; null, and the ra_
+ *              and write-back ones null, as without --watch
  *
  * vraidctl spare list --json
  *   {"spares":[SPARE,...]}            ("spares":[] when there are none)
@@ -161,8 +173,9 @@
  *     "cache_max_bytes"      int     the largest size this machine takes
  *                                    (half the RAM, at most 1 TiB)
  *     "used_bytes"           int     what all VDs hold in the cache now
- *     "dirty_bytes"          int     written data not on the members yet
- *                                    (0: no write-back into the cache yet)
+ *     "dirty_bytes"          int     written data not on the members yet,
+ *                                    all VDs (always write-back; always 0
+ *                                    from a module before ABI 1.8)
  *     "dirty_high_bytes"     int     where writers would wait for destage
  *     "vds"                  int     virtual drives sharing the cache
  *     "journal"   object  the cache's journal:
@@ -505,7 +518,8 @@ static const struct pol_word read_words[] = {
 /*
  * wb: write-back while the journal (the "battery") is healthy, taken and
  * writing through until vraid can attach a journal; awb: always
- * write-back, not available yet (the module refuses it, EOPNOTSUPP).
+ * write-back, into the controller cache, which is volatile (ABI 1.8; an
+ * older module refuses it, EOPNOTSUPP).
  */
 static const struct pol_word write_words[] = {
 	{ "wt", VRAID_WRITE_THROUGH, "write-through" },
@@ -570,10 +584,13 @@ static const char *pol_says(size_t k, uint32_t v)
 	return unk[k];
 }
 
+/* The first module ABI that takes always write-back (write-policy awb). */
+#define ABI_MINOR_AWB		8
+
 /*
- * Values of the policies in @mask that need the controller cache: always
- * write-back, which vraid does not have yet, and cached I/O and read-ahead,
- * which modules older than ABI 1.6 and 1.7 lack.
+ * Values of the policies in @mask that need the controller cache: cached
+ * I/O, read-ahead and always write-back, which modules older than ABI
+ * 1.6, 1.7 and 1.8 lack.
  */
 static bool pol_needs_cache(uint32_t mask, const uint32_t *v)
 {
@@ -584,30 +601,47 @@ static bool pol_needs_cache(uint32_t mask, const uint32_t *v)
 
 /*
  * After EOPNOTSUPP for a request with pol_needs_cache(): a module older
- * than ABI 1.6 has no cached I/O, one older than 1.7 no read-ahead; no
- * module has always write-back yet.
+ * than ABI 1.6 has no cached I/O, one older than 1.7 no read-ahead, one
+ * older than 1.8 no always write-back.  A module that has them all says
+ * itself why it refused: no hint then.
  */
 static void cache_hint(const struct vraid_ioc_hdr *h, uint32_t mask,
 		       const uint32_t *v)
 {
 	bool old = h->version_major == VRAID_ABI_MAJOR;
-	bool io = old && h->version_minor < 6 && (mask & VRAID_SET_IO) &&
-		  v[POL_IO] == VRAID_IO_CACHED;
-	bool ra = old && h->version_minor < 7 && (mask & VRAID_SET_READ) &&
-		  v[POL_READ] == VRAID_READ_AHEAD;
+	const char *no[3], *use[3];
+	char lacks[96] = "", instead[96] = "";
+	size_t n = 0, i;
 
-	if (io && ra)
-		hintmsg("the vraid module speaks ABI %d.%d, which has no cached I/O and no read-ahead: use io-policy direct and read-policy nora, or load the module built with this vraidctl",
-			h->version_major, h->version_minor);
-	else if (io)
-		hintmsg("the vraid module speaks ABI %d.%d, which has no cached I/O: use io-policy direct, or load the module built with this vraidctl",
-			h->version_major, h->version_minor);
-	else if (ra)
-		hintmsg("the vraid module speaks ABI %d.%d, which has no read-ahead: use read-policy nora, or load the module built with this vraidctl",
-			h->version_major, h->version_minor);
-	else if ((mask & VRAID_SET_WRITE) &&
-		 v[POL_WRITE] == VRAID_WRITE_BACK_ALWAYS)
-		hintmsg("the controller cache has no always-write-back yet; write-through, write-back (which writes through until there is a journal), read-ahead or none, and direct or cached I/O are available");
+	if (old && h->version_minor < 6 && (mask & VRAID_SET_IO) &&
+	    v[POL_IO] == VRAID_IO_CACHED) {
+		no[n] = "cached I/O";
+		use[n++] = "io-policy direct";
+	}
+	if (old && h->version_minor < 7 && (mask & VRAID_SET_READ) &&
+	    v[POL_READ] == VRAID_READ_AHEAD) {
+		no[n] = "read-ahead";
+		use[n++] = "read-policy nora";
+	}
+	if (old && h->version_minor < ABI_MINOR_AWB &&
+	    (mask & VRAID_SET_WRITE) &&
+	    v[POL_WRITE] == VRAID_WRITE_BACK_ALWAYS) {
+		no[n] = "always write-back";
+		use[n++] = "write-policy wt or wb";
+	}
+	if (!n)
+		return;
+	/* "no A", "no A and no B", "no A, no B and no C"; the same for use */
+	for (i = 0; i < n; i++) {
+		const char *sep = !i ? "" : i + 1 == n ? " and " : ", ";
+
+		snprintf(lacks + strlen(lacks), sizeof(lacks) - strlen(lacks),
+			 "%sno %s", sep, no[i]);
+		snprintf(instead + strlen(instead),
+			 sizeof(instead) - strlen(instead), "%s%s", sep, use[i]);
+	}
+	hintmsg("the vraid module speaks ABI %d.%d, which has %s: use %s, or load the module built with this vraidctl",
+		h->version_major, h->version_minor, lacks, instead);
 }
 
 static const struct vname write_effs[] = {
@@ -632,12 +666,21 @@ static const char *write_why(const struct vraid_info *in, bool json)
 	return "";
 }
 
-/* After a create or set that left write-back without its journal. */
+/* What a volatile write-back cache means, after "Write Back (volatile cache)". */
+#define VOLATILE_NOTE	"a power loss loses writes not yet flushed"
+
+/*
+ * After a create or set of the write policy: write-back without its
+ * journal, or always write-back into the volatile cache.
+ */
 static void write_note(const struct vraid_info *in, const char *name)
 {
 	if (in->cache_flags & VRAID_CACHE_NO_JOURNAL)
 		fprintf(stderr, "%s: write-back writes through for now: %s\n",
 			name, write_why(in, false));
+	else if (in->write_policy_effective == VRAID_WEFF_BACK_VOLATILE)
+		fprintf(stderr, "%s: always write-back: the controller cache is volatile, %s\n",
+			name, VOLATILE_NOTE);
 }
 
 /* "jbod", "0".."60", "raid5", "RAID5": returns false if unknown. */
@@ -1699,7 +1742,8 @@ static int cmd_create(int argc, char **argv)
 	/* stdout carries the name alone, for vd=$(vraidctl create ...) */
 	printf("%s\n", out);
 	fflush(stdout);
-	if (pol[POL_WRITE] == VRAID_WRITE_BACK) {
+	if (pol[POL_WRITE] == VRAID_WRITE_BACK ||
+	    pol[POL_WRITE] == VRAID_WRITE_BACK_ALWAYS) {
 		struct vraid_info in;
 
 		if (!get_info(&c, req.index, &in, true))
@@ -1968,9 +2012,17 @@ static int show_human(const struct vraid_info *in)
 	       VNAME(io_pols, in->io_policy, false),
 	       VNAME(read_pols, in->read_policy, false),
 	       VNAME(write_pols, in->write_policy, false));
-	printf(FIELD "%s%s%s\n", "Write in effect:",
-	       VNAME(write_effs, in->write_policy_effective, false),
-	       *write_why(in, false) ? ", because " : "", write_why(in, false));
+	if (*write_why(in, false))
+		printf(FIELD "%s, because %s\n", "Write in effect:",
+		       VNAME(write_effs, in->write_policy_effective, false),
+		       write_why(in, false));
+	else if (in->write_policy_effective == VRAID_WEFF_BACK_VOLATILE)
+		printf(FIELD "%s: %s\n", "Write in effect:",
+		       VNAME(write_effs, in->write_policy_effective, false),
+		       VOLATILE_NOTE);
+	else
+		printf(FIELD "%s\n", "Write in effect:",
+		       VNAME(write_effs, in->write_policy_effective, false));
 	if (in->job_type != VRAID_JOB_NONE)
 		printf(FIELD "%s\n", "Job:", job_progress(j, sizeof(j), in, false));
 	else if (in->job_rate_kib)
@@ -2322,6 +2374,8 @@ struct stats_sample {
 	uint64_t chits, cmisses, cbytes;
 	bool ra;			/* ... and read-ahead ones (ABI 1.7) */
 	uint64_t rahits, rapages;
+	bool wb;			/* ... and write-back ones (ABI 1.8) */
+	uint64_t dirty, wpages, destaged;
 };
 
 /* sysfs, or a tree standing in for it (VRAIDCTL_SYSFS, for tests) */
@@ -2406,6 +2460,10 @@ static int take_sample(struct ctl *c, uint32_t index, struct stats_sample *s)
 	s->ra = s->cache &&
 		read_vd_attr(index, "cache_ra_hits", &s->rahits) &&
 		read_vd_attr(index, "cache_ra_pages", &s->rapages);
+	s->wb = s->cache &&
+		read_vd_attr(index, "cache_dirty_bytes", &s->dirty) &&
+		read_vd_attr(index, "cache_write_pages", &s->wpages) &&
+		read_vd_attr(index, "cache_destaged", &s->destaged);
 	for (i = 0; i < s->in.nr_members; i++) {
 		const struct vraid_member_info *m = &s->in.members[i];
 
@@ -2427,6 +2485,8 @@ static double rate(uint64_t now, uint64_t then, double dt)
 static void stats_cache_line(const struct stats_sample *s)
 {
 	uint64_t all = s->chits + s->cmisses;
+	bool rapol = s->in.read_policy == VRAID_READ_AHEAD;
+	bool awb = s->in.write_policy == VRAID_WRITE_BACK_ALWAYS;
 	char a[TCELL];
 
 	if (!s->cache) {
@@ -2438,16 +2498,31 @@ static void stats_cache_line(const struct stats_sample *s)
 	if (all)
 		printf(" (%.1f %% hits)", 100.0 * (double)s->chits / (double)all);
 	/* the read-ahead part once there is anything to say about it */
-	if (s->ra && (s->rapages || s->in.read_policy == VRAID_READ_AHEAD))
+	if (s->ra && (s->rapages || rapol))
 		printf(", read-ahead: %llu hits of %llu pages read ahead",
 		       (unsigned long long)s->rahits,
 		       (unsigned long long)s->rapages);
+	/* the write-back part likewise (always write-back, ABI 1.8) */
+	if (s->wb && (s->dirty || s->wpages || s->destaged || awb))
+		printf(", write-back: %s dirty, %llu pages written in, %llu destaged",
+		       human_size(a, sizeof(a), s->dirty),
+		       (unsigned long long)s->wpages,
+		       (unsigned long long)s->destaged);
 	printf(", %s held", human_size(a, sizeof(a), s->cbytes));
-	/* direct: reads find read-ahead data, but their misses fill nothing */
-	if (s->in.io_policy != VRAID_IO_CACHED)
-		fputs(s->in.read_policy == VRAID_READ_AHEAD ?
-		      " (io policy direct: only read-ahead fills it)" :
-		      " (io policy direct: reads do not use it)", stdout);
+	/*
+	 * direct: reads find what read-ahead and writes (always write-back)
+	 * put in, but their misses fill nothing
+	 */
+	if (s->in.io_policy != VRAID_IO_CACHED) {
+		if (rapol && awb)
+			fputs(" (io policy direct: only read-ahead and writes fill it)", stdout);
+		else if (rapol)
+			fputs(" (io policy direct: only read-ahead fills it)", stdout);
+		else if (awb)
+			fputs(" (io policy direct: only writes fill it)", stdout);
+		else
+			fputs(" (io policy direct: reads do not use it)", stdout);
+	}
 	printf("\n");
 }
 
@@ -2465,22 +2540,36 @@ static void stats_cache_json(const struct stats_sample *a,
 		       (unsigned long long)b->cmisses,
 		       (unsigned long long)b->cbytes);
 		if (b->ra)
-			printf(",\"ra_hits\":%llu,\"ra_pages\":%llu}",
+			printf(",\"ra_hits\":%llu,\"ra_pages\":%llu",
 			       (unsigned long long)b->rahits,
 			       (unsigned long long)b->rapages);
 		else
-			printf(",\"ra_hits\":null,\"ra_pages\":null}");
+			printf(",\"ra_hits\":null,\"ra_pages\":null");
+		if (b->wb)
+			printf(",\"dirty_bytes\":%llu,\"write_pages\":%llu,\"destaged_pages\":%llu}",
+			       (unsigned long long)b->dirty,
+			       (unsigned long long)b->wpages,
+			       (unsigned long long)b->destaged);
+		else
+			printf(",\"dirty_bytes\":null,\"write_pages\":null,\"destaged_pages\":null}");
 		return;
 	}
 	printf("{\"read_hits_per_s\":%.1f,\"read_misses_per_s\":%.1f,\"cached_bytes\":%llu",
 	       rate(b->chits, a->chits, dt), rate(b->cmisses, a->cmisses, dt),
 	       (unsigned long long)b->cbytes);
 	if (a->ra && b->ra)
-		printf(",\"ra_hits_per_s\":%.1f,\"ra_pages_per_s\":%.1f}",
+		printf(",\"ra_hits_per_s\":%.1f,\"ra_pages_per_s\":%.1f",
 		       rate(b->rahits, a->rahits, dt),
 		       rate(b->rapages, a->rapages, dt));
 	else
-		printf(",\"ra_hits_per_s\":null,\"ra_pages_per_s\":null}");
+		printf(",\"ra_hits_per_s\":null,\"ra_pages_per_s\":null");
+	if (a->wb && b->wb)
+		printf(",\"dirty_bytes\":%llu,\"write_pages_per_s\":%.1f,\"destaged_pages_per_s\":%.1f}",
+		       (unsigned long long)b->dirty,
+		       rate(b->wpages, a->wpages, dt),
+		       rate(b->destaged, a->destaged, dt));
+	else
+		printf(",\"dirty_bytes\":null,\"write_pages_per_s\":null,\"destaged_pages_per_s\":null}");
 }
 
 static void stats_member_dev(char *buf, size_t bufsz,
@@ -3256,9 +3345,9 @@ static const struct vname journal_states[] = {
  */
 static void controller_human(const struct vraid_controller *r, bool all)
 {
-	/* no module this vraidctl knows writes back into the cache */
+	/* a module before ABI 1.8 does not write back into the cache */
 	bool no_wb = r->hdr.version_major == VRAID_ABI_MAJOR &&
-		     r->hdr.version_minor <= VRAID_ABI_MINOR;
+		     r->hdr.version_minor < ABI_MINOR_AWB;
 	char a[32], b[32], d[32];
 
 #define FIELD "%-18s"
@@ -3876,9 +3965,11 @@ static const struct command commands[] = {
 	  "  --write-policy wt|wb|awb     write-through; write-back while the journal\n"
 	  "                               (the \"battery\") is healthy; always write-back\n"
 	  "  --io-policy direct|cached    direct I/O, or through the controller cache\n"
-	  "  awb needs the part of the controller cache that vraid does not have\n"
-	  "  yet: the module refuses it (EOPNOTSUPP, exit 1).  wb is taken, and\n"
-	  "  writes through until there is a journal (show: \"Write in effect\").\n"
+	  "  awb completes writes once they are in the controller cache, which is\n"
+	  "  volatile: a power loss loses writes not yet flushed (a flush, sync or\n"
+	  "  fsync, writes them to the members); a module before ABI 1.8 refuses it\n"
+	  "  (EOPNOTSUPP, exit 1).  wb is taken, and writes through until there is\n"
+	  "  a journal (show: \"Write in effect\").\n"
 	  "  cached keeps what reads bring in the controller cache (stats: hits);\n"
 	  "  ra reads ahead of sequential reads into it (stats: read-ahead).\n\n"
 	  "example: vraidctl create --level 0 --strip 128K --name scratch /dev/nvme0n1 /dev/nvme1n1\n"
@@ -4011,9 +4102,13 @@ static const struct command commands[] = {
 	  "or read-policy=ra, and with io-policy=cached those up to 128 KiB fill\n"
 	  "it.  Then read-ahead: the pages of reads answered from pages it brought\n"
 	  "in (hits, counted above too) and the pages read ahead (read-policy=ra);\n"
-	  "left out with a module that has no read-ahead counters.  Last, what the\n"
-	  "VD holds in the cache.  Dirty data and the journal come with the rest\n"
-	  "of the cache.\n\n"
+	  "left out with a module that has no read-ahead counters.  Then\n"
+	  "write-back (write-policy=awb, or once it wrote into the cache): what\n"
+	  "the VD wrote into the cache and is not on its members yet (dirty), the\n"
+	  "4 KiB pages written into it and those written from it to the members\n"
+	  "(destaged); left out with a module that has no write-back counters.\n"
+	  "Last, what the VD holds in the cache.  All the VDs' dirty data and the\n"
+	  "journal: `vraidctl controller`.\n\n"
 	  "  --watch          report rates every interval (like iostat)\n"
 	  "  --interval SECS  seconds between reports, 0.1 to 86400 (default 2)\n"
 	  "  --count N        stop after N reports\n"
@@ -4023,11 +4118,14 @@ static const struct command commands[] = {
 	  "                   --watch: vd time interval state reads_per_s writes_per_s\n"
 	  "                   read_bytes_per_s write_bytes_per_s flushes_per_s\n"
 	  "                   in_flight read_repairs cache members); cache: read_hits\n"
-	  "                   read_misses cached_bytes ra_hits ra_pages (with\n"
-	  "                   --watch: read_hits_per_s read_misses_per_s\n"
-	  "                   cached_bytes ra_hits_per_s ra_pages_per_s), null from\n"
+	  "                   read_misses cached_bytes ra_hits ra_pages dirty_bytes\n"
+	  "                   write_pages destaged_pages (with --watch:\n"
+	  "                   read_hits_per_s read_misses_per_s cached_bytes\n"
+	  "                   ra_hits_per_s ra_pages_per_s dirty_bytes\n"
+	  "                   write_pages_per_s destaged_pages_per_s), null from\n"
 	  "                   a module without cache counters; the ra_ ones null\n"
-	  "                   from a module without read-ahead counters\n"
+	  "                   from a module without read-ahead counters, the\n"
+	  "                   write-back ones from one without write-back counters\n"
 	  "  -h, --help       show this help\n\n"
 	  "example: vraidctl stats vraid0 --watch --interval 1\n" },
 	{ "set", cmd_set, "vraidctl set VD KEY=VALUE...",
@@ -4045,15 +4143,19 @@ static const struct command commands[] = {
 	  "                                (the \"battery\") is healthy; always write-back\n"
 	  "  io-policy=direct|cached       direct I/O, or through the controller cache\n"
 	  "  -h, --help                    show this help\n\n"
-	  "awb needs the part of the controller cache that vraid does not have\n"
-	  "yet: the module refuses it (EOPNOTSUPP, exit 1).  cached is taken:\n"
-	  "reads fill the controller cache and are answered from it; writes go to\n"
-	  "the members and replace what it holds.  ra is taken: sequential reads\n"
-	  "bring the data after them into the controller cache ahead of time; with\n"
-	  "io-policy=direct, reads are answered from what read-ahead brought in\n"
-	  "and other misses do not fill it.  wb is taken: as a controller's\n"
-	  "write-back with a bad battery, it writes through until there is a\n"
-	  "journal, which vraid cannot attach yet (show: \"Write in effect\").  New\n"
+	  "awb is taken: writes go into the controller cache, complete there and\n"
+	  "reach the members later; the cache is volatile, so a power loss loses\n"
+	  "writes not yet flushed (a flush, sync or fsync, writes them out; show:\n"
+	  "\"Write in effect\"); setting wt or wb after awb writes them out first.\n"
+	  "A module before ABI 1.8 refuses awb (EOPNOTSUPP, exit 1).  cached is\n"
+	  "taken: reads fill the controller cache and are answered from it; writes\n"
+	  "without awb go to the members and replace what it holds.\n"
+	  "ra is taken: sequential reads bring the data after them into the\n"
+	  "controller cache ahead of time; with io-policy=direct, reads are\n"
+	  "answered from what read-ahead (or awb) brought in and other misses do\n"
+	  "not fill it.  wb is taken: as a controller's write-back with a bad\n"
+	  "battery, it writes through until there is a journal, which vraid cannot\n"
+	  "attach yet (show: \"Write in effect\").  New\n"
 	  "VDs start with\n"
 	  "access=rw disk-cache=default read-policy=nora write-policy=wt\n"
 	  "io-policy=direct unless `vraidctl create` is told otherwise.\n\n"
@@ -4062,8 +4164,9 @@ static const struct command commands[] = {
 	{ "controller", cmd_controller,
 	  "vraidctl controller [show] [--json] | controller set cache-size=SIZE|default | controller journal DEV|none",
 	  "Show or change the controller: its cache, one pool in the module's memory\n"
-	  "that every virtual drive's cached reads (io-policy=cached) and read-ahead\n"
-	  "(read-policy=ra) share, and later its journal.\n\n"
+	  "that every virtual drive's cached reads (io-policy=cached), read-ahead\n"
+	  "(read-policy=ra) and always write-back (write-policy=awb) share, and\n"
+	  "later its journal.\n\n"
 	  "  show          (the default) the cache's size, the default size and the\n"
 	  "                largest this machine takes, what the virtual drives hold\n"
 	  "                in it, dirty data and the journal; what one VD holds:\n"
@@ -4073,7 +4176,8 @@ static const struct command commands[] = {
 	  "                from 16M up to half the RAM (at most 1T), with a K, M, G\n"
 	  "                or T suffix (binary units), e.g. 256M or 2G; default is\n"
 	  "                the module's default (RAM/16 within 32M to 1G).  Shrinking\n"
-	  "                drops cached data (it is clean: nothing is lost).  Prints\n"
+	  "                drops clean cached data (nothing is lost: dirty data of\n"
+	  "                write-policy=awb stays until it is on the members).  Prints\n"
 	  "                the size now.  Lasts until the module is unloaded: to keep\n"
 	  "                a size, load the module with cache_mib=N (a line\n"
 	  "                `options vraid cache_mib=N` in /etc/modprobe.d/vraid.conf)\n"

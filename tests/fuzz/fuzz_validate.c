@@ -304,34 +304,38 @@ static void fuzz_request(u32 nr, const void *req, u32 len)
 	}
 	case 4: {
 		const struct vraid_set_policy *p = req;
+		bool good;
 
 		ret = vraid_validate_set_policy(p, msg, VRAID_MSG_LEN);
+		/* (no EOPNOTSUPP since ABI 1.8: every known value is taken) */
 		CHECK_RET("vraid_validate_set_policy", ret, 0, -EINVAL,
-			  -EOPNOTSUPP, -ENOENT);
+			  -ENOENT);
 		/*
-		 * Accepted: known values, zero outside the mask, and not
-		 * always write-back (EOPNOTSUPP: no journal yet).
+		 * Accepted exactly when: a known mask, known values (always
+		 * write-back too), zero outside the mask, reserved fields
+		 * zero and an index in range.
 		 */
-		if (!ret && (!p->set_mask || p->set_mask > 0x1f ||
-			     p->index >= VRAID_MAX_VDS ||
-			     p->access_policy > VRAID_ACCESS_BLOCKED ||
-			     p->disk_cache_policy > VRAID_DCACHE_DISABLED ||
-			     p->io_policy > VRAID_IO_CACHED ||
-			     p->read_policy > VRAID_READ_AHEAD ||
-			     p->write_policy > VRAID_WRITE_BACK ||
-			     (!(p->set_mask & VRAID_SET_ACCESS) &&
-			      p->access_policy) ||
-			     (!(p->set_mask & VRAID_SET_DISK_CACHE) &&
-			      p->disk_cache_policy) ||
-			     (!(p->set_mask & VRAID_SET_IO) && p->io_policy) ||
-			     (!(p->set_mask & VRAID_SET_READ) &&
-			      p->read_policy) ||
-			     (!(p->set_mask & VRAID_SET_WRITE) &&
-			      p->write_policy)))
-			die("set_policy: accepted mask 0x%x policies %u %u %u %u %u",
-			    p->set_mask, p->access_policy,
-			    p->disk_cache_policy, p->io_policy,
-			    p->read_policy, p->write_policy);
+		good = p->set_mask && p->set_mask <= 0x1f &&
+		       p->index < VRAID_MAX_VDS && !p->reserved1 &&
+		       p->access_policy <= VRAID_ACCESS_BLOCKED &&
+		       p->disk_cache_policy <= VRAID_DCACHE_DISABLED &&
+		       p->io_policy <= VRAID_IO_CACHED &&
+		       p->read_policy <= VRAID_READ_AHEAD &&
+		       p->write_policy <= VRAID_WRITE_BACK_ALWAYS &&
+		       ((p->set_mask & VRAID_SET_ACCESS) || !p->access_policy) &&
+		       ((p->set_mask & VRAID_SET_DISK_CACHE) ||
+			!p->disk_cache_policy) &&
+		       ((p->set_mask & VRAID_SET_IO) || !p->io_policy) &&
+		       ((p->set_mask & VRAID_SET_READ) || !p->read_policy) &&
+		       ((p->set_mask & VRAID_SET_WRITE) || !p->write_policy);
+		good = good && all_zero((const u8 *)p->reserved2,
+					sizeof(p->reserved2));
+		if (!ret != good)
+			die("set_policy: %s mask 0x%x policies %u %u %u %u %u index %u",
+			    ret ? "refused" : "accepted", p->set_mask,
+			    p->access_policy, p->disk_cache_policy,
+			    p->io_policy, p->read_policy, p->write_policy,
+			    p->index);
 		break;
 	}
 	case 6: {

@@ -11,9 +11,8 @@
 # (defined in mock.c below).  The mock checks every request header the tool
 # sends (magic, size, version, zeroed fields; job, spare, replace, info and
 # set also through the module's own validators in driver/validate.c, and
-# create's policies through vraid_validate_policies(), whose EOPNOTSUPP
-# for what needs the controller cache (always write-back) is passed on as
-# the module's own refusal) and answers from canned VDs:
+# create's policies through vraid_validate_policies(), which since ABI 1.8
+# takes every known value) and answers from canned VDs:
 #   MOCK_VRAID=none|three|vanish|dupname|badreply|jobs   which VDs exist;
 #                                    "jobs" has VDs with background jobs
 #                                    (see jobs_info() in mock.c), some of
@@ -25,14 +24,21 @@
 #                                    add/remove and replace requests are
 #                                    logged there (create and set before
 #                                    the policy validator runs)
-#   MOCK_ABI_MINOR=N                 a refusal says the module speaks 1.N
+#   MOCK_ABI_MINOR=N                 replies say the module speaks 1.N;
+#                                    below 8, create and set refuse the
+#                                    write policy always write-back with
+#                                    EOPNOTSUPP, as modules before ABI 1.8
 #   MOCK_SET_IGNORE=1                SET_POLICY succeeds but changes nothing
 #   MOCK_RA=1                        every VD's read policy is read-ahead
+#   MOCK_AWB=1                       every VD's write policy is always
+#                                    write-back (in effect: volatile)
+#   MOCK_DIRTY=BYTES                 CONTROLLER's dirty bytes (default 0)
 #   MOCK_NOT_ROOT=1                  the caller lacks CAP_SYS_ADMIN: the
 #                                    CONTROLLER actions other than SHOW
 #                                    fail with EPERM, as the module's do
 # A SET_POLICY that succeeds changes the VD's policies for the INFO
-# requests that follow in the same process.
+# requests that follow in the same process; a CREATE that succeeds (it
+# makes vraid4) sets vraid4's.
 # SPARE LIST answers two spares (none in scenario "none").
 # CONTROLLER (checked by vraid_validate_controller()) answers as the module
 # on a machine with 2 GiB of RAM: a 128 MiB cache (the default), at most
@@ -141,6 +147,17 @@ cat >"$tmp/mock.c" <<'EOF'
 
 int mock_ioctl(int fd, unsigned long req, ...);
 
+/* What a module before ABI 1.8 said of always write-back. */
+#define OLD_AWB_MSG "always write-back needs the controller cache, which vraid does not have yet: use write-through or write-back"
+
+/* MOCK_ABI_MINOR, or -1 without it (the tool's own ABI). */
+static int abi_minor(void)
+{
+	const char *m = getenv("MOCK_ABI_MINOR");
+
+	return m ? atoi(m) : -1;
+}
+
 #define MOCK_RAM	(2ULL << 30)	/* the machine the module runs on */
 
 static const struct { const char *n; int e; } names[] = {
@@ -174,8 +191,8 @@ static int fail(struct vraid_ioc_hdr *h, int e, const char *msg)
 {
 	if (strcmp(msg, "-")) {
 		h->status = -e;
-		if (getenv("MOCK_ABI_MINOR"))	/* an older module */
-			h->version_minor = (uint16_t)atoi(getenv("MOCK_ABI_MINOR"));
+		if (abi_minor() >= 0)	/* an older module */
+			h->version_minor = (uint16_t)abi_minor();
 		if (e == EPROTO) {
 			h->version_major = 2;
 			h->version_minor = 0;
@@ -362,6 +379,8 @@ static int vd_info(struct vraid_info *in)
 	vd_info_canned(in);
 	if (getenv("MOCK_RA"))
 		in->read_policy = VRAID_READ_AHEAD;
+	if (getenv("MOCK_AWB"))
+		in->write_policy = VRAID_WRITE_BACK_ALWAYS;
 	if (pols[ix].mask & VRAID_SET_ACCESS)
 		in->access_policy = pols[ix].access;
 	if (pols[ix].mask & VRAID_SET_DISK_CACHE)
@@ -372,8 +391,13 @@ static int vd_info(struct vraid_info *in)
 		in->read_policy = pols[ix].read;
 	if (pols[ix].mask & VRAID_SET_WRITE)
 		in->write_policy = pols[ix].write;
-	/* as the module: write-back writes through for want of a journal */
-	in->write_policy_effective = VRAID_WEFF_THROUGH;
+	/*
+	 * as the module: write-back writes through for want of a journal;
+	 * always write-back writes into the volatile cache (ABI 1.8)
+	 */
+	in->write_policy_effective =
+		in->write_policy == VRAID_WRITE_BACK_ALWAYS ?
+		VRAID_WEFF_BACK_VOLATILE : VRAID_WEFF_THROUGH;
 	in->cache_flags = in->write_policy == VRAID_WRITE_BACK ?
 			  VRAID_CACHE_NO_JOURNAL : 0;
 	return 0;
@@ -478,7 +502,26 @@ static int redundant(uint32_t level)
 	       level == 50 || level == 60;
 }
 
+static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req);
+
 int mock_ioctl(int fd, unsigned long req, ...)
+{
+	struct vraid_ioc_hdr *h;
+	va_list ap;
+	int ret;
+
+	(void)fd;
+	va_start(ap, req);
+	h = va_arg(ap, struct vraid_ioc_hdr *);
+	va_end(ap);
+	ret = mock_answer(h, req);
+	/* the module's version goes back in every reply */
+	if (!ret && abi_minor() >= 0)
+		h->version_minor = (uint16_t)abi_minor();
+	return ret;
+}
+
+static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 {
 	static const struct { const char *name; unsigned nr; size_t size; } cmds[] = {
 		{ "create", 0x00, sizeof(struct vraid_create) },
@@ -492,16 +535,10 @@ int mock_ioctl(int fd, unsigned long req, ...)
 		{ "controller", 0x09, sizeof(struct vraid_controller) },
 	};
 	const char *f = getenv("MOCK_FAIL");
-	struct vraid_ioc_hdr *h;
 	unsigned nr = _IOC_NR(req), i, k;
 	char msg[VRAID_MSG_LEN];
-	va_list ap;
 	int ret;
 
-	(void)fd;
-	va_start(ap, req);
-	h = va_arg(ap, struct vraid_ioc_hdr *);
-	va_end(ap);
 	for (k = 0; k < sizeof(cmds) / sizeof(cmds[0]) && cmds[k].nr != nr; k++)
 		;
 	if (_IOC_TYPE(req) != VRAID_IOC_TYPE || k == sizeof(cmds) / sizeof(cmds[0]) ||
@@ -560,12 +597,21 @@ int mock_ioctl(int fd, unsigned long req, ...)
 					      c->disk_cache_policy, c->io_policy,
 					      c->read_policy, c->write_policy,
 					      msg, sizeof(msg));
-		if (ret == -EOPNOTSUPP)		/* the module's own refusal */
-			return fail(h, EOPNOTSUPP, msg);
 		if (ret)
 			return refused(h, ret, msg);
+		if (c->write_policy == VRAID_WRITE_BACK_ALWAYS &&
+		    abi_minor() >= 0 && abi_minor() < 8)
+			return fail(h, EOPNOTSUPP, OLD_AWB_MSG);
 		c->index = 4;
 		strcpy(c->disk_name, "vraid4");
+		/* INFO of vraid4 (scenario "jobs" has one) reports them */
+		pols[4].mask = VRAID_SET_ACCESS | VRAID_SET_DISK_CACHE |
+			       VRAID_SET_IO | VRAID_SET_READ | VRAID_SET_WRITE;
+		pols[4].access = c->access_policy;
+		pols[4].dcache = c->disk_cache_policy;
+		pols[4].io = c->io_policy;
+		pols[4].read = c->read_policy;
+		pols[4].write = c->write_policy;
 		return 0;
 	}
 	case 0x01: {
@@ -654,10 +700,12 @@ int mock_ioctl(int fd, unsigned long req, ...)
 		      p->disk_cache_policy, p->io_policy, p->read_policy,
 		      p->write_policy);
 		ret = vraid_validate_set_policy(p, msg, sizeof(msg));
-		if (ret == -EOPNOTSUPP)		/* the module's own refusal */
-			return fail(h, EOPNOTSUPP, msg);
 		if (ret)
 			return refused(h, ret, msg);
+		if ((p->set_mask & VRAID_SET_WRITE) &&
+		    p->write_policy == VRAID_WRITE_BACK_ALWAYS &&
+		    abi_minor() >= 0 && abi_minor() < 8)
+			return fail(h, EOPNOTSUPP, OLD_AWB_MSG);
 		if (!vd_exists(p->index))
 			return fail(h, ENOENT, "no virtual drive");
 		if (getenv("MOCK_SET_IGNORE"))
@@ -682,7 +730,7 @@ int mock_ioctl(int fd, unsigned long req, ...)
 		uint32_t idx[16];
 		unsigned nvd;
 
-		if (getenv("MOCK_ABI_MINOR") && atoi(getenv("MOCK_ABI_MINOR")) < 7)
+		if (abi_minor() >= 0 && abi_minor() < 7)
 			return fail(h, ENOTTY, "unknown command 9: module and vraidctl differ?");
 		if ((ret = vraid_validate_controller(c, msg, sizeof(msg))))
 			return refused(h, ret, msg);
@@ -712,6 +760,8 @@ int mock_ioctl(int fd, unsigned long req, ...)
 			c->cache_used_bytes = c->cache_bytes;
 		vraid_cache_limits(c->cache_bytes / VRAID_CACHE_PAGE, 0, &l);
 		c->cache_dirty_high_bytes = l.dirty_high * VRAID_CACHE_PAGE;
+		if (getenv("MOCK_DIRTY"))
+			c->cache_dirty_bytes = strtoull(getenv("MOCK_DIRTY"), NULL, 0);
 		c->nr_vds = nvd;
 		c->journal_state = VRAID_JOURNAL_NONE;
 		return 0;
@@ -893,13 +943,17 @@ run_tests() {
 	check "help set" 0 "usage: vraidctl set VD KEY=VALUE..." "" "$V" help set
 	check "set -h" 0 "write-policy=wt|wb|awb" "" "$V" set -h
 	out_has "set -h example" -qF "vraidctl set vraid0 access=ro"
-	out_has "set -h says what is not available" -qF "awb needs the part of the controller cache"
+	out_has "set -h says awb is taken" -qF "awb is taken: writes go into the controller cache"
+	out_has "set -h says the cache is volatile" -qF "the cache is volatile, so a power loss loses"
+	out_lacks "set -h no longer refuses awb" -qF "awb needs the part of the controller cache"
 	out_has "set -h says ra is taken" -qF "ra is taken: sequential reads"
 	out_lacks "set -h no longer refuses ra" -qF "awb and ra need"
 	out_has "set -h says wb writes through" -qF "wb is taken: as a"
 	check "create -h policies" 0 "--write-policy wt|wb|awb" "" "$V" create -h
 	out_has "create -h --disk-cache" -qF "--disk-cache default|on|off"
-	out_has "create -h says what is not available" -qF "awb needs the part of the controller cache"
+	out_has "create -h says what awb does" -qF "awb completes writes once they are in the controller cache, which is"
+	out_has "create -h says older modules refuse awb" -qF "a module before ABI 1.8 refuses it"
+	out_lacks "create -h no longer refuses awb" -qF "awb needs the part of the controller cache"
 	out_has "create -h says what ra does" -qF "ra reads ahead of sequential reads into it (stats: read-ahead)"
 	out_has "create synopsis has the policies" -qF "[--access rw|ro|blocked] [--disk-cache on|off|default] [--read-policy ra|nora] [--write-policy wt|wb|awb] [--io-policy direct|cached] DEV..."
 	check "set, nothing" 2 "" "name the virtual drive and the policies to set (e.g. vraid0 access=ro)" "$V" set
@@ -940,6 +994,7 @@ run_tests() {
 	check "help lists controller" 0 "  $ctlsyn" "" "$V" help
 	check "help controller" 0 "usage: $ctlsyn" "" "$V" help controller
 	check "controller -h" 0 "set cache-size=SIZE|default" "" "$V" controller -h
+	out_has "controller -h says awb shares the cache" -qF "always write-back (write-policy=awb) share"
 	out_has "controller -h journal none" -qF "journal none  detach it: not available yet"
 	out_has "controller -h says how to keep a size" -qF "options vraid cache_mib=N"
 	out_has "controller -h says shrinking drops cached data" -qF "Shrinking"
@@ -1071,6 +1126,13 @@ run_tests() {
 	check "mock: show raid5 policies" 0 "Access: RO, Disk cache: On, I/O: Cached, Read: Read Ahead, Write: Always Write Back" "" env MOCK_VRAID=three "$M" show vraid1
 	check "mock: show write in effect" 0 "Write in effect:    Write Through" "" env MOCK_VRAID=three "$M" show vraid0
 	out_has "mock: show write in effect, nothing more" -qxF "Write in effect:    Write Through"
+	# always write-back (ABI 1.8): the controller cache, volatile
+	check "mock: show awb, write in effect" 0 "Write in effect:    Write Back (volatile cache): a power loss loses writes not yet flushed" "" env MOCK_VRAID=three "$M" show vraid1
+	out_has "mock: show awb, write in effect line" -qxF "Write in effect:    Write Back (volatile cache): a power loss loses writes not yet flushed"
+	check "mock: show awb, policies" 0 "Access: RW, Disk cache: Default, I/O: Direct, Read: No Read Ahead, Write: Always Write Back" "" env MOCK_VRAID=three MOCK_AWB=1 "$M" show vraid0
+	out_has "mock: show awb, in effect" -qxF "Write in effect:    Write Back (volatile cache): a power loss loses writes not yet flushed"
+	check "mock: show --json awb" 0 '"policies":{"access":"rw","disk_cache":"default","io":"direct","read":"no_read_ahead","write":"always_write_back"}' "" env MOCK_VRAID=three MOCK_AWB=1 "$M" show vraid0 --json
+	out_has "mock: show --json awb, write in effect" -qF '"write_in_effect":{"mode":"write_back_volatile","why":""}}'
 	check "mock: show raid5 full stripe" 0 "Full stripe:        128 KiB" "" env MOCK_VRAID=three "$M" show vraid1
 	check "mock: show rebuilding member" 0 "Rebuilding" "" env MOCK_VRAID=three "$M" show vraid1
 	check "mock: show raid60" 0 "Spans:              2" "" env MOCK_VRAID=three "$M" show 7
@@ -1104,7 +1166,7 @@ run_tests() {
 	cp "$tmp/out" "$tmp/show3.json"
 	check "mock: show --json raid60" 0 '"device":"/dev/dddddddddddddddddddddddddddddddd"' "" env MOCK_VRAID=three "$M" show 7 --json
 	cp "$tmp/out" "$tmp/show7.json"
-	check "mock: show --json job" 0 '"errors":3}],"job":{"type":"rebuild","state":"running","done_bytes":100663296,"total_bytes":402653184,"percent":25.0,"eta_seconds":80,"rate_kib":0,"mismatches":0},"last_job":{"type":"init","result":0,"mismatches":0},"write_in_effect":{"mode":"write_through","why":""}}' "" env MOCK_VRAID=three "$M" show 1 --json
+	check "mock: show --json job" 0 '"errors":3}],"job":{"type":"rebuild","state":"running","done_bytes":100663296,"total_bytes":402653184,"percent":25.0,"eta_seconds":80,"rate_kib":0,"mismatches":0},"last_job":{"type":"init","result":0,"mismatches":0},"write_in_effect":{"mode":"write_back_volatile","why":""}}' "" env MOCK_VRAID=three "$M" show 1 --json
 	check "mock: show --json no job" 0 '"errors":0}],"job":{"type":"none","state":"none","done_bytes":0,"total_bytes":0,"percent":0.0,"eta_seconds":0,"rate_kib":0,"mismatches":0},"last_job":{"type":"none","result":0,"mismatches":0},"write_in_effect":{"mode":"write_through","why":""}}' "" env MOCK_VRAID=three "$M" show 0 --json
 	check "mock: show --json paused job" 0 '"job":{"type":"check","state":"paused","done_bytes":201326592,"total_bytes":402653184,"percent":50.0,"eta_seconds":0,"rate_kib":51200,"mismatches":2},"last_job":{"type":"none","result":0,"mismatches":0},"write_in_effect":{"mode":"write_through","why":""}}' "" env MOCK_VRAID=jobs "$M" show 1 --json
 	cp "$tmp/out" "$tmp/jobs1.json"
@@ -1126,6 +1188,10 @@ run_tests() {
 	echo 2097152 >"$sys/block/vraid0/vraid/cache_bytes"
 	echo 40 >"$sys/block/vraid0/vraid/cache_ra_hits"
 	echo 64 >"$sys/block/vraid0/vraid/cache_ra_pages"
+	# write-back counters (ABI 1.8): nothing written into the cache
+	echo 0 >"$sys/block/vraid0/vraid/cache_dirty_bytes"
+	echo 0 >"$sys/block/vraid0/vraid/cache_write_pages"
+	echo 0 >"$sys/block/vraid0/vraid/cache_destaged"
 	echo "100 0 2048 5 300 0 8192 9 3 20 30 0 0 0 0 7 1" >"$sys/class/block/vraid0/stat"
 	echo "60 0 1024 5 150 0 4096 9 0 20 30 0 0 0 0 0 0" >"$sys/class/block/nvme0n1/stat"
 	echo "40 0 1024 5 150 0 4096 9 0 20 30" >"$sys/class/block/nvme1n1/stat"
@@ -1146,13 +1212,13 @@ run_tests() {
 	out_has "mock: stats read repairs" -qxF "Read repairs:  2"
 	out_has "mock: stats cache line" -qxF "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held (io policy direct: reads do not use it)"
 	out_has "mock: stats member row" -qxF '   0  /dev/nvme0n1  Online   1000    2000  512 KiB    2 MiB       0'
-	check "mock: stats --json" 0 '{"vd":"vraid0","index":0,"level":"raid0","state":"optimal","reads":100,"read_bytes":1048576,"writes":300,"write_bytes":4194304,"flushes":7,"in_flight":3,"read_repairs":2,"cache":{"read_hits":300,"read_misses":100,"cached_bytes":2097152,"ra_hits":40,"ra_pages":64},"members":[{"role":0,"device":"/dev/nvme0n1","state":"online","reads":1000,"writes":2000,"read_bytes":524288,"write_bytes":2097152,"errors":0},' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --json
+	check "mock: stats --json" 0 '{"vd":"vraid0","index":0,"level":"raid0","state":"optimal","reads":100,"read_bytes":1048576,"writes":300,"write_bytes":4194304,"flushes":7,"in_flight":3,"read_repairs":2,"cache":{"read_hits":300,"read_misses":100,"cached_bytes":2097152,"ra_hits":40,"ra_pages":64,"dirty_bytes":0,"write_pages":0,"destaged_pages":0},"members":[{"role":0,"device":"/dev/nvme0n1","state":"online","reads":1000,"writes":2000,"read_bytes":524288,"write_bytes":2097152,"errors":0},' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --json
 	cp "$tmp/out" "$tmp/stats.json"
 	check "mock: stats --watch --count 2" 0 "TIME      VD/ROLE" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --watch --interval 0.1 --count 2
 	[ "$(grep -c '  vraid0 ' "$tmp/out")" = 2 ] && say_ok "mock: stats --watch prints 2 reports" ||
 		say_not_ok "mock: stats --watch prints 2 reports: $(cat "$tmp/out")"
 	out_has "mock: stats --watch idle rates" -q '^[0-9:]*  vraid0 *0.0 *0.0 *0.00 *0.00 *0.0 .*Optimal$'
-	check "mock: stats --watch --json" 0 '"reads_per_s":0.0,"writes_per_s":0.0,"read_bytes_per_s":0,"write_bytes_per_s":0,"flushes_per_s":0.0,"in_flight":3,"read_repairs":2,"cache":{"read_hits_per_s":0.0,"read_misses_per_s":0.0,"cached_bytes":2097152,"ra_hits_per_s":0.0,"ra_pages_per_s":0.0},"members":[{"role":0,"device":"/dev/nvme0n1"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --watch --interval 0.1 --count 1 --json
+	check "mock: stats --watch --json" 0 '"reads_per_s":0.0,"writes_per_s":0.0,"read_bytes_per_s":0,"write_bytes_per_s":0,"flushes_per_s":0.0,"in_flight":3,"read_repairs":2,"cache":{"read_hits_per_s":0.0,"read_misses_per_s":0.0,"cached_bytes":2097152,"ra_hits_per_s":0.0,"ra_pages_per_s":0.0,"dirty_bytes":0,"write_pages_per_s":0.0,"destaged_pages_per_s":0.0},"members":[{"role":0,"device":"/dev/nvme0n1"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --watch --interval 0.1 --count 1 --json
 	head -n 1 "$tmp/out" >"$tmp/stats-watch.json"
 	# read-ahead with io-policy direct: reads look the cache up, misses do not fill it
 	check "mock: stats, read-ahead, io direct" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held (io policy direct: only read-ahead fills it)" "" env MOCK_VRAID=three MOCK_RA=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
@@ -1164,18 +1230,49 @@ run_tests() {
 	mkdir -p "$sys/block/vraid1" "$sys/class/block/vraid1" &&
 		cp -r "$sys/block/vraid0/vraid" "$sys/block/vraid1/" &&
 		cp "$sys/class/block/vraid0/stat" "$sys/class/block/vraid1/stat"
+	# ... and always write-back, with dirty data: the write-back part
+	echo 1572864 >"$sys/block/vraid1/vraid/cache_dirty_bytes"
+	echo 300 >"$sys/block/vraid1/vraid/cache_write_pages"
+	echo 280 >"$sys/block/vraid1/vraid/cache_destaged"
 	check "mock: stats, io cached" 0 "vraid1 (RAID5, Rebuilding)" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 1
-	out_has "mock: stats, io cached, cache line" -qxF "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held"
+	out_has "mock: stats, io cached, awb, cache line" -qxF "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, write-back: 1.5 MiB dirty, 300 pages written in, 280 destaged, 2 MiB held"
+	check "mock: stats --json, awb" 0 '"cache":{"read_hits":300,"read_misses":100,"cached_bytes":2097152,"ra_hits":40,"ra_pages":64,"dirty_bytes":1572864,"write_pages":300,"destaged_pages":280},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 1 --json
+	cp "$tmp/out" "$tmp/stats-awb.json"
+	check "mock: stats --watch --json, awb" 0 '"ra_pages_per_s":0.0,"dirty_bytes":1572864,"write_pages_per_s":0.0,"destaged_pages_per_s":0.0},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 1 --watch --interval 0.1 --count 1 --json
+	# always write-back with nothing written yet: said all the same
+	check "mock: stats, awb, nothing written" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, write-back: 0 B dirty, 0 pages written in, 0 destaged, 2 MiB held (io policy direct: only writes fill it)" "" env MOCK_VRAID=three MOCK_AWB=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	check "mock: stats, awb, read-ahead, io direct" 0 "write-back: 0 B dirty, 0 pages written in, 0 destaged, 2 MiB held (io policy direct: only read-ahead and writes fill it)" "" env MOCK_VRAID=three MOCK_AWB=1 MOCK_RA=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	# write-through again, after write-back: the counters are still said
+	echo 512 >"$sys/block/vraid0/vraid/cache_write_pages"
+	echo 512 >"$sys/block/vraid0/vraid/cache_destaged"
+	check "mock: stats, wt after awb" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, write-back: 0 B dirty, 512 pages written in, 512 destaged, 2 MiB held (io policy direct: reads do not use it)" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	echo 0 >"$sys/block/vraid0/vraid/cache_write_pages"
+	echo 0 >"$sys/block/vraid0/vraid/cache_destaged"
+	# a module without the write-back counters (ABI 1.7): left out, null
+	mkdir -p "$tmp/sysnowb/block" && cp -r "$sys/class" "$tmp/sysnowb/" &&
+		cp -r "$sys/block/vraid1" "$tmp/sysnowb/block/" &&
+		rm "$tmp/sysnowb/block/vraid1/vraid/cache_dirty_bytes" \
+		   "$tmp/sysnowb/block/vraid1/vraid/cache_write_pages" \
+		   "$tmp/sysnowb/block/vraid1/vraid/cache_destaged"
+	check "mock: stats, no write-back counters" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1
+	out_lacks "mock: stats, no write-back counters, no write-back" -qi "write-back"
+	check "mock: stats --json, no write-back counters" 0 '"ra_hits":40,"ra_pages":64,"dirty_bytes":null,"write_pages":null,"destaged_pages":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1 --json
+	check "mock: stats --watch --json, no write-back counters" 0 '"ra_pages_per_s":0.0,"dirty_bytes":null,"write_pages_per_s":null,"destaged_pages_per_s":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1 --watch --interval 0.1 --count 1 --json
+	echo 5 >"$tmp/sysnowb/block/vraid1/vraid/cache_write_pages"
+	check "mock: stats, one write-back counter" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1
+	out_lacks "mock: stats, one write-back counter, left out" -qi "write-back"
 	# a module without the read-ahead counters (ABI 1.6): they are left out
 	mkdir -p "$tmp/sysnora/block/vraid0" && cp -r "$sys/class" "$tmp/sysnora/" &&
 		cp -r "$sys/block/vraid0/vraid" "$tmp/sysnora/block/vraid0/" &&
-		rm "$tmp/sysnora/block/vraid0/vraid/cache_ra_hits" "$tmp/sysnora/block/vraid0/vraid/cache_ra_pages"
+		rm "$tmp/sysnora/block/vraid0/vraid/cache_ra_hits" "$tmp/sysnora/block/vraid0/vraid/cache_ra_pages" \
+		   "$tmp/sysnora/block/vraid0/vraid/cache_dirty_bytes" "$tmp/sysnora/block/vraid0/vraid/cache_write_pages" \
+		   "$tmp/sysnora/block/vraid0/vraid/cache_destaged"
 	check "mock: stats, no read-ahead counters" 0 "" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnora" "$M" stats 0
 	out_has "mock: stats, no read-ahead counters, cache line" -qxF "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: reads do not use it)"
 	out_lacks "mock: stats, no read-ahead counters, no read-ahead" -qi "read-ahead"
-	check "mock: stats --json, no read-ahead counters" 0 '"read_repairs":2,"cache":{"read_hits":300,"read_misses":100,"cached_bytes":2097152,"ra_hits":null,"ra_pages":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnora" "$M" stats 0 --json
+	check "mock: stats --json, no read-ahead counters" 0 '"read_repairs":2,"cache":{"read_hits":300,"read_misses":100,"cached_bytes":2097152,"ra_hits":null,"ra_pages":null,"dirty_bytes":null,"write_pages":null,"destaged_pages":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnora" "$M" stats 0 --json
 	cp "$tmp/out" "$tmp/stats-nora.json"
-	check "mock: stats --watch --json, no read-ahead counters" 0 '"cache":{"read_hits_per_s":0.0,"read_misses_per_s":0.0,"cached_bytes":2097152,"ra_hits_per_s":null,"ra_pages_per_s":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnora" "$M" stats 0 --watch --interval 0.1 --count 1 --json
+	check "mock: stats --watch --json, no read-ahead counters" 0 '"cache":{"read_hits_per_s":0.0,"read_misses_per_s":0.0,"cached_bytes":2097152,"ra_hits_per_s":null,"ra_pages_per_s":null,"dirty_bytes":null,"write_pages_per_s":null,"destaged_pages_per_s":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnora" "$M" stats 0 --watch --interval 0.1 --count 1 --json
 	echo 5 >"$tmp/sysnora/block/vraid0/vraid/cache_ra_hits"
 	check "mock: stats, one read-ahead counter" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnora" "$M" stats 0
 	out_lacks "mock: stats, one read-ahead counter, left out" -qi "read-ahead"
@@ -1220,10 +1317,17 @@ assert list(st) == ["vd", "index", "level", "state", "reads", "read_bytes", "wri
                     "write_bytes", "flushes", "in_flight", "read_repairs", "cache",
                     "members"], list(st)
 assert st["cache"] == {"read_hits": 300, "read_misses": 100, "cached_bytes": 2097152,
-                       "ra_hits": 40, "ra_pages": 64}, st["cache"]
+                       "ra_hits": 40, "ra_pages": 64, "dirty_bytes": 0,
+                       "write_pages": 0, "destaged_pages": 0}, st["cache"]
+sa = json.load(open(d + "/stats-awb.json"))
+assert list(sa) == list(st), list(sa)
+assert sa["cache"] == {"read_hits": 300, "read_misses": 100, "cached_bytes": 2097152,
+                       "ra_hits": 40, "ra_pages": 64, "dirty_bytes": 1572864,
+                       "write_pages": 300, "destaged_pages": 280}, sa["cache"]
 sn = json.load(open(d + "/stats-nora.json"))
 assert sn["cache"] == {"read_hits": 300, "read_misses": 100, "cached_bytes": 2097152,
-                       "ra_hits": None, "ra_pages": None}, sn["cache"]
+                       "ra_hits": None, "ra_pages": None, "dirty_bytes": None,
+                       "write_pages": None, "destaged_pages": None}, sn["cache"]
 assert len(st["members"]) == 2
 assert list(st["members"][0]) == ["role", "device", "state", "reads", "writes",
                                   "read_bytes", "write_bytes", "errors"]
@@ -1233,7 +1337,9 @@ assert list(sw) == ["vd", "time", "interval", "state", "reads_per_s", "writes_pe
                     "in_flight", "read_repairs", "cache", "members"], list(sw)
 assert sw["cache"] == {"read_hits_per_s": 0.0, "read_misses_per_s": 0.0,
                        "cached_bytes": 2097152, "ra_hits_per_s": 0.0,
-                       "ra_pages_per_s": 0.0}, sw["cache"]
+                       "ra_pages_per_s": 0.0, "dirty_bytes": 0,
+                       "write_pages_per_s": 0.0,
+                       "destaged_pages_per_s": 0.0}, sw["cache"]
 assert list(sw["members"][0]) == ["role", "device", "state", "reads_per_s",
                                   "writes_per_s", "read_bytes_per_s",
                                   "write_bytes_per_s", "errors"]
@@ -1255,9 +1361,12 @@ assert s["job"] == {"type": "rebuild", "state": "running", "done_bytes": 1006632
                     "total_bytes": 402653184, "percent": 25.0, "eta_seconds": 80,
                     "rate_kib": 0, "mismatches": 0}, s["job"]
 assert s["last_job"] == {"type": "init", "result": 0, "mismatches": 0}
+assert s["policies"]["write"] == "always_write_back"
+assert s["write_in_effect"] == {"mode": "write_back_volatile", "why": ""}, s["write_in_effect"]
 s = json.load(open(d + "/show0.json"))
 assert s["job"]["type"] == "none" and s["job"]["state"] == "none"
 assert s["last_job"]["type"] == "none"
+assert s["write_in_effect"] == {"mode": "write_through", "why": ""}
 assert lst["vds"][1]["job"] == "rebuild" and lst["vds"][1]["job_percent"] == 25.0
 assert lst["vds"][0]["job"] == "none" and lst["vds"][0]["job_percent"] == 0
 sp = json.load(open(d + "/spares.json"))
@@ -1456,7 +1565,10 @@ EOF
 	fi
 
 	# set (ABI 1.4): one SET_POLICY with the keys given, then INFO
-	cachehint="vraidctl: hint: the controller cache has no always-write-back yet; write-through, write-back (which writes through until there is a journal), read-ahead or none, and direct or cached I/O are available"
+	# what modules before ABI 1.8 said of always write-back, and the hint
+	oldawb="always write-back needs the controller cache, which vraid does not have yet: use write-through or write-back"
+	awbhint="vraidctl: hint: the vraid module speaks ABI 1.7, which has no always write-back: use write-policy wt or wb, or load the module built with this vraidctl"
+	awbnote="vraid0: always write-back: the controller cache is volatile, a power loss loses writes not yet flushed"
 	rahint="vraidctl: hint: the vraid module speaks ABI 1.6, which has no read-ahead: use read-policy nora, or load the module built with this vraidctl"
 	# what ABI 1.6's validator said of read-ahead
 	oldra="read-ahead needs the controller cache, which this vraid does not have yet: use no read-ahead"
@@ -1485,20 +1597,33 @@ EOF
 	expect_log "mock: set keeps the others request" "set index=1 mask=0x1 access=0 dcache=0 io=0 read=0 write=0"
 	check "mock: set back to the defaults" 0 "vraid1: access ro, disk cache default, read no-read-ahead, write write-through, io direct" "" env MOCK_VRAID=three "$M" set vraid1 disk-cache=default read-policy=nora write-policy=wt io-policy=direct
 	expect_log "mock: set back to the defaults request" "set index=1 mask=0x1e access=0 dcache=0 io=0 read=0 write=0"
-	# what needs the controller cache: sent as asked, refused by the validator
-	for w in "write-policy=awb:mask=0x10 access=0 dcache=0 io=0 read=0 write=2:always write-back needs the controller cache, which vraid does not have yet: use write-through or write-back" \
-		 "read-policy=ra write-policy=awb:mask=0x18 access=0 dcache=0 io=0 read=1 write=2:always write-back needs the controller cache, which vraid does not have yet: use write-through or write-back"; do
-		kv=${w%%:*} sent=${w#*:} why=${w#*:*:}
-		sent=${sent%%:*}
+	# always write-back is taken (ABI 1.8): the volatile cache, said on stderr
+	check "mock: set write-policy=awb" 0 "" "$awbnote" env MOCK_VRAID=three "$M" set vraid0 write-policy=awb
+	out_is "mock: set write-policy=awb, in effect" "vraid0: access rw, disk cache default, read no-read-ahead, write always-write-back, io direct"
+	expect_log "mock: set write-policy=awb request" "set index=0 mask=0x10 access=0 dcache=0 io=0 read=0 write=2"
+	if [ "$(wc -l <"$tmp/err")" = 1 ]; then say_ok "mock: set write-policy=awb, the note alone"; else say_not_ok "mock: set write-policy=awb, the note alone: $(cat "$tmp/err")"; fi
+	check "mock: set read-policy=ra write-policy=awb" 0 "vraid0: access rw, disk cache default, read read-ahead, write always-write-back, io direct" "$awbnote" env MOCK_VRAID=three "$M" set vraid0 read-policy=ra write-policy=awb
+	expect_log "mock: set read-policy=ra write-policy=awb request" "set index=0 mask=0x18 access=0 dcache=0 io=0 read=1 write=2"
+	check "mock: set access=ro on an awb VD, no note" 0 "vraid1: access ro," "" env MOCK_VRAID=three "$M" set vraid1 access=ro
+	if [ -s "$tmp/err" ]; then say_not_ok "mock: set access=ro on an awb VD, empty stderr"; else say_ok "mock: set access=ro on an awb VD, empty stderr"; fi
+	# a module before ABI 1.8 refuses it: sent as asked, and a hint
+	for w in "write-policy=awb:mask=0x10 access=0 dcache=0 io=0 read=0 write=2" \
+		 "access=ro write-policy=awb:mask=0x11 access=1 dcache=0 io=0 read=0 write=2"; do
+		kv=${w%%:*} sent=${w#*:}
 		# shellcheck disable=SC2086
-		check "mock: set $kv refused" 1 "" "vraidctl: set vraid0: $why" env MOCK_VRAID=three "$M" set vraid0 $kv
-		expect_log "mock: set $kv sent as asked" "set index=0 $sent"
+		check "mock: set $kv, module 1.7, refused" 1 "" "vraidctl: set vraid0: $oldawb (EOPNOTSUPP: Operation not supported)" env MOCK_VRAID=three MOCK_ABI_MINOR=7 "$M" set vraid0 $kv
+		expect_log "mock: set $kv, module 1.7, sent as asked" "set index=0 $sent"
+		out_lacks "mock: set $kv, module 1.7, prints nothing" -q .
 		# shellcheck disable=SC2086
-		check "mock: set $kv, EOPNOTSUPP" 1 "" "(EOPNOTSUPP: Operation not supported)" env MOCK_VRAID=three "$M" set vraid0 $kv
-		# shellcheck disable=SC2086
-		check "mock: set $kv, hint" 1 "" "$cachehint" env MOCK_VRAID=three "$M" set vraid0 $kv
-		out_lacks "mock: set $kv prints nothing" -q .
+		check "mock: set $kv, module 1.7, hint" 1 "" "$awbhint" env MOCK_VRAID=three MOCK_ABI_MINOR=7 "$M" set vraid0 $kv
+		err_lacks "mock: set $kv, module 1.7, no old general hint" "no always-write-back yet"
 	done
+	check "mock: set read-policy=ra write-policy=awb, module 1.6, hint" 1 "" "vraidctl: hint: the vraid module speaks ABI 1.6, which has no read-ahead and no always write-back: use read-policy nora and write-policy wt or wb, or load the module built with this vraidctl" env MOCK_VRAID=three MOCK_ABI_MINOR=6 "$M" set vraid0 read-policy=ra write-policy=awb
+	check "mock: set all three, module 1.5, hint" 1 "" "vraidctl: hint: the vraid module speaks ABI 1.5, which has no cached I/O, no read-ahead and no always write-back: use io-policy direct, read-policy nora and write-policy wt or wb, or load the module built with this vraidctl" env MOCK_VRAID=three MOCK_ABI_MINOR=5 "$M" set vraid0 io-policy=cached read-policy=ra write-policy=awb
+	check "mock: set write-policy=awb, module 1.8 refuses" 1 "" "set vraid0: not today (EOPNOTSUPP" env MOCK_VRAID=three MOCK_FAIL="set:EOPNOTSUPP:not today" "$M" set vraid0 write-policy=awb
+	err_lacks "mock: set write-policy=awb, module 1.8 refuses, no ABI hint" "speaks ABI"
+	err_lacks "mock: set write-policy=awb, module 1.8 refuses, no hint" "hint:"
+	check "mock: set write-policy=wt, module 1.7" 0 "write write-through" "" env MOCK_VRAID=three MOCK_ABI_MINOR=7 "$M" set vraid0 write-policy=wt
 	# read-ahead is taken (ABI 1.7); a module older than 1.7 refuses it
 	check "mock: set read-policy=ra" 0 "" "" env MOCK_VRAID=three "$M" set vraid0 read-policy=ra
 	out_is "mock: set read-policy=ra, in effect" "vraid0: access rw, disk cache default, read read-ahead, write write-through, io direct"
@@ -1508,7 +1633,7 @@ EOF
 	expect_log "mock: set read-policy=ra io-policy=cached request" "set index=0 mask=0xc access=0 dcache=0 io=1 read=1 write=0"
 	check "mock: set read-policy=ra, module 1.6" 1 "" "vraidctl: set vraid0: $oldra (EOPNOTSUPP: Operation not supported)" env MOCK_VRAID=three MOCK_ABI_MINOR=6 MOCK_FAIL="set:EOPNOTSUPP:$oldra" "$M" set vraid0 read-policy=ra
 	check "mock: set read-policy=ra, module 1.6, hint" 1 "" "$rahint" env MOCK_VRAID=three MOCK_ABI_MINOR=6 MOCK_FAIL="set:EOPNOTSUPP:$oldra" "$M" set vraid0 read-policy=ra
-	err_lacks "mock: set read-policy=ra, module 1.6, no general hint" "no always-write-back"
+	err_lacks "mock: set read-policy=ra, module 1.6, no awb hint" "always write-back"
 	out_lacks "mock: set read-policy=ra, module 1.6, prints nothing" -q .
 	check "mock: set read-policy=ra io-policy=cached, module 1.5" 1 "" "vraidctl: hint: the vraid module speaks ABI 1.5, which has no cached I/O and no read-ahead: use io-policy direct and read-policy nora, or load the module built with this vraidctl" env MOCK_VRAID=three MOCK_ABI_MINOR=5 MOCK_FAIL="set:EOPNOTSUPP:cached I/O needs the controller cache" "$M" set vraid0 read-policy=ra io-policy=cached
 	check "mock: set read-policy=ra, module 1.7 refuses" 1 "" "set vraid0: not today (EOPNOTSUPP" env MOCK_VRAID=three MOCK_FAIL="set:EOPNOTSUPP:not today" "$M" set vraid0 read-policy=ra
@@ -1517,10 +1642,8 @@ EOF
 	check "mock: set io-policy=cached" 0 "vraid0: access rw, disk cache default, read no-read-ahead, write write-through, io cached" "" env MOCK_VRAID=three "$M" set vraid0 io-policy=cached
 	expect_log "mock: set io-policy=cached request" "set index=0 mask=0x4 access=0 dcache=0 io=1 read=0 write=0"
 	check "mock: set io-policy=cached, older module" 1 "" "vraidctl: hint: the vraid module speaks ABI 1.5, which has no cached I/O: use io-policy direct, or load the module built with this vraidctl" env MOCK_VRAID=three MOCK_ABI_MINOR=5 MOCK_FAIL="set:EOPNOTSUPP:cached I/O needs the controller cache" "$M" set vraid0 io-policy=cached
-	err_lacks "mock: set io-policy=cached, older module, no general hint" "no always-write-back"
+	err_lacks "mock: set io-policy=cached, older module, no awb hint" "always write-back"
 	err_lacks "mock: set io-policy=cached, older module, no read-ahead hint" "no read-ahead"
-	check "mock: set access=ro write-policy=awb refused whole" 1 "" "always write-back needs the controller cache" env MOCK_VRAID=three "$M" set vraid0 access=ro write-policy=awb
-	expect_log "mock: set access=ro write-policy=awb request" "set index=0 mask=0x11 access=1 dcache=0 io=0 read=0 write=2"
 	# write-back is taken, and writes through for want of a journal
 	check "mock: set write-policy=wb" 0 "vraid0: access rw, disk cache default, read no-read-ahead, write write-back, io direct" "vraid0: write-back writes through for now: write-back needs a journal (the controller's battery), and vraid cannot attach one yet" env MOCK_VRAID=three "$M" set vraid0 write-policy=wb
 	expect_log "mock: set write-policy=wb request" "set index=0 mask=0x10 access=0 dcache=0 io=0 read=0 write=1"
@@ -1547,7 +1670,7 @@ EOF
 	rm -f "$tmp/log"
 	check "mock: controller" 0 "Controller cache: 128 MiB (default 128 MiB, up to 1 GiB on this machine)" "" env MOCK_VRAID=dupname "$M" controller
 	out_has "mock: controller, used" -qxF "Used:             12 MiB, shared by 2 virtual drives"
-	out_has "mock: controller, dirty" -qxF "Dirty:            0 B (writers would wait at 64 MiB; write-back into the cache: not yet)"
+	out_has "mock: controller, dirty" -qxF "Dirty:            0 B (writers would wait at 64 MiB)"
 	out_has "mock: controller, journal" -qxF "Journal:          none (write-back writes through)"
 	if [ "$(wc -l <"$tmp/out")" = 4 ]; then say_ok "mock: controller, four lines"; else say_not_ok "mock: controller, four lines"; fi
 	if [ -s "$tmp/err" ]; then say_not_ok "mock: controller, empty stderr"; else say_ok "mock: controller, empty stderr"; fi
@@ -1561,6 +1684,14 @@ EOF
 	cp "$tmp/out" "$tmp/ctl.json"
 	check "mock: controller show --json" 0 '{"cache_bytes":134217728,' "" env MOCK_VRAID=dupname "$M" controller show --json
 	check "mock: controller --json show" 0 '"vds":2,' "" env MOCK_VRAID=dupname "$M" controller --json show
+	# always write-back (ABI 1.8): the dirty data of all VDs
+	check "mock: controller, dirty data" 0 "Dirty:            1.5 MiB (writers would wait at 64 MiB)" "" env MOCK_VRAID=dupname MOCK_DIRTY=1572864 "$M" controller
+	check "mock: controller --json, dirty data" 0 '"used_bytes":12582912,"dirty_bytes":1572864,"dirty_high_bytes":67108864,' "" env MOCK_VRAID=dupname MOCK_DIRTY=1572864 "$M" controller --json
+	# a module before it did not write back into the cache
+	check "mock: controller, module 1.7" 0 "Controller cache: 128 MiB" "" env MOCK_VRAID=dupname MOCK_ABI_MINOR=7 "$M" controller
+	out_has "mock: controller, module 1.7, dirty" -qxF "Dirty:            0 B (writers would wait at 64 MiB; write-back into the cache: not yet)"
+	check "mock: controller, module 1.8, no not yet" 0 "Dirty:            0 B (writers would wait at 64 MiB)" "" env MOCK_VRAID=dupname MOCK_ABI_MINOR=8 "$M" controller
+	out_lacks "mock: controller, module 1.8, says nothing of not yet" -qF "not yet"
 	check "mock: controller, not root" 0 "Controller cache: 128 MiB" "" env MOCK_VRAID=dupname MOCK_NOT_ROOT=1 "$M" controller
 	# SIZE:BYTES SENT:THE SIZE NOW
 	for s in "128M:134217728:128 MiB" "1G:1073741824:1 GiB" "16M:16777216:16 MiB" \
@@ -1619,7 +1750,7 @@ EOF
 	out_lacks "mock: controller --json, module 1.6, prints nothing" -q .
 	check "mock: controller set, module 1.3" 1 "" "the vraid module speaks ABI 1.3, which has no controller command" env MOCK_VRAID=dupname MOCK_ABI_MINOR=3 "$M" controller set cache-size=64M
 	check "mock: controller journal none, module 1.6" 1 "" "$oldctl" env MOCK_VRAID=dupname MOCK_ABI_MINOR=6 "$M" controller journal none
-	check "mock: controller, module 1.7 without it" 1 "" "vraidctl: hint: the vraid module (ABI 1.7) predates the controller command: load the module built with this vraidctl" env MOCK_FAIL="controller:ENOTTY:unknown command 9: module and vraidctl differ?" "$M" controller
+	check "mock: controller, module 1.7 without it" 1 "" "vraidctl: hint: the vraid module (ABI 1.7) predates the controller command: load the module built with this vraidctl" env MOCK_ABI_MINOR=7 MOCK_FAIL="controller:ENOTTY:unknown command 9: module and vraidctl differ?" "$M" controller
 	check "mock: controller, other commands still work on 1.6" 0 "vraid0" "" env MOCK_VRAID=dupname MOCK_ABI_MINOR=6 "$M" list
 	if command -v python3 >/dev/null 2>&1; then
 		check "mock: controller JSON parses, schema" 0 "json ok" "" python3 - "$tmp" <<'PY'
@@ -1655,6 +1786,7 @@ PY
 			 "read-policy nora:access=0 dcache=0 io=0 read=0 write=0" \
 			 "read-policy ra:access=0 dcache=0 io=0 read=1 write=0" \
 			 "write-policy wt:access=0 dcache=0 io=0 read=0 write=0" \
+			 "write-policy awb:access=0 dcache=0 io=0 read=0 write=2" \
 			 "io-policy direct:access=0 dcache=0 io=0 read=0 write=0" \
 			 "io-policy cached:access=0 dcache=0 io=1 read=0 write=0"; do
 			o=${f%%:*}
@@ -1669,23 +1801,35 @@ PY
 		check "mock: create --write-policy wb" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 0 --write-policy wb "$blk0" "$blk1"
 		expect_log "mock: create --write-policy wb sends it" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 access=0 dcache=0 io=0 read=0 write=1"
 		out_is "mock: create --write-policy wb, stdout is the name alone" vraid4
-		for f in "write-policy awb:access=0 dcache=0 io=0 read=0 write=2:always write-back needs the controller cache"; do
-			o=${f%%:*} sent=${f#*:} why=${f#*:*:}
-			sent=${sent%%:*}
-			check "mock: create --$o refused" 1 "" "vraidctl: create: $why" env MOCK_VRAID=none "$M" create --level 0 "--${o% *}" "${o#* }" "$blk0" "$blk1"
-			expect_log "mock: create --$o sent as asked" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 $sent"
-			check "mock: create --$o hint" 1 "" "$cachehint" env MOCK_VRAID=none "$M" create --level 0 "--${o% *}" "${o#* }" "$blk0" "$blk1"
-			out_lacks "mock: create --$o prints no name" -q .
-		done
+		# always write-back (ABI 1.8): taken, and said on stderr
+		check "mock: create --write-policy awb" 0 "" "vraid4: always write-back: the controller cache is volatile, a power loss loses writes not yet flushed" env MOCK_VRAID=jobs "$M" create --level 0 --write-policy awb "$blk0" "$blk1"
+		out_is "mock: create --write-policy awb, stdout is the name alone" vraid4
+		expect_log "mock: create --write-policy awb sends it" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 access=0 dcache=0 io=0 read=0 write=2"
+		# a module before it refuses it
+		check "mock: create --write-policy awb, module 1.7, refused" 1 "" "vraidctl: create: $oldawb (EOPNOTSUPP: Operation not supported)" env MOCK_VRAID=none MOCK_ABI_MINOR=7 "$M" create --level 0 --write-policy awb "$blk0" "$blk1"
+		expect_log "mock: create --write-policy awb, module 1.7, sent as asked" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 access=0 dcache=0 io=0 read=0 write=2"
+		out_lacks "mock: create --write-policy awb, module 1.7, prints no name" -q .
+		check "mock: create --write-policy awb, module 1.7, hint" 1 "" "$awbhint" env MOCK_VRAID=none MOCK_ABI_MINOR=7 "$M" create --level 0 --write-policy awb "$blk0" "$blk1"
 		check "mock: create --io-policy cached, older module" 1 "" "the vraid module speaks ABI 1.5, which has no cached I/O" env MOCK_VRAID=none MOCK_ABI_MINOR=5 MOCK_FAIL="create:EOPNOTSUPP:cached I/O needs the controller cache" "$M" create --level 0 --io-policy cached "$blk0" "$blk1"
 		check "mock: create --read-policy ra --io-policy cached" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 0 --read-policy ra --io-policy cached "$blk0" "$blk1"
 		expect_log "mock: create --read-policy ra --io-policy cached sends both" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 access=0 dcache=0 io=1 read=1 write=0"
 		check "mock: create --read-policy ra, module 1.6" 1 "" "vraidctl: create: $oldra (EOPNOTSUPP" env MOCK_VRAID=none MOCK_ABI_MINOR=6 MOCK_FAIL="create:EOPNOTSUPP:$oldra" "$M" create --level 0 --read-policy ra "$blk0" "$blk1"
 		check "mock: create --read-policy ra, module 1.6, hint" 1 "" "$rahint" env MOCK_VRAID=none MOCK_ABI_MINOR=6 MOCK_FAIL="create:EOPNOTSUPP:$oldra" "$M" create --level 0 --read-policy ra "$blk0" "$blk1"
-		err_lacks "mock: create --read-policy ra, module 1.6, no general hint" "no always-write-back"
+		err_lacks "mock: create --read-policy ra, module 1.6, no awb hint" "always write-back"
 		out_lacks "mock: create --read-policy ra, module 1.6, prints no name" -q .
-		check "mock: create --read-policy ra --write-policy awb refused" 1 "" "always write-back needs the controller cache" env MOCK_VRAID=none "$M" create --level 0 --read-policy ra --write-policy awb "$blk0" "$blk1"
-		check "mock: create --read-policy ra --write-policy awb hint" 1 "" "$cachehint" env MOCK_VRAID=none "$M" create --level 0 --read-policy ra --write-policy awb "$blk0" "$blk1"
+		check "mock: create --read-policy ra --write-policy awb" 0 "vraid4" "" env MOCK_VRAID=jobs "$M" create --level 0 --read-policy ra --write-policy awb "$blk0" "$blk1"
+		expect_log "mock: create --read-policy ra --write-policy awb sends both" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 access=0 dcache=0 io=0 read=1 write=2"
+		if [ "$(cat "$tmp/err")" = "vraid4: always write-back: the controller cache is volatile, a power loss loses writes not yet flushed" ]; then
+			say_ok "mock: create --read-policy ra --write-policy awb, the note alone"
+		else
+			say_not_ok "mock: create --read-policy ra --write-policy awb, the note alone: $(cat "$tmp/err")"
+		fi
+		check "mock: create --write-policy wb, its note" 0 "vraid4" "vraid4: write-back writes through for now: write-back needs a journal" env MOCK_VRAID=jobs "$M" create --level 0 --write-policy wb "$blk0" "$blk1"
+		err_lacks "mock: create --write-policy wb, no volatile note" "volatile"
+		check "mock: create --write-policy wt, no note" 0 "vraid4" "" env MOCK_VRAID=jobs "$M" create --level 0 --write-policy wt "$blk0" "$blk1"
+		if [ -s "$tmp/err" ]; then say_not_ok "mock: create --write-policy wt, empty stderr"; else say_ok "mock: create --write-policy wt, empty stderr"; fi
+		check "mock: create --read-policy ra --write-policy awb, module 1.6" 1 "" "$oldawb" env MOCK_VRAID=none MOCK_ABI_MINOR=6 "$M" create --level 0 --read-policy ra --write-policy awb "$blk0" "$blk1"
+		check "mock: create --read-policy ra --write-policy awb, module 1.6, hint" 1 "" "vraidctl: hint: the vraid module speaks ABI 1.6, which has no read-ahead and no always write-back: use read-policy nora and write-policy wt or wb, or load the module built with this vraidctl" env MOCK_VRAID=none MOCK_ABI_MINOR=6 "$M" create --level 0 --read-policy ra --write-policy awb "$blk0" "$blk1"
 		check "mock: create EOPNOTSUPP not about the cache" 1 "" "RAID5 is not supported yet" env MOCK_FAIL="create:EOPNOTSUPP:RAID5 is not supported yet" "$M" create --level 5 --access ro "$blk0" "$blk1" "$blk2"
 		err_lacks "mock: create EOPNOTSUPP not about the cache, no cache hint" "controller cache"
 		check "mock: create policies, older module" 1 "" "the vraid module speaks ABI 1.3, which takes no policies at create: leave the policy options out" env MOCK_ABI_MINOR=3 MOCK_FAIL="create:EINVAL:reserved fields are not zero" "$M" create --level 0 --disk-cache off "$blk0" "$blk1"

@@ -658,13 +658,15 @@ static const struct create_case {
 	{ "read 2", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_READ, 2, 0, -EINVAL, "unknown policy" },
 	{ "write 3", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_WRITE, 3, 0, -EINVAL, "unknown policy" },
 	{ "write-back (writes through)", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_WRITE, VRAID_WRITE_BACK, 0, 0, NULL },
-	{ "always write-back", 0, 2, 0, 0, NOSTR, 0, TW_POL, POL_WRITE, VRAID_WRITE_BACK_ALWAYS, 0, -EOPNOTSUPP, "always write-back" },
+	{ "always write-back (ABI 1.8)", 0, 2, 0, 0, NOSTR, 0, TW_POL, POL_WRITE, VRAID_WRITE_BACK_ALWAYS, 0, 0, NULL },
 	{ "read-ahead (ABI 1.7)", 1, 2, 0, 0, NOSTR, 0, TW_POL, POL_READ, VRAID_READ_AHEAD, 0, 0, NULL },
 	{ "cached I/O", 255, 1, 0, 0, NOSTR, 0, TW_POL, POL_IO, VRAID_IO_CACHED, 0, 0, NULL },
 	{ "access ro with write-back", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, VRAID_WRITE_BACK, POL_ACCESS, 0, NULL },
-	{ "access ro with always write-back", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, VRAID_WRITE_BACK_ALWAYS, POL_ACCESS, -EOPNOTSUPP, "always write-back" },
+	{ "access ro with always write-back", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, VRAID_WRITE_BACK_ALWAYS, POL_ACCESS, 0, NULL },
 	{ "unknown write beats read-ahead", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, 3, POL_READ, -EINVAL, "unknown policy" },
-	{ "read-ahead with always write-back", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, VRAID_WRITE_BACK_ALWAYS, POL_READ, -EOPNOTSUPP, "always write-back" },
+	{ "read-ahead with always write-back", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, VRAID_WRITE_BACK_ALWAYS, POL_READ, 0, NULL },
+	{ "cached I/O with always write-back", 5, 3, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, VRAID_WRITE_BACK_ALWAYS, POL_IO, 0, NULL },
+	{ "unknown write 3 beats cached I/O", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_WRITE, 3, POL_IO, -EINVAL, "unknown policy" },
 	{ "read-ahead with cached I/O", 1, 2, 0, 0, NOSTR, 0, TW_POL2, POL_READ, VRAID_READ_AHEAD, POL_IO, 0, NULL },
 
 	/* JBOD has no strip */
@@ -778,10 +780,10 @@ static void test_create(void)
 		msg_reset(msg, VRAID_MSG_LEN);
 		expect(vraid_validate_create(c, msg, VRAID_MSG_LEN), t->err,
 		       t->needle);
-		if (t->err == -EOPNOTSUPP)
-			CHECK(msg_has(msg, VRAID_MSG_LEN, "controller cache") &&
-			      msg_has(msg, VRAID_MSG_LEN, "does not have yet"),
-			      "message \"%.*s\" does not say the controller cache is missing",
+		/* (ABI 1.8: no policy value needs what vraid lacks) */
+		if (t->tw == TW_POL || t->tw == TW_POL2)
+			CHECK(!msg_has(msg, VRAID_MSG_LEN, "does not have yet"),
+			      "message \"%.*s\" says something is missing",
 			      VRAID_MSG_LEN, msg);
 		if (t->tw == TW_DUP && t->err) {
 			char dev[32];
@@ -1348,18 +1350,21 @@ static void test_set_policy(void)
 		{ "write 3",                0, S_W, 0, 0, 0, 0, 3, 0, 0, 0, false, -EINVAL, "unknown policy" },
 		{ "write 0xffffffff",       0, S_W, 0, 0, 0, 0, 0xffffffff, 0, 0, 0, false, -EINVAL, "4294967295" },
 		{ "unknown write beats read-ahead", 0, S_R | S_W, 0, 0, 0, 1, 3, 0, 0, 0, false, -EINVAL, "unknown policy" },
-		/* what needs the controller cache */
+		/* what uses the controller cache (all of it accepted: ABI 1.8) */
 		{ "write-back (writes through)", 0, S_W, 0, 0, 0, 0, 1, 0, 0, 0, false, 0, NULL },
-		{ "always write-back",      0, S_W, 0, 0, 0, 0, 2, 0, 0, 0, false, -EOPNOTSUPP, "always write-back" },
+		{ "always write-back (ABI 1.8)", 0, S_W, 0, 0, 0, 0, 2, 0, 0, 0, false, 0, NULL },
 		{ "read-ahead (ABI 1.7)",   0, S_R, 0, 0, 0, 1, 0, 0, 0, 0, false, 0, NULL },
-		{ "read-ahead with always write-back", 0, S_R | S_W, 0, 0, 0, 1, 2, 0, 0, 0, false, -EOPNOTSUPP, "always write-back" },
+		{ "read-ahead with always write-back", 0, S_R | S_W, 0, 0, 0, 1, 2, 0, 0, 0, false, 0, NULL },
 		{ "cached I/O",             0, S_I, 0, 0, 1, 0, 0, 0, 0, 0, false, 0, NULL },
 		{ "access ro with write-back", 0, S_A | S_W, 1, 0, 0, 0, 1, 0, 0, 0, false, 0, NULL },
-		{ "access ro with always write-back", 0, S_A | S_W, 1, 0, 0, 0, 2, 0, 0, 0, false, -EOPNOTSUPP, "always write-back" },
+		{ "access ro with always write-back", 0, S_A | S_W, 1, 0, 0, 0, 2, 0, 0, 0, false, 0, NULL },
+		{ "cached I/O with always write-back", 0, S_I | S_W, 0, 0, 1, 0, 2, 0, 0, 0, false, 0, NULL },
+		{ "always write-back, disk cache off", 0, S_D | S_W, 0, 2, 0, 0, 2, 0, 0, 0, false, 0, NULL },
 		{ "all five, cached I/O",   0, S_ALL, 0, 0, 1, 0, 0, 0, 0, 0, false, 0, NULL },
 		{ "all five, cached I/O, read-ahead", 0, S_ALL, 0, 0, 1, 1, 0, 0, 0, 0, false, 0, NULL },
 		{ "all five, cached I/O, read-ahead, write-back", 0, S_ALL, 0, 0, 1, 1, 1, 0, 0, 0, false, 0, NULL },
-		{ "all five, read-ahead, always write-back", 0, S_ALL, 0, 0, 1, 1, 2, 0, 0, 0, false, -EOPNOTSUPP, "always write-back" },
+		{ "all five, cached I/O, read-ahead, always write-back", 0, S_ALL, 0, 0, 1, 1, 2, 0, 0, 0, false, 0, NULL },
+		{ "always write-back outside mask", 0, S_R, 0, 0, 0, 1, 2, 0, 0, 0, false, -EINVAL, "not in set_mask" },
 		/* reserved fields */
 		{ "reserved1 = 1",          0, S_A, 1, 0, 0, 0, 0, 1, 0, 0, false, -EINVAL, "reserved" },
 		{ "reserved2[0] = 1",       0, S_A, 1, 0, 0, 0, 0, 0, 0, 1, false, -EINVAL, "reserved" },
@@ -1389,18 +1394,16 @@ static void test_set_policy(void)
 		msg_reset(msg, VRAID_MSG_LEN);
 		expect(vraid_validate_set_policy(p, msg, VRAID_MSG_LEN),
 		       t[i].err, t[i].needle);
-		if (t[i].err == -EOPNOTSUPP)
-			CHECK(msg_has(msg, VRAID_MSG_LEN, "controller cache") &&
-			      msg_has(msg, VRAID_MSG_LEN, "does not have yet"),
-			      "message \"%.*s\" does not say the controller cache is missing",
-			      VRAID_MSG_LEN, msg);
+		CHECK(!msg_has(msg, VRAID_MSG_LEN, "does not have yet"),
+		      "message \"%.*s\" says something is missing",
+		      VRAID_MSG_LEN, msg);
 		tap_end();
 		free(p);
 	}
 
 	/*
-	 * Every value of every policy, alone in set_mask: accepted, refused
-	 * as unknown, or refused as needing the cache (always write-back); the same through
+	 * Every value of every policy, alone in set_mask: accepted, or
+	 * refused as unknown (never EOPNOTSUPP since ABI 1.8); the same through
 	 * create and through vraid_validate_policies() with every mask.
 	 */
 	tap_begin("set_policy, create, validate_policies: every value 0..4 of every policy");
@@ -1417,13 +1420,10 @@ static void test_set_policy(void)
 		u32 m;
 
 		/*
-		 * access, disk cache, io and read (read-ahead since ABI
-		 * 1.7): all known values work today; write: write-through
-		 * and write-back (which writes through), not always
-		 * write-back
+		 * every known value works: read-ahead since ABI 1.7,
+		 * always write-back since ABI 1.8
 		 */
-		want = v > max[which] ? -EINVAL :
-		       which == POL_WRITE && v == 2 ? -EOPNOTSUPP : 0;
+		want = v > max[which] ? -EINVAL : 0;
 		vals[which] = v;
 		good_hdr(&p->hdr, sizeof(*p));
 		p->set_mask = bits[which];
@@ -1684,10 +1684,11 @@ static void test_short_msg(void)
 		CHECK(vraid_validate_replace(r, m, lens[i]) == -EINVAL &&
 		      memchr(m, 0, lens[i]), "replace, len %zu", lens[i]);
 		p->set_mask = VRAID_SET_WRITE;
-		p->write_policy = VRAID_WRITE_BACK_ALWAYS;
+		p->write_policy = VRAID_WRITE_BACK_ALWAYS + 1;
 		msg_reset(m, lens[i]);
-		CHECK(vraid_validate_set_policy(p, m, lens[i]) == -EOPNOTSUPP &&
+		CHECK(vraid_validate_set_policy(p, m, lens[i]) == -EINVAL &&
 		      memchr(m, 0, lens[i]), "set_policy, len %zu", lens[i]);
+		p->write_policy = 0;
 		p->set_mask = 0x40;
 		msg_reset(m, lens[i]);
 		CHECK(vraid_validate_set_policy(p, m, lens[i]) == -EINVAL &&

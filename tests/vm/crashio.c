@@ -3,13 +3,16 @@
  * crashio - a writer whose acknowledged writes can be checked after a
  * power cut (the crash tests, tests/vm/crash-test).
  *
- *   crashio write DEV LOGDEV BLOCKS [SEED]
+ *   crashio write DEV LOGDEV BLOCKS [SEED [SYNC]]
  *	Forever (until killed): pick a 4 KiB block of the first BLOCKS of
  *	DEV, write it (O_DIRECT) with a self-describing content (magic,
  *	block, generation, CRC), and once the write has completed append a
  *	record "block B reached generation G" to LOGDEV (O_DIRECT|O_DSYNC,
  *	one 512-byte sector per record).  A record exists only for a write
- *	DEV acknowledged.  Prints "crashio: running" once started.
+ *	DEV acknowledged.  With SYNC > 0, for a device with a volatile
+ *	cache: SYNC writes, then fsync(DEV) (a flush), then their records,
+ *	so that a record exists only for a write a flush covered.  Prints
+ *	"crashio: running" once started.
  *
  *   crashio verify DEV LOGDEV BLOCKS
  *	Read the log up to its first invalid record and check every block
@@ -86,10 +89,11 @@ static int die(const char *what)
 }
 
 static int do_write(const char *dev, const char *logdev, uint64_t blocks,
-		    uint64_t seed)
+		    uint64_t seed, uint64_t sync)
 {
 	uint8_t *buf, *rb;
-	uint64_t *gens, seq = 0;
+	uint64_t *gens, seq = 0, k, n = sync ? sync : 1;
+	struct rec *rs;
 	int fd, lfd;
 
 	fd = open(dev, O_RDWR | O_DIRECT);
@@ -97,8 +101,9 @@ static int do_write(const char *dev, const char *logdev, uint64_t blocks,
 	if (fd < 0 || lfd < 0)
 		return die("open");
 	gens = calloc(blocks, sizeof(*gens));
+	rs = calloc(n, sizeof(*rs));
 	if (posix_memalign((void **)&buf, BS, BS) ||
-	    posix_memalign((void **)&rb, BS, 512) || !gens)
+	    posix_memalign((void **)&rb, BS, 512) || !gens || !rs)
 		return die("memory");
 	/* An empty log: the first record slot invalid. */
 	memset(rb, 0, 512);
@@ -107,19 +112,26 @@ static int do_write(const char *dev, const char *logdev, uint64_t blocks,
 	printf("crashio: running\n");
 	fflush(stdout);
 	for (;;) {
-		uint64_t b = rnd(&seed) % blocks;
-		struct rec r = { MAGIC, seq, b, ++gens[b], 0 };
+		for (k = 0; k < n; k++) {
+			uint64_t b = rnd(&seed) % blocks;
+			struct rec r = { MAGIC, seq + k, b, ++gens[b], 0 };
 
-		fill(buf, b, r.gen);
-		if (pwrite(fd, buf, BS, (off_t)b * BS) != BS)
-			return die("write");
-		r.crc = crc32c(0, &r, offsetof(struct rec, crc));
-		memset(rb, 0, 512);
-		memcpy(rb, &r, sizeof(r));
-		/* The next slot is invalid already (zero, never written). */
-		if (pwrite(lfd, rb, 512, (off_t)seq * 512) != 512)
-			return die("log write");
-		seq++;
+			fill(buf, b, r.gen);
+			if (pwrite(fd, buf, BS, (off_t)b * BS) != BS)
+				return die("write");
+			r.crc = crc32c(0, &r, offsetof(struct rec, crc));
+			rs[k] = r;
+		}
+		if (sync && fsync(fd))
+			return die("fsync");
+		for (k = 0; k < n; k++) {
+			memset(rb, 0, 512);
+			memcpy(rb, &rs[k], sizeof(rs[k]));
+			/* The next slot is invalid already (zero). */
+			if (pwrite(lfd, rb, 512, (off_t)seq * 512) != 512)
+				return die("log write");
+			seq++;
+		}
 	}
 }
 
@@ -181,7 +193,8 @@ int main(int argc, char **argv)
 {
 	if (argc >= 5 && !strcmp(argv[1], "write"))
 		return do_write(argv[2], argv[3], strtoull(argv[4], NULL, 0),
-				argc > 5 ? strtoull(argv[5], NULL, 0) | 1 : 88172645463325252ULL);
+				argc > 5 ? strtoull(argv[5], NULL, 0) | 1 : 88172645463325252ULL,
+				argc > 6 ? strtoull(argv[6], NULL, 0) : 0);
 	if (argc == 5 && !strcmp(argv[1], "verify"))
 		return do_verify(argv[2], argv[3], strtoull(argv[4], NULL, 0));
 	fprintf(stderr, "usage: crashio write DEV LOGDEV BLOCKS [SEED] | verify DEV LOGDEV BLOCKS\n");

@@ -154,9 +154,8 @@ enum {
 	CL_IOC_ENCODING, CL_SHORT_BUF, CL_CMD_UNKNOWN, CL_HDR_MAGIC,
 	CL_HDR_VERSION, CL_HDR_SIZE, CL_HDR_FLAGS, CL_HDR_RESERVED, CL_TAIL,
 	CL_RESERVED, CL_LEVEL, CL_COUNT, CL_GEOMETRY, CL_STRIP, CL_NAME,
-	CL_POLICY, CL_POLICY_NA, CL_INIT, CL_DEVNUM, CL_DEV_DUP, CL_SLOT,
-	CL_FLAGS, CL_ACTION, CL_RATE, CL_MASK, CL_ARGS, CL_SAME_DEV,
-	CL_INDEX_RANGE,
+	CL_POLICY, CL_INIT, CL_DEVNUM, CL_DEV_DUP, CL_SLOT, CL_FLAGS,
+	CL_ACTION, CL_RATE, CL_MASK, CL_ARGS, CL_SAME_DEV, CL_INDEX_RANGE,
 	/* from the state of the machine, checked after the fields */
 	CL_NO_VD, CL_NAME_TAKEN, CL_DEV_NOEXIST, CL_DEV_BUSY, CL_DEV_OVERLAP,
 	CL_DEV_SELF, CL_DEV_SMALL, CL_NOT_MEMBER, CL_IS_MEMBER, CL_NOT_SPARE,
@@ -189,7 +188,6 @@ static const struct fz_class classes[NR_CLASSES] = {
 	[CL_STRIP]	= { "strip", "strip size not 0 or a power of two in 4K..1M; strip for JBOD", { EINVAL } },
 	[CL_NAME]	= { "name", "bad VD name (no NUL, bad bytes, digits, vraidN, leading -)", { EINVAL } },
 	[CL_POLICY]	= { "policy", "unknown policy value", { EINVAL } },
-	[CL_POLICY_NA]	= { "policy-cache", "policy value that needs the controller cache", { EOPNOTSUPP } },
 	[CL_INIT]	= { "init", "init above FULL, or not FAST for JBOD/RAID0", { EINVAL } },
 	[CL_DEVNUM]	= { "devnum", "device number 0:0, major >= 4096 or minor >= 2^20", { EINVAL } },
 	[CL_DEV_DUP]	= { "dev-dup", "the same device twice", { EINVAL } },
@@ -829,9 +827,9 @@ static bool level_known(uint32_t l)
 }
 
 /*
- * Policies: unknown values EINVAL; always write-back EOPNOTSUPP
- * (write-back is taken: it writes through until there is a journal;
- * cached I/O and read-ahead are taken).
+ * Policies: unknown values EINVAL; every known value is taken (write-back
+ * writes through until there is a journal; always write-back since ABI
+ * 1.8, a volatile write-back cache; cached I/O and read-ahead).
  */
 static void model_policies(struct fz_verdict *v, uint32_t mask, uint32_t acc,
 			   uint32_t dc, uint32_t io, uint32_t rd, uint32_t wr)
@@ -842,8 +840,6 @@ static void model_policies(struct fz_verdict *v, uint32_t mask, uint32_t acc,
 	    ((mask & VRAID_SET_READ) && rd > VRAID_READ_AHEAD) ||
 	    ((mask & VRAID_SET_WRITE) && wr > VRAID_WRITE_BACK_ALWAYS))
 		viol(v, CL_POLICY);
-	else if ((mask & VRAID_SET_WRITE) && wr == VRAID_WRITE_BACK_ALWAYS)
-		viol(v, CL_POLICY_NA);
 }
 
 /* A device given as a member, spare or replacement: what happens to it. */

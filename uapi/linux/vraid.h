@@ -42,9 +42,10 @@
  * the write policy in effect (write_policy_effective, cache_flags);
  * 6: io policy cached is accepted (the controller cache's reads);
  * 7: read policy read-ahead is accepted; CONTROLLER (show the controller
- * cache, set its size).
+ * cache, set its size); 8: write policy always write-back is accepted (a
+ * volatile write-back cache).
  */
-#define VRAID_ABI_MINOR		7
+#define VRAID_ABI_MINOR		8
 
 #define VRAID_MAX_MEMBERS	32	/* members of one virtual drive */
 #define VRAID_MAX_VDS		256	/* virtual drives per system */

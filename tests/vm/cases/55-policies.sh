@@ -7,9 +7,11 @@
 #    are FUA); on/default: as the members; switched back and forth under
 #    a fio verify load without an error;
 #  - write-back is taken and writes through for want of a journal (show,
-#    sysfs and the kernel log say so), data verifies under it; always
-#    write-back, read-ahead and cached I/O are refused (no controller
-#    cache yet) and change nothing;
+#    sysfs and the kernel log say so), data verifies under it;
+#  - always write-back is taken (ABI 1.8): the VD advertises a volatile
+#    cache (show, sysfs and the kernel log say so), data verifies under
+#    it; back to write-back nothing is left dirty and the VD advertises
+#    what it did before (73-writeback tests write-back itself);
 #  - the policies survive stop + assemble (write-back too).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
@@ -83,10 +85,35 @@ kmsg | grep -q "$n: write policy write-back: writing through, as there is no jou
 fio_verify "$vd" wb --rw=randwrite --bs=4k --offset=$(mb 40) --size=$(mb 4) --iodepth=8
 verify_data "$vd" "write-back"
 
-echo "--- not available yet"
-expect_fail vraidctl set "$vd" write-policy=awb
-expect_msg "cache"
-[ "$(vd_attr $vd write_policy)" = write-back ] || fail "write policy changed"
+echo "--- always write-back: the volatile controller cache"
+expect_ok vraidctl set "$vd" write-policy=awb
+echo "$OUT" | grep -q "write always-write-back" || fail "set says: $OUT"
+expect_msg "always write-back: the controller cache is volatile"
+[ "$(vd_attr $vd write_policy)" = always-write-back ] || fail "sysfs write_policy $(vd_attr $vd write_policy)"
+[ "$(vd_attr $vd write_policy_effective)" = write-back-volatile ] ||
+	fail "sysfs write_policy_effective $(vd_attr $vd write_policy_effective)"
+[ "$(cat /sys/block/$n/queue/write_cache)" = "write back" ] ||
+	fail "awb, but the VD says $(cat /sys/block/$n/queue/write_cache)"
+vraidctl show "$vd" | grep -q "^Write in effect: *Write Back (volatile cache): a power loss loses writes not yet flushed" ||
+	fail "show: $(vraidctl show $vd | grep -i write)"
+vraidctl show "$vd" --json | grep -q '"write":"always_write_back"' ||
+	fail "show --json: $(vraidctl show $vd --json)"
+vraidctl show "$vd" --json | grep -q '"write_in_effect":{"mode":"write_back_volatile","why":""}' ||
+	fail "show --json: $(vraidctl show $vd --json)"
+kmsg | grep -q "$n: write policy always-write-back: a volatile cache" ||
+	fail "the kernel log does not warn of the volatile cache"
+fio_verify "$vd" awb --rw=randwrite --bs=4k --offset=$(mb 44) --size=$(mb 4) --iodepth=8
+
+echo "--- back to write-back"
+vraidctl set "$vd" write-policy=wb >/dev/null 2>&1 || fail "set write-policy=wb after awb"
+[ "$(vd_attr $vd write_policy)" = write-back ] || fail "sysfs write_policy $(vd_attr $vd write_policy)"
+[ "$(vd_attr $vd write_policy_effective)" = write-through ] ||
+	fail "sysfs write_policy_effective $(vd_attr $vd write_policy_effective)"
+[ "$(vd_attr $vd cache_dirty_bytes)" = 0 ] ||
+	fail "$(vd_attr $vd cache_dirty_bytes) bytes still dirty after awb"
+[ "$(cat /sys/block/$n/queue/write_cache)" = "$wc0" ] ||
+	fail "back from awb, write_cache $(cat /sys/block/$n/queue/write_cache), was $wc0"
+verify_data "$vd" "after always write-back"
 
 echo "--- kept across stop and assemble"
 vraidctl set "$vd" disk-cache=off access=ro >/dev/null

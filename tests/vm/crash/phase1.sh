@@ -4,8 +4,12 @@
 # acknowledged write, then the host kills QEMU KILL_IN seconds later.
 . "$(dirname "$0")/common.sh"
 set -e
-vd=$(vd_create $LM_OPTS --strip 16K --init fast --name crash$LEVEL $LM_DEVS)
-crashio write "$vd" "$LOGDEV" $BLOCKS "${SEED:-1}" >/tmp/crashio.out 2>&1 &
+# POLICY=awb: a volatile write-back cache; only writes a flush covered
+# count (crashio fsyncs every 16 writes before logging them)
+vd=$(vd_create $LM_OPTS --strip 16K --init fast --name crash$LEVEL \
+	${POLICY:+--write-policy $POLICY} $LM_DEVS)
+crashio write "$vd" "$LOGDEV" $BLOCKS "${SEED:-1}" \
+	$([ "${POLICY:-}" = awb ] && echo 16) >/tmp/crashio.out 2>&1 &
 i=0
 until grep -q running /tmp/crashio.out; do
 	i=$((i + 1)); [ $i -lt 100 ] || { cat /tmp/crashio.out; fail "crashio did not start"; }
