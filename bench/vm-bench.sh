@@ -26,7 +26,9 @@
 #   BENCH_ROUNDS     rounds (default 2 QUICK, 3 otherwise)
 #   BENCH_RUNTIME    seconds per fio cell (default 2 QUICK, 10 otherwise)
 #   BENCH_RAMP       ramp seconds per fio cell (default 1 QUICK, 2 otherwise)
-#   BENCH_WORKLOADS  random,seq,sweep (default all three)
+#   BENCH_WORKLOADS  random,seq,sweep,seqsmall (default random,seq,sweep;
+#                    seqsmall: 4 KiB and 64 KiB sequential reads, one at a
+#                    time, what read-ahead is for)
 #   BENCH_CHUNK      strip/chunk in KiB (default 64)
 #   BENCH_QD_RANDOM  outstanding I/O of the random cells (default 16 QUICK, 32)
 #   BENCH_QD_SEQ     outstanding I/O of the sequential cells (default 4 / 8)
@@ -37,6 +39,10 @@
 #   BENCH_MD_BITMAP  md's bitmap on RAID1/5/6/10: none (default: md as an
 #                    expert tunes it for speed) or internal (like vraid's
 #                    write-intent bitmap, which cannot be turned off)
+#   BENCH_VRAID_POLICIES  vraid's policies at create, comma separated KEY=VALUE
+#                    of vraidctl create's policy options, e.g.
+#                    read-policy=ra,io-policy=cached (default: none given,
+#                    the defaults: direct, no read-ahead, write-through)
 #   BENCH_PRECOND    1: write every member once before measuring (default 1)
 #   BENCH_NO_MD=1    skip md;  BENCH_NO_RAW=1  skip the raw members
 #   BENCH_OUTDIR     where results go (default /tmp/bench-out)
@@ -77,6 +83,15 @@ QD_SEQ=${BENCH_QD_SEQ:-$d_qs}
 SWEEP=$(echo "${BENCH_SWEEP:-$d_sweep}" | tr ',' ' ')
 MD_STRIPE_CACHE=${BENCH_MD_STRIPE_CACHE:-4096}
 MD_BITMAP=${BENCH_MD_BITMAP:-none}
+VRAID_POLICIES=${BENCH_VRAID_POLICIES:-}
+VRAID_POLOPTS=""
+for kv in $(echo "$VRAID_POLICIES" | tr ',' ' '); do
+	case $kv in
+	access=* | disk-cache=* | read-policy=* | write-policy=* | io-policy=*)
+		VRAID_POLOPTS="$VRAID_POLOPTS --${kv%%=*} ${kv#*=}" ;;
+	*) echo "vm-bench: BENCH_VRAID_POLICIES: '$kv' is not KEY=VALUE of access, disk-cache, read-policy, write-policy, io-policy" >&2; exit 2 ;;
+	esac
+done
 case $MD_BITMAP in internal | none) ;; *) echo "vm-bench: BENCH_MD_BITMAP must be internal or none" >&2; exit 2 ;; esac
 MD_GROUP_THREADS=${BENCH_MD_GROUP_THREADS:-$((NCPU > 8 ? 8 : NCPU))}
 PRECOND=${BENCH_PRECOND:-1}
@@ -225,6 +240,7 @@ RAW_KS=$(for l in $RUN_LEVELS; do level_k "$l"; done | sort -n | uniq | tr '\n' 
 	echo "MD_GROUP_THREADS=$MD_GROUP_THREADS"
 	echo "MD_OPTS='--metadata=1.2 --assume-clean --bitmap=$MD_BITMAP --data-offset=8M, raid10 n2, raid5/6 left-symmetric, raid0/linear/raid50/60 top: mdadm --build'"
 	echo "PRECOND=$PRECOND"
+	echo "VRAID_POLICIES='$VRAID_POLICIES'"
 	echo "FIO_OPTS='ioengine=libaio direct=1 time_based runtime=$RUNTIME ramp_time=$RAMP numjobs=min(OIO,$NCPU) iodepth=OIO/numjobs (sequential: numjobs=1) norandommap randrepeat=0 lat_percentiles=1'"
 } >"$OUT/meta.env"
 
@@ -244,12 +260,14 @@ for w in $WORKLOADS; do
 		for bs in $bss; do
 			for r in 100 0; do add_cell "seq_${bs}_r${r}_q$QD_SEQ"; done
 		done ;;
+	seqsmall)
+		for bs in 4k 64k; do add_cell "seq_${bs}_r100_q1"; done ;;
 	sweep)
 		if [ "$QUICK" = 1 ]; then mixes="100"; else mixes="100 70"; fi
 		for r in $mixes; do
 			for q in $SWEEP; do add_cell "rand_4k_r${r}_q$q"; done
 		done ;;
-	*) die "unknown workload class $w (random, seq, sweep)" ;;
+	*) die "unknown workload class $w (random, seq, sweep, seqsmall)" ;;
 	esac
 done
 echo "CELLS='$CELLS'" >>"$OUT/meta.env"
@@ -319,6 +337,7 @@ vraid_make() { # LEVEL K
 	case $lvl in 50 | 60) opts="$opts --spans 2" ;; esac
 	# Like md's --assume-clean: no init job competing with the benchmark.
 	case $lvl in 1 | 5 | 6 | 10 | 50 | 60) opts="$opts --init fast" ;; esac
+	opts="$opts$VRAID_POLOPTS"
 	name=$(vraidctl create $opts --name bench "${ALL[@]:0:$k}") ||
 		die "vraidctl create $opts ${ALL[*]:0:$k} failed"
 	VD=/dev/$name
