@@ -106,6 +106,32 @@ level_members() {
 	esac
 }
 
+# small_level LEVEL: LM_OPTS and LM_DEVS for a small VD of LEVEL (jbod,
+# 0, or what level_members gives) with 16 KiB strips, as the cache cases
+# make one per level.
+small_level() {
+	case $1 in
+	jbod) LM_OPTS="--level jbod" LM_DEVS=$(mixed_members 1) ;;
+	0) LM_OPTS="--level 0 --strip 16K" LM_DEVS=$(mixed_members 3) ;;
+	*) level_members $1; LM_OPTS="$LM_OPTS --strip 16K --init fast" ;;
+	esac
+}
+
+# switch_under_load VD PID KEY=VALUE...: while PID runs, set the VD's
+# policies KEY=VALUE in turn, one every 0.3 s; the number of switches
+# made goes to SWITCHES. A refused switch fails the case.
+switch_under_load() {
+	local vd=$1 pid=$2 kv
+	shift 2
+	SWITCHES=0
+	while kill -0 "$pid" 2>/dev/null; do
+		eval "kv=\${$((SWITCHES % $# + 1))}"
+		vraidctl set "$vd" "$kv" >/dev/null || fail "switch $SWITCHES ($kv) refused"
+		SWITCHES=$((SWITCHES + 1))
+		sleep 0.3
+	done
+}
+
 # pq_check VD_LEVEL STRIP_BYTES SPANS ROWS MEMBERS...: parity of the first
 # ROWS rows on the members' raw data areas is what a naive GF(2^8) model
 # computes (tests/vm/pqref.c); RAID1/10: every copy is equal.

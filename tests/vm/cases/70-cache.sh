@@ -147,11 +147,7 @@ vd_delete "$vd"
 
 echo "--- every level"
 for lv in jbod 0 1 10 6 50; do
-	case $lv in
-	jbod) LM_OPTS="--level jbod" LM_DEVS=$(mixed_members 1) ;;
-	0) LM_OPTS="--level 0 --strip 16K" LM_DEVS=$(mixed_members 3) ;;
-	*) level_members $lv; LM_OPTS="$LM_OPTS --strip 16K --init fast" ;;
-	esac
+	small_level $lv
 	vd=$(vd_create $LM_OPTS --io-policy cached $LM_DEVS)
 	settle
 	[ "$(vd_attr $vd io_policy)" = cached ] || fail "RAID$lv: created with io $(vd_attr $vd io_policy)"

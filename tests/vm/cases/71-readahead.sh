@@ -99,21 +99,11 @@ set -- $(rstat $vd)
 echo "--- policies switched back and forth under a verify load"
 fio_verify "$vd" c --rw=write --bs=4k --size=$(mb 8) --randseed=3 --iodepth=4 \
 	--verify_backlog=128 --loops=2 &
-pid=$!
-i=0
-while kill -0 $pid 2>/dev/null; do
-	case $((i % 4)) in
-	0) vraidctl set "$vd" read-policy=nora ;;
-	1) vraidctl set "$vd" io-policy=direct ;;
-	2) vraidctl set "$vd" read-policy=ra ;;
-	3) vraidctl set "$vd" io-policy=cached ;;
-	esac >/dev/null || fail "switch $i refused"
-	i=$((i + 1))
-	sleep 0.3
-done
-wait $pid || fail "fio under policy switches"
-echo "$i policy switches under load"
-[ "$i" -ge 4 ] || fail "only $i switches happened during the load"
+switch_under_load "$vd" $! read-policy=nora io-policy=direct read-policy=ra \
+	io-policy=cached
+wait $! || fail "fio under policy switches"
+echo "$SWITCHES policy switches under load"
+[ "$SWITCHES" -ge 4 ] || fail "only $SWITCHES switches happened during the load"
 vraidctl set "$vd" read-policy=nora io-policy=direct >/dev/null
 set -- $(rstat $vd)
 [ "$5" = 0 ] || fail "nora and direct: the cache still holds $5 bytes"
@@ -134,11 +124,7 @@ vd_delete "$vd"
 
 echo "--- every level"
 for lv in jbod 0 1 10 6 50; do
-	case $lv in
-	jbod) LM_OPTS="--level jbod" LM_DEVS=$(mixed_members 1) ;;
-	0) LM_OPTS="--level 0 --strip 16K" LM_DEVS=$(mixed_members 3) ;;
-	*) level_members $lv; LM_OPTS="$LM_OPTS --strip 16K --init fast" ;;
-	esac
+	small_level $lv
 	vd=$(vd_create $LM_OPTS --read-policy ra $LM_DEVS)
 	settle
 	[ "$(vd_attr $vd read_policy)" = read-ahead ] || fail "RAID$lv: created with read $(vd_attr $vd read_policy)"

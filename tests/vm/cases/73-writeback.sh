@@ -79,20 +79,10 @@ vraidctl controller set cache-size=default >/dev/null
 echo "--- policies switched under a verify load"
 fio_verify "$vd" h --rw=randwrite --bs=4k --size=$(mb 8) --randseed=8 --iodepth=8 \
 	--verify_backlog=64 --loops=3 &
-pid=$!
-i=0
-while kill -0 $pid 2>/dev/null; do
-	case $((i % 4)) in
-	0) vraidctl set "$vd" write-policy=wt ;;
-	1) vraidctl set "$vd" io-policy=cached ;;
-	2) vraidctl set "$vd" write-policy=awb ;;
-	3) vraidctl set "$vd" io-policy=direct ;;
-	esac >/dev/null || fail "switch $i refused"
-	i=$((i + 1))
-	sleep 0.3
-done
-wait $pid || fail "fio under policy switches"
-echo "$i switches"
+switch_under_load "$vd" $! write-policy=wt io-policy=cached write-policy=awb \
+	io-policy=direct
+wait $! || fail "fio under policy switches"
+echo "$SWITCHES switches"
 vraidctl set "$vd" write-policy=wt >/dev/null
 [ "$(vd_attr $vd cache_dirty_bytes)" = 0 ] || fail "write-through still holds dirty data"
 vraidctl set "$vd" write-policy=awb >/dev/null
@@ -109,10 +99,7 @@ vd_delete "$vd"
 
 echo "--- every level"
 for lv in 0 1 10 6; do
-	case $lv in
-	0) LM_OPTS="--level 0 --strip 16K" LM_DEVS=$(mixed_members 3) ;;
-	*) level_members $lv; LM_OPTS="$LM_OPTS --strip 16K --init fast" ;;
-	esac
+	small_level $lv
 	zero_members 0 $LM_DEVS
 	vd=$(vd_create $LM_OPTS --write-policy awb $LM_DEVS)
 	settle
