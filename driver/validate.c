@@ -296,7 +296,7 @@ int vraid_validate_assemble(const struct vraid_assemble *a, char *msg,
 {
 	u32 i, j;
 
-	if (a->asm_flags || a->reserved1 ||
+	if ((a->asm_flags & ~VRAID_ASM_NO_JOURNAL) || a->reserved1 ||
 	    !all_zero(a->reserved2, sizeof(a->reserved2))) {
 		snprintf(msg, msglen, "flags or reserved fields are not zero");
 		return -EINVAL;
@@ -374,12 +374,19 @@ int vraid_validate_job(const struct vraid_job *j, char *msg, size_t msglen)
 int vraid_validate_controller(const struct vraid_controller *c, char *msg,
 			      size_t msglen)
 {
-	if (c->ctrl_flags) {
+	if (c->ctrl_flags & ~VRAID_CTRL_FORCE) {
 		snprintf(msg, msglen, "unknown controller flags 0x%x",
 			 c->ctrl_flags);
 		return -EINVAL;
 	}
+	if (c->ctrl_flags && c->action != VRAID_CTRL_JOURNAL_ATTACH) {
+		snprintf(msg, msglen, "only JOURNAL_ATTACH takes FORCE");
+		return -EINVAL;
+	}
 	if (!all_zero(c->reserved, sizeof(c->reserved)) ||
+	    !all_zero(c->journal_uuid, sizeof(c->journal_uuid)) ||
+	    c->journal_head_seq || c->journal_tail_seq ||
+	    c->journal_pending || c->journal_vds ||
 	    c->cache_default_bytes || c->cache_max_bytes ||
 	    c->cache_used_bytes || c->cache_dirty_bytes ||
 	    c->cache_dirty_high_bytes || c->nr_vds || c->journal_state ||
@@ -388,7 +395,7 @@ int vraid_validate_controller(const struct vraid_controller *c, char *msg,
 		snprintf(msg, msglen, "reserved or output fields are not zero");
 		return -EINVAL;
 	}
-	if (c->action > VRAID_CTRL_JOURNAL_DETACH) {
+	if (c->action > VRAID_CTRL_JOURNAL_DISCARD) {
 		snprintf(msg, msglen, "unknown controller action %u",
 			 c->action);
 		return -EINVAL;

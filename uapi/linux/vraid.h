@@ -43,9 +43,11 @@
  * 6: io policy cached is accepted (the controller cache's reads);
  * 7: read policy read-ahead is accepted; CONTROLLER (show the controller
  * cache, set its size); 8: write policy always write-back is accepted (a
- * volatile write-back cache).
+ * volatile write-back cache); 9: the controller's journal (CONTROLLER
+ * JOURNAL_ATTACH, _DETACH, _DISCARD), write-back journalled while it is
+ * healthy, ASSEMBLE's VRAID_ASM_NO_JOURNAL.
  */
-#define VRAID_ABI_MINOR		8
+#define VRAID_ABI_MINOR		9
 
 #define VRAID_MAX_MEMBERS	32	/* members of one virtual drive */
 #define VRAID_MAX_VDS		256	/* virtual drives per system */
@@ -284,7 +286,7 @@ struct vraid_fail_member {
 struct vraid_assemble {
 	struct vraid_ioc_hdr hdr;
 	__u32 nr_devices;	/* in: 1..VRAID_MAX_MEMBERS */
-	__u32 asm_flags;	/* in: none defined, must be zero */
+	__u32 asm_flags;	/* in: VRAID_ASM_*; unknown bits EINVAL */
 	__u32 index;		/* out: N of /dev/vraidN */
 	__u32 nr_used;		/* out: members brought up */
 	__u32 nr_stale;		/* out: devices left out as stale */
@@ -294,6 +296,12 @@ struct vraid_assemble {
 	__u64 reserved2[4];	/* must be zero */
 	struct vraid_member_ref devices[VRAID_MAX_MEMBERS];	/* in */
 };
+
+/*
+ * Assemble even though the VD's metadata says the journal holds writes of
+ * it and that journal is not attached: those writes are lost.
+ */
+#define VRAID_ASM_NO_JOURNAL	(1U << 0)
 
 /* VRAID_IOC_SET_POLICY: which policies to change (set_mask bits). */
 #define VRAID_SET_ACCESS	(1U << 0)
@@ -398,15 +406,25 @@ struct vraid_replace {
 /* VRAID_IOC_CONTROLLER actions */
 #define VRAID_CTRL_SHOW			0	/* report only */
 #define VRAID_CTRL_SET_CACHE_SIZE	1	/* cache_bytes; 0: the default */
-#define VRAID_CTRL_JOURNAL_ATTACH	2	/* major:minor (not yet) */
-#define VRAID_CTRL_JOURNAL_DETACH	3	/* (not yet) */
+#define VRAID_CTRL_JOURNAL_ATTACH	2	/* major:minor, ctrl_flags */
+#define VRAID_CTRL_JOURNAL_DETACH	3	/* write-back VDs write through */
+#define VRAID_CTRL_JOURNAL_DISCARD	4	/* forget writes not replayed */
+
+/* CONTROLLER flags (ctrl_flags) */
+/* JOURNAL_ATTACH: format the device even if it holds a vraid journal */
+#define VRAID_CTRL_FORCE	(1U << 0)
 
 /* Journal states (vraid_controller.journal_state) */
-#define VRAID_JOURNAL_NONE	0
+#define VRAID_JOURNAL_NONE	0	/* no journal attached */
+#define VRAID_JOURNAL_HEALTHY	1	/* write-back VDs log to it */
+/* it holds writes of VDs not assembled yet: write-back writes through */
+#define VRAID_JOURNAL_REPLAY_PENDING 2
+#define VRAID_JOURNAL_FAILED	3	/* an I/O error: write-back writes through */
 
 /*
- * VRAID_IOC_CONTROLLER (ABI 1.7): the controller-wide cache (and later its
- * journal).  Every field not an input of the action is zero on input.
+ * VRAID_IOC_CONTROLLER (ABI 1.7; the journal 1.9): the controller-wide
+ * cache and its journal.  Every field not an input of the action is zero
+ * on input.
  */
 struct vraid_controller {
 	struct vraid_ioc_hdr hdr;
@@ -430,7 +448,12 @@ struct vraid_controller {
 	__u32 journal_minor;
 	__u64 journal_bytes;	/* out: its ring */
 	__u64 journal_used_bytes;	/* out */
-	__u64 reserved[8];	/* must be zero */
+	__u8 journal_uuid[16];	/* out: the journal's UUID */
+	__u64 journal_head_seq;	/* out: the next record's sequence number */
+	__u64 journal_tail_seq;	/* out: the oldest record still needed */
+	__u32 journal_pending;	/* out: VDs whose writes await replay */
+	__u32 journal_vds;	/* out: VDs logging to it now */
+	__u64 reserved[3];	/* must be zero */
 };
 
 /* Sizes of the v1 structs (the smallest request of each command). */
