@@ -25,6 +25,12 @@
 /* Flags of the VD (vraid_md.flags). */
 #define VRAID_MD_F_CLEAN	(1U << 0)	/* shut down cleanly */
 
+/* Cache flags (vraid_md.cache_flags). */
+/* the journal journal_uuid may hold acknowledged writes of the VD */
+#define VRAID_MD_CF_JOURNAL	(1U << 0)
+/* a volatile write-back cache was in use (reserved, never set yet) */
+#define VRAID_MD_CF_VOLATILE	(1U << 1)
+
 /* Flags of the job checkpoint (vraid_md.job_flags). */
 #define VRAID_MD_JOB_PAUSED	(1U << 0)
 
@@ -57,6 +63,10 @@ struct vraid_md {
 	u64 init_pos;			/* consistent below (member sectors) */
 	u32 last_job, last_result;	/* the last job that ended */
 	u64 last_mismatches;
+	/* The controller's journal (cache flags JOURNAL), else zero. */
+	u8 journal_uuid[VRAID_MD_UUID_LEN];
+	u64 journal_floor;		/* its records below are void */
+	u32 cache_flags;		/* VRAID_MD_CF_* */
 	struct vraid_md_member members[VRAID_MD_MAX_MEMBERS];
 };
 

@@ -158,7 +158,14 @@ static void test_damage(void)
 
 	RESEALED("version 2", -EPROTONOSUPPORT, "version 2", blk[4] = 2);
 	RESEALED("block size 512", -EINVAL, "block size", blk[9] = 2);
-	RESEALED("reserved byte", -EINVAL, "reserved", blk[200] = 1);
+	RESEALED("reserved byte", -EINVAL, "reserved", blk[230] = 1);
+	RESEALED("journal flag without a UUID", -EINVAL, "journal",
+		 blk[216] = 1);
+	RESEALED("unknown cache flag", -EINVAL, "journal", blk[216] = 4);
+	RESEALED("journal UUID without the flag", -EINVAL, "journal",
+		 blk[192] = 1);
+	RESEALED("journal floor without the flag", -EINVAL, "journal",
+		 blk[208] = 1);
 	RESEALED("reserved tail", -EINVAL, "reserved", blk[4095] = 1);
 	RESEALED("unterminated name", -EINVAL, "name",
 		 memset(blk + 48, 'a', 32));

@@ -289,10 +289,12 @@ static void test_abi(void)
 	      FSZ(struct vraid_set_policy, reserved2),
 	      "vraid_set_policy %zu", sizeof(struct vraid_set_policy));
 	/* action, flags, size, device; 5 cache counts, nr_vds, journal
-	 * state and device, 2 journal counts */
+	 * state and device, 2 journal counts; ABI 1.9: journal UUID, head
+	 * and tail, pending and VDs */
 	CHECK(sizeof(struct vraid_controller) ==
 	      sizeof(struct vraid_ioc_hdr) + 2 * 4 + 8 + 2 * 4 + 5 * 8 +
-	      4 * 4 + 2 * 8 + FSZ(struct vraid_controller, reserved),
+	      4 * 4 + 2 * 8 + 16 + 2 * 8 + 2 * 4 +
+	      FSZ(struct vraid_controller, reserved),
 	      "vraid_controller %zu", sizeof(struct vraid_controller));
 	CHECK(sizeof(struct vraid_ioc_hdr) % 8 == 0 &&
 	      sizeof(struct vraid_create) % 8 == 0 &&
@@ -512,15 +514,25 @@ static void test_abi(void)
 	OFF(struct vraid_controller, journal_minor, 228);
 	OFF(struct vraid_controller, journal_bytes, 232);
 	OFF(struct vraid_controller, journal_used_bytes, 240);
-	OFF(struct vraid_controller, reserved, 248);
+	/* ABI 1.9: the journal's fields took 40 of the reserved bytes */
+	OFF(struct vraid_controller, journal_uuid, 248);
+	OFF(struct vraid_controller, journal_head_seq, 264);
+	OFF(struct vraid_controller, journal_tail_seq, 272);
+	OFF(struct vraid_controller, journal_pending, 280);
+	OFF(struct vraid_controller, journal_vds, 284);
+	OFF(struct vraid_controller, reserved, 288);
 #undef OFF
-	CHECK(FSZ(struct vraid_controller, reserved) == 64,
+	CHECK(FSZ(struct vraid_controller, reserved) == 24,
 	      "controller reserved %zu", FSZ(struct vraid_controller, reserved));
 	CHECK(VRAID_CTRL_SHOW == 0 && VRAID_CTRL_SET_CACHE_SIZE == 1 &&
-	      VRAID_CTRL_JOURNAL_ATTACH == 2 && VRAID_CTRL_JOURNAL_DETACH == 3,
+	      VRAID_CTRL_JOURNAL_ATTACH == 2 && VRAID_CTRL_JOURNAL_DETACH == 3 &&
+	      VRAID_CTRL_JOURNAL_DISCARD == 4 && VRAID_CTRL_FORCE == 1,
 	      "controller actions");
-	CHECK(VRAID_JOURNAL_NONE == 0, "journal state none %d",
-	      VRAID_JOURNAL_NONE);
+	CHECK(VRAID_JOURNAL_NONE == 0 && VRAID_JOURNAL_HEALTHY == 1 &&
+	      VRAID_JOURNAL_REPLAY_PENDING == 2 && VRAID_JOURNAL_FAILED == 3,
+	      "journal states");
+	CHECK(VRAID_ASM_NO_JOURNAL == 1, "assemble flag %u",
+	      VRAID_ASM_NO_JOURNAL);
 	tap_end();
 }
 
@@ -974,7 +986,9 @@ static void test_assemble(void)
 		{ "32 devices",       32, 0, 0, 0, 0, 8, 0, NULL },
 		{ "0 devices",        0, 0, 0, 0, 0, 8, -EINVAL, "0 devices" },
 		{ "33 devices",       33, 0, 0, 0, 0, 8, -EINVAL, "33 devices" },
-		{ "flags",            2, 1, 0, 0, 0, 8, -EINVAL, "flags" },
+		{ "no-journal",       2, 1, 0, 0, 0, 8, 0, NULL },
+		{ "flags",            2, 2, 0, 0, 0, 8, -EINVAL, "flags" },
+		{ "flags 1<<31",      2, 1U << 31, 0, 0, 0, 8, -EINVAL, "flags" },
 		{ "reserved1",        2, 0, 1, 0, 0, 8, -EINVAL, "reserved" },
 		{ "duplicate",        3, 0, 0, 1, 0, 8, -EINVAL, "twice" },
 		{ "stray slot",       2, 0, 0, 0, 1, 8, -EINVAL, "slot" },
@@ -1466,6 +1480,7 @@ static void test_set_policy(void)
 #define C_SET		VRAID_CTRL_SET_CACHE_SIZE
 #define C_ATTACH	VRAID_CTRL_JOURNAL_ATTACH
 #define C_DETACH	VRAID_CTRL_JOURNAL_DETACH
+#define C_DISCARD	VRAID_CTRL_JOURNAL_DISCARD
 #define MIB		(1ull << 20)
 #define CF(f)		FIELD(struct vraid_controller, f)
 
@@ -1496,16 +1511,25 @@ static void test_controller(void)
 		{ "attach 0:1",               C_ATTACH, 0, 0, 0, 1, 0, 0, 0, false, 0, NULL },
 		{ "attach 259:0",             C_ATTACH, 0, 0, 259, 0, 0, 0, 0, false, 0, NULL },
 		{ "detach",                   C_DETACH, 0, 0, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "discard",                  C_DISCARD, 0, 0, 0, 0, 0, 0, 0, false, 0, NULL },
+		{ "attach 8:16 --force",      C_ATTACH, VRAID_CTRL_FORCE, 0, 8, 16, 0, 0, 0, false, 0, NULL },
 		{ "header fields are not controller's business", C_SET, 0, 64 * MIB, 0, 0, 0, 0, 0, true, 0, NULL },
-		/* ctrl_flags: none defined */
-		{ "show, ctrl_flags 1",       C_SHOW, 1, 0, 0, 0, 0, 0, 0, false, -EINVAL, "flags 0x1" },
+		/* ctrl_flags: FORCE, and only with JOURNAL_ATTACH */
+		{ "show, ctrl_flags 1",       C_SHOW, 1, 0, 0, 0, 0, 0, 0, false, -EINVAL, "FORCE" },
+		{ "detach --force",           C_DETACH, 1, 0, 0, 0, 0, 0, 0, false, -EINVAL, "FORCE" },
+		{ "discard --force",          C_DISCARD, 1, 0, 0, 0, 0, 0, 0, false, -EINVAL, "FORCE" },
 		{ "set, ctrl_flags 0x80000000", C_SET, 0x80000000, 64 * MIB, 0, 0, 0, 0, 0, false, -EINVAL, "0x80000000" },
 		{ "attach, ctrl_flags 0xffffffff", C_ATTACH, 0xffffffff, 0, 8, 16, 0, 0, 0, false, -EINVAL, "0xffffffff" },
 		{ "flags beat reserved",      C_SHOW, 2, 0, 0, 0, CF(reserved[0]), 1, false, -EINVAL, "flags 0x2" },
 		{ "flags beat an unknown action", 9, 4, 0, 0, 0, 0, 0, 0, false, -EINVAL, "flags 0x4" },
 		/* reserved words and every out field: zero on input */
 		{ "reserved[0] = 1",          C_SHOW, 0, 0, 0, 0, CF(reserved[0]), 1, false, -EINVAL, "reserved" },
-		{ "reserved[7] = 1<<63",      C_SET, 0, 64 * MIB, 0, 0, CF(reserved[7]), 1ull << 63, false, -EINVAL, "reserved" },
+		{ "reserved[2] = 1<<63",      C_SET, 0, 64 * MIB, 0, 0, CF(reserved[2]), 1ull << 63, false, -EINVAL, "reserved" },
+		{ "journal_uuid on input",    C_SHOW, 0, 0, 0, 0, CF(journal_uuid[15]), 1, false, -EINVAL, "reserved" },
+		{ "journal_head_seq on input", C_SHOW, 0, 0, 0, 0, CF(journal_head_seq), 1, false, -EINVAL, "reserved" },
+		{ "journal_tail_seq on input", C_DISCARD, 0, 0, 0, 0, CF(journal_tail_seq), 1, false, -EINVAL, "reserved" },
+		{ "journal_pending on input", C_SHOW, 0, 0, 0, 0, CF(journal_pending), 1, false, -EINVAL, "reserved" },
+		{ "journal_vds on input",     C_SHOW, 0, 0, 0, 0, CF(journal_vds), 1, false, -EINVAL, "reserved" },
 		{ "cache_default_bytes on input", C_SHOW, 0, 0, 0, 0, CF(cache_default_bytes), 64 * MIB, false, -EINVAL, "output" },
 		{ "cache_max_bytes on input", C_SET, 0, 64 * MIB, 0, 0, CF(cache_max_bytes), 1, false, -EINVAL, "output" },
 		{ "cache_used_bytes on input", C_SHOW, 0, 0, 0, 0, CF(cache_used_bytes), 4096, false, -EINVAL, "output" },
@@ -1517,12 +1541,12 @@ static void test_controller(void)
 		{ "journal_minor on input",   C_SHOW, 0, 0, 0, 0, CF(journal_minor), 16, false, -EINVAL, "output" },
 		{ "journal_bytes on input",   C_SHOW, 0, 0, 0, 0, CF(journal_bytes), 1, false, -EINVAL, "output" },
 		{ "journal_used_bytes on input", C_SHOW, 0, 0, 0, 0, CF(journal_used_bytes), 1ull << 63, false, -EINVAL, "output" },
-		{ "reserved beats an unknown action", 4, 0, 0, 0, 0, CF(reserved[3]), 1, false, -EINVAL, "reserved" },
+		{ "reserved beats an unknown action", 5, 0, 0, 0, 0, CF(reserved[1]), 1, false, -EINVAL, "reserved" },
 		/* action */
-		{ "action 4",                 4, 0, 0, 0, 0, 0, 0, 0, false, -EINVAL, "action 4" },
+		{ "action 5",                 5, 0, 0, 0, 0, 0, 0, 0, false, -EINVAL, "action 5" },
 		{ "action 0x80000000",        0x80000000, 0, 0, 0, 0, 0, 0, 0, false, -EINVAL, "action 2147483648" },
 		{ "action 0xffffffff",        0xffffffff, 0, 0, 0, 0, 0, 0, 0, false, -EINVAL, "action 4294967295" },
-		{ "unknown action beats a size", 4, 0, 64 * MIB, 0, 0, 0, 0, 0, false, -EINVAL, "action 4" },
+		{ "unknown action beats a size", 5, 0, 64 * MIB, 0, 0, 0, 0, 0, false, -EINVAL, "action 5" },
 		{ "unknown action beats a device", 5, 0, 0, 8, 16, 0, 0, 0, false, -EINVAL, "action 5" },
 		/* cache_bytes: SET_CACHE_SIZE only */
 		{ "show with a size",         C_SHOW, 0, 64 * MIB, 0, 0, 0, 0, 0, false, -EINVAL, "SET_CACHE_SIZE" },
@@ -1611,7 +1635,7 @@ static void test_controller(void)
 				c->major = 259;
 				c->minor = 7;
 			}
-			if (a > C_DETACH)
+			if (a > C_DISCARD)
 				want = -EINVAL;
 			else if (size && a != C_SET)
 				want = -EINVAL;
