@@ -3,7 +3,7 @@
  * vraidctl - create, delete, inspect and maintain vraid virtual drives (VDs):
  * background jobs (init, rebuild, check, repair), hot spares, replacement,
  * policies (access, disk cache, read, write, I/O), and the controller (its
- * cache, shared by all VDs).
+ * cache, shared by all VDs, and its journal, the "battery" of write-back).
  *
  * Talks to the vraid module through ioctls on /dev/vraid-control (the
  * environment variable VRAIDCTL_CONTROL names another file, for tests).
@@ -96,13 +96,16 @@
  *       "mismatches"    int     inconsistent blocks it found (check,
  *                               repair)
  *     "write_in_effect" object  how writes are handled now (ABI 1.5):
- *       "mode"          string  "write_through" "write_back"
- *                               "write_back_volatile" (always write-back:
- *                               the controller cache is volatile, ABI
- *                               1.8) "draining"
+ *       "mode"          string  "write_through" "write_back" (journalled:
+ *                               write-back with a healthy journal, ABI
+ *                               1.9) "write_back_volatile" (always
+ *                               write-back: the controller cache is
+ *                               volatile, ABI 1.8) "draining"
  *       "why"           string  why it differs from policies.write:
  *                               "no_journal" (write-back without a
- *                               journal), "journal_failed", or ""
+ *                               healthy journal: none attached, or it
+ *                               awaits replay), "journal_failed" (the
+ *                               journal had an I/O error), or ""
  *
  * vraidctl stats VD --json
  *   {"vd":..,"index":..,"level":..,"state":..,"reads":..,"read_bytes":..,
@@ -164,10 +167,11 @@
  *     "vd"           string  "vraid0" for a spare dedicated to that VD,
  *                            "" for a global spare (any VD may use it)
  *
- * vraidctl controller [show] --json, vraidctl controller set ... --json
+ * vraidctl controller [show] --json, vraidctl controller set ... --json,
+ * vraidctl controller journal ... --json
  *   {"cache_bytes":..,"cache_default_bytes":..,"cache_max_bytes":..,
  *    "used_bytes":..,"dirty_bytes":..,"dirty_high_bytes":..,"vds":..,
- *    "journal":{..}}                  (set: the state after the change)
+ *    "journal":{..}}                  (set, journal: the state after it)
  *     "cache_bytes"          int     the controller cache's size now
  *     "cache_default_bytes"  int     what cache-size=default gives here
  *     "cache_max_bytes"      int     the largest size this machine takes
@@ -178,12 +182,25 @@
  *                                    from a module before ABI 1.8)
  *     "dirty_high_bytes"     int     where writers would wait for destage
  *     "vds"                  int     virtual drives sharing the cache
- *     "journal"   object  the cache's journal:
- *       "state"       string  "none" (there are no journals yet)
+ *     "journal"   object  the controller's journal (ABI 1.9; the keys
+ *                         after "used_bytes" are 0 or "" with an older
+ *                         module):
+ *       "state"       string  "none" "healthy" "replay_pending" (it holds
+ *                             writes of VDs not assembled yet) "failed"
+ *                             (an I/O error); write-back VDs write
+ *                             through unless it is "healthy"
  *       "major"       int     its device number, 0 with none
  *       "minor"       int
  *       "size_bytes"  int     its ring, 0 with none
- *       "used_bytes"  int     0 with none
+ *       "used_bytes"  int     what the ring holds, 0 with none
+ *       "device"      string  "/dev/nvme2n1", "" with none or if sysfs
+ *                             does not name it
+ *       "uuid"        string  its UUID, "8c1d0f3e-...", "" with none
+ *       "head_seq"    int     the next record's sequence number
+ *       "tail_seq"    int     the oldest record still needed
+ *       "pending"     int     VDs whose writes await replay (assemble
+ *                             them, or discard the writes)
+ *       "vds"         int     VDs logging to it now (write-back in effect)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -208,6 +225,8 @@
 #include "metadata.h"
 /* The controller cache's size bounds (macros only: driver/cachecore.h). */
 #include "cachecore.h"
+/* The journal's superblock magic and slots (macros only: driver/jformat.h). */
+#include "jformat.h"
 
 #define VRAIDCTL_VERSION	"0.1.0"
 #define CONTROL_DEFAULT		"/dev/" VRAID_CONTROL_NAME
@@ -516,8 +535,8 @@ static const struct pol_word read_words[] = {
 	{ "nora", VRAID_READ_NORA, "no-read-ahead" },
 };
 /*
- * wb: write-back while the journal (the "battery") is healthy, taken and
- * writing through until vraid can attach a journal; awb: always
+ * wb: write-back while the journal (the "battery") is healthy, writing
+ * through while there is none, it awaits replay or it failed; awb: always
  * write-back, into the controller cache, which is volatile (ABI 1.8; an
  * older module refuses it, EOPNOTSUPP).
  */
@@ -646,7 +665,7 @@ static void cache_hint(const struct vraid_ioc_hdr *h, uint32_t mask,
 
 static const struct vname write_effs[] = {
 	{ VRAID_WEFF_THROUGH, "Write Through", "write_through" },
-	{ VRAID_WEFF_BACK, "Write Back", "write_back" },
+	{ VRAID_WEFF_BACK, "Write Back (journalled)", "write_back" },
 	{ VRAID_WEFF_BACK_VOLATILE, "Write Back (volatile cache)",
 	  "write_back_volatile" },
 	{ VRAID_WEFF_DRAINING, "Draining", "draining" },
@@ -659,15 +678,18 @@ static const struct vname write_effs[] = {
 static const char *write_why(const struct vraid_info *in, bool json)
 {
 	if (in->cache_flags & VRAID_CACHE_JOURNAL_FAILED)
-		return json ? "journal_failed" : "the journal failed";
+		return json ? "journal_failed" :
+		       "the journal (the controller's battery) failed with an I/O error: see `vraidctl controller`; detach it (`vraidctl controller journal none`) and attach another";
 	if (in->cache_flags & VRAID_CACHE_NO_JOURNAL)
 		return json ? "no_journal" :
-		       "write-back needs a journal (the controller's battery), and vraid cannot attach one yet";
+		       "write-back needs a healthy journal (the controller's battery): none is attached, or it awaits replay (see `vraidctl controller`); `vraidctl controller journal DEV` attaches one";
 	return "";
 }
 
 /* What a volatile write-back cache means, after "Write Back (volatile cache)". */
 #define VOLATILE_NOTE	"a power loss loses writes not yet flushed"
+/* ... and the journal, after "Write Back (journalled)". */
+#define JOURNALLED_NOTE	"a write completes once it is in the journal, which keeps it through a power loss"
 
 /*
  * After a create or set of the write policy: write-back without its
@@ -675,7 +697,7 @@ static const char *write_why(const struct vraid_info *in, bool json)
  */
 static void write_note(const struct vraid_info *in, const char *name)
 {
-	if (in->cache_flags & VRAID_CACHE_NO_JOURNAL)
+	if (in->cache_flags & (VRAID_CACHE_NO_JOURNAL | VRAID_CACHE_JOURNAL_FAILED))
 		fprintf(stderr, "%s: write-back writes through for now: %s\n",
 			name, write_why(in, false));
 	else if (in->write_policy_effective == VRAID_WEFF_BACK_VOLATILE)
@@ -2020,6 +2042,10 @@ static int show_human(const struct vraid_info *in)
 		printf(FIELD "%s: %s\n", "Write in effect:",
 		       VNAME(write_effs, in->write_policy_effective, false),
 		       VOLATILE_NOTE);
+	else if (in->write_policy_effective == VRAID_WEFF_BACK)
+		printf(FIELD "%s: %s\n", "Write in effect:",
+		       VNAME(write_effs, in->write_policy_effective, false),
+		       JOURNALLED_NOTE);
 	else
 		printf(FIELD "%s\n", "Write in effect:",
 		       VNAME(write_effs, in->write_policy_effective, false));
@@ -2486,7 +2512,9 @@ static void stats_cache_line(const struct stats_sample *s)
 {
 	uint64_t all = s->chits + s->cmisses;
 	bool rapol = s->in.read_policy == VRAID_READ_AHEAD;
-	bool awb = s->in.write_policy == VRAID_WRITE_BACK_ALWAYS;
+	/* writes fill the cache: always write-back, or journalled write-back */
+	bool awb = s->in.write_policy == VRAID_WRITE_BACK_ALWAYS ||
+		   s->in.write_policy_effective == VRAID_WEFF_BACK;
 	char a[TCELL];
 
 	if (!s->cache) {
@@ -2502,7 +2530,7 @@ static void stats_cache_line(const struct stats_sample *s)
 		printf(", read-ahead: %llu hits of %llu pages read ahead",
 		       (unsigned long long)s->rahits,
 		       (unsigned long long)s->rapages);
-	/* the write-back part likewise (always write-back, ABI 1.8) */
+	/* the write-back part likewise (always write-back, ABI 1.8; wb 1.9) */
 	if (s->wb && (s->dirty || s->wpages || s->destaged || awb))
 		printf(", write-back: %s dirty, %llu pages written in, %llu destaged",
 		       human_size(a, sizeof(a), s->dirty),
@@ -3332,11 +3360,111 @@ static int cmd_replace(int argc, char **argv)
 }
 
 
-/* ---- the controller: its cache (and later its journal) ------------------- */
+/* ---- the controller: its cache and its journal ---------------------------- */
+
+/* "8c1d0f3e-...": @out has room for 37 bytes. */
+static void uuid_str(char *out, const uint8_t *u)
+{
+	sprintf(out, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9],
+		u[10], u[11], u[12], u[13], u[14], u[15]);
+}
+
+/* The first module ABI with the journal (ATTACH, DETACH, DISCARD). */
+#define ABI_MINOR_JOURNAL	9
 
 static const struct vname journal_states[] = {
 	{ VRAID_JOURNAL_NONE, "none", "none" },
+	{ VRAID_JOURNAL_HEALTHY, "healthy", "healthy" },
+	{ VRAID_JOURNAL_REPLAY_PENDING, "replay pending", "replay_pending" },
+	{ VRAID_JOURNAL_FAILED, "failed", "failed" },
 };
+
+/*
+ * "/dev/NAME" of the block device @maj:@min from sysfs's dev/block links
+ * (VRAIDCTL_SYSFS stands in for /sys); "" if sysfs does not name it.
+ */
+static char *blk_dev_name(char *buf, size_t bufsz, uint32_t maj, uint32_t min)
+{
+	char path[512], link[512], name[VRAID_DEVNAME_LEN + 1];
+	const char *base;
+	ssize_t n;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/dev/block/%u:%u", sysfs_root(), maj, min);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return buf;
+	link[n] = '\0';
+	base = strrchr(link, '/');
+	base = base ? base + 1 : link;
+	if (!*base)
+		return buf;
+	tty_str(name, sizeof(name), base, strlen(base));
+	snprintf(buf, bufsz, "/dev/%s", name);
+	return buf;
+}
+
+/* Whether the module fills the journal fields of ABI 1.9. */
+static bool journal_abi(const struct vraid_controller *r)
+{
+	return r->hdr.version_major != VRAID_ABI_MAJOR ||
+	       r->hdr.version_minor >= ABI_MINOR_JOURNAL;
+}
+
+/* The Journal lines of controller show. */
+static void journal_human(const struct vraid_controller *r)
+{
+	char a[32], b[32], dev[64], u[40];
+	unsigned int permille = 0;
+
+#define FIELD "%-18s"
+	if (r->journal_state == VRAID_JOURNAL_NONE) {
+		printf(FIELD "none (write-back writes through)\n", "Journal:");
+		return;
+	}
+	blk_dev_name(dev, sizeof(dev), r->journal_major, r->journal_minor);
+	if (r->journal_state == VRAID_JOURNAL_REPLAY_PENDING)
+		printf(FIELD "replay pending (%u VD%s), %s%s%u:%u%s\n", "Journal:",
+		       r->journal_pending, r->journal_pending == 1 ? "" : "s",
+		       dev, dev[0] ? " (" : "", r->journal_major,
+		       r->journal_minor, dev[0] ? ")" : "");
+	else
+		printf(FIELD "%s, %s%s%u:%u%s\n", "Journal:",
+		       VNAME(journal_states, r->journal_state, false),
+		       dev, dev[0] ? " (" : "", r->journal_major,
+		       r->journal_minor, dev[0] ? ")" : "");
+	if (!journal_abi(r)) {
+		printf(FIELD "%s of %s used\n", "  Ring:",
+		       human_size(a, sizeof(a), r->journal_used_bytes),
+		       human_size(b, sizeof(b), r->journal_bytes));
+		return;
+	}
+	uuid_str(u, r->journal_uuid);
+	printf(FIELD "%s\n", "  UUID:", u);
+	if (r->journal_bytes)
+		permille = (unsigned int)(r->journal_used_bytes * 1000.0 /
+					  (double)r->journal_bytes + 0.5);
+	printf(FIELD "%s, %s used (%u.%u %%)\n", "  Ring:",
+	       human_size(a, sizeof(a), r->journal_bytes),
+	       human_size(b, sizeof(b), r->journal_used_bytes),
+	       permille / 10, permille % 10);
+	printf(FIELD "head %llu, tail %llu\n", "  Sequence:",
+	       (unsigned long long)r->journal_head_seq,
+	       (unsigned long long)r->journal_tail_seq);
+	printf(FIELD "%u virtual drive%s logging to it\n", "  Logging:",
+	       r->journal_vds, r->journal_vds == 1 ? "" : "s");
+	if (r->journal_state == VRAID_JOURNAL_REPLAY_PENDING)
+		printf("                  it holds acknowledged writes of VDs not assembled yet:\n"
+		       "                  `vraidctl assemble --scan` replays them; write-back\n"
+		       "                  writes through until then (`vraidctl controller journal\n"
+		       "                  discard` drops them: they are lost)\n");
+	else if (r->journal_state == VRAID_JOURNAL_FAILED)
+		printf("                  an I/O error: write-back writes through (nothing\n"
+		       "                  acknowledged was lost); `vraidctl controller journal\n"
+		       "                  none` detaches it, then attach another\n");
+#undef FIELD
+}
 
 /*
  * A CONTROLLER reply: all of it (show), or only its first line (what set
@@ -3369,23 +3497,25 @@ static void controller_human(const struct vraid_controller *r, bool all)
 	       human_size(b, sizeof(b), r->cache_dirty_high_bytes),
 	       no_wb && !r->cache_dirty_bytes ?
 	       "; write-back into the cache: not yet" : "");
-	if (r->journal_state == VRAID_JOURNAL_NONE)
-		printf(FIELD "none (write-back writes through)\n", "Journal:");
-	else
-		printf(FIELD "%s (%u:%u, %s of %s used)\n", "Journal:",
-		       VNAME(journal_states, r->journal_state, false),
-		       r->journal_major, r->journal_minor,
-		       human_size(a, sizeof(a), r->journal_used_bytes),
-		       human_size(b, sizeof(b), r->journal_bytes));
 #undef FIELD
+	journal_human(r);
 }
 
 static void controller_json(const struct vraid_controller *r)
 {
+	bool none = r->journal_state == VRAID_JOURNAL_NONE;
+	char dev[64], u[40] = "";
+
+	blk_dev_name(dev, sizeof(dev), r->journal_major, r->journal_minor);
+	if (none)
+		dev[0] = '\0';
+	if (!none && journal_abi(r))
+		uuid_str(u, r->journal_uuid);
 	printf("{\"cache_bytes\":%llu,\"cache_default_bytes\":%llu,"
 	       "\"cache_max_bytes\":%llu,\"used_bytes\":%llu,\"dirty_bytes\":%llu,"
 	       "\"dirty_high_bytes\":%llu,\"vds\":%u,\"journal\":{\"state\":\"%s\","
-	       "\"major\":%u,\"minor\":%u,\"size_bytes\":%llu,\"used_bytes\":%llu}}\n",
+	       "\"major\":%u,\"minor\":%u,\"size_bytes\":%llu,\"used_bytes\":%llu,"
+	       "\"device\":",
 	       (unsigned long long)r->cache_bytes,
 	       (unsigned long long)r->cache_default_bytes,
 	       (unsigned long long)r->cache_max_bytes,
@@ -3396,6 +3526,12 @@ static void controller_json(const struct vraid_controller *r)
 	       r->journal_major, r->journal_minor,
 	       (unsigned long long)r->journal_bytes,
 	       (unsigned long long)r->journal_used_bytes);
+	json_str(dev, sizeof(dev));
+	printf(",\"uuid\":\"%s\",\"head_seq\":%llu,\"tail_seq\":%llu,"
+	       "\"pending\":%u,\"vds\":%u}}\n", u,
+	       (unsigned long long)r->journal_head_seq,
+	       (unsigned long long)r->journal_tail_seq,
+	       r->journal_pending, r->journal_vds);
 }
 
 static const char *cache_size_hint =
@@ -3457,27 +3593,169 @@ static void cache_size_refused(struct ctl *c)
 }
 
 /*
+ * The journal UUIDs in the superblock slots of the block device @path
+ * (slots without the journal magic are left zero): true if it could be
+ * read.  The module decides what it attaches (a valid journal as it is,
+ * anything else formatted anew); the UUID it reports back tells which.
+ */
+static bool journal_probe(const char *path, uint8_t uuid[2][VRAID_J_UUID_LEN])
+{
+	static const uint64_t slot[] = { VRAID_J_SB_SECTOR0, VRAID_J_SB_SECTOR1 };
+	unsigned char b[32 + VRAID_J_UUID_LEN];
+	size_t i;
+	int fd;
+
+	memset(uuid, 0, 2 * VRAID_J_UUID_LEN);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(slot); i++) {
+		if (pread(fd, b, sizeof(b), (off_t)(slot[i] * SECTOR_BYTES)) !=
+		    (ssize_t)sizeof(b)) {
+			close(fd);
+			return false;
+		}
+		if (((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+		     (uint32_t)b[3] << 24) == VRAID_J_SB_MAGIC)
+			memcpy(uuid[i], b + 32, VRAID_J_UUID_LEN);
+	}
+	close(fd);
+	return true;
+}
+
+static const char *journal_dev_hint =
+	"a journal needs a writable block device of its own, at least 64 MiB, with logical blocks of at most 4 KiB: an NVMe namespace or a partition outside every virtual drive (see lsblk)";
+
+/*
+ * After the module refused a journal action: ask it for the controller's
+ * state and say what to do.
+ */
+static void journal_refused(struct ctl *c, const struct vraid_controller *req,
+			    int e)
+{
+	const struct vraid_ioc_hdr *h = &req->hdr;
+	struct vraid_controller r;
+	char dev[64];
+	bool known;
+
+	if (e == EPERM || e == EACCES || e == ENOTTY || e == EPROTO)
+		return;		/* report() said it */
+	if (c->replied && h->version_major == VRAID_ABI_MAJOR &&
+	    h->version_minor < ABI_MINOR_JOURNAL &&
+	    (e == EOPNOTSUPP || e == EINVAL)) {
+		hintmsg("the vraid module speaks ABI %d.%d, which has no journal: load the module built with this vraidctl (ABI %d.%d)",
+			h->version_major, h->version_minor, VRAID_ABI_MAJOR,
+			VRAID_ABI_MINOR);
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	r.action = VRAID_CTRL_SHOW;
+	known = !ctl_ioctl(c, VRAID_IOC_CONTROLLER, &r, sizeof(r));
+	if (known && r.journal_state != VRAID_JOURNAL_NONE)
+		blk_dev_name(dev, sizeof(dev), r.journal_major, r.journal_minor);
+	switch (req->action) {
+	case VRAID_CTRL_JOURNAL_ATTACH:
+		if (known && r.journal_state != VRAID_JOURNAL_NONE) {
+			hintmsg("a journal is attached already (%s%s%u:%u, %s): detach it first with `vraidctl controller journal none`",
+				dev, dev[0] ? ", " : "", r.journal_major,
+				r.journal_minor,
+				VNAME(journal_states, r.journal_state, false));
+		} else if (e == EEXIST || (c->replied && strstr(h->message, "force"))) {
+			hintmsg("`vraidctl controller journal DEV --force` formats it anew: whatever it holds, journalled writes included, is lost");
+		} else if (e == EBUSY) {
+			hintmsg("the device is in use: a virtual drive, a member or hot spare of one, mounted, or in md/dm (check lsblk, /proc/mdstat, `vraidctl list`, `vraidctl spare list`)");
+			hintmsg("%s", journal_dev_hint);
+		} else if (e == EINVAL || e == ENOSPC || e == EROFS ||
+			   e == EOPNOTSUPP || e == EFBIG || e == ENOTBLK) {
+			hintmsg("%s", journal_dev_hint);
+		}
+		break;
+	case VRAID_CTRL_JOURNAL_DETACH:
+		if (known && r.journal_state == VRAID_JOURNAL_NONE)
+			hintmsg("no journal is attached (see `vraidctl controller`)");
+		break;
+	case VRAID_CTRL_JOURNAL_DISCARD:
+		if (known && r.journal_state != VRAID_JOURNAL_REPLAY_PENDING)
+			hintmsg("discard only drops the writes a journal holds for virtual drives not assembled yet (state replay pending); the journal is %s (see `vraidctl controller`)",
+				VNAME(journal_states, r.journal_state, false));
+		break;
+	default:
+		break;
+	}
+}
+
+/* What vraidctl knows of the device before an attach. */
+enum { JN_UNKNOWN, JN_PROBED, JN_FORCED };
+
+/*
+ * What a journal action did, on standard error (stdout has the state);
+ * @how JN_PROBED: @old holds the UUIDs on the device before an attach.
+ */
+static void journal_note(const struct vraid_controller *r, const char *arg,
+			 int how, uint8_t old[2][VRAID_J_UUID_LEN])
+{
+	char u[40];
+
+	switch (r->action) {
+	case VRAID_CTRL_JOURNAL_ATTACH:
+		uuid_str(u, r->journal_uuid);
+		if (how == JN_UNKNOWN)
+			fprintf(stderr, "controller journal: %s attached (UUID %s)\n",
+				arg, u);
+		else if (how == JN_FORCED ||
+			 (memcmp(r->journal_uuid, old[0], VRAID_J_UUID_LEN) &&
+			  memcmp(r->journal_uuid, old[1], VRAID_J_UUID_LEN)))
+			fprintf(stderr, "controller journal: %s formatted as a new journal (UUID %s); write-back VDs (write-policy=wb) log to it\n",
+				arg, u);
+		else
+			fprintf(stderr, "controller journal: attached the vraid journal %s held (UUID %s), as it was\n",
+				arg, u);
+		if (r->journal_state == VRAID_JOURNAL_REPLAY_PENDING)
+			fprintf(stderr, "controller journal: it holds acknowledged writes of %u virtual drive%s from before a crash or power loss: `vraidctl assemble --scan` replays them; write-back writes through until then; `vraidctl controller journal discard` drops them (they are lost)\n",
+				r->journal_pending,
+				r->journal_pending == 1 ? "" : "s");
+		break;
+	case VRAID_CTRL_JOURNAL_DETACH:
+		fprintf(stderr, "controller journal: detached; write-back VDs (write-policy=wb) write through until `vraidctl controller journal DEV` attaches one\n");
+		break;
+	case VRAID_CTRL_JOURNAL_DISCARD:
+		fprintf(stderr, "controller journal: the writes it held for virtual drives not assembled yet are dropped (lost); assembling those VDs replays nothing\n");
+		break;
+	default:
+		break;
+	}
+}
+
+/*
  * controller [show] [--json] | controller set cache-size=SIZE|default
- * [--json] | controller journal DEV|none: one CONTROLLER request.
+ * [--json] | controller journal DEV [--force]|none|discard [--json]: one
+ * CONTROLLER request.
  */
 static int cmd_controller(int argc, char **argv)
 {
 	const char *pos[4], *sub, *arg = "";
 	struct vraid_controller req;
 	struct vraid_member_ref ref;
-	bool json = false, got = false;
+	bool json = false, got = false, force;
 	uint64_t bytes = 0;
 	char what[128];
 	size_t npos, i;
+	uint8_t old[2][VRAID_J_UUID_LEN];
+	int how = JN_UNKNOWN;
 	struct ctl c;
 	int rc, e;
 
+	force = take_flag(&argc, argv, "--force");
 	rc = parse_args("controller", argc, argv, NULL, NULL, &json, pos,
 			ARRAY_SIZE(pos), &npos);
 	if (rc >= 0)
 		return rc;
 	sub = npos ? pos[0] : "show";
 	memset(&req, 0, sizeof(req));
+	if (force && (strcmp(sub, "journal") ||
+		      (npos >= 2 && (!strcmp(pos[1], "none") ||
+				     !strcmp(pos[1], "discard")))))
+		return usage_error("controller", "--force is only for controller journal DEV (format DEV even if it holds a vraid journal)");
 	if (!strcmp(sub, "show")) {
 		if (npos > 1)
 			return usage_error("controller", "unexpected argument '%s'",
@@ -3509,21 +3787,26 @@ static int cmd_controller(int argc, char **argv)
 		req.action = VRAID_CTRL_SET_CACHE_SIZE;
 		req.cache_bytes = bytes;
 	} else if (!strcmp(sub, "journal")) {
-		if (json)
-			return usage_error("controller", "--json is only for controller show and controller set");
 		if (npos < 2)
-			return usage_error("controller", "name the journal device (e.g. /dev/nvme2n1), or none to detach the journal");
+			return usage_error("controller", "name the journal device (e.g. /dev/nvme2n1), none to detach the journal, or discard to drop the writes it holds for VDs not assembled yet");
 		if (npos > 2)
 			return usage_error("controller", "name one journal device only");
 		arg = pos[1];
 		if (!strcmp(arg, "none")) {
 			req.action = VRAID_CTRL_JOURNAL_DETACH;
+		} else if (!strcmp(arg, "discard")) {
+			req.action = VRAID_CTRL_JOURNAL_DISCARD;
 		} else {
 			if (member_ref(arg, &ref))
 				return RC_FAIL;
 			req.action = VRAID_CTRL_JOURNAL_ATTACH;
+			req.ctrl_flags = force ? VRAID_CTRL_FORCE : 0;
 			req.major = ref.major;
 			req.minor = ref.minor;
+			if (force)
+				how = JN_FORCED;
+			else if (journal_probe(arg, old))
+				how = JN_PROBED;
 		}
 	} else {
 		return usage_error("controller", "unknown controller action '%s' (choose show, set or journal)",
@@ -3534,31 +3817,30 @@ static int cmd_controller(int argc, char **argv)
 		return RC_FAIL;
 	e = ctl_ioctl(&c, VRAID_IOC_CONTROLLER, &req, sizeof(req));
 	if (e) {
-		snprintf(what, sizeof(what), "controller %s%s%s", sub,
-			 *arg ? " " : "", arg);
+		snprintf(what, sizeof(what), "controller %s%s%s%s", sub,
+			 *arg ? " " : "", arg, force ? " --force" : "");
 		report(&c, what, e, &req.hdr, CTX_CONTROLLER);
 		if (e == EINVAL && c.replied &&
 		    req.action == VRAID_CTRL_SET_CACHE_SIZE)
 			cache_size_refused(&c);
-		else if (e == EOPNOTSUPP &&
-			 (req.action == VRAID_CTRL_JOURNAL_ATTACH ||
-			  req.action == VRAID_CTRL_JOURNAL_DETACH))
-			hintmsg("journals are not available yet: vraid cannot attach one to the controller cache, and a write-back VD (write-policy=wb) writes through until it can");
+		else if (req.action >= VRAID_CTRL_JOURNAL_ATTACH)
+			journal_refused(&c, &req, e);
 		close(c.fd);
 		return RC_FAIL;
 	}
 	close(c.fd);
-	if (json) {
+	if (json)
 		controller_json(&req);
-		return RC_OK;
-	}
-	controller_human(&req, req.action != VRAID_CTRL_SET_CACHE_SIZE);
-	if (req.action == VRAID_CTRL_SET_CACHE_SIZE && bytes) {
-		fflush(stdout);
+	else if (req.action >= VRAID_CTRL_JOURNAL_ATTACH)
+		journal_human(&req);
+	else
+		controller_human(&req, req.action != VRAID_CTRL_SET_CACHE_SIZE);
+	fflush(stdout);
+	if (req.action == VRAID_CTRL_SET_CACHE_SIZE && bytes)
 		fprintf(stderr, "controller cache: %llu MiB until the vraid module is unloaded; to keep it, put `options vraid cache_mib=%llu` in a file of /etc/modprobe.d/\n",
 			(unsigned long long)(req.cache_bytes >> 20),
 			(unsigned long long)(req.cache_bytes >> 20));
-	}
+	journal_note(&req, arg, how, old);
 	return RC_OK;
 }
 
@@ -3572,13 +3854,6 @@ struct md_copy {
 	char why[VRAID_MSG_LEN];
 	struct vraid_md md;
 };
-
-static void uuid_str(char *out, const uint8_t *u)
-{
-	sprintf(out, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9],
-		u[10], u[11], u[12], u[13], u[14], u[15]);
-}
 
 static int read_copy(int fd, const char *dev, struct md_copy *c)
 {
@@ -3811,7 +4086,7 @@ static bool read_md(const char *path, struct vraid_md *md)
 }
 
 static int assemble_one(struct ctl *c, const char *const *devs, size_t n,
-			bool scan)
+			bool scan, uint32_t flags)
 {
 	struct vraid_assemble req;
 	char what[64];
@@ -3820,6 +4095,7 @@ static int assemble_one(struct ctl *c, const char *const *devs, size_t n,
 
 	memset(&req, 0, sizeof(req));
 	req.nr_devices = (uint32_t)n;
+	req.asm_flags = flags;
 	for (i = 0; i < n; i++)
 		if (member_ref(devs[i], &req.devices[i]))
 			return RC_FAIL;
@@ -3833,6 +4109,14 @@ static int assemble_one(struct ctl *c, const char *const *devs, size_t n,
 		snprintf(what, sizeof(what), "assemble %s%s", devs[0],
 			 n > 1 ? " ..." : "");
 		report(c, what, e, &req.hdr, CTX_OTHER);
+		if ((flags & VRAID_ASM_NO_JOURNAL) && e == EINVAL && c->replied &&
+		    req.hdr.version_major == VRAID_ABI_MAJOR &&
+		    req.hdr.version_minor < ABI_MINOR_JOURNAL)
+			hintmsg("the vraid module speaks ABI %d.%d, which has no journal and no --no-journal: leave --no-journal out, or load the module built with this vraidctl",
+				req.hdr.version_major, req.hdr.version_minor);
+		else if (!(flags & VRAID_ASM_NO_JOURNAL) && c->replied &&
+			 strstr(req.hdr.message, "journal"))
+			hintmsg("attach the journal first (`vraidctl controller journal DEV`; `vraidctl controller` shows the one attached), then assemble again: the writes are replayed; --no-journal assembles without them (they are lost)");
 		return RC_FAIL;
 	}
 	printf("%s: assembled%s%s, %u of %zu device%s used",
@@ -3847,17 +4131,24 @@ static int assemble_one(struct ctl *c, const char *const *devs, size_t n,
 static int cmd_assemble(int argc, char **argv)
 {
 	const char *pos[VRAID_MAX_MEMBERS];
-	bool scan = false;
+	bool scan = false, nojournal = false;
+	uint32_t flags = 0;
 	size_t npos;
 	struct ctl c;
 	int i, j, rc;
 
 	for (i = j = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
 		if (!strcmp(argv[i], "--scan"))
 			scan = true;
+		else if (!strcmp(argv[i], "--no-journal"))
+			nojournal = true;
 		else
 			argv[j++] = argv[i];
 	}
+	while (i < argc)
+		argv[j++] = argv[i++];
 	argc = j;
 	rc = parse_args("assemble", argc, argv, NULL, NULL, NULL, pos,
 			ARRAY_SIZE(pos), &npos);
@@ -3867,10 +4158,14 @@ static int cmd_assemble(int argc, char **argv)
 		return usage_error("assemble", "give either --scan or the member devices of one VD");
 	if (npos > VRAID_MAX_MEMBERS)
 		return usage_error("assemble", "at most %u devices", VRAID_MAX_MEMBERS);
+	if (nojournal) {
+		flags |= VRAID_ASM_NO_JOURNAL;
+		errmsg("warning: --no-journal: a VD whose acknowledged writes are in a journal that is not attached is assembled without them: those writes are lost (its data is what the members hold)");
+	}
 	if (!ctl_open(&c, true))
 		return RC_FAIL;
 	if (!scan) {
-		rc = assemble_one(&c, pos, npos, false);
+		rc = assemble_one(&c, pos, npos, false, flags);
 		close(c.fd);
 		return rc;
 	}
@@ -3913,7 +4208,7 @@ static int cmd_assemble(int argc, char **argv)
 				done[g] = true;
 			}
 			found++;
-			rc = assemble_one(&c, group, ng, true);
+			rc = assemble_one(&c, group, ng, true, flags);
 			if (rc == RC_FAIL)
 				failed++;
 		}
@@ -3968,8 +4263,10 @@ static const struct command commands[] = {
 	  "  awb completes writes once they are in the controller cache, which is\n"
 	  "  volatile: a power loss loses writes not yet flushed (a flush, sync or\n"
 	  "  fsync, writes them to the members); a module before ABI 1.8 refuses it\n"
-	  "  (EOPNOTSUPP, exit 1).  wb is taken, and writes through until there is\n"
-	  "  a journal (show: \"Write in effect\").\n"
+	  "  (EOPNOTSUPP, exit 1).  wb completes writes once they are in the\n"
+	  "  controller's journal (`vraidctl controller journal DEV`), which keeps\n"
+	  "  them through a power loss; without a healthy journal it writes through\n"
+	  "  (show: \"Write in effect\").\n"
 	  "  cached keeps what reads bring in the controller cache (stats: hits);\n"
 	  "  ra reads ahead of sequential reads into it (stats: read-ahead).\n\n"
 	  "example: vraidctl create --level 0 --strip 128K --name scratch /dev/nvme0n1 /dev/nvme1n1\n"
@@ -3983,7 +4280,7 @@ static const struct command commands[] = {
 	{ "stop", cmd_stop, "vraidctl stop VD",
 	  "Stop the virtual drive VD but keep it: its metadata is marked clean and\n"
 	  "`vraidctl assemble` brings it back.  It must not be open.\n" },
-	{ "assemble", cmd_assemble, "vraidctl assemble --scan | DEV...",
+	{ "assemble", cmd_assemble, "vraidctl assemble [--no-journal] --scan | DEV...",
 	  "Bring virtual drives up again from the metadata on their members (after a\n"
 	  "reboot, a module reload, or on another machine).  With DEV..., the devices\n"
 	  "of one VD; with --scan, every block device is examined and each VD found\n"
@@ -3991,8 +4288,17 @@ static const struct command commands[] = {
 	  "stale and left out; roles no device fills are missing, and the VD starts\n"
 	  "Degraded if its level allows it, otherwise not at all.  A VD whose name is\n"
 	  "taken gets a suffix (-2, -3, ...).\n\n"
-	  "  --scan     find and assemble every VD whose members are present\n"
-	  "  -h, --help show this help\n" },
+	  "A write-back VD (write-policy=wb) whose metadata says the controller's\n"
+	  "journal may hold writes it acknowledged (after a crash or power loss)\n"
+	  "needs that journal: attach it first, and the assembly replays those\n"
+	  "writes before the VD goes live; without it the assembly is refused.\n"
+	  "After a crash: vraidctl controller journal DEV, then vraidctl assemble\n"
+	  "--scan.\n\n"
+	  "  --scan        find and assemble every VD whose members are present\n"
+	  "  --no-journal  assemble even though the journal holding writes of the\n"
+	  "                VD is not attached: those writes are LOST (the data is\n"
+	  "                what the members hold); a module before ABI 1.9 refuses it\n"
+	  "  -h, --help    show this help\n" },
 	{ "examine", cmd_examine, "vraidctl examine DEV [--json]",
 	  "Show what the vraid metadata on the block device DEV says: both copies\n"
 	  "(A at 4 KiB, B at 1 MiB) and whether they are valid, and the virtual drive\n"
@@ -4103,12 +4409,12 @@ static const struct command commands[] = {
 	  "it.  Then read-ahead: the pages of reads answered from pages it brought\n"
 	  "in (hits, counted above too) and the pages read ahead (read-policy=ra);\n"
 	  "left out with a module that has no read-ahead counters.  Then\n"
-	  "write-back (write-policy=awb, or once it wrote into the cache): what\n"
-	  "the VD wrote into the cache and is not on its members yet (dirty), the\n"
-	  "4 KiB pages written into it and those written from it to the members\n"
-	  "(destaged); left out with a module that has no write-back counters.\n"
-	  "Last, what the VD holds in the cache.  All the VDs' dirty data and the\n"
-	  "journal: `vraidctl controller`.\n\n"
+	  "write-back (write-policy=awb, wb with a healthy journal, or once it\n"
+	  "wrote into the cache): what the VD wrote into the cache and is not on\n"
+	  "its members yet (dirty), the 4 KiB pages written into it and those\n"
+	  "written from it to the members (destaged); left out with a module that\n"
+	  "has no write-back counters.  Last, what the VD holds in the cache.  All\n"
+	  "the VDs' dirty data and the journal: `vraidctl controller`.\n\n"
 	  "  --watch          report rates every interval (like iostat)\n"
 	  "  --interval SECS  seconds between reports, 0.1 to 86400 (default 2)\n"
 	  "  --count N        stop after N reports\n"
@@ -4149,53 +4455,80 @@ static const struct command commands[] = {
 	  "\"Write in effect\"); setting wt or wb after awb writes them out first.\n"
 	  "A module before ABI 1.8 refuses awb (EOPNOTSUPP, exit 1).  cached is\n"
 	  "taken: reads fill the controller cache and are answered from it; writes\n"
-	  "without awb go to the members and replace what it holds.\n"
+	  "without awb (or wb with a journal) go to the members and replace what\n"
+	  "it holds.\n"
 	  "ra is taken: sequential reads bring the data after them into the\n"
 	  "controller cache ahead of time; with io-policy=direct, reads are\n"
 	  "answered from what read-ahead (or awb) brought in and other misses do\n"
-	  "not fill it.  wb is taken: as a controller's write-back with a bad\n"
-	  "battery, it writes through until there is a journal, which vraid cannot\n"
-	  "attach yet (show: \"Write in effect\").  New\n"
-	  "VDs start with\n"
+	  "not fill it.  wb is taken: while the controller's journal (its\n"
+	  "\"battery\", `vraidctl controller journal DEV`) is healthy, writes\n"
+	  "complete once they are in the journal and reach the members later; as\n"
+	  "a controller's write-back with a bad battery, it writes through while\n"
+	  "there is no journal, it awaits replay or it failed (show: \"Write in\n"
+	  "effect\").  New VDs start with\n"
 	  "access=rw disk-cache=default read-policy=nora write-policy=wt\n"
 	  "io-policy=direct unless `vraidctl create` is told otherwise.\n\n"
 	  "examples: vraidctl set vraid0 access=ro\n"
 	  "          vraidctl set scratch disk-cache=off access=rw\n" },
 	{ "controller", cmd_controller,
-	  "vraidctl controller [show] [--json] | controller set cache-size=SIZE|default | controller journal DEV|none",
+	  "vraidctl controller [show] [--json] | controller set cache-size=SIZE|default | controller journal DEV [--force]|none|discard",
 	  "Show or change the controller: its cache, one pool in the module's memory\n"
 	  "that every virtual drive's cached reads (io-policy=cached), read-ahead\n"
-	  "(read-policy=ra) and always write-back (write-policy=awb) share, and\n"
-	  "later its journal.\n\n"
+	  "(read-policy=ra) and write-back (write-policy=awb, and wb with a journal)\n"
+	  "share, and its journal, the \"battery\" of write-back: a block device\n"
+	  "where write-back VDs (write-policy=wb) log each write before it\n"
+	  "completes, so that it survives a crash or power loss.\n\n"
 	  "  show          (the default) the cache's size, the default size and the\n"
 	  "                largest this machine takes, what the virtual drives hold\n"
-	  "                in it, dirty data and the journal; what one VD holds:\n"
-	  "                `vraidctl stats VD`\n"
+	  "                in it, dirty data and the journal (state, device, UUID,\n"
+	  "                ring size and use, sequence numbers, VDs logging to it);\n"
+	  "                what one VD holds: `vraidctl stats VD`\n"
 	  "  set cache-size=SIZE|default\n"
 	  "                resize the cache at once: SIZE is a whole number of MiB\n"
 	  "                from 16M up to half the RAM (at most 1T), with a K, M, G\n"
 	  "                or T suffix (binary units), e.g. 256M or 2G; default is\n"
 	  "                the module's default (RAM/16 within 32M to 1G).  Shrinking\n"
 	  "                drops clean cached data (nothing is lost: dirty data of\n"
-	  "                write-policy=awb stays until it is on the members).  Prints\n"
+	  "                write-back stays until it is on the members).  Prints\n"
 	  "                the size now.  Lasts until the module is unloaded: to keep\n"
 	  "                a size, load the module with cache_mib=N (a line\n"
 	  "                `options vraid cache_mib=N` in /etc/modprobe.d/vraid.conf)\n"
-	  "  journal DEV   attach the block device DEV as the cache's journal, or\n"
-	  "  journal none  detach it: not available yet, the module refuses both\n"
-	  "                (EOPNOTSUPP, exit 1); write-back (write-policy=wb) writes\n"
-	  "                through until there is a journal\n"
-	  "  --json        (show, set) one line of JSON: {\"cache_bytes\":N,\n"
-	  "                \"cache_default_bytes\":N,\"cache_max_bytes\":N,\"used_bytes\":N,\n"
-	  "                \"dirty_bytes\":N,\"dirty_high_bytes\":N,\"vds\":N,\"journal\":\n"
-	  "                {\"state\":\"none\",\"major\":N,\"minor\":N,\"size_bytes\":N,\n"
-	  "                \"used_bytes\":N}}\n"
+	  "  journal DEV   attach the block device DEV as the journal (one at a\n"
+	  "                time): an NVMe namespace or a partition of at least\n"
+	  "                64 MiB, outside every virtual drive, not in use.  A DEV\n"
+	  "                that holds a vraid journal is attached as it is (with\n"
+	  "                writes from before a crash, they are replayed when their\n"
+	  "                VDs are assembled); ANY OTHER DEV IS FORMATTED: WHAT IT\n"
+	  "                HOLDS IS OVERWRITTEN.  Then write-back VDs log to it.\n"
+	  "  --force       (journal DEV) format DEV even if it holds a vraid\n"
+	  "                journal: the writes it holds are lost\n"
+	  "  journal none  detach the journal: write-back VDs write their dirty\n"
+	  "                data to the members, then write through\n"
+	  "  journal discard\n"
+	  "                drop the writes the journal holds for VDs not assembled\n"
+	  "                yet (state replay pending): they are LOST; only when\n"
+	  "                those VDs are gone for good\n"
+	  "  --json        one line of JSON, the state (after the change):\n"
+	  "                {\"cache_bytes\":N,\"cache_default_bytes\":N,\n"
+	  "                \"cache_max_bytes\":N,\"used_bytes\":N,\"dirty_bytes\":N,\n"
+	  "                \"dirty_high_bytes\":N,\"vds\":N,\"journal\":{\"state\":\"none\"|\n"
+	  "                \"healthy\"|\"replay_pending\"|\"failed\",\"major\":N,\"minor\":N,\n"
+	  "                \"size_bytes\":N,\"used_bytes\":N,\"device\":\"/dev/nvme2n1\",\n"
+	  "                \"uuid\":\"...\",\"head_seq\":N,\"tail_seq\":N,\"pending\":N,\n"
+	  "                \"vds\":N}}\n"
 	  "  -h, --help    show this help\n\n"
+	  "Write-back (write-policy=wb) writes through while there is no journal,\n"
+	  "while it awaits replay and after it failed (an I/O error); nothing\n"
+	  "acknowledged is lost then.  After a crash or power loss: attach the\n"
+	  "journal, then assemble (vraidctl controller journal DEV; vraidctl\n"
+	  "assemble --scan).  A device named none or discard: give its path,\n"
+	  "./none.\n\n"
 	  "show needs only to open the control device; set and journal need root\n"
 	  "(CAP_SYS_ADMIN).  The controller command needs a module of ABI 1.7 or\n"
-	  "later.\n\n"
+	  "later, the journal one of ABI 1.9 or later.\n\n"
 	  "examples: vraidctl controller\n"
-	  "          vraidctl controller set cache-size=512M\n" },
+	  "          vraidctl controller set cache-size=512M\n"
+	  "          vraidctl controller journal /dev/nvme2n1p1\n" },
 	{ "version", cmd_version, "vraidctl version",
 	  "Print vraidctl's version and ABI version, and the loaded module's ABI version.\n" },
 	{ "help", cmd_help, "vraidctl help [COMMAND]",

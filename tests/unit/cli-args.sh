@@ -32,10 +32,20 @@
 #   MOCK_RA=1                        every VD's read policy is read-ahead
 #   MOCK_AWB=1                       every VD's write policy is always
 #                                    write-back (in effect: volatile)
+#   MOCK_WB=1                        every VD's write policy is write-back
+#                                    (in effect: as MOCK_JOURNAL says)
 #   MOCK_DIRTY=BYTES                 CONTROLLER's dirty bytes (default 0)
 #   MOCK_NOT_ROOT=1                  the caller lacks CAP_SYS_ADMIN: the
 #                                    CONTROLLER actions other than SHOW
 #                                    fail with EPERM, as the module's do
+#   MOCK_JOURNAL=none|healthy|pending|failed
+#                                    the controller's journal (ABI 1.9;
+#                                    default none): CONTROLLER reports it
+#                                    (7:0, "pending" with 2 VDs awaiting
+#                                    replay), and INFO's write-back VDs
+#                                    write back journalled (healthy) or
+#                                    through with NO_JOURNAL (none,
+#                                    pending) or JOURNAL_FAILED (failed)
 # A SET_POLICY that succeeds changes the VD's policies for the INFO
 # requests that follow in the same process; a CREATE that succeeds (it
 # makes vraid4) sets vraid4's.
@@ -44,10 +54,16 @@
 # on a machine with 2 GiB of RAM: a 128 MiB cache (the default), at most
 # 1 GiB, 12 MiB held by the scenario's VDs (none: 0 B, 0 VDs).
 # SET_CACHE_SIZE goes through vraid_cache_check_bytes() (cachecore.c) and
-# changes the size for its reply; the JOURNAL actions fail with the
-# module's EOPNOTSUPP; with MOCK_ABI_MINOR below 7 CONTROLLER is an unknown
-# command (ENOTTY), as on a module before it.  CONTROLLER requests other
-# than SHOW are logged to MOCK_LOG.
+# changes the size for its reply.  JOURNAL_ATTACH fails with EBUSY while a
+# journal is attached, else attaches major:minor, healthy; JOURNAL_DETACH
+# fails with ENOENT without one; JOURNAL_DISCARD with EINVAL unless it is
+# pending.  With MOCK_ABI_MINOR below 9 the JOURNAL actions fail as
+# before ABI 1.9 (ATTACH, DETACH: EOPNOTSUPP; DISCARD, FORCE: EINVAL from
+# the old validator); below 7 CONTROLLER is an unknown command (ENOTTY),
+# as on a module before it.  CONTROLLER requests other than SHOW are
+# logged to MOCK_LOG.
+# ASSEMBLE (checked by vraid_validate_assemble()) is logged to MOCK_LOG
+# and brings up vraid0 from all the devices given.
 #
 # Environment: CC (default cc), SANITIZE=0 to skip the ASan/UBSan pass.
 set -u
@@ -137,6 +153,7 @@ EOF
 cat >"$tmp/mock.c" <<'EOF'
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,6 +227,20 @@ static int refused(struct vraid_ioc_hdr *h, int ret, const char *msg)
 
 	snprintf(m, sizeof(m), "mock: validator: %s", msg);
 	return fail(h, -ret, m);
+}
+
+/* MOCK_JOURNAL as a journal state */
+static uint32_t journal_env(void)
+{
+	const char *j = getenv("MOCK_JOURNAL");
+
+	if (!j || !strcmp(j, "none"))
+		return VRAID_JOURNAL_NONE;
+	if (!strcmp(j, "healthy"))
+		return VRAID_JOURNAL_HEALTHY;
+	if (!strcmp(j, "pending"))
+		return VRAID_JOURNAL_REPLAY_PENDING;
+	return VRAID_JOURNAL_FAILED;
 }
 
 static const char *scenario(void)
@@ -381,6 +412,8 @@ static int vd_info(struct vraid_info *in)
 		in->read_policy = VRAID_READ_AHEAD;
 	if (getenv("MOCK_AWB"))
 		in->write_policy = VRAID_WRITE_BACK_ALWAYS;
+	if (getenv("MOCK_WB"))
+		in->write_policy = VRAID_WRITE_BACK;
 	if (pols[ix].mask & VRAID_SET_ACCESS)
 		in->access_policy = pols[ix].access;
 	if (pols[ix].mask & VRAID_SET_DISK_CACHE)
@@ -398,8 +431,18 @@ static int vd_info(struct vraid_info *in)
 	in->write_policy_effective =
 		in->write_policy == VRAID_WRITE_BACK_ALWAYS ?
 		VRAID_WEFF_BACK_VOLATILE : VRAID_WEFF_THROUGH;
-	in->cache_flags = in->write_policy == VRAID_WRITE_BACK ?
-			  VRAID_CACHE_NO_JOURNAL : 0;
+	in->cache_flags = 0;
+	if (in->write_policy == VRAID_WRITE_BACK) {
+		/* journalled while the journal is healthy (ABI 1.9) */
+		uint32_t js = journal_env();
+
+		if (js == VRAID_JOURNAL_HEALTHY)
+			in->write_policy_effective = VRAID_WEFF_BACK;
+		else
+			in->cache_flags = js == VRAID_JOURNAL_FAILED ?
+					  VRAID_CACHE_JOURNAL_FAILED :
+					  VRAID_CACHE_NO_JOURNAL;
+	}
 	return 0;
 }
 
@@ -533,6 +576,7 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 		{ "replace", 0x07, sizeof(struct vraid_replace) },
 		{ "job", 0x08, sizeof(struct vraid_job) },
 		{ "controller", 0x09, sizeof(struct vraid_controller) },
+		{ "assemble", 0x0b, sizeof(struct vraid_assemble) },
 	};
 	const char *f = getenv("MOCK_FAIL");
 	unsigned nr = _IOC_NR(req), i, k;
@@ -725,6 +769,8 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 	}
 	case 0x09: {
 		static uint64_t cache_bytes;	/* SET_CACHE_SIZE's, 0: default */
+		static uint32_t jstate, jmaj = 7, jmin;	/* the journal */
+		static bool jinit;
 		struct vraid_controller *c = (void *)h;
 		struct vraid_cache_limits l;
 		uint32_t idx[16];
@@ -735,10 +781,27 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 		if ((ret = vraid_validate_controller(c, msg, sizeof(msg))))
 			return refused(h, ret, msg);
 		if (c->action != VRAID_CTRL_SHOW)
-			logit("controller action=%u cache=%llu dev=%u:%u\n", c->action,
+			logit("controller action=%u flags=%u cache=%llu dev=%u:%u\n",
+			      c->action, c->ctrl_flags,
 			      (unsigned long long)c->cache_bytes, c->major, c->minor);
+		/* the validator of a module before ABI 1.9 */
+		if (abi_minor() >= 0 && abi_minor() < 9 && c->ctrl_flags) {
+			snprintf(msg, sizeof(msg), "unknown controller flags 0x%x",
+				 c->ctrl_flags);
+			return fail(h, EINVAL, msg);
+		}
+		if (abi_minor() >= 0 && abi_minor() < 9 &&
+		    c->action > VRAID_CTRL_JOURNAL_DETACH) {
+			snprintf(msg, sizeof(msg), "unknown controller action %u",
+				 c->action);
+			return fail(h, EINVAL, msg);
+		}
 		if (c->action != VRAID_CTRL_SHOW && getenv("MOCK_NOT_ROOT"))
 			return fail(h, EPERM, "changing the controller needs CAP_SYS_ADMIN (run as root)");
+		if (!jinit) {
+			jstate = journal_env();
+			jinit = true;
+		}
 		switch (c->action) {
 		case VRAID_CTRL_SET_CACHE_SIZE:
 			if ((ret = vraid_cache_check_bytes(c->cache_bytes, MOCK_RAM,
@@ -748,7 +811,27 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 			break;
 		case VRAID_CTRL_JOURNAL_ATTACH:
 		case VRAID_CTRL_JOURNAL_DETACH:
-			return fail(h, EOPNOTSUPP, "the controller cache has no journal yet: write-back writes through");
+			if (abi_minor() >= 0 && abi_minor() < 9)
+				return fail(h, EOPNOTSUPP, "the controller cache has no journal yet: write-back writes through");
+			if (c->action == VRAID_CTRL_JOURNAL_DETACH) {
+				if (jstate == VRAID_JOURNAL_NONE)
+					return fail(h, ENOENT, "no journal is attached");
+				jstate = VRAID_JOURNAL_NONE;
+				break;
+			}
+			if (jstate != VRAID_JOURNAL_NONE)
+				return fail(h, EBUSY, "a journal is attached already: detach it first");
+			jstate = VRAID_JOURNAL_HEALTHY;
+			jmaj = c->major;
+			jmin = c->minor;
+			c->major = c->minor = 0;	/* outputs only */
+			c->ctrl_flags = 0;
+			break;
+		case VRAID_CTRL_JOURNAL_DISCARD:
+			if (jstate != VRAID_JOURNAL_REPLAY_PENDING)
+				return fail(h, EINVAL, "the journal holds no writes awaiting replay");
+			jstate = VRAID_JOURNAL_HEALTHY;
+			break;
 		}
 		nvd = vd_list(idx);
 		c->cache_bytes = cache_bytes ? cache_bytes :
@@ -763,7 +846,43 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 		if (getenv("MOCK_DIRTY"))
 			c->cache_dirty_bytes = strtoull(getenv("MOCK_DIRTY"), NULL, 0);
 		c->nr_vds = nvd;
-		c->journal_state = VRAID_JOURNAL_NONE;
+		c->journal_state = jstate;
+		if (jstate != VRAID_JOURNAL_NONE) {
+			static const uint8_t u[16] = {
+				0x8c, 0x1d, 0x0f, 0x3e, 0x52, 0x44, 0x4a, 0x1b,
+				0x9e, 0x07, 0x6d, 0x21, 0xc3, 0x55, 0xa0, 0x19,
+			};
+
+			c->journal_major = jmaj;
+			c->journal_minor = jmin;
+			c->journal_bytes = 1023ULL << 20;
+			c->journal_used_bytes = 12ULL << 20;
+			memcpy(c->journal_uuid, u, sizeof(u));
+			c->journal_head_seq = 1234;
+			c->journal_tail_seq = 1000;
+			c->journal_pending = jstate == VRAID_JOURNAL_REPLAY_PENDING ? 2 : 0;
+			c->journal_vds = jstate == VRAID_JOURNAL_HEALTHY ? 1 : 0;
+		}
+		return 0;
+	}
+	case 0x0b: {
+		struct vraid_assemble *a = (void *)h;
+		char m[400] = "";
+
+		if (a->index || a->nr_used || a->nr_stale || a->disk_name[0] ||
+		    a->name[0])
+			return fail(h, EINVAL, "mock: assemble fields not zeroed");
+		if ((ret = vraid_validate_assemble(a, msg, sizeof(msg))))
+			return refused(h, ret, msg);
+		for (i = 0; i < a->nr_devices; i++)
+			snprintf(m + strlen(m), sizeof(m) - strlen(m), "%s%u:%u",
+				 i ? "," : "", a->devices[i].major, a->devices[i].minor);
+		logit("assemble nr=%u flags=%u devices=%s\n", a->nr_devices,
+		      a->asm_flags, m);
+		a->index = 0;
+		a->nr_used = a->nr_devices;
+		strcpy(a->disk_name, "vraid0");
+		strcpy(a->name, "fast");
 		return 0;
 	}
 	default: {
@@ -948,7 +1067,9 @@ run_tests() {
 	out_lacks "set -h no longer refuses awb" -qF "awb needs the part of the controller cache"
 	out_has "set -h says ra is taken" -qF "ra is taken: sequential reads"
 	out_lacks "set -h no longer refuses ra" -qF "awb and ra need"
-	out_has "set -h says wb writes through" -qF "wb is taken: as a"
+	out_has "set -h says wb writes through without a journal" -qF "a controller's write-back with a bad battery, it writes through while"
+	out_has "set -h says wb logs to the journal" -qF "complete once they are in the journal and reach the members later"
+	out_lacks "set -h no longer says the journal cannot be attached" -qF "cannot"
 	check "create -h policies" 0 "--write-policy wt|wb|awb" "" "$V" create -h
 	out_has "create -h --disk-cache" -qF "--disk-cache default|on|off"
 	out_has "create -h says what awb does" -qF "awb completes writes once they are in the controller cache, which is"
@@ -989,16 +1110,29 @@ run_tests() {
 	check "set, /dev/null" 1 "" "vraid0: /dev/null does not answer vraid requests" env VRAIDCTL_CONTROL=/dev/null "$V" set vraid0 write-policy=wt
 
 	# the controller (ABI 1.7) -- the command line alone
-	ctlsyn="vraidctl controller [show] [--json] | controller set cache-size=SIZE|default | controller journal DEV|none"
+	ctlsyn="vraidctl controller [show] [--json] | controller set cache-size=SIZE|default | controller journal DEV [--force]|none|discard"
 	sizehint="vraidctl: hint: give a whole number of MiB from 16M up to half the RAM (at most 1T), e.g. cache-size=256M or cache-size=2G, or cache-size=default"
 	check "help lists controller" 0 "  $ctlsyn" "" "$V" help
 	check "help controller" 0 "usage: $ctlsyn" "" "$V" help controller
 	check "controller -h" 0 "set cache-size=SIZE|default" "" "$V" controller -h
-	out_has "controller -h says awb shares the cache" -qF "always write-back (write-policy=awb) share"
-	out_has "controller -h journal none" -qF "journal none  detach it: not available yet"
+	out_has "controller -h says awb shares the cache" -qF "write-back (write-policy=awb, and wb with a journal)"
+	out_has "controller -h journal none" -qF "journal none  detach the journal: write-back VDs write their dirty"
+	out_has "controller -h journal discard" -qF "drop the writes the journal holds for VDs not assembled"
+	out_has "controller -h says DEV is overwritten" -qF "ANY OTHER DEV IS FORMATTED: WHAT IT"
+	out_has "controller -h --force" -qF "format DEV even if it holds a vraid"
+	out_has "controller -h says 64 MiB" -qF "64 MiB, outside every virtual drive"
+	out_has "controller -h says the order after a crash" -qF "journal, then assemble (vraidctl controller journal DEV; vraidctl"
+	out_lacks "controller -h no longer says not available" -qF "not available"
+	out_has "controller -h --json journal keys" -qF '"uuid":"...","head_seq":N,"tail_seq":N,"pending":N,'
 	out_has "controller -h says how to keep a size" -qF "options vraid cache_mib=N"
 	out_has "controller -h says shrinking drops cached data" -qF "Shrinking"
-	out_has "controller -h --json keys" -qF '"dirty_bytes":N,"dirty_high_bytes":N,"vds":N,"journal":'
+	out_has "controller -h --json keys" -qF '"dirty_high_bytes":N,"vds":N,"journal":{"state":"none"|'
+	check "help assemble" 0 "usage: vraidctl assemble [--no-journal] --scan | DEV..." "" "$V" help assemble
+	out_has "assemble -h --no-journal" -qF "--no-journal  assemble even though the journal holding writes of the"
+	out_has "assemble -h says the writes are lost" -qF "writes are LOST"
+	out_has "assemble -h says the order after a crash" -qF "After a crash: vraidctl controller journal DEV, then vraidctl assemble"
+	check "create -h says what wb does" 0 "controller's journal (\`vraidctl controller journal DEV\`), which keeps" "" "$V" help create
+	out_lacks "create -h no longer says wb waits for a journal" -qF "until there is"
 	check "controller --help" 0 "usage: vraidctl controller" "" "$V" controller --help
 	check "controller set -h" 0 "usage: vraidctl controller" "" "$V" controller set -h
 	check "controller unknown action" 2 "" "unknown controller action 'frob' (choose show, set or journal)" "$V" controller frob
@@ -1032,9 +1166,27 @@ run_tests() {
 		out_lacks "controller set cache-size=${s%%:*} prints nothing" -q .
 	done
 	check "controller set bad size hint" 2 "" "$sizehint" "$V" controller set cache-size=15M
-	check "controller journal, no DEV" 2 "" "name the journal device (e.g. /dev/nvme2n1), or none to detach the journal" "$V" controller journal
+	check "controller journal, no DEV" 2 "" "name the journal device (e.g. /dev/nvme2n1), none to detach the journal, or discard to drop the writes it holds for VDs not assembled yet" "$V" controller journal
 	check "controller journal, two DEVs" 2 "" "name one journal device only" "$V" controller journal /dev/x /dev/y
-	check "controller journal --json" 2 "" "--json is only for controller show and controller set" "$V" controller journal none --json
+	check "controller journal none --json goes to the kernel" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" controller journal none --json
+	check "controller journal discard, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" controller journal discard
+	check "controller journal, three words" 2 "" "name one journal device only" "$V" controller journal none discard
+	check "controller journal --force, no DEV" 2 "" "name the journal device (e.g. /dev/nvme2n1), none to detach the journal, or discard" "$V" controller journal --force
+	check "controller journal none --force" 2 "" "--force is only for controller journal DEV (format DEV even if it holds a vraid journal)" "$V" controller journal none --force
+	check "controller journal discard --force" 2 "" "--force is only for controller journal DEV" "$V" controller journal --force discard
+	check "controller show --force" 2 "" "--force is only for controller journal DEV" "$V" controller --force
+	check "controller set --force" 2 "" "--force is only for controller journal DEV" "$V" controller set cache-size=64M --force
+	check "controller journal --force twice" 1 "" "/dev/xyz-no-such: no such file" "$V" controller journal --force /dev/xyz-no-such --force
+	check "controller journal --forced" 2 "" "unknown option '--forced'" "$V" controller journal /dev/x --forced
+	check "controller journal, directory" 1 "" "/tmp is a directory, not a block device" "$V" controller journal /tmp
+	check "controller journal, regular file hint" 1 "" "losetup --find --show /etc/passwd" "$V" controller journal /etc/passwd
+	check "controller journal -- --force" 1 "" "--force: no such file" "$V" controller journal -- --force
+	check "assemble --no-journal, nothing" 2 "" "give either --scan or the member devices of one VD" "$V" assemble --no-journal
+	check "assemble --no-journal, nothing, no warning" 2 "" "" "$V" assemble --no-journal
+	err_lacks "assemble usage error before the warning" "warning"
+	check "assemble --no-journal --scan, no module" 1 "" "vraidctl: warning: --no-journal: a VD whose acknowledged writes are in a journal that is not attached is assembled without them: those writes are lost" env VRAIDCTL_CONTROL="$nope" "$V" assemble --no-journal --scan
+	check "assemble --scan --no-journal, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" assemble --scan --no-journal
+	check "assemble --no-journal=1" 2 "" "unknown option '--no-journal=1'" "$V" assemble --scan --no-journal=1
 	check "controller journal, missing DEV" 1 "" "/dev/xyz-no-such: no such file: name an existing block device" "$V" controller journal /dev/xyz-no-such
 	check "controller journal, regular file" 1 "" "/etc/passwd is a regular file, not a block device" "$V" controller journal /etc/passwd
 	check "controller journal, char device" 1 "" "/dev/null is a character device, not a block device" "$V" controller journal /dev/null
@@ -1241,6 +1393,9 @@ run_tests() {
 	check "mock: stats --watch --json, awb" 0 '"ra_pages_per_s":0.0,"dirty_bytes":1572864,"write_pages_per_s":0.0,"destaged_pages_per_s":0.0},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 1 --watch --interval 0.1 --count 1 --json
 	# always write-back with nothing written yet: said all the same
 	check "mock: stats, awb, nothing written" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, write-back: 0 B dirty, 0 pages written in, 0 destaged, 2 MiB held (io policy direct: only writes fill it)" "" env MOCK_VRAID=three MOCK_AWB=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	check "mock: stats, wb journalled, nothing written" 0 "write-back: 0 B dirty, 0 pages written in, 0 destaged, 2 MiB held (io policy direct: only writes fill it)" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	check "mock: stats, wb without a journal, nothing written" 0 "2 MiB held (io policy direct: reads do not use it)" "" env MOCK_VRAID=three MOCK_WB=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	out_lacks "mock: stats, wb without a journal, no write-back part" -qF "write-back:"
 	check "mock: stats, awb, read-ahead, io direct" 0 "write-back: 0 B dirty, 0 pages written in, 0 destaged, 2 MiB held (io policy direct: only read-ahead and writes fill it)" "" env MOCK_VRAID=three MOCK_AWB=1 MOCK_RA=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
 	# write-through again, after write-back: the counters are still said
 	echo 512 >"$sys/block/vraid0/vraid/cache_write_pages"
@@ -1645,8 +1800,21 @@ EOF
 	err_lacks "mock: set io-policy=cached, older module, no awb hint" "always write-back"
 	err_lacks "mock: set io-policy=cached, older module, no read-ahead hint" "no read-ahead"
 	# write-back is taken, and writes through for want of a journal
-	check "mock: set write-policy=wb" 0 "vraid0: access rw, disk cache default, read no-read-ahead, write write-back, io direct" "vraid0: write-back writes through for now: write-back needs a journal (the controller's battery), and vraid cannot attach one yet" env MOCK_VRAID=three "$M" set vraid0 write-policy=wb
+	wbnone="vraid0: write-back writes through for now: write-back needs a healthy journal (the controller's battery): none is attached, or it awaits replay (see \`vraidctl controller\`); \`vraidctl controller journal DEV\` attaches one"
+	check "mock: set write-policy=wb" 0 "vraid0: access rw, disk cache default, read no-read-ahead, write write-back, io direct" "$wbnone" env MOCK_VRAID=three "$M" set vraid0 write-policy=wb
 	expect_log "mock: set write-policy=wb request" "set index=0 mask=0x10 access=0 dcache=0 io=0 read=0 write=1"
+	check "mock: set write-policy=wb, journal pending" 0 "write write-back" "$wbnone" env MOCK_VRAID=three MOCK_JOURNAL=pending "$M" set vraid0 write-policy=wb
+	check "mock: set write-policy=wb, journal healthy" 0 "vraid0: access rw, disk cache default, read no-read-ahead, write write-back, io direct" "" env MOCK_VRAID=three MOCK_JOURNAL=healthy "$M" set vraid0 write-policy=wb
+	if [ -s "$tmp/err" ]; then say_not_ok "mock: set wb, journal healthy, empty stderr"; else say_ok "mock: set wb, journal healthy, empty stderr"; fi
+	check "mock: set write-policy=wb, journal failed" 0 "write write-back" "vraid0: write-back writes through for now: the journal (the controller's battery) failed with an I/O error: see \`vraidctl controller\`; detach it (\`vraidctl controller journal none\`) and attach another" env MOCK_VRAID=three MOCK_JOURNAL=failed "$M" set vraid0 write-policy=wb
+	# show: the write policy in effect with and without the journal
+	check "mock: show wb, journalled" 0 "Write in effect:    Write Back (journalled): a write completes once it is in the journal, which keeps it through a power loss" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy "$M" show vraid0
+	out_has "mock: show wb, policy" -qF "Write: Write Back"
+	check "mock: show wb --json, journalled" 0 '"write_in_effect":{"mode":"write_back","why":""}}' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy "$M" show vraid0 --json
+	check "mock: show wb, no journal" 0 "Write in effect:    Write Through, because write-back needs a healthy journal (the controller's battery): none is attached, or it awaits replay" "" env MOCK_VRAID=three MOCK_WB=1 "$M" show vraid0
+	check "mock: show wb --json, no journal" 0 '"write_in_effect":{"mode":"write_through","why":"no_journal"}}' "" env MOCK_VRAID=three MOCK_WB=1 "$M" show vraid0 --json
+	check "mock: show wb, journal failed" 0 "Write in effect:    Write Through, because the journal (the controller's battery) failed with an I/O error" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=failed "$M" show vraid0
+	check "mock: show wb --json, journal failed" 0 '"write_in_effect":{"mode":"write_through","why":"journal_failed"}}' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=failed "$M" show vraid0 --json
 	check "mock: set write-policy=wt, no note" 0 "write write-through" "" env MOCK_VRAID=three "$M" set vraid0 write-policy=wt
 	if [ -s "$tmp/err" ]; then say_not_ok "mock: set wt, empty stderr"; else say_ok "mock: set wt, empty stderr"; fi
 	check "mock: set EOPNOTSUPP not about the cache" 1 "" "set vraid0: not today (EOPNOTSUPP" env MOCK_VRAID=three MOCK_FAIL="set:EOPNOTSUPP:not today" "$M" set vraid0 access=ro
@@ -1680,7 +1848,7 @@ EOF
 	check "mock: controller, one VD" 0 "Used:             12 MiB, shared by 1 virtual drive" "" env MOCK_VRAID=badreply "$M" controller
 	check "mock: controller, no VDs" 0 "Used:             0 B (no virtual drives)" "" env MOCK_VRAID=none "$M" controller show
 	check "mock: controller --json" 0 "" "" env MOCK_VRAID=dupname "$M" controller --json
-	out_is "mock: controller --json, the object" '{"cache_bytes":134217728,"cache_default_bytes":134217728,"cache_max_bytes":1073741824,"used_bytes":12582912,"dirty_bytes":0,"dirty_high_bytes":67108864,"vds":2,"journal":{"state":"none","major":0,"minor":0,"size_bytes":0,"used_bytes":0}}'
+	out_is "mock: controller --json, the object" '{"cache_bytes":134217728,"cache_default_bytes":134217728,"cache_max_bytes":1073741824,"used_bytes":12582912,"dirty_bytes":0,"dirty_high_bytes":67108864,"vds":2,"journal":{"state":"none","major":0,"minor":0,"size_bytes":0,"used_bytes":0,"device":"","uuid":"","head_seq":0,"tail_seq":0,"pending":0,"vds":0}}'
 	cp "$tmp/out" "$tmp/ctl.json"
 	check "mock: controller show --json" 0 '{"cache_bytes":134217728,' "" env MOCK_VRAID=dupname "$M" controller show --json
 	check "mock: controller --json show" 0 '"vds":2,' "" env MOCK_VRAID=dupname "$M" controller --json show
@@ -1701,21 +1869,21 @@ EOF
 		sent=${sent%%:*}
 		check "mock: controller set cache-size=$sz" 0 "" "" env MOCK_VRAID=dupname "$M" controller set "cache-size=$sz"
 		out_is "mock: controller set cache-size=$sz, the size now" "Controller cache: $now (default 128 MiB, up to 1 GiB on this machine)"
-		expect_log "mock: controller set cache-size=$sz sends $sent" "controller action=1 cache=$sent dev=0:0"
+		expect_log "mock: controller set cache-size=$sz sends $sent" "controller action=1 flags=0 cache=$sent dev=0:0"
 	done
 	check "mock: controller set, kept until unloaded" 0 "" "controller cache: 128 MiB until the vraid module is unloaded; to keep it, put \`options vraid cache_mib=128\` in a file of /etc/modprobe.d/" env MOCK_VRAID=dupname "$M" controller set cache-size=128M
 	check "mock: controller set default" 0 "" "" env MOCK_VRAID=dupname "$M" controller set cache-size=default
 	out_is "mock: controller set default, the size now" "Controller cache: 128 MiB (default 128 MiB, up to 1 GiB on this machine)"
-	expect_log "mock: controller set default sends 0" "controller action=1 cache=0 dev=0:0"
+	expect_log "mock: controller set default sends 0" "controller action=1 flags=0 cache=0 dev=0:0"
 	if [ -s "$tmp/err" ]; then say_not_ok "mock: controller set default, empty stderr"; else say_ok "mock: controller set default, empty stderr"; fi
 	check "mock: controller set DEFAULT" 0 "Controller cache: 128 MiB" "" env MOCK_VRAID=dupname "$M" controller set cache-size=DEFAULT
-	expect_log "mock: controller set DEFAULT sends 0" "controller action=1 cache=0 dev=0:0"
+	expect_log "mock: controller set DEFAULT sends 0" "controller action=1 flags=0 cache=0 dev=0:0"
 	check "mock: controller set --json" 0 "" "" env MOCK_VRAID=dupname "$M" controller set cache-size=256M --json
-	out_is "mock: controller set --json, the object" '{"cache_bytes":268435456,"cache_default_bytes":134217728,"cache_max_bytes":1073741824,"used_bytes":12582912,"dirty_bytes":0,"dirty_high_bytes":134217728,"vds":2,"journal":{"state":"none","major":0,"minor":0,"size_bytes":0,"used_bytes":0}}'
+	out_is "mock: controller set --json, the object" '{"cache_bytes":268435456,"cache_default_bytes":134217728,"cache_max_bytes":1073741824,"used_bytes":12582912,"dirty_bytes":0,"dirty_high_bytes":134217728,"vds":2,"journal":{"state":"none","major":0,"minor":0,"size_bytes":0,"used_bytes":0,"device":"","uuid":"","head_seq":0,"tail_seq":0,"pending":0,"vds":0}}'
 	cp "$tmp/out" "$tmp/ctl-set.json"
 	check "mock: controller set, more than half the RAM" 1 "" "vraidctl: controller set cache-size=2G: cache size 2048 MiB is more than half the RAM (2048 MiB) (EINVAL: Invalid argument)" env MOCK_VRAID=dupname "$M" controller set cache-size=2G
 	out_lacks "mock: controller set, more than half the RAM, prints nothing" -q .
-	expect_log "mock: controller set cache-size=2G sent" "controller action=1 cache=2147483648 dev=0:0"
+	expect_log "mock: controller set cache-size=2G sent" "controller action=1 flags=0 cache=2147483648 dev=0:0"
 	check "mock: controller set, more than half the RAM, hint" 1 "" "vraidctl: hint: give a size from 16M to 1024M in whole MiB, or default (128 MiB on this machine)" env MOCK_VRAID=dupname "$M" controller set cache-size=2G
 	check "mock: controller set 1T, more than half the RAM" 1 "" "cache size 1048576 MiB is more than half the RAM (2048 MiB)" env MOCK_VRAID=dupname "$M" controller set cache-size=1T
 	check "mock: controller set EINVAL, no show" 1 "" "controller set cache-size=8G: cache size 8192 MiB: nope (EINVAL" env MOCK_FAIL="controller:EINVAL:cache size 8192 MiB: nope" "$M" controller set cache-size=8G
@@ -1724,19 +1892,91 @@ EOF
 	check "mock: controller set, not root, hint" 1 "" "vraidctl: hint: run as root (vraid control requests need CAP_SYS_ADMIN)" env MOCK_VRAID=dupname MOCK_NOT_ROOT=1 "$M" controller set cache-size=64M
 	out_lacks "mock: controller set, not root, prints nothing" -q .
 	check "mock: controller EPERM, no reply" 1 "" "vraidctl: controller show: Operation not permitted (EPERM)" env MOCK_FAIL="controller:EPERM:-" "$M" controller
-	# journals: refused by the module
-	jmsg="the controller cache has no journal yet: write-back writes through (EOPNOTSUPP: Operation not supported)"
-	jhint="vraidctl: hint: journals are not available yet: vraid cannot attach one to the controller cache, and a write-back VD (write-policy=wb) writes through until it can"
-	check "mock: controller journal none" 1 "" "vraidctl: controller journal none: $jmsg" env MOCK_VRAID=dupname "$M" controller journal none
-	expect_log "mock: controller journal none sends DETACH" "controller action=3 cache=0 dev=0:0"
-	check "mock: controller journal none, hint" 1 "" "$jhint" env MOCK_VRAID=dupname "$M" controller journal none
-	out_lacks "mock: controller journal none prints nothing" -q .
+	# the journal (ABI 1.9); sysfs names 7:0 loop0 and nothing else
+	jsys=$tmp/jsys
+	mkdir -p "$jsys/dev/block" "$jsys/devices/virtual/block/loop0"
+	ln -sfn ../../devices/virtual/block/loop0 "$jsys/dev/block/7:0"
+	jhdr="Journal:          healthy, /dev/loop0 (7:0)"
+	check "mock: controller, journal healthy" 0 "$jhdr" "" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" controller
+	out_has "mock: controller, journal UUID" -qxF "  UUID:           8c1d0f3e-5244-4a1b-9e07-6d21c355a019"
+	out_has "mock: controller, journal ring" -qxF "  Ring:           1023 MiB, 12 MiB used (1.2 %)"
+	out_has "mock: controller, journal sequence" -qxF "  Sequence:       head 1234, tail 1000"
+	out_has "mock: controller, journal VDs" -qxF "  Logging:        1 virtual drive logging to it"
+	if [ "$(wc -l <"$tmp/out")" = 8 ]; then say_ok "mock: controller, journal healthy, eight lines"; else say_not_ok "mock: controller, journal healthy, eight lines"; fi
+	check "mock: controller, journal without a sysfs name" 0 "Journal:          healthy, 7:0" "" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/no-sysfs" "$M" controller
+	check "mock: controller, journal pending" 0 "Journal:          replay pending (2 VDs), /dev/loop0 (7:0)" "" env MOCK_VRAID=dupname MOCK_JOURNAL=pending VRAIDCTL_SYSFS="$jsys" "$M" controller
+	out_has "mock: controller, journal pending, what to do" -qF '`vraidctl assemble --scan` replays them; write-back'
+	out_has "mock: controller, journal pending, no VDs logging" -qxF "  Logging:        0 virtual drives logging to it"
+	check "mock: controller, journal failed" 0 "Journal:          failed, /dev/loop0 (7:0)" "" env MOCK_VRAID=dupname MOCK_JOURNAL=failed VRAIDCTL_SYSFS="$jsys" "$M" controller
+	out_has "mock: controller, journal failed, what to do" -qF "an I/O error: write-back writes through (nothing"
+	check "mock: controller --json, journal healthy" 0 "" "" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" controller --json
+	out_is "mock: controller --json, journal healthy, the object" '{"cache_bytes":134217728,"cache_default_bytes":134217728,"cache_max_bytes":1073741824,"used_bytes":12582912,"dirty_bytes":0,"dirty_high_bytes":67108864,"vds":2,"journal":{"state":"healthy","major":7,"minor":0,"size_bytes":1072693248,"used_bytes":12582912,"device":"/dev/loop0","uuid":"8c1d0f3e-5244-4a1b-9e07-6d21c355a019","head_seq":1234,"tail_seq":1000,"pending":0,"vds":1}}'
+	cp "$tmp/out" "$tmp/ctl-journal.json"
+	check "mock: controller --json, journal pending" 0 '"journal":{"state":"replay_pending","major":7,"minor":0,' "" env MOCK_VRAID=dupname MOCK_JOURNAL=pending VRAIDCTL_SYSFS="$jsys" "$M" controller --json
+	out_has "mock: controller --json, journal pending, counts" -qF '"head_seq":1234,"tail_seq":1000,"pending":2,"vds":0}}'
+	check "mock: controller --json, journal failed" 0 '"journal":{"state":"failed",' "" env MOCK_VRAID=dupname MOCK_JOURNAL=failed VRAIDCTL_SYSFS="$jsys" "$M" controller --json
+	check "mock: controller --json, journal without a sysfs name" 0 '"device":"","uuid":"8c1d0f3e-' "" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/no-sysfs" "$M" controller --json
+	# journal none: detach
+	check "mock: controller journal none" 0 "Journal:          none (write-back writes through)" "controller journal: detached; write-back VDs (write-policy=wb) write through until \`vraidctl controller journal DEV\` attaches one" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy "$M" controller journal none
+	expect_log "mock: controller journal none sends DETACH" "controller action=3 flags=0 cache=0 dev=0:0"
+	if [ "$(wc -l <"$tmp/out")" = 1 ]; then say_ok "mock: controller journal none, the journal line alone"; else say_not_ok "mock: controller journal none, the journal line alone"; fi
+	check "mock: controller journal none --json" 0 '"journal":{"state":"none","major":0,"minor":0,"size_bytes":0,"used_bytes":0,"device":"","uuid":"","head_seq":0,"tail_seq":0,"pending":0,"vds":0}}' "" env MOCK_VRAID=dupname MOCK_JOURNAL=failed "$M" controller journal none --json
+	check "mock: controller journal none, none attached" 1 "" "vraidctl: controller journal none: no journal is attached (ENOENT: No such file or directory)" env MOCK_VRAID=dupname "$M" controller journal none
+	check "mock: controller journal none, none attached, hint" 1 "" "vraidctl: hint: no journal is attached (see \`vraidctl controller\`)" env MOCK_VRAID=dupname "$M" controller journal none
+	out_lacks "mock: controller journal none, refused, prints nothing" -q .
+	check "mock: controller journal none, not root" 1 "" "changing the controller needs CAP_SYS_ADMIN (run as root) (EPERM" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy MOCK_NOT_ROOT=1 "$M" controller journal none
+	# journal discard
+	check "mock: controller journal discard" 0 "Journal:          healthy, " "controller journal: the writes it held for virtual drives not assembled yet are dropped (lost)" env MOCK_VRAID=dupname MOCK_JOURNAL=pending "$M" controller journal discard
+	expect_log "mock: controller journal discard sends DISCARD" "controller action=4 flags=0 cache=0 dev=0:0"
+	check "mock: controller journal discard, healthy" 1 "" "vraidctl: controller journal discard: the journal holds no writes awaiting replay (EINVAL: Invalid argument)" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy "$M" controller journal discard
+	check "mock: controller journal discard, healthy, hint" 1 "" "vraidctl: hint: discard only drops the writes a journal holds for virtual drives not assembled yet (state replay pending); the journal is healthy (see \`vraidctl controller\`)" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy "$M" controller journal discard
+	check "mock: controller journal discard, none" 1 "" "the journal is none (see" env MOCK_VRAID=dupname "$M" controller journal discard
+	# a module before the journal
+	oldj="vraidctl: hint: the vraid module speaks ABI 1.8, which has no journal: load the module built with this vraidctl (ABI $abi)"
+	check "mock: controller journal none, module 1.8" 1 "" "vraidctl: controller journal none: the controller cache has no journal yet: write-back writes through (EOPNOTSUPP" env MOCK_VRAID=dupname MOCK_ABI_MINOR=8 "$M" controller journal none
+	check "mock: controller journal none, module 1.8, hint" 1 "" "$oldj" env MOCK_VRAID=dupname MOCK_ABI_MINOR=8 "$M" controller journal none
+	check "mock: controller journal discard, module 1.8" 1 "" "unknown controller action 4 (EINVAL" env MOCK_VRAID=dupname MOCK_ABI_MINOR=8 "$M" controller journal discard
+	check "mock: controller journal discard, module 1.8, hint" 1 "" "$oldj" env MOCK_VRAID=dupname MOCK_ABI_MINOR=8 "$M" controller journal discard
 	if [ -n "$blk0" ]; then
-		check "mock: controller journal DEV" 1 "" "vraidctl: controller journal $blk0: $jmsg" env MOCK_VRAID=dupname "$M" controller journal "$blk0"
-		expect_log "mock: controller journal DEV sends ATTACH" "controller action=2 cache=0 dev=7:0"
-		check "mock: controller journal DEV, hint" 1 "" "$jhint" env MOCK_VRAID=dupname "$M" controller journal "$blk0"
+		check "mock: controller journal DEV" 0 "$jhdr" "(UUID 8c1d0f3e-5244-4a1b-9e07-6d21c355a019)" env MOCK_VRAID=dupname VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk0"
+		expect_log "mock: controller journal DEV sends ATTACH" "controller action=2 flags=0 cache=0 dev=7:0"
+		out_has "mock: controller journal DEV, the journal lines" -qxF "  Logging:        1 virtual drive logging to it"
+		out_lacks "mock: controller journal DEV, not the cache lines" -qF "Controller cache:"
+		check "mock: controller journal DEV --force" 0 "$jhdr" "controller journal: $blk0 formatted as a new journal (UUID 8c1d0f3e-5244-4a1b-9e07-6d21c355a019); write-back VDs (write-policy=wb) log to it" env MOCK_VRAID=dupname VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk0" --force
+		expect_log "mock: controller journal DEV --force sends FORCE" "controller action=2 flags=1 cache=0 dev=7:0"
+		check "mock: controller journal --force DEV" 0 "$jhdr" "" env MOCK_VRAID=dupname VRAIDCTL_SYSFS="$jsys" "$M" controller journal --force "$blk0"
+		expect_log "mock: controller journal --force DEV sends FORCE" "controller action=2 flags=1 cache=0 dev=7:0"
+		check "mock: controller --force journal DEV" 0 "$jhdr" "" env MOCK_VRAID=dupname VRAIDCTL_SYSFS="$jsys" "$M" controller --force journal "$blk0"
+		check "mock: controller journal DEV --json" 0 '"journal":{"state":"healthy","major":7,"minor":0,' "" env MOCK_VRAID=dupname VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk0" --json
+		check "mock: controller journal DEV, one attached" 1 "" "vraidctl: controller journal $blk0: a journal is attached already: detach it first (EBUSY: Device or resource busy)" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk0"
+		check "mock: controller journal DEV, one attached, hint" 1 "" "vraidctl: hint: a journal is attached already (/dev/loop0, 7:0, healthy): detach it first with \`vraidctl controller journal none\`" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk0"
+		out_lacks "mock: controller journal DEV, refused, prints nothing" -q .
+		check "mock: controller journal DEV, in use" 1 "" "vraidctl: controller journal $blk0: 7:0 is a member of vraid0 (EBUSY" env MOCK_VRAID=dupname MOCK_FAIL="controller:EBUSY:7:0 is a member of vraid0" "$M" controller journal "$blk0"
+		check "mock: controller journal DEV, in use, hint" 1 "" "vraidctl: hint: the device is in use: a virtual drive, a member or hot spare of one, mounted, or in md/dm" env MOCK_VRAID=dupname MOCK_FAIL="controller:EBUSY:7:0 is a member of vraid0" "$M" controller journal "$blk0"
+		jdev="vraidctl: hint: a journal needs a writable block device of its own, at least 64 MiB, with logical blocks of at most 4 KiB: an NVMe namespace or a partition outside every virtual drive (see lsblk)"
+		check "mock: controller journal DEV, too small" 1 "" "7:0 is 16 MiB: a journal needs at least 64 MiB (ENOSPC" env MOCK_VRAID=dupname MOCK_FAIL="controller:ENOSPC:7:0 is 16 MiB: a journal needs at least 64 MiB" "$M" controller journal "$blk0"
+		check "mock: controller journal DEV, too small, hint" 1 "" "$jdev" env MOCK_VRAID=dupname MOCK_FAIL="controller:ENOSPC:7:0 is 16 MiB: a journal needs at least 64 MiB" "$M" controller journal "$blk0"
+		check "mock: controller journal DEV, a VD, hint" 1 "" "$jdev" env MOCK_VRAID=dupname MOCK_FAIL="controller:EINVAL:7:0 is a vraid virtual drive" "$M" controller journal "$blk0"
+		check "mock: controller journal DEV, damaged journal, hint" 1 "" "vraidctl: hint: \`vraidctl controller journal DEV --force\` formats it anew" env MOCK_VRAID=dupname MOCK_FAIL="controller:EINVAL:7:0 holds a damaged vraid journal: --force formats it" "$M" controller journal "$blk0"
 		check "mock: controller journal DEV, not root" 1 "" "changing the controller needs CAP_SYS_ADMIN (run as root) (EPERM" env MOCK_VRAID=dupname MOCK_NOT_ROOT=1 "$M" controller journal "$blk0"
-		err_lacks "mock: controller journal DEV, not root, no journal hint" "journals are not available"
+		err_lacks "mock: controller journal DEV, not root, no journal hint" "a journal needs"
+		check "mock: controller journal DEV, module 1.8" 1 "" "$oldj" env MOCK_VRAID=dupname MOCK_ABI_MINOR=8 "$M" controller journal "$blk0"
+		check "mock: controller journal DEV --force, module 1.8" 1 "" "unknown controller flags 0x1 (EINVAL" env MOCK_VRAID=dupname MOCK_ABI_MINOR=8 "$M" controller journal "$blk0" --force
+		check "mock: controller journal DEV --force, module 1.8, hint" 1 "" "$oldj" env MOCK_VRAID=dupname MOCK_ABI_MINOR=8 "$M" controller journal "$blk0" --force
+		# assemble --no-journal
+		check "mock: assemble" 0 "vraid0: assembled fast, 2 of 2 devices used" "" env MOCK_VRAID=none "$M" assemble "$blk0" "$blk1"
+		expect_log "mock: assemble sends no flags" "assemble nr=2 flags=0 devices=7:0,7:1"
+		check "mock: assemble --no-journal" 0 "vraid0: assembled fast, 2 of 2 devices used" "vraidctl: warning: --no-journal: a VD whose acknowledged writes are in a journal that is not attached is assembled without them: those writes are lost" env MOCK_VRAID=none "$M" assemble --no-journal "$blk0" "$blk1"
+		expect_log "mock: assemble --no-journal sends NO_JOURNAL" "assemble nr=2 flags=1 devices=7:0,7:1"
+		check "mock: assemble DEV --no-journal DEV" 0 "vraid0: assembled" "" env MOCK_VRAID=none "$M" assemble "$blk0" --no-journal "$blk1"
+		expect_log "mock: assemble DEV --no-journal DEV sends NO_JOURNAL" "assemble nr=2 flags=1 devices=7:0,7:1"
+		jheld="vraid0 holds acknowledged writes in journal 8c1d0f3e-5244-4a1b-9e07-6d21c355a019: attach it (vraidctl controller journal DEV) or assemble with --no-journal (loses them)"
+		# (the message is cut at VRAID_MSG_LEN - 1 bytes, as the module's)
+		check "mock: assemble, journal missing" 1 "" "vraidctl: assemble $blk0 ...: vraid0 holds acknowledged writes in journal 8c1d0f3e-5244-4a1b-9e07-6d21c355a019: attach it" env MOCK_VRAID=none MOCK_FAIL="assemble:ENXIO:$jheld" "$M" assemble "$blk0" "$blk1"
+		check "mock: assemble, journal missing, hint" 1 "" "vraidctl: hint: attach the journal first (\`vraidctl controller journal DEV\`; \`vraidctl controller\` shows the one attached), then assemble again: the writes are replayed; --no-journal assembles without them (they are lost)" env MOCK_VRAID=none MOCK_FAIL="assemble:ENXIO:$jheld" "$M" assemble "$blk0" "$blk1"
+		check "mock: assemble --no-journal, module 1.8" 1 "" "flags or reserved fields are not zero (EINVAL" env MOCK_VRAID=none MOCK_ABI_MINOR=8 MOCK_FAIL="assemble:EINVAL:flags or reserved fields are not zero" "$M" assemble --no-journal "$blk0" "$blk1"
+		check "mock: assemble --no-journal, module 1.8, hint" 1 "" "vraidctl: hint: the vraid module speaks ABI 1.8, which has no journal and no --no-journal: leave --no-journal out, or load the module built with this vraidctl" env MOCK_VRAID=none MOCK_ABI_MINOR=8 MOCK_FAIL="assemble:EINVAL:flags or reserved fields are not zero" "$M" assemble --no-journal "$blk0" "$blk1"
+		check "mock: assemble -- --no-journal" 1 "" "--no-journal: no such file" env MOCK_VRAID=none "$M" assemble "$blk0" -- --no-journal
 	else
 		say_skip "mock: controller journal DEV" "no block device node"
 	fi
@@ -1758,7 +1998,8 @@ import json, sys
 d = sys.argv[1]
 keys = ["cache_bytes", "cache_default_bytes", "cache_max_bytes", "used_bytes",
         "dirty_bytes", "dirty_high_bytes", "vds", "journal"]
-jkeys = ["state", "major", "minor", "size_bytes", "used_bytes"]
+jkeys = ["state", "major", "minor", "size_bytes", "used_bytes", "device", "uuid",
+         "head_seq", "tail_seq", "pending", "vds"]
 for f, size in (("ctl.json", 128 << 20), ("ctl-set.json", 256 << 20)):
     c = json.load(open(d + "/" + f))
     assert list(c) == keys, (f, list(c))
@@ -1767,7 +2008,16 @@ for f, size in (("ctl.json", 128 << 20), ("ctl-set.json", 256 << 20)):
     assert c["cache_default_bytes"] == 128 << 20 and c["cache_max_bytes"] == 1 << 30
     assert c["used_bytes"] == 12 << 20 and c["dirty_bytes"] == 0 and c["vds"] == 2
     assert c["journal"] == {"state": "none", "major": 0, "minor": 0, "size_bytes": 0,
-                            "used_bytes": 0}, c["journal"]
+                            "used_bytes": 0, "device": "", "uuid": "", "head_seq": 0,
+                            "tail_seq": 0, "pending": 0, "vds": 0}, c["journal"]
+c = json.load(open(d + "/ctl-journal.json"))
+assert list(c) == keys and list(c["journal"]) == jkeys, c
+assert c["journal"] == {"state": "healthy", "major": 7, "minor": 0,
+                        "size_bytes": 1023 << 20, "used_bytes": 12 << 20,
+                        "device": "/dev/loop0",
+                        "uuid": "8c1d0f3e-5244-4a1b-9e07-6d21c355a019",
+                        "head_seq": 1234, "tail_seq": 1000, "pending": 0,
+                        "vds": 1}, c["journal"]
 print("json ok")
 PY
 	else
@@ -1824,7 +2074,7 @@ PY
 		else
 			say_not_ok "mock: create --read-policy ra --write-policy awb, the note alone: $(cat "$tmp/err")"
 		fi
-		check "mock: create --write-policy wb, its note" 0 "vraid4" "vraid4: write-back writes through for now: write-back needs a journal" env MOCK_VRAID=jobs "$M" create --level 0 --write-policy wb "$blk0" "$blk1"
+		check "mock: create --write-policy wb, its note" 0 "vraid4" "vraid4: write-back writes through for now: write-back needs a healthy journal (the controller's battery)" env MOCK_VRAID=jobs "$M" create --level 0 --write-policy wb "$blk0" "$blk1"
 		err_lacks "mock: create --write-policy wb, no volatile note" "volatile"
 		check "mock: create --write-policy wt, no note" 0 "vraid4" "" env MOCK_VRAID=jobs "$M" create --level 0 --write-policy wt "$blk0" "$blk1"
 		if [ -s "$tmp/err" ]; then say_not_ok "mock: create --write-policy wt, empty stderr"; else say_ok "mock: create --write-policy wt, empty stderr"; fi
