@@ -702,7 +702,8 @@ static void vraid_destage_endio(struct bio *bio);
 bool vraid_cache_internal(struct bio *bio)
 {
 	return bio->bi_end_io == vraid_ra_endio ||
-	       bio->bi_end_io == vraid_destage_endio;
+	       bio->bi_end_io == vraid_destage_endio ||
+	       vraid_journal_internal(bio);
 }
 
 /*
@@ -806,6 +807,12 @@ void vraid_cache_ra(struct vraid_vd *vd, struct bio *bio)
 static bool vraid_awb(struct vraid_vd *vd)
 {
 	return READ_ONCE(vd->write_policy) == VRAID_WRITE_BACK_ALWAYS;
+}
+
+/* Whether writes go into the cache: awb, or wb logging to the journal. */
+static bool vraid_wback(struct vraid_vd *vd)
+{
+	return vraid_awb(vd) || READ_ONCE(vd->jbound);
 }
 
 /* The pages of line @lno that sectors @sector..@end - 1 touch. */
@@ -1073,7 +1080,7 @@ static void vraid_destage_work(struct work_struct *w)
 	vraid_cache_limits(READ_ONCE(vraid_cache_limit), 0, &lim);
 	p.below = atomic_read(&c->dtarget);
 	p.all = atomic_long_read(&vraid_dirty_all) > lim.dirty_bg ||
-		!vraid_awb(vd);
+		!vraid_wback(vd);
 	p.max = room;
 	c->dclock += vraid_destage_pass(vd, c->dclock, &p);
 }
@@ -1144,10 +1151,12 @@ static void vraid_defer_work(struct work_struct *w)
 /*
  * A user write of a VD (after the split to the limits, before the
  * engine).  Write-back takes whole aligned pages, VRAID_CACHE_MAX_PAGES at
- * most, without FUA, into the cache and completes them; any other write
- * over dirty data waits for it to reach the members first.  Returns true
- * if the bio is taken care of.  May sleep (->submit_bio): for the dirty
- * limit and for memory.
+ * most, into the cache: awb (not FUA) completes them at once, wb logs them
+ * to the journal first (journal.c), FUA or not.  With awb any other
+ * write over dirty data waits for it to reach the members first; with
+ * wb any other write goes to the members with FUA and logs an
+ * INVALIDATE.  Returns true if the bio is taken care of.  May sleep
+ * (->submit_bio): for the dirty limit, memory and journal space.
  */
 bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 {
@@ -1159,9 +1168,12 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	u32 n = bio->bi_iter.bi_size >> PAGE_SHIFT;
 	u32 i, j, nl, got, newdirty = 0, replaced = 0;
 	unsigned long start;
+	bool jw = READ_ONCE(vd->write_policy) == VRAID_WRITE_BACK &&
+		  vraid_journal_get(vd);
 
-	if (!vraid_awb(vd) || bio_op(bio) != REQ_OP_WRITE ||
-	    (bio->bi_opf & (REQ_FUA | REQ_PREFLUSH)) || !bio_sectors(bio) ||
+	if (!(jw || vraid_awb(vd)) || bio_op(bio) != REQ_OP_WRITE ||
+	    (bio->bi_opf & REQ_PREFLUSH) ||
+	    (!jw && (bio->bi_opf & REQ_FUA)) || !bio_sectors(bio) ||
 	    ((sector | bio_sectors(bio)) & (PAGE_SECTORS - 1)) ||
 	    n > VRAID_CACHE_MAX_PAGES)
 		goto around;
@@ -1197,6 +1209,9 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	}
 	start = bio_start_io_acct(bio);
 	vraid_cache_copy(bio, 0, pages, n, false);
+	/* the journal's references: a rewrite may replace them in the line */
+	for (i = 0; jw && i < n; i++)
+		get_page(pages[i]);
 	atomic_long_add(n, &c->pages);
 	for (i = 0, j = 0; j < nl; j++) {
 		u64 lno = first + j;
@@ -1242,11 +1257,26 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	if (atomic_long_read(&vraid_dirty_all) > lim.dirty_bg)
 		vraid_destage_kick(c);
 	queue_delayed_work(vraid_cache_wq, &c->dage, HZ);
+	if (jw) {
+		vraid_journal_data(vd, bio, start, sector, pages, n);
+		return true;
+	}
 	bio_end_io_acct(bio, start);
 	bio_endio(bio);
 	return true;
 
 around:
+	if (jw && bio_sectors(bio)) {
+		bio = vraid_journal_bypass(vd, bio);
+		if (vraid_cache_conflict(c, bio))
+			vraid_cache_defer(c, bio);
+		else
+			vraid_engine_submit(vd, bio, VRAID_SUB_USER |
+					    VRAID_SUB_CHECKED);
+		return true;
+	}
+	if (jw)
+		vraid_journal_put(vd);
 	if (!vraid_cache_conflict(c, bio))
 		return false;
 	vraid_cache_defer(c, bio);

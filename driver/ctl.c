@@ -569,13 +569,24 @@ out:
 	return ret;
 }
 
-/* The controller cache: show it, resize it; a journal is not there yet. */
+/* Every VD with write policy wb starts logging to a healthy journal. */
+void vraid_bind_all(void)
+{
+	struct vraid_vd *vd;
+	int id;
+
+	lockdep_assert_held(&vraid_ctl_mutex);
+	idr_for_each_entry(&vraid_idr, vd, id)
+		vraid_journal_bind(vd);
+}
+
+/* The controller: its cache (show, resize) and its journal. */
 static int vraid_ctl_controller(void *buf)
 {
 	struct vraid_controller *c = buf;
 	char *msg = c->hdr.message;
 	size_t len = sizeof(c->hdr.message);
-	int ret;
+	int ret = 0;
 
 	ret = vraid_validate_controller(c, msg, len);
 	if (ret)
@@ -590,16 +601,29 @@ static int vraid_ctl_controller(void *buf)
 		ret = vraid_cache_set_size(c->cache_bytes, msg, len);
 		break;
 	case VRAID_CTRL_JOURNAL_ATTACH:
+		ret = vraid_journal_attach(MKDEV(c->major, c->minor),
+					   c->ctrl_flags & VRAID_CTRL_FORCE,
+					   msg, len);
+		if (!ret)
+			vraid_bind_all();
+		break;
 	case VRAID_CTRL_JOURNAL_DETACH:
-		snprintf(msg, len,
-			 "the controller cache has no journal yet: write-back writes through");
-		ret = -EOPNOTSUPP;
+		ret = vraid_journal_detach(msg, len);
+		break;
+	case VRAID_CTRL_JOURNAL_DISCARD:
+		ret = vraid_journal_discard(msg, len);
+		if (!ret)
+			vraid_bind_all();
 		break;
 	}
 	if (ret)
 		return ret;
 	c->cache_bytes = 0;
+	c->major = 0;
+	c->minor = 0;
+	c->ctrl_flags = 0;
 	vraid_cache_show(c);
+	vraid_journal_show(c);
 	return 0;
 }
 
@@ -724,10 +748,13 @@ static int __init vraid_init(void)
 	ret = vraid_cache_module_init();
 	if (ret)
 		return ret;
+	ret = vraid_journal_module_init();
+	if (ret)
+		goto out_cache;
 	ret = -ENOMEM;
 	vraid_wq = alloc_workqueue("vraid", WQ_MEM_RECLAIM, 0);
 	if (!vraid_wq)
-		goto out_cache;
+		goto out_journal;
 	vraid_wait_wq = alloc_workqueue("vraid_wait", WQ_MEM_RECLAIM, 0);
 	if (!vraid_wait_wq)
 		goto out_wq;
@@ -755,6 +782,8 @@ out_wq:
 	if (vraid_wait_wq)
 		destroy_workqueue(vraid_wait_wq);
 	destroy_workqueue(vraid_wq);
+out_journal:
+	vraid_journal_module_exit();
 out_cache:
 	vraid_cache_module_exit();
 	return ret;
@@ -777,6 +806,7 @@ static void __exit vraid_exit(void)
 	destroy_workqueue(vraid_job_wq);
 	destroy_workqueue(vraid_wait_wq);
 	destroy_workqueue(vraid_wq);
+	vraid_journal_module_exit();
 	vraid_cache_module_exit();
 }
 

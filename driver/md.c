@@ -118,6 +118,9 @@ static u32 vraid_md_fill(struct vraid_vd *vd, struct vraid_md *md)
 	md->last_job = vd->job.last_type;
 	md->last_result = vd->job.last_result;
 	md->last_mismatches = vd->job.last_mismatches;
+	memcpy(md->journal_uuid, vd->journal_uuid, sizeof(md->journal_uuid));
+	md->journal_floor = vd->journal_floor;
+	md->cache_flags = vd->cache_flags;
 	spin_lock_irqsave(&vd->state_lock, flags);
 	seq = atomic_read(&vd->fail_seq);
 	for (i = 0; i < g->nr_members; i++) {

@@ -278,6 +278,8 @@ static struct vraid_vd *vraid_vd_alloc(void)
 	spin_lock_init(&vd->state_lock);
 	spin_lock_init(&vd->held_lock);
 	bio_list_init(&vd->held);
+	INIT_LIST_HEAD(&vd->jnode);
+	init_waitqueue_head(&vd->jwait);
 	vd->state = VRAID_VD_OPTIMAL;
 	vd->access_policy = VRAID_ACCESS_RW;
 	vd->disk_cache_policy = VRAID_DCACHE_DEFAULT;
@@ -288,13 +290,20 @@ static struct vraid_vd *vraid_vd_alloc(void)
 	return vd;
 }
 
+/* What assembly knows before the VD goes live (the journal's replay). */
+struct vraid_asm_ctx {
+	bool clean;			/* the metadata says stopped cleanly */
+	bool no_journal;		/* VRAID_ASM_NO_JOURNAL */
+};
+
 /*
  * Bring up the disk of a VD whose members are open and whose geometry and
- * metadata are set: index, I/O resources, gendisk.  On failure undoes its
+ * metadata are set: index, I/O resources, gendisk; for an assembly (@ac),
+ * the journal's replay before the disk goes live.  On failure undoes its
  * own steps only.  Called with vraid_ctl_mutex held.
  */
-static int vraid_vd_start(struct vraid_vd *vd, const char *verb, char *msg,
-			  size_t len)
+static int vraid_vd_start(struct vraid_vd *vd, const char *verb,
+			  const struct vraid_asm_ctx *ac, char *msg, size_t len)
 {
 	struct vraid_limits *lim;
 	struct gendisk *disk;
@@ -339,6 +348,12 @@ static int vraid_vd_start(struct vraid_vd *vd, const char *verb, char *msg,
 		 VRAID_DISK_PREFIX "%d", idx);
 	set_capacity(disk, vd->geom.size_sectors);
 	set_disk_ro(disk, vd->access_policy != VRAID_ACCESS_RW);
+	if (ac) {
+		ret = vraid_journal_assemble(vd, ac->clean, ac->no_journal, msg,
+					     len);
+		if (ret)
+			goto out_disk;
+	}
 
 	ret = device_add_disk(NULL, disk, vraid_disk_groups);
 	if (ret) {
@@ -362,6 +377,7 @@ static int vraid_vd_start(struct vraid_vd *vd, const char *verb, char *msg,
 		vd->geom.strip_sectors >> 1,
 		(unsigned long long)(vd->geom.size_sectors >> 11),
 		vraid_state_name(vd->state));
+	vraid_journal_bind(vd);		/* wb and a healthy journal */
 	if (vd->write_policy != VRAID_WRITE_THROUGH)
 		vraid_note_write_policy(vd);
 	if (vd->io_policy == VRAID_IO_CACHED)
@@ -422,7 +438,7 @@ int vraid_vd_create(struct vraid_create *c)
 	if (ret)
 		goto out_members;
 
-	ret = vraid_vd_start(vd, "created", msg, len);
+	ret = vraid_vd_start(vd, "created", NULL, msg, len);
 	if (ret)
 		goto out_members;
 	if (vd->bitmap)
@@ -624,6 +640,7 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 	struct vraid_md *mds, *best = NULL;
 	struct vraid_bdev_handle *h;
 	struct vraid_vd *vd = NULL;
+	struct vraid_asm_ctx ac;
 	int *role_of, ret, stale = 0;
 	u32 i, j, n = a->nr_devices, used = 0;
 
@@ -705,6 +722,9 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 	vd->io_policy = best->io_policy;
 	vd->read_policy = best->read_policy;
 	vd->write_policy = best->write_policy;
+	memcpy(vd->journal_uuid, best->journal_uuid, sizeof(vd->journal_uuid));
+	vd->journal_floor = best->journal_floor;
+	vd->cache_flags = best->cache_flags;
 	vd->init_pos = vraid_level_redundant(best->level) ? best->init_pos :
 		       vd->geom.member_sectors;
 	vd->job.saved_type = best->job_type;
@@ -772,10 +792,18 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 	ret = vraid_md_write_all(vd, false, msg, len);
 	if (ret)
 		goto out;
-	ret = vraid_vd_start(vd, "assembled", msg, len);
+	ac.clean = best->flags & VRAID_MD_F_CLEAN;
+	ac.no_journal = a->asm_flags & VRAID_ASM_NO_JOURNAL;
+	ret = vraid_vd_start(vd, "assembled", &ac, msg, len);
 	if (ret)
 		goto out;
-	vraid_vd_after_assembly(vd, best->flags & VRAID_MD_F_CLEAN);
+	/* the replay is done: the metadata no longer names the journal */
+	if (best->cache_flags & VRAID_MD_CF_JOURNAL)
+		vraid_md_write_all(vd, false, msg, len);
+	msg[0] = '\0';
+	/* wb VDs assembled while the journal waited for this one's replay */
+	vraid_bind_all();
+	vraid_vd_after_assembly(vd, ac.clean);
 	a->index = vd->index;
 	a->nr_used = used;
 	a->nr_stale = stale;
@@ -824,6 +852,7 @@ int vraid_vd_delete(struct vraid_vd *vd, bool stop, char *msg,
 	vraid_unlink_holders(vd);
 	del_gendisk(disk);
 	/* what the controller cache holds dirty goes to the members first */
+	vraid_journal_unbind(vd, false);
 	if (vraid_cache_stop(vd))
 		pr_warn("%s: writing out the controller cache failed: data written since the last flush may be lost\n",
 			disk->disk_name);
@@ -910,6 +939,7 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 	if (p->set_mask & VRAID_SET_WRITE &&
 	    p->write_policy != vd->write_policy) {
 		bool was_awb = vd->write_policy == VRAID_WRITE_BACK_ALWAYS;
+		bool to_awb = p->write_policy == VRAID_WRITE_BACK_ALWAYS;
 
 		/*
 		 * To write-back: the VD says it has a volatile cache before
@@ -917,9 +947,14 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 		 * what is dirty goes out and the members flush, then the VD
 		 * stops asking for flushes (unless its members want them).
 		 */
-		if (!was_awb)
+		if (to_awb)
 			vraid_set_write_cache_awb(vd, true);
 		WRITE_ONCE(vd->write_policy, p->write_policy);
+		/* from wb: its records done, its data out; to wb: bind */
+		if (p->write_policy == VRAID_WRITE_BACK)
+			vraid_journal_bind(vd);
+		else
+			vraid_journal_unbind(vd, true);
 		if (was_awb) {
 			if (vraid_cache_drain(vd))
 				pr_warn("%s: writing out the controller cache failed\n",
@@ -937,16 +972,23 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 
 /*
  * The write policy in effect, and why it differs from the one set.
- * There is no journal yet: write-back writes through for want of one, as
- * a controller's write-back does with a bad battery; always write-back
- * keeps a volatile cache anyway.
+ * Write-back logs to a healthy journal; without one (none, replay
+ * pending, failed) it writes through, as a controller's write-back does
+ * with a bad battery.  Always write-back keeps a volatile cache anyway.
  */
 u32 vraid_write_effective(struct vraid_vd *vd, u32 *cache_flags)
 {
-	*cache_flags = vd->write_policy == VRAID_WRITE_BACK ?
-		       VRAID_CACHE_NO_JOURNAL : 0;
+	u32 js = vraid_journal_state();
+
+	*cache_flags = 0;
 	if (vd->write_policy == VRAID_WRITE_BACK_ALWAYS)
 		return VRAID_WEFF_BACK_VOLATILE;
+	if (vd->write_policy != VRAID_WRITE_BACK)
+		return VRAID_WEFF_THROUGH;
+	if (READ_ONCE(vd->jbound) && js == VRAID_JOURNAL_HEALTHY)
+		return VRAID_WEFF_BACK;
+	*cache_flags = js == VRAID_JOURNAL_FAILED ? VRAID_CACHE_JOURNAL_FAILED :
+		       VRAID_CACHE_NO_JOURNAL;
 	return VRAID_WEFF_THROUGH;
 }
 
@@ -955,10 +997,17 @@ void vraid_note_write_policy(struct vraid_vd *vd)
 {
 	u32 flags;
 
-	vraid_write_effective(vd, &flags);
-	if (flags & VRAID_CACHE_NO_JOURNAL)
-		pr_info("%s: write policy write-back: writing through, as there is no journal\n",
+	if (vraid_write_effective(vd, &flags) == VRAID_WEFF_BACK)
+		pr_info("%s: write policy write-back, journalled\n",
 			vd->disk->disk_name);
+	else if (flags & VRAID_CACHE_JOURNAL_FAILED)
+		pr_warn("%s: write policy write-back: writing through, as the journal failed\n",
+			vd->disk->disk_name);
+	else if (flags & VRAID_CACHE_NO_JOURNAL)
+		pr_info("%s: write policy write-back: writing through, as there is no journal%s\n",
+			vd->disk->disk_name,
+			vraid_journal_state() == VRAID_JOURNAL_REPLAY_PENDING ?
+			" ready (it waits for other VDs' replay)" : "");
 	else if (vd->write_policy == VRAID_WRITE_BACK_ALWAYS)
 		pr_warn("%s: write policy always-write-back: a volatile cache, a power loss loses writes not yet flushed\n",
 			vd->disk->disk_name);

@@ -26,6 +26,9 @@
  *  - The hot spare list (ctl.c) is protected by vraid_ctl_mutex.
  *  - The controller cache (cache.c) has one spinlock per hash bucket of
  *    each VD's cache; see the top of cache.c.
+ *  - The journal (journal.c) has a spinlock for its ring, held for O(1)
+ *    work on the write-back path, and a mutex for binding VDs and moving
+ *    its tail (control plane, checkpoint); see the top of journal.c.
  *  - The I/O path takes no lock: the geometry is immutable while the VD
  *    exists; a member's device changes only when a failed member is
  *    replaced (vd.c: device first, then the state, so no I/O reaches the
@@ -125,6 +128,18 @@ struct vraid_vd {
 	u32 read_policy;
 	u32 write_policy;
 	/*
+	 * The journal (journal.c): metadata fields (md_lock; the control
+	 * plane), and whether writes are logged now (jbound: vds_mutex;
+	 * read on the I/O path), with the records in flight (jrefs).
+	 */
+	u8 journal_uuid[16];
+	u64 journal_floor;
+	u32 cache_flags;		/* VRAID_MD_CF_* */
+	bool jbound;
+	struct list_head jnode;		/* the journal's bound VDs */
+	atomic_t jrefs;
+	wait_queue_head_t jwait;	/* jrefs reaching zero */
+	/*
 	 * Member sectors below which parity (or the mirror copies) is known
 	 * consistent; member_sectors when all is.  Above it, parity writes
 	 * reconstruct (never read-modify-write) and mirror reads use the
@@ -175,6 +190,7 @@ extern struct workqueue_struct *vraid_wq;
 extern struct workqueue_struct *vraid_wait_wq;
 int vraid_idr_alloc(struct vraid_vd *vd);
 void vraid_spare_kick(void);
+void vraid_bind_all(void);
 void vraid_idr_remove(int index);
 
 /* vd.c */
@@ -246,6 +262,26 @@ void vraid_cache_write_start(struct vraid_vd *vd, struct bio *bio);
 void vraid_cache_write_end(struct vraid_vd *vd, struct bio *bio);
 void vraid_cache_drop_all(struct vraid_vd *vd, bool dirty);
 unsigned long vraid_cache_pages(struct vraid_vd *vd);
+
+/* journal.c */
+int vraid_journal_module_init(void);
+void vraid_journal_module_exit(void);
+bool vraid_journal_internal(struct bio *bio);
+bool vraid_journal_get(struct vraid_vd *vd);
+void vraid_journal_put(struct vraid_vd *vd);
+void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
+			unsigned long start, u64 sector, struct page **pages,
+			u32 n);
+struct bio *vraid_journal_bypass(struct vraid_vd *vd, struct bio *user);
+void vraid_journal_bind(struct vraid_vd *vd);
+void vraid_journal_unbind(struct vraid_vd *vd, bool write_md);
+int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
+			   char *msg, size_t len);
+int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len);
+int vraid_journal_detach(char *msg, size_t len);
+int vraid_journal_discard(char *msg, size_t len);
+void vraid_journal_show(struct vraid_controller *c);
+u32 vraid_journal_state(void);
 
 /* member.c */
 bool vraid_member_fail(struct vraid_vd *vd, u32 member, const char *why);

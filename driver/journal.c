@@ -1,0 +1,1412 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The controller's journal (its "battery"), a first form of the plan in
+ * Documentation/cache-design.rst ("The journal"); the format is
+ * jformat.c's.
+ *
+ * One journal device for the controller.  While it is healthy, a VD with
+ * write policy wb is bound to it: the VD's metadata names the journal
+ * (cache flag JOURNAL, the journal's UUID, a floor: its records below are
+ * void), and every write the cache takes is logged (a record: a header
+ * block and the data, one FUA write) before it completes.  Writes the
+ * cache does not take go to the members with FUA, then log an INVALIDATE
+ * so that a replay never writes an older logged version over them.
+ * Records complete strictly in sequence order, so no completed record
+ * ever follows a torn one (the scan stops at the first bad record).
+ *
+ * Reclaim is a checkpoint: with the head noted, every bound VD's dirty
+ * data goes to the members, which flush; then the tail moves to the noted
+ * head in the superblock, and only then is the space reused.
+ *
+ * Replay: a VD whose metadata names the journal has its records from the
+ * floor on written again through the engine, in order, minus what a
+ * later INVALIDATE covers, before its disk goes live.  After a crash the
+ * journal holds records of VDs not assembled yet ("replay pending"):
+ * until each has been assembled (or the records are discarded) nothing
+ * is logged, the tail stays, and wb writes through.
+ *
+ * Failure: the first failed record write fails the journal.  The writes
+ * of that and every later record complete once their VD is drained to
+ * the members and flushed; every VD is unbound and writes through.
+ *
+ * Locking: vraid_journal.lock (spinlock, irq-safe) protects the head, the
+ * tail, the records in flight and the state, for O(1) work.
+ * vraid_journal.vds_mutex protects the bound VDs' list, binding, the
+ * pending set and tail moves (checkpoint, replay, discard); taken by the
+ * control plane, the checkpoint and the failure work, never on the I/O
+ * path.  vraid_ctl_mutex covers attach and detach; the I/O path reaches
+ * the journal only through a bound VD, and a VD is unbound (its records
+ * all done) before the journal goes.
+ */
+#include <linux/module.h>
+#include <linux/blkdev.h>
+#include <linux/bio.h>
+#include <linux/highmem.h>
+#include <linux/mempool.h>
+#include <linux/random.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "vraid.h"
+#include "jformat.h"
+#include "metadata.h"
+
+#define VRAID_J_PAGES		32	/* data pages of a record at most */
+#define VRAID_J_POOL		16	/* records the pools guarantee */
+#define VRAID_J_MAX_PENDING	16	/* VD UUIDs awaiting replay, tracked */
+
+/* A record in flight; front pad of its bio. */
+struct vraid_jrec {
+	struct list_head node;		/* vraid_journal.inflight, by seq */
+	struct vraid_vd *vd;		/* NULL: a PAD */
+	struct bio *user;		/* completed with the record */
+	unsigned long start;		/* user's accounting, 0: none */
+	u64 seq;
+	u32 type;			/* VRAID_JE_* of its entry, 0: PAD */
+	u32 npages;
+	bool done;
+	blk_status_t status;
+	struct page *hdr;
+	struct page *pages[VRAID_J_PAGES];
+	struct bio bio;			/* must be last */
+};
+
+/* Front pad of a write the cache did not take, sent on with FUA. */
+struct vraid_jbypass {
+	struct vraid_vd *vd;
+	struct bio *user;
+	struct work_struct work;	/* logs its INVALIDATE */
+	struct bio clone;		/* must be last */
+};
+
+struct vraid_journal {
+	struct vraid_bdev_handle h;
+	char name[BDEVNAME_SIZE];
+	u8 uuid[VRAID_J_UUID_LEN];
+	u64 ring;			/* blocks */
+	u64 gen;			/* superblock generation */
+	u64 created;
+
+	spinlock_t lock;		/* see the top of this file */
+	u32 state;			/* VRAID_JOURNAL_* */
+	u64 head_block, head_seq;	/* where the next record goes */
+	u64 tail_block, tail_seq;	/* the superblock's tail */
+	u64 acked_seq;			/* records up to it are done */
+	struct list_head inflight;	/* records by seq */
+	struct list_head fallback;	/* records done, not journalled */
+	bool cp_busy;			/* a checkpoint is queued or runs */
+	wait_queue_head_t wait;		/* space, records done */
+
+	struct mutex vds_mutex;		/* see the top of this file */
+	struct list_head vds;		/* bound VDs (vraid_vd.jnode) */
+	u32 nvds;
+	u8 pending[VRAID_J_MAX_PENDING][VRAID_J_UUID_LEN];
+	u32 npending;
+	bool pending_overflow;		/* more VDs than tracked */
+
+	struct work_struct cp_work;	/* checkpoint */
+	struct work_struct fail_work;	/* unbind every VD */
+	struct work_struct fb_work;	/* complete fallback records */
+	mempool_t hdr_pool;		/* header pages */
+	struct bio_set rec_set;		/* records */
+	struct bio_set bypass_set;	/* clones of writes sent around */
+};
+
+static struct vraid_journal *vraid_j;	/* vraid_ctl_mutex */
+/*
+ * Checkpoints and the failure work: they wait for destage (on
+ * vraid_cache_wq) and write metadata, so neither may run there.
+ */
+static struct workqueue_struct *vraid_journal_wq;
+
+static void vraid_jrec_endio(struct bio *bio);
+static bool vraid_jresume_locked(struct vraid_journal *j);
+static void vraid_jbypass_endio(struct bio *bio);
+static void vraid_jreplay_endio(struct bio *bio);
+
+/* Whether @bio is the journal's own (a bypass write or a replay). */
+bool vraid_journal_internal(struct bio *bio)
+{
+	return bio->bi_end_io == vraid_jbypass_endio ||
+	       bio->bi_end_io == vraid_jreplay_endio;
+}
+
+static u64 vraid_jsector(struct vraid_journal *j, u64 block)
+{
+	return VRAID_J_RING_START + block * (VRAID_J_BLOCK >> SECTOR_SHIFT);
+}
+
+/* Read or write @n pages at @sector of the journal device, waiting. */
+static int vraid_jio(struct vraid_journal *j, u64 sector, struct page **pages,
+		     u32 n, blk_opf_t opf)
+{
+	struct bio *bio;
+	u32 i;
+	int ret;
+
+	bio = bio_alloc(j->h.bdev, n, opf, GFP_NOIO);
+	bio->bi_iter.bi_sector = sector;
+	for (i = 0; i < n; i++)
+		__bio_add_page(bio, pages[i], PAGE_SIZE, 0);
+	ret = submit_bio_wait(bio);
+	bio_put(bio);
+	return ret;
+}
+
+/* Write the superblock (generation + 1, tail as given, @flags). */
+static int vraid_jsb_write(struct vraid_journal *j, u64 tail_block,
+			   u64 tail_seq, u32 flags)
+{
+	struct vraid_jsb sb = { 0 };
+	struct page *page;
+	int ret;
+
+	page = alloc_page(GFP_NOIO);
+	if (!page)
+		return -ENOMEM;
+	sb.generation = ++j->gen;
+	sb.created = j->created;
+	memcpy(sb.uuid, j->uuid, sizeof(sb.uuid));
+	sb.ring_start = VRAID_J_RING_START;
+	sb.ring_blocks = j->ring;
+	sb.tail_block = tail_block;
+	sb.tail_seq = tail_seq;
+	sb.flags = flags;
+	vraid_jsb_encode(&sb, page_address(page));
+	ret = vraid_jio(j, sb.generation % 2 ? VRAID_J_SB_SECTOR1 :
+			VRAID_J_SB_SECTOR0, &page, 1,
+			REQ_OP_WRITE | REQ_SYNC | REQ_FUA);
+	__free_page(page);
+	return ret;
+}
+
+/* ---- the pending set: VDs with records that are not replayed yet ---- */
+
+static bool vraid_jpending_find(struct vraid_journal *j, const u8 *uuid,
+				u32 *at)
+{
+	u32 i;
+
+	for (i = 0; i < j->npending; i++)
+		if (!memcmp(j->pending[i], uuid, VRAID_J_UUID_LEN)) {
+			*at = i;
+			return true;
+		}
+	return false;
+}
+
+static void vraid_jpending_add(struct vraid_journal *j, const u8 *uuid)
+{
+	u32 i;
+
+	if (vraid_jpending_find(j, uuid, &i))
+		return;
+	if (j->npending == VRAID_J_MAX_PENDING) {
+		j->pending_overflow = true;
+		return;
+	}
+	memcpy(j->pending[j->npending++], uuid, VRAID_J_UUID_LEN);
+}
+
+/* ---- walking the records from the tail ---- */
+
+/* What a walk sees of one record. */
+struct vraid_jwalk {
+	u64 block, seq;
+	struct vraid_jhdr hdr;
+	u8 *blk;			/* the header block */
+	struct page **pages;		/* its payload: VRAID_J_MAX_PAYLOAD */
+};
+
+/*
+ * Read and check the record at @w->block with seq @w->seq: 0, or
+ * -ENODATA where the log ends (no record, an older one, a torn one).
+ */
+static int vraid_jwalk_read(struct vraid_journal *j, struct vraid_jwalk *w,
+			    struct page *hpage)
+{
+	char why[96];
+	u32 crc = 0, i;
+
+	if (vraid_jio(j, vraid_jsector(j, w->block), &hpage, 1,
+		      REQ_OP_READ | REQ_SYNC))
+		return -EIO;
+	w->blk = page_address(hpage);
+	if (vraid_jhdr_decode(w->blk, &w->hdr, why, sizeof(why)) ||
+	    vraid_jhdr_expect(&w->hdr, j->uuid, w->seq, w->block, j->ring,
+			      why, sizeof(why)))
+		return -ENODATA;
+	if (w->hdr.flags & VRAID_J_REC_PAD)
+		return 0;
+	for (i = 0; i < w->hdr.payload_blocks; i += VRAID_J_PAGES) {
+		u32 n = min_t(u32, VRAID_J_PAGES, w->hdr.payload_blocks - i);
+
+		if (vraid_jio(j, vraid_jsector(j, w->block + 1 + i),
+			      w->pages + i, n, REQ_OP_READ | REQ_SYNC))
+			return -EIO;
+	}
+	for (i = 0; i < w->hdr.payload_blocks; i++)
+		crc = vraid_crc32c(crc, page_address(w->pages[i]), PAGE_SIZE);
+	return crc == w->hdr.payload_crc ? 0 : -ENODATA;
+}
+
+static void vraid_jwalk_next(struct vraid_journal *j, struct vraid_jwalk *w)
+{
+	w->block = vraid_jring_advance(j->ring, w->block,
+				       1 + w->hdr.payload_blocks);
+	w->seq++;
+}
+
+static void vraid_jpages_free(struct page **pages, struct page *hpage)
+{
+	u32 i;
+
+	for (i = 0; i < VRAID_J_MAX_PAYLOAD; i++)
+		if (pages[i])
+			__free_page(pages[i]);
+	kvfree(pages);
+	if (hpage)
+		__free_page(hpage);
+}
+
+static struct page **vraid_jpages_alloc(struct page **hpage)
+{
+	struct page **pages;
+	u32 i;
+
+	pages = kvcalloc(VRAID_J_MAX_PAYLOAD, sizeof(*pages), GFP_KERNEL);
+	*hpage = alloc_page(GFP_KERNEL);
+	if (!pages || !*hpage)
+		goto fail;
+	for (i = 0; i < VRAID_J_MAX_PAYLOAD; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		if (!pages[i])
+			goto fail;
+	}
+	return pages;
+fail:
+	if (pages)
+		vraid_jpages_free(pages, *hpage);
+	else if (*hpage)
+		__free_page(*hpage);
+	*hpage = NULL;
+	return NULL;
+}
+
+/*
+ * At attach: find the head from the tail, and the VDs with records.
+ * Returns the records found, or an error.
+ */
+static long vraid_jscan(struct vraid_journal *j)
+{
+	struct vraid_jwalk w = { .block = j->tail_block, .seq = j->tail_seq };
+	struct page *hpage;
+	long found = 0;
+	int ret;
+
+	w.pages = vraid_jpages_alloc(&hpage);
+	if (!w.pages)
+		return -ENOMEM;
+	while (found < (long)j->ring) {
+		struct vraid_jiter it;
+		struct vraid_jentry e;
+		char why[96];
+
+		ret = vraid_jwalk_read(j, &w, hpage);
+		if (ret == -ENODATA)
+			break;
+		if (ret) {
+			vraid_jpages_free(w.pages, hpage);
+			return ret;
+		}
+		vraid_jiter_init(&it, w.blk, &w.hdr);
+		while (vraid_jiter_next(&it, &e, why, sizeof(why)) > 0)
+			if (e.type == VRAID_JE_DATA ||
+			    e.type == VRAID_JE_INVALIDATE)
+				vraid_jpending_add(j, e.vd_uuid);
+		vraid_jwalk_next(j, &w);
+		found++;
+	}
+	vraid_jpages_free(w.pages, hpage);
+	j->head_block = w.block;
+	j->head_seq = w.seq;
+	j->acked_seq = w.seq - 1;
+	return found;
+}
+
+/* ---- logging ---- */
+
+static void vraid_jkick_checkpoint(struct vraid_journal *j)
+{
+	unsigned long flags;
+	bool kick;
+
+	spin_lock_irqsave(&j->lock, flags);
+	kick = !j->cp_busy;
+	j->cp_busy = true;
+	spin_unlock_irqrestore(&j->lock, flags);
+	if (kick)
+		queue_work(vraid_journal_wq, &j->cp_work);
+}
+
+static struct vraid_jrec *vraid_jrec_alloc(struct vraid_journal *j, u32 n)
+{
+	struct vraid_jrec *r;
+	struct bio *bio;
+
+	bio = bio_alloc_bioset(j->h.bdev, 1 + n,
+			       REQ_OP_WRITE | REQ_SYNC | REQ_FUA, GFP_NOIO,
+			       &j->rec_set);
+	r = container_of(bio, struct vraid_jrec, bio);
+	r->vd = NULL;
+	r->user = NULL;
+	r->start = 0;
+	r->type = 0;
+	r->npages = 0;
+	r->done = false;
+	r->status = BLK_STS_OK;
+	r->hdr = mempool_alloc(&j->hdr_pool, GFP_NOIO);
+	bio->bi_end_io = vraid_jrec_endio;
+	return r;
+}
+
+static void vraid_jrec_free(struct vraid_journal *j, struct vraid_jrec *r)
+{
+	u32 i;
+
+	for (i = 0; i < r->npages; i++)
+		put_page(r->pages[i]);
+	mempool_free(r->hdr, &j->hdr_pool);
+	bio_put(&r->bio);
+}
+
+/* A VD's record is over: the VD may be unbound once none is left. */
+static void vraid_jput_vd(struct vraid_vd *vd)
+{
+	if (atomic_dec_and_test(&vd->jrefs))
+		wake_up_all(&vd->jwait);
+}
+
+/* Complete a record's user bio, journalled or (@ok false) not. */
+static void vraid_jrec_complete(struct vraid_journal *j, struct vraid_jrec *r,
+				bool ok)
+{
+	struct vraid_vd *vd = r->vd;
+	struct bio *user = r->user;
+
+	if (!vd) {
+		vraid_jrec_free(j, r);
+		return;
+	}
+	if (!ok && r->type == VRAID_JE_DATA) {
+		unsigned long flags;
+
+		/* its data is in the cache only: to the members first */
+		spin_lock_irqsave(&j->lock, flags);
+		list_add_tail(&r->node, &j->fallback);
+		spin_unlock_irqrestore(&j->lock, flags);
+		queue_work(vraid_cache_wq, &j->fb_work);
+		return;
+	}
+	if (r->start)
+		bio_end_io_acct(user, r->start);
+	vraid_jrec_free(j, r);
+	bio_endio(user);
+	vraid_jput_vd(vd);
+}
+
+static void vraid_jrec_endio(struct bio *bio)
+{
+	struct vraid_jrec *r = container_of(bio, struct vraid_jrec, bio);
+	struct vraid_journal *j = READ_ONCE(vraid_j);
+	struct vraid_jrec *f, *tmp;
+	unsigned long flags;
+	LIST_HEAD(done);
+	bool failed = false;
+
+	spin_lock_irqsave(&j->lock, flags);
+	r->done = true;
+	r->status = bio->bi_status;
+	while ((f = list_first_entry_or_null(&j->inflight, struct vraid_jrec,
+					     node)) && f->done) {
+		list_move_tail(&f->node, &done);
+		if (f->status && j->state == VRAID_JOURNAL_HEALTHY) {
+			j->state = VRAID_JOURNAL_FAILED;
+			failed = true;
+		}
+		/* after a failure nothing counts as journalled */
+		f->done = !f->status && j->state == VRAID_JOURNAL_HEALTHY;
+		j->acked_seq = f->seq;
+	}
+	spin_unlock_irqrestore(&j->lock, flags);
+	if (failed) {
+		pr_err("vraid: journal %s: write error %d: write-back VDs write through from now on\n",
+		       j->name, blk_status_to_errno(r->status));
+		queue_work(vraid_journal_wq, &j->fail_work);
+	}
+	list_for_each_entry_safe(f, tmp, &done, node) {
+		list_del(&f->node);
+		vraid_jrec_complete(j, f, f->done);
+	}
+	wake_up_all(&j->wait);
+}
+
+/*
+ * Reserve ring space for @r (@blocks: header and payload) and give it
+ * (and a PAD before it, if the ring's end is near) a seq.  May sleep for
+ * space.  Returns false if the journal takes no records (not healthy) or
+ * no longer those of @r's VD (being unbound).
+ */
+static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
+			   u32 blocks, u64 *start)
+{
+	struct vraid_jrec *pad = NULL;
+	unsigned long flags;
+	u64 padn, used;
+
+	for (;;) {
+		spin_lock_irqsave(&j->lock, flags);
+		if (j->state != VRAID_JOURNAL_HEALTHY ||
+		    !READ_ONCE(r->vd->jbound))
+			break;
+		if (!vraid_jring_reserve(j->ring, j->tail_block, j->head_block,
+					 blocks, start, &padn)) {
+			if (padn && !pad) {
+				spin_unlock_irqrestore(&j->lock, flags);
+				pad = vraid_jrec_alloc(j, 0);
+				continue;
+			}
+			if (padn) {
+				pad->seq = j->head_seq++;
+				vraid_jrec_pad(page_address(pad->hdr), pad->seq,
+					       j->head_block, j->uuid,
+					       padn - 1);
+				__bio_add_page(&pad->bio, pad->hdr, PAGE_SIZE,
+					       0);
+				pad->bio.bi_iter.bi_sector =
+					vraid_jsector(j, j->head_block);
+				list_add_tail(&pad->node, &j->inflight);
+			}
+			r->seq = j->head_seq++;
+			list_add_tail(&r->node, &j->inflight);
+			j->head_block = vraid_jring_advance(j->ring, *start,
+							    blocks);
+			used = vraid_jring_used(j->ring, j->tail_block,
+						j->head_block);
+			spin_unlock_irqrestore(&j->lock, flags);
+			if (padn)
+				submit_bio(&pad->bio);
+			else if (pad)
+				vraid_jrec_free(j, pad);
+			if (used > j->ring / 4)
+				vraid_jkick_checkpoint(j);
+			return true;
+		}
+		spin_unlock_irqrestore(&j->lock, flags);
+		vraid_jkick_checkpoint(j);
+		wait_event_timeout(j->wait,
+				   vraid_jring_free(j->ring,
+						    READ_ONCE(j->tail_block),
+						    READ_ONCE(j->head_block)) >
+				   blocks + VRAID_J_MAX_PAYLOAD ||
+				   READ_ONCE(j->state) !=
+				   VRAID_JOURNAL_HEALTHY ||
+				   !READ_ONCE(r->vd->jbound), HZ / 10);
+	}
+	spin_unlock_irqrestore(&j->lock, flags);
+	if (pad)
+		vraid_jrec_free(j, pad);
+	return false;
+}
+
+/* Give @r its seq and position and send it, or complete it unjournalled. */
+static void vraid_jsubmit(struct vraid_journal *j, struct vraid_jrec *r,
+			  struct vraid_jbuild *b, u32 crc)
+{
+	u64 start;
+	u32 i;
+
+	if (!vraid_jreserve(j, r, 1 + r->npages, &start)) {
+		vraid_jrec_complete(j, r, false);
+		return;
+	}
+	b->seq = r->seq;
+	vraid_jrec_finish(b, start, j->uuid, crc);
+	r->bio.bi_iter.bi_sector = vraid_jsector(j, start);
+	__bio_add_page(&r->bio, r->hdr, PAGE_SIZE, 0);
+	for (i = 0; i < r->npages; i++)
+		__bio_add_page(&r->bio, r->pages[i], PAGE_SIZE, 0);
+	submit_bio(&r->bio);
+}
+
+/*
+ * Whether writes of @vd are journalled now; if so, the caller holds a
+ * reference that vraid_journal_data() or vraid_journal_bypass() hands
+ * to a record, or vraid_journal_put() drops.
+ */
+bool vraid_journal_get(struct vraid_vd *vd)
+{
+	atomic_inc(&vd->jrefs);
+	smp_mb__after_atomic();		/* against the unbind's check */
+	if (READ_ONCE(vd->jbound) &&
+	    READ_ONCE(vraid_j->state) == VRAID_JOURNAL_HEALTHY)
+		return true;
+	vraid_jput_vd(vd);
+	return false;
+}
+
+void vraid_journal_put(struct vraid_vd *vd)
+{
+	vraid_jput_vd(vd);
+}
+
+/*
+ * Log the @n pages at @pages (the cache's, references handed over) of a
+ * write of @vd at VD sector @sector, and complete @user (accounted from
+ * @start) when the record is durable.  Holds a vraid_journal_get().
+ * May sleep for ring space (->submit_bio).
+ */
+void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
+			unsigned long start, u64 sector, struct page **pages,
+			u32 n)
+{
+	struct vraid_journal *j = vraid_j;
+	struct vraid_jbuild b;
+	struct vraid_jrec *r;
+	u32 crc = 0, i;
+
+	r = vraid_jrec_alloc(j, n);
+	r->vd = vd;
+	r->user = user;
+	r->start = start;
+	r->type = VRAID_JE_DATA;
+	r->npages = n;
+	for (i = 0; i < n; i++) {
+		r->pages[i] = pages[i];
+		crc = vraid_crc32c(crc, page_address(pages[i]), PAGE_SIZE);
+	}
+	vraid_jrec_init(&b, page_address(r->hdr), 0);
+	vraid_jrec_add_data(&b, vd->uuid, sector, 0xff, 0xff, n);
+	vraid_jsubmit(j, r, &b, crc);
+}
+
+/* A bypass write is done: log its INVALIDATE (process context). */
+static void vraid_jbypass_work(struct work_struct *w)
+{
+	struct vraid_jbypass *p = container_of(w, struct vraid_jbypass, work);
+	struct vraid_vd *vd = p->vd;
+	struct bio *user = p->user;
+	struct vraid_journal *j = vraid_j;
+	struct vraid_jbuild b;
+	struct vraid_jrec *r;
+
+	/* A failed write changed what it changed: void older versions. */
+	user->bi_status = p->clone.bi_status;
+	bio_put(&p->clone);
+	r = vraid_jrec_alloc(j, 0);
+	r->vd = vd;
+	r->user = user;
+	r->type = VRAID_JE_INVALIDATE;
+	vraid_jrec_init(&b, page_address(r->hdr), 0);
+	vraid_jrec_add_invalidate(&b, vd->uuid, user->bi_iter.bi_sector,
+				  bio_sectors(user));
+	vraid_jsubmit(j, r, &b, 0);
+}
+
+static void vraid_jbypass_endio(struct bio *clone)
+{
+	struct vraid_jbypass *p = container_of(clone, struct vraid_jbypass,
+					       clone);
+
+	INIT_WORK(&p->work, vraid_jbypass_work);
+	queue_work(vraid_cache_wq, &p->work);
+}
+
+/*
+ * A write of a journalled VD that the cache does not take: it goes to the
+ * members with FUA (a clone), then an INVALIDATE is logged before @user
+ * completes.  Returns the clone to send on (the caller's conflict rules
+ * apply to it).  Holds a vraid_journal_get().
+ */
+struct bio *vraid_journal_bypass(struct vraid_vd *vd, struct bio *user)
+{
+	struct vraid_journal *j = vraid_j;
+	struct vraid_jbypass *p;
+	struct bio *clone;
+
+	clone = bio_alloc_clone(user->bi_bdev, user, GFP_NOIO,
+				&j->bypass_set);
+	p = container_of(clone, struct vraid_jbypass, clone);
+	p->vd = vd;
+	p->user = user;
+	if (bio_op(user) == REQ_OP_WRITE || bio_op(user) == REQ_OP_WRITE_ZEROES)
+		clone->bi_opf |= REQ_FUA;
+	clone->bi_end_io = vraid_jbypass_endio;
+	return clone;
+}
+
+/* Writes the failure caught: complete them once their data is out. */
+static void vraid_jfallback_work(struct work_struct *w)
+{
+	struct vraid_journal *j = container_of(w, struct vraid_journal,
+					       fb_work);
+	struct vraid_jrec *r;
+	struct vraid_vd *vd;
+	struct bio *user;
+	unsigned int noio = memalloc_noio_save();
+
+	for (;;) {
+		spin_lock_irq(&j->lock);
+		r = list_first_entry_or_null(&j->fallback, struct vraid_jrec,
+					     node);
+		if (r)
+			list_del(&r->node);
+		spin_unlock_irq(&j->lock);
+		if (!r)
+			break;
+		vd = r->vd;
+		user = r->user;
+		if (vraid_cache_drain(vd))
+			user->bi_status = BLK_STS_IOERR;
+		vraid_members_flush(vd);
+		if (r->start)
+			bio_end_io_acct(user, r->start);
+		vraid_jrec_free(j, r);
+		bio_endio(user);
+		vraid_jput_vd(vd);
+	}
+	memalloc_noio_restore(noio);
+}
+
+/* ---- binding VDs ---- */
+
+/*
+ * Record in @vd's metadata that the journal may hold its writes (or, with
+ * @bind false, that it does not), and write it.
+ */
+static int vraid_jmd(struct vraid_vd *vd, struct vraid_journal *j, bool bind)
+{
+	char msg[VRAID_MSG_LEN];
+	unsigned int noio;
+	int ret;
+
+	mutex_lock(&vd->md_lock);
+	if (bind) {
+		memcpy(vd->journal_uuid, j->uuid, sizeof(vd->journal_uuid));
+		spin_lock_irq(&j->lock);
+		vd->journal_floor = j->head_seq;
+		spin_unlock_irq(&j->lock);
+		vd->cache_flags |= VRAID_MD_CF_JOURNAL;
+	} else {
+		memset(vd->journal_uuid, 0, sizeof(vd->journal_uuid));
+		vd->journal_floor = 0;
+		vd->cache_flags &= ~VRAID_MD_CF_JOURNAL;
+	}
+	mutex_unlock(&vd->md_lock);
+	noio = memalloc_noio_save();
+	ret = vraid_md_write_all(vd, false, msg, sizeof(msg));
+	memalloc_noio_restore(noio);
+	if (ret)
+		pr_warn("%s: %s the journal: %s\n", vd->disk->disk_name,
+			bind ? "cannot bind to" : "unbinding from", msg);
+	return ret;
+}
+
+/*
+ * A VD with write policy wb starts logging to a healthy journal: its
+ * metadata says so before the first record.  Control plane.
+ */
+void vraid_journal_bind(struct vraid_vd *vd)
+{
+	struct vraid_journal *j = vraid_j;
+
+	if (!j || READ_ONCE(vd->write_policy) != VRAID_WRITE_BACK ||
+	    READ_ONCE(j->state) != VRAID_JOURNAL_HEALTHY)
+		return;
+	mutex_lock(&j->vds_mutex);
+	if (!vd->jbound && j->state == VRAID_JOURNAL_HEALTHY &&
+	    !vraid_jmd(vd, j, true)) {
+		list_add_tail(&vd->jnode, &j->vds);
+		j->nvds++;
+		WRITE_ONCE(vd->jbound, true);
+		pr_info("%s: write-back logs to journal %s\n",
+			vd->disk->disk_name, j->name);
+	}
+	mutex_unlock(&j->vds_mutex);
+}
+
+/* With vds_mutex held: stop logging, get the VD's data out. */
+static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
+				 bool write_md)
+{
+	WRITE_ONCE(vd->jbound, false);
+	list_del_init(&vd->jnode);
+	j->nvds--;
+	smp_mb();			/* against vraid_journal_get() */
+	wait_event(vd->jwait, !atomic_read(&vd->jrefs));
+	if (vraid_cache_drain(vd))
+		pr_warn("%s: writing out the controller cache failed\n",
+			vd->disk->disk_name);
+	vraid_members_flush(vd);
+	if (write_md)
+		vraid_jmd(vd, j, false);
+	else
+		vd->cache_flags &= ~VRAID_MD_CF_JOURNAL;
+}
+
+/*
+ * The VD stops logging (policy change, stop, delete): its records all
+ * done, its dirty data on the members and flushed; with @write_md its
+ * metadata says so now (else the caller's next write does).
+ */
+void vraid_journal_unbind(struct vraid_vd *vd, bool write_md)
+{
+	struct vraid_journal *j = vraid_j;
+
+	if (!j)
+		return;
+	mutex_lock(&j->vds_mutex);
+	if (vd->jbound)
+		vraid_junbind_locked(j, vd, write_md);
+	if (!write_md) {
+		memset(vd->journal_uuid, 0, sizeof(vd->journal_uuid));
+		vd->journal_floor = 0;
+	}
+	mutex_unlock(&j->vds_mutex);
+}
+
+static void vraid_jfail_work(struct work_struct *w)
+{
+	struct vraid_journal *j = container_of(w, struct vraid_journal,
+					       fail_work);
+	struct vraid_vd *vd;
+	unsigned int noio = memalloc_noio_save();
+
+	mutex_lock(&j->vds_mutex);
+	while ((vd = list_first_entry_or_null(&j->vds, struct vraid_vd,
+					      jnode))) {
+		vraid_junbind_locked(j, vd, true);
+		pr_warn("%s: journal failed: write-back writes through\n",
+			vd->disk->disk_name);
+	}
+	mutex_unlock(&j->vds_mutex);
+	memalloc_noio_restore(noio);
+}
+
+/* ---- checkpoint ---- */
+
+/*
+ * Move the tail to where the head is now: every bound VD's dirty data
+ * goes to the members, which flush, then the superblock records the new
+ * tail.  With vds_mutex held.  Returns 0 or an error (the tail stays).
+ */
+static int vraid_jcheckpoint_locked(struct vraid_journal *j, u32 sb_flags)
+{
+	struct vraid_vd *vd;
+	u64 block, seq;
+	int ret;
+
+	spin_lock_irq(&j->lock);
+	block = j->head_block;
+	seq = j->head_seq;
+	spin_unlock_irq(&j->lock);
+	/* records reserved before now are done (their data in the cache) */
+	wait_event(j->wait, READ_ONCE(j->acked_seq) + 1 >= seq);
+	if (j->npending || j->pending_overflow ||
+	    READ_ONCE(j->state) == VRAID_JOURNAL_FAILED)
+		return -EBUSY;
+	list_for_each_entry(vd, &j->vds, jnode) {
+		if (vraid_cache_drain(vd))
+			pr_warn("%s: writing out the controller cache failed\n",
+				vd->disk->disk_name);
+		vraid_members_flush(vd);
+	}
+	ret = vraid_jsb_write(j, block, seq, sb_flags);
+	if (ret) {
+		pr_err("vraid: journal %s: superblock write failed (%d)\n",
+		       j->name, ret);
+		return ret;
+	}
+	spin_lock_irq(&j->lock);
+	j->tail_block = block;
+	j->tail_seq = seq;
+	spin_unlock_irq(&j->lock);
+	wake_up_all(&j->wait);
+	return 0;
+}
+
+static void vraid_jcheckpoint_work(struct work_struct *w)
+{
+	struct vraid_journal *j = container_of(w, struct vraid_journal,
+					       cp_work);
+	unsigned int noio = memalloc_noio_save();
+
+	mutex_lock(&j->vds_mutex);
+	spin_lock_irq(&j->lock);
+	j->cp_busy = false;
+	spin_unlock_irq(&j->lock);
+	vraid_jcheckpoint_locked(j, 0);
+	mutex_unlock(&j->vds_mutex);
+	memalloc_noio_restore(noio);
+}
+
+/* ---- replay ---- */
+
+static void vraid_jreplay_endio(struct bio *bio)
+{
+	complete(bio->bi_private);
+}
+
+/* Write @n pages (@mask: their sectors to write) at VD sector @sector. */
+static int vraid_jreplay_write(struct vraid_vd *vd, u64 sector,
+			       struct page **pages, u32 n, const u8 *mask)
+{
+	u32 s, e, total = n * 8;
+	int ret = 0;
+
+	for (s = 0; s < total; s = e) {
+		DECLARE_COMPLETION_ONSTACK(done);
+		struct bio *bio;
+		u32 k;
+
+		if (!(mask[s / 8] & (1U << (s % 8)))) {
+			e = s + 1;
+			continue;
+		}
+		for (e = s; e < total && (mask[e / 8] & (1U << (e % 8))); e++)
+			;
+		bio = bio_alloc(vd->disk->part0, DIV_ROUND_UP(e, 8) - s / 8,
+				REQ_OP_WRITE, GFP_NOIO);
+		bio->bi_iter.bi_sector = sector + s;
+		for (k = s; k < e; ) {
+			u32 off = (k % 8) << 9;
+			u32 len = min_t(u32, e - k, 8 - k % 8) << 9;
+
+			__bio_add_page(bio, pages[k / 8], len, off);
+			k += len >> 9;
+		}
+		bio->bi_private = &done;
+		bio->bi_end_io = vraid_jreplay_endio;
+		vraid_engine_submit(vd, bio, 0);
+		wait_for_completion_io(&done);
+		if (bio->bi_status)
+			ret = -EIO;
+		bio_put(bio);
+	}
+	return ret;
+}
+
+struct vraid_jinval {
+	u64 seq, sector, end;
+};
+
+/* The INVALIDATEs of a replay: a growing array. */
+struct vraid_jinvals {
+	struct vraid_jinval *v;
+	u32 n, max;
+};
+
+static int vraid_jinval_add(struct vraid_jinvals *iv, u64 seq,
+			    const struct vraid_jentry *e)
+{
+	if (iv->n == iv->max) {
+		u32 max = iv->max ? 2 * iv->max : 64;
+		struct vraid_jinval *v;
+
+		v = kvrealloc(iv->v, iv->n * sizeof(*v), max * sizeof(*v),
+			      GFP_KERNEL);
+		if (!v)
+			return -ENOMEM;
+		iv->v = v;
+		iv->max = max;
+	}
+	iv->v[iv->n].seq = seq;
+	iv->v[iv->n].sector = e->sector;
+	iv->v[iv->n].end = e->sector + e->sectors;
+	iv->n++;
+	return 0;
+}
+
+/* @mask: the sectors of DATA entry @e (of record @seq) no later INVALIDATE voids. */
+static void vraid_jreplay_mask(const struct vraid_jinvals *iv, u64 seq,
+			       const struct vraid_jentry *e, u8 *mask)
+{
+	u32 i, p;
+
+	memset(mask, 0xff, e->pages);
+	for (i = 0; i < iv->n; i++) {
+		const struct vraid_jinval *v = &iv->v[i];
+
+		if (v->seq <= seq)
+			continue;
+		for (p = 0; p < e->pages * 8; p++)
+			if (e->sector + p >= v->sector && e->sector + p < v->end)
+				mask[p / 8] &= ~(1U << (p % 8));
+	}
+}
+
+/*
+ * Write @vd's records from @floor on again (assembly, before the disk is
+ * live): every DATA version in log order, minus sectors a later
+ * INVALIDATE covers (pass 0 finds those).  With vds_mutex held: the tail
+ * stays.
+ */
+static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
+				u64 floor, u32 *writes)
+{
+	struct vraid_jinvals iv = { NULL, 0, 0 };
+	struct vraid_jwalk w;
+	struct page *hpage;
+	u64 end_seq = j->head_seq;
+	u32 pass;
+	int ret = 0;
+
+	w.pages = vraid_jpages_alloc(&hpage);
+	if (!w.pages)
+		return -ENOMEM;
+	*writes = 0;
+	for (pass = 0; pass < 2 && !ret; pass++) {
+		w.block = j->tail_block;
+		w.seq = j->tail_seq;
+		for (; w.seq < end_seq && !ret; vraid_jwalk_next(j, &w)) {
+			struct vraid_jiter it;
+			struct vraid_jentry e;
+			u8 mask[VRAID_J_PAGES];
+			char why[96];
+
+			ret = vraid_jwalk_read(j, &w, hpage);
+			if (ret) {
+				pr_err("%s: journal record %llu unreadable on replay (%d)\n",
+				       vd->disk->disk_name,
+				       (unsigned long long)w.seq, ret);
+				break;
+			}
+			if (w.seq < floor)
+				continue;
+			vraid_jiter_init(&it, w.blk, &w.hdr);
+			while (!ret &&
+			       vraid_jiter_next(&it, &e, why, sizeof(why)) > 0) {
+				if (memcmp(e.vd_uuid, vd->uuid, 16))
+					continue;
+				if (pass == 0 && e.type == VRAID_JE_INVALIDATE)
+					ret = vraid_jinval_add(&iv, w.seq, &e);
+				if (pass == 0 || e.type != VRAID_JE_DATA ||
+				    e.pages > VRAID_J_PAGES)
+					continue;
+				vraid_jreplay_mask(&iv, w.seq, &e, mask);
+				ret = vraid_jreplay_write(vd, e.sector,
+							  w.pages + e.page_off,
+							  e.pages, mask);
+				(*writes)++;
+			}
+		}
+	}
+	kvfree(iv.v);
+	vraid_jpages_free(w.pages, hpage);
+	if (!ret)
+		vraid_members_flush(vd);
+	return ret;
+}
+
+/* Whether @uuid is the attached journal's. */
+static bool vraid_journal_is(struct vraid_journal *j, const u8 *uuid)
+{
+	return j && !memcmp(j->uuid, uuid, VRAID_J_UUID_LEN);
+}
+
+/*
+ * Assembly of @vd, before its disk goes live (vraid_ctl_mutex held):
+ * its metadata's journal fields are in vd.  If they name a journal, that
+ * journal must be attached (@no_journal: go on without, losing those
+ * writes); its records are replayed.  Either way the VD no longer awaits
+ * replay.  Returns 0 or an error with @msg.
+ */
+int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
+			   char *msg, size_t len)
+{
+	struct vraid_journal *j = vraid_j;
+	bool need = vd->cache_flags & VRAID_MD_CF_JOURNAL;
+	u64 init_pos = vd->init_pos;
+	u32 writes = 0, i;
+	int ret = 0;
+
+	if (need && !vraid_journal_is(j, vd->journal_uuid)) {
+		if (!no_journal) {
+			snprintf(msg, len,
+				 "journal %pUb holds writes of this VD: attach it (vraidctl controller journal DEV) or use --no-journal",
+				 vd->journal_uuid);
+			return -ENOENT;
+		}
+		pr_warn("vraid: VD %pUb assembled without its journal %pUb: writes only the journal held are lost\n",
+			vd->uuid, vd->journal_uuid);
+		need = false;
+	}
+	if (!j)
+		goto out;
+	mutex_lock(&j->vds_mutex);
+	if (need) {
+		/* the crash's write-intent bits before the replay's */
+		if (vd->bitmap && !clean)
+			vraid_bitmap_load(vd);
+		/* reconstruct-writes: parity may be torn where it was written */
+		vd->init_pos = 0;
+		ret = vraid_jreplay_locked(j, vd, vd->journal_floor, &writes);
+		vd->init_pos = init_pos;
+		if (ret) {
+			snprintf(msg, len,
+				 "replaying the journal failed (error %d): not started",
+				 ret);
+			mutex_unlock(&j->vds_mutex);
+			return ret;
+		}
+		pr_info("%s: replayed %u write%s from journal %s\n",
+			vd->disk->disk_name, writes, writes == 1 ? "" : "s",
+			j->name);
+	}
+	if (vraid_jpending_find(j, vd->uuid, &i)) {
+		memmove(j->pending[i], j->pending[i + 1],
+			(j->npending - i - 1) * VRAID_J_UUID_LEN);
+		j->npending--;
+	}
+	vraid_jresume_locked(j);
+	mutex_unlock(&j->vds_mutex);
+out:
+	/* nothing of the VD needs a journal now; bind anew if healthy */
+	memset(vd->journal_uuid, 0, sizeof(vd->journal_uuid));
+	vd->journal_floor = 0;
+	vd->cache_flags &= ~VRAID_MD_CF_JOURNAL;
+	return 0;
+}
+
+/* ---- attach, detach, show ---- */
+
+/* Replay pending resolved (or discarded): the journal takes records. */
+static bool vraid_jresume_locked(struct vraid_journal *j)
+{
+	if (j->state != VRAID_JOURNAL_REPLAY_PENDING || j->npending ||
+	    j->pending_overflow)
+		return false;
+	if (vraid_jsb_write(j, j->head_block, j->head_seq, 0))
+		return false;
+	spin_lock_irq(&j->lock);
+	j->tail_block = j->head_block;
+	j->tail_seq = j->head_seq;
+	j->state = VRAID_JOURNAL_HEALTHY;
+	spin_unlock_irq(&j->lock);
+	pr_info("vraid: journal %s: every VD replayed: healthy\n", j->name);
+	return true;
+}
+
+static int vraid_jformat(struct vraid_journal *j, u64 old_gen)
+{
+	int ret;
+
+	get_random_bytes(j->uuid, sizeof(j->uuid));
+	j->created = ktime_get_real_seconds();
+	j->gen = old_gen;
+	/* both slots, so that no older superblock wins */
+	ret = vraid_jsb_write(j, 0, 1, 0);
+	if (!ret)
+		ret = vraid_jsb_write(j, 0, 1, 0);
+	j->tail_block = 0;
+	j->tail_seq = 1;
+	j->head_block = 0;
+	j->head_seq = 1;
+	j->acked_seq = 0;
+	return ret;
+}
+
+/* Read both superblocks: 0 (j set up), -ENODATA (none) or an error. */
+static int vraid_jsb_read(struct vraid_journal *j, u64 dev_sectors,
+			  u64 *max_gen, char *msg, size_t len)
+{
+	struct vraid_jsb sb[2];
+	struct page *page;
+	int r[2], ret, s;
+	u32 i;
+
+	page = alloc_page(GFP_KERNEL);
+	if (!page)
+		return -ENOMEM;
+	*max_gen = 0;
+	for (i = 0; i < 2; i++) {
+		ret = vraid_jio(j, i ? VRAID_J_SB_SECTOR1 : VRAID_J_SB_SECTOR0,
+				&page, 1, REQ_OP_READ | REQ_SYNC);
+		if (ret) {
+			snprintf(msg, len, "cannot read the journal's superblock (error %d)",
+				 ret);
+			__free_page(page);
+			return ret;
+		}
+		r[i] = vraid_jsb_decode(page_address(page), i, dev_sectors,
+					&sb[i], msg, len);
+		if (!r[i] && sb[i].generation > *max_gen)
+			*max_gen = sb[i].generation;
+	}
+	__free_page(page);
+	s = vraid_jsb_choose(&sb[0], r[0], &sb[1], r[1], msg, len);
+	if (s < 0)
+		return s;
+	memcpy(j->uuid, sb[s].uuid, sizeof(j->uuid));
+	j->gen = sb[s].generation;
+	j->created = sb[s].created;
+	j->ring = sb[s].ring_blocks;
+	j->tail_block = sb[s].tail_block;
+	j->tail_seq = sb[s].tail_seq;
+	return 0;
+}
+
+static void vraid_jfree(struct vraid_journal *j)
+{
+	bioset_exit(&j->bypass_set);
+	bioset_exit(&j->rec_set);
+	mempool_exit(&j->hdr_pool);
+	vraid_bdev_close(&j->h);
+	kfree(j);
+}
+
+/*
+ * JOURNAL_ATTACH (vraid_ctl_mutex held).  @force: format even a vraid
+ * journal.  Returns 0 (then the caller binds the wb VDs) or an error
+ * with @msg.
+ */
+int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len)
+{
+	struct vraid_journal *j;
+	u64 sectors, max_gen;
+	long found = 0;
+	bool formatted = false;
+	int ret;
+
+	if (vraid_j) {
+		snprintf(msg, len,
+			 "journal %s is attached: detach it first (vraidctl controller journal none)",
+			 vraid_j->name);
+		return -EBUSY;
+	}
+	j = kzalloc(sizeof(*j), GFP_KERNEL);
+	if (!j)
+		return -ENOMEM;
+	ret = vraid_bdev_open(&j->h, dev, j);
+	if (ret) {
+		snprintf(msg, len, "device %u:%u cannot be opened (error %d)%s",
+			 MAJOR(dev), MINOR(dev), ret,
+			 ret == -EBUSY ? ": in use (a member, mounted, or held by another driver)" : "");
+		kfree(j);
+		return ret;
+	}
+	snprintf(j->name, sizeof(j->name), "%pg", j->h.bdev);
+	sectors = bdev_nr_sectors(j->h.bdev);
+	ret = -EINVAL;
+	if (vraid_is_vd(j->h.bdev)) {
+		snprintf(msg, len, "%s is a vraid virtual drive: a journal needs a device of its own",
+			 j->name);
+		goto out_close;
+	}
+	if (bdev_read_only(j->h.bdev)) {
+		snprintf(msg, len, "%s is read-only", j->name);
+		goto out_close;
+	}
+	if (bdev_logical_block_size(j->h.bdev) > VRAID_J_BLOCK) {
+		snprintf(msg, len, "%s has %u-byte blocks: a journal needs 4 KiB or less",
+			 j->name, bdev_logical_block_size(j->h.bdev));
+		goto out_close;
+	}
+	if (bdev_is_zoned(j->h.bdev)) {
+		snprintf(msg, len, "%s is zoned: a journal needs a conventional device",
+			 j->name);
+		goto out_close;
+	}
+	if (sectors < VRAID_J_MIN_BYTES >> 9 || !vraid_jring_blocks(sectors)) {
+		snprintf(msg, len, "%s has %llu MiB: a journal needs at least %llu MiB",
+			 j->name, (unsigned long long)(sectors >> 11),
+			 VRAID_J_MIN_BYTES >> 20);
+		goto out_close;
+	}
+	ret = mempool_init_page_pool(&j->hdr_pool, 2 * VRAID_J_POOL, 0);
+	if (!ret)
+		ret = bioset_init(&j->rec_set, VRAID_J_POOL,
+				  offsetof(struct vraid_jrec, bio),
+				  BIOSET_NEED_BVECS);
+	if (!ret)
+		ret = bioset_init(&j->bypass_set, VRAID_J_POOL,
+				  offsetof(struct vraid_jbypass, clone), 0);
+	if (ret) {
+		snprintf(msg, len, "out of memory");
+		goto out_pools;
+	}
+	spin_lock_init(&j->lock);
+	INIT_LIST_HEAD(&j->inflight);
+	INIT_LIST_HEAD(&j->fallback);
+	init_waitqueue_head(&j->wait);
+	mutex_init(&j->vds_mutex);
+	INIT_LIST_HEAD(&j->vds);
+	INIT_WORK(&j->cp_work, vraid_jcheckpoint_work);
+	INIT_WORK(&j->fail_work, vraid_jfail_work);
+	INIT_WORK(&j->fb_work, vraid_jfallback_work);
+
+	ret = vraid_jsb_read(j, sectors, &max_gen, msg, len);
+	if (!ret && force)
+		ret = -ENODATA;
+	if (ret == -ENODATA) {
+		j->ring = vraid_jring_blocks(sectors);
+		ret = vraid_jformat(j, max_gen);
+		if (ret) {
+			snprintf(msg, len, "cannot write the journal's superblock (error %d)",
+				 ret);
+			goto out_pools;
+		}
+		formatted = true;
+	} else if (ret) {
+		/* msg says why (another version, two journals' slots) */
+		goto out_pools;
+	} else {
+		found = vraid_jscan(j);
+		if (found < 0) {
+			ret = found;
+			snprintf(msg, len, "cannot read the journal (error %d)",
+				 ret);
+			goto out_pools;
+		}
+	}
+	j->state = j->npending || j->pending_overflow ?
+		   VRAID_JOURNAL_REPLAY_PENDING : VRAID_JOURNAL_HEALTHY;
+	if (j->state == VRAID_JOURNAL_HEALTHY && found &&
+	    vraid_jsb_write(j, j->head_block, j->head_seq, 0)) {
+		snprintf(msg, len, "cannot write the journal's superblock");
+		ret = -EIO;
+		goto out_pools;
+	}
+	if (j->state == VRAID_JOURNAL_HEALTHY && found) {
+		j->tail_block = j->head_block;
+		j->tail_seq = j->head_seq;
+	}
+	WRITE_ONCE(vraid_j, j);
+	pr_info("vraid: journal %s attached (%pUb, %llu MiB%s): %s\n", j->name,
+		j->uuid, (unsigned long long)(j->ring >> 8),
+		formatted ? ", formatted" : "",
+		j->state == VRAID_JOURNAL_HEALTHY ? "healthy" :
+		"writes of VDs not assembled yet wait for replay");
+	return 0;
+
+out_pools:
+	bioset_exit(&j->bypass_set);
+	bioset_exit(&j->rec_set);
+	mempool_exit(&j->hdr_pool);
+out_close:
+	vraid_bdev_close(&j->h);
+	kfree(j);
+	return ret;
+}
+
+/*
+ * JOURNAL_DETACH (vraid_ctl_mutex held; also at module exit): every VD
+ * writes through, its data on the members; a healthy journal is left
+ * empty and marked detached.
+ */
+int vraid_journal_detach(char *msg, size_t len)
+{
+	struct vraid_journal *j = vraid_j;
+	struct vraid_vd *vd;
+	unsigned long flags;
+
+	if (!j) {
+		snprintf(msg, len, "no journal is attached");
+		return -ENOENT;
+	}
+	mutex_lock(&j->vds_mutex);
+	while ((vd = list_first_entry_or_null(&j->vds, struct vraid_vd,
+					      jnode)))
+		vraid_junbind_locked(j, vd, true);
+	if (READ_ONCE(j->state) == VRAID_JOURNAL_HEALTHY)
+		vraid_jcheckpoint_locked(j, VRAID_J_SB_DETACHED);
+	spin_lock_irqsave(&j->lock, flags);
+	if (j->state == VRAID_JOURNAL_HEALTHY)
+		j->state = VRAID_JOURNAL_NONE;
+	spin_unlock_irqrestore(&j->lock, flags);
+	mutex_unlock(&j->vds_mutex);
+	wake_up_all(&j->wait);
+	wait_event(j->wait, list_empty(&j->inflight));
+	cancel_work_sync(&j->cp_work);
+	cancel_work_sync(&j->fail_work);
+	flush_work(&j->fb_work);
+	WRITE_ONCE(vraid_j, NULL);
+	pr_info("vraid: journal %s detached\n", j->name);
+	vraid_jfree(j);
+	return 0;
+}
+
+/* JOURNAL_DISCARD (vraid_ctl_mutex held): forget writes not replayed. */
+int vraid_journal_discard(char *msg, size_t len)
+{
+	struct vraid_journal *j = vraid_j;
+	int ret = 0;
+
+	if (!j) {
+		snprintf(msg, len, "no journal is attached");
+		return -ENOENT;
+	}
+	mutex_lock(&j->vds_mutex);
+	if (j->state != VRAID_JOURNAL_REPLAY_PENDING) {
+		snprintf(msg, len, "journal %s holds no writes waiting for replay: nothing to discard",
+			 j->name);
+		ret = -EINVAL;
+	} else {
+		pr_warn("vraid: journal %s: discarding the writes of %u VD%s not assembled\n",
+			j->name, j->npending, j->npending == 1 ? "" : "s");
+		j->npending = 0;
+		j->pending_overflow = false;
+		if (!vraid_jresume_locked(j)) {
+			snprintf(msg, len, "cannot write the journal's superblock");
+			ret = -EIO;
+		}
+	}
+	mutex_unlock(&j->vds_mutex);
+	return ret;
+}
+
+void vraid_journal_show(struct vraid_controller *c)
+{
+	struct vraid_journal *j = vraid_j;
+
+	if (!j)
+		return;
+	spin_lock_irq(&j->lock);
+	c->journal_state = j->state;
+	c->journal_head_seq = j->head_seq;
+	c->journal_tail_seq = j->tail_seq;
+	c->journal_used_bytes = vraid_jring_used(j->ring, j->tail_block,
+						 j->head_block) * VRAID_J_BLOCK;
+	spin_unlock_irq(&j->lock);
+	c->journal_major = MAJOR(j->h.bdev->bd_dev);
+	c->journal_minor = MINOR(j->h.bdev->bd_dev);
+	c->journal_bytes = j->ring * VRAID_J_BLOCK;
+	memcpy(c->journal_uuid, j->uuid, sizeof(c->journal_uuid));
+	c->journal_pending = j->npending;
+	c->journal_vds = j->nvds;
+}
+
+/* The journal's state for a VD's write policy in effect. */
+u32 vraid_journal_state(void)
+{
+	struct vraid_journal *j = READ_ONCE(vraid_j);
+
+	return j ? READ_ONCE(j->state) : VRAID_JOURNAL_NONE;
+}
+
+int __init vraid_journal_module_init(void)
+{
+	vraid_journal_wq = alloc_workqueue("vraid_journal",
+					   WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
+	return vraid_journal_wq ? 0 : -ENOMEM;
+}
+
+void vraid_journal_module_exit(void)
+{
+	char msg[VRAID_MSG_LEN];
+
+	if (vraid_j)
+		vraid_journal_detach(msg, sizeof(msg));
+	destroy_workqueue(vraid_journal_wq);
+}
