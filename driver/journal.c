@@ -533,6 +533,8 @@ static void vraid_jsubmit(struct vraid_journal *j, struct vraid_jrec *r,
 	}
 	b->seq = r->seq;
 	vraid_jrec_finish(b, start, j->uuid, crc);
+	this_cpu_inc(r->vd->stats->journal_records);
+	this_cpu_add(r->vd->stats->journal_pages, r->npages);
 	r->bio.bi_iter.bi_sector = vraid_jsector(j, start);
 	__bio_add_page(&r->bio, r->hdr, PAGE_SIZE, 0);
 	for (i = 0; i < r->npages; i++)

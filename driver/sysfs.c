@@ -54,6 +54,8 @@ void vraid_stats_sum(struct vraid_vd *vd, struct vraid_stats *sum)
 		sum->cache_ra_pages += s->cache_ra_pages;
 		sum->cache_write_pages += s->cache_write_pages;
 		sum->cache_destaged += s->cache_destaged;
+		sum->journal_pages += s->journal_pages;
+		sum->journal_records += s->journal_records;
 	}
 }
 
@@ -158,6 +160,8 @@ VRAID_SUM_ATTR(cache_ra_hits);
 VRAID_SUM_ATTR(cache_ra_pages);
 VRAID_SUM_ATTR(cache_write_pages);
 VRAID_SUM_ATTR(cache_destaged);
+VRAID_SUM_ATTR(journal_pages);
+VRAID_SUM_ATTR(journal_records);
 
 /* Bytes this VD holds in the controller cache. */
 static ssize_t cache_bytes_show(struct device *dev,
@@ -313,6 +317,8 @@ static struct attribute *vraid_attrs[] = {
 	&dev_attr_cache_ra_pages.attr,
 	&dev_attr_cache_write_pages.attr,
 	&dev_attr_cache_destaged.attr,
+	&dev_attr_journal_pages.attr,
+	&dev_attr_journal_records.attr,
 	&dev_attr_cache_dirty_bytes.attr,
 	&dev_attr_cache_bytes.attr,
 	&dev_attr_access_policy.attr,

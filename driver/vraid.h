@@ -79,6 +79,8 @@ struct vraid_stats {
 	u64 cache_ra_pages;		/* ... read ahead */
 	u64 cache_write_pages;		/* ... written into the cache (awb) */
 	u64 cache_destaged;		/* ... written from it to the members */
+	u64 journal_pages;		/* ... logged to the journal (wb) */
+	u64 journal_records;		/* records of this VD logged */
 };
 
 struct vraid_stripe_cache;
