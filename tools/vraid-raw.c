@@ -112,14 +112,17 @@ static const char usage_text[] =
 "                             write (the field = N, its bit in set_mask) or\n"
 "                             mask (set_mask = N instead of the keys' bits);\n"
 "                             no KEY sends set_mask 0\n"
-"  controller [ACTION] [KEY=N...]\n"
+"  controller [ACTION] [KEY=N...] [--force]\n"
 "                             CONTROLLER; ACTION: show (the default),\n"
 "                             set-size (SET_CACHE_SIZE: it resizes the\n"
 "                             controller cache of the whole machine),\n"
-"                             attach, detach (JOURNAL_*) or a number; KEY:\n"
-"                             cache-bytes (0 = the default size), dev (a\n"
-"                             path or MAJ:MIN: major and minor), flags\n"
-"                             (ctrl_flags)\n"
+"                             attach, detach, discard (JOURNAL_*: attach\n"
+"                             formats the device, or takes the journal on\n"
+"                             it as it is) or a number; KEY: cache-bytes\n"
+"                             (0 = the default size), dev (a path or\n"
+"                             MAJ:MIN: major and minor), flags\n"
+"                             (ctrl_flags); --force sets VRAID_CTRL_FORCE\n"
+"                             in ctrl_flags (attach: format even a journal)\n"
 "\n"
 "OPTIONS:\n"
 "  --expect E[,E...]  expected result instead of the default: errno names\n"
@@ -145,12 +148,14 @@ static const char usage_text[] =
 "  vraid-raw bad-action job 0 check\n"
 "  vraid-raw bad-dev same replace 0 8:16 8:32\n"
 "  vraid-raw --expect EINVAL create --level 0 --init 1 /dev/vdb /dev/vdc\n"
-"  vraid-raw --expect EOPNOTSUPP set 0 write=1\n"
+"  vraid-raw --expect EINVAL set 0 write=3\n"
 "  vraid-raw --expect EINVAL set 0 mask=1 disk-cache=2\n"
 "  vraid-raw bad-flags set 0 access=1\n"
 "  vraid-raw controller\n"
 "  vraid-raw --expect EINVAL controller set-size cache-bytes=1000\n"
-"  vraid-raw --expect EOPNOTSUPP controller attach dev=/dev/vdb\n"
+"  vraid-raw --expect ENOENT controller detach\n"
+"  vraid-raw --expect EBUSY controller attach dev=/dev/vdb   (a VD's member)\n"
+"  vraid-raw --expect EINVAL controller discard --force\n"
 "  vraid-raw --drop-privs controller set-size\n"
 "  vraid-raw reserved cmd controller\n";
 
@@ -248,6 +253,7 @@ static const struct named job_actions[] = {
 	{ "show", VRAID_CTRL_SHOW }, { "set-size", VRAID_CTRL_SET_CACHE_SIZE },
 	{ "attach", VRAID_CTRL_JOURNAL_ATTACH },
 	{ "detach", VRAID_CTRL_JOURNAL_DETACH },
+	{ "discard", VRAID_CTRL_JOURNAL_DISCARD },
 };
 
 struct test {
@@ -468,14 +474,16 @@ static unsigned int build_request(struct test *t, int argc, char **argv, int i)
 	}
 	if (cmd == CMD_CONTROLLER) {
 		/* ACTION is optional: a first word without '=' */
-		if (i < argc && !strchr(argv[i], '='))
+		if (i < argc && !strchr(argv[i], '=') && argv[i][0] != '-')
 			ct->action = parse_action(argv[i++], ctrl_actions,
 						  "controller ACTION");
 		while (i < argc) {
 			const char *a = argv[i++], *eq = strchr(a, '=');
 			size_t klen = eq ? (size_t)(eq - a) : 0;
 
-			if (klen == 11 && !strncmp(a, "cache-bytes", klen))
+			if (!strcmp(a, "--force"))
+				ct->ctrl_flags |= VRAID_CTRL_FORCE;
+			else if (klen == 11 && !strncmp(a, "cache-bytes", klen))
 				ct->cache_bytes = need_u64(eq + 1, a);
 			else if (klen == 3 && !strncmp(a, "dev", klen))
 				parse_dev("controller dev", eq + 1, &ct->major,
@@ -483,7 +491,7 @@ static unsigned int build_request(struct test *t, int argc, char **argv, int i)
 			else if (klen == 5 && !strncmp(a, "flags", klen))
 				ct->ctrl_flags = (uint32_t)need_num(eq + 1, a);
 			else
-				usage_fail("controller: '%s' is not KEY=N with KEY cache-bytes, dev or flags",
+				usage_fail("controller: '%s' is not KEY=N with KEY cache-bytes, dev or flags, nor --force",
 					   a);
 		}
 		snprintf(t->reqdesc, sizeof(t->reqdesc),

@@ -17,9 +17,12 @@
  * content, say) may do either.  Whatever succeeds is undone at once
  * (delete what was created, stop what was assembled, remove the spare,
  * re-create the fixture, set the controller cache back to the size it had
- * at the start), so nothing leaks.  Replies are checked too:
- * status = -errno, a message on failure, nothing written past the header
- * on failure, nothing at all when the ioctl number is wrong.
+ * at the start, detach a journal it attached), so nothing leaks.  A
+ * journal attach formats its device: the fuzzer only ever names its own
+ * devices there (or numbers no block device has), never another one.
+ * Replies are checked too: status = -errno, a message on failure,
+ * nothing written past the header on failure, nothing at all when the
+ * ioctl number is wrong.
  *
  * Deterministic for a seed: iteration I draws from its own generator,
  * seeded from (seed, I), so "--seed S --count N" replays a run, and a
@@ -94,7 +97,12 @@ static const char usage_text[] =
 "\n"
 "CONTROLLER requests change the controller cache size of the whole\n"
 "machine: after each one that does, the size the cache had at the start\n"
-"is set again (checked at the end too).  Run as root.\n"
+"is set again (checked at the end too).  JOURNAL_ATTACH requests name\n"
+"DEV... (and numbers no block device has), never another device: one\n"
+"that succeeds formats its device as a journal, and the journal is\n"
+"detached at once.  There must be no journal attached at the start (nor\n"
+"VDs not the fuzzer's, if any journal attach is to be sent).  Run as\n"
+"root.\n"
 "\n"
 "  --seed N        seed (default: from the clock; always printed)\n"
 "  --count N       iterations (default 1000000)\n"
@@ -159,7 +167,7 @@ enum {
 	/* from the state of the machine, checked after the fields */
 	CL_NO_VD, CL_NAME_TAKEN, CL_DEV_NOEXIST, CL_DEV_BUSY, CL_DEV_OVERLAP,
 	CL_DEV_SELF, CL_DEV_SMALL, CL_NOT_MEMBER, CL_IS_MEMBER, CL_NOT_SPARE,
-	CL_NO_JOB, CL_CACHE_SIZE, CL_NO_JOURNAL,
+	CL_NO_JOB, CL_CACHE_SIZE, CL_NO_JOURNAL, CL_JOURNAL_DEV,
 	NR_CLASSES
 };
 
@@ -211,7 +219,8 @@ static const struct fz_class classes[NR_CLASSES] = {
 	[CL_NOT_SPARE]	= { "not-spare", "spare remove: device is not a spare", { ENODEV } },
 	[CL_NO_JOB]	= { "no-job", "job pause/stop with no job running", { ENOENT } },
 	[CL_CACHE_SIZE]	= { "cache-size", "controller cache size not 0 or a MiB multiple in 16 MiB..min(RAM/2, 1 TiB)", { EINVAL } },
-	[CL_NO_JOURNAL]	= { "no-journal", "controller journal attach/detach: no journal support yet", { EOPNOTSUPP } },
+	[CL_NO_JOURNAL]	= { "no-journal", "controller journal detach/discard: no journal is attached", { ENOENT } },
+	[CL_JOURNAL_DEV] = { "journal-dev", "controller journal attach: a VD, or a device under 64 MiB", { EINVAL } },
 };
 
 /* ---- devices the fuzzer knows ---- */
@@ -267,6 +276,21 @@ static unsigned int nr_preexisting;
  */
 static uint64_t ctrl_orig_bytes, ctrl_default_bytes, ctrl_max_bytes;
 static bool ctrl_dirty;
+/*
+ * The controller's journal: there is none at the start, and a successful
+ * JOURNAL_ATTACH is detached again at once (undo()); journal_dirty: a
+ * detach failed or a request of unknown effect succeeded, so the next
+ * iteration (or the teardown) detaches whatever SHOW reports.
+ */
+static bool journal_dirty;
+
+/*
+ * What JOURNAL_ATTACH takes (driver/jformat.h, not a uapi header): at
+ * least 64 MiB; the ring from 1 MiB to the end, in 4 KiB blocks.
+ */
+#define J_MIN_SECTORS	((64ULL << 20) >> 9)
+#define J_RING_START	2048ULL
+#define J_BLOCK		4096ULL
 
 /* the request being built */
 struct fz_req {
@@ -322,6 +346,7 @@ static struct fz_stat maybe_stat[256];		/* unknown outcome, by nr */
 static uint64_t ok_by_nr[256], valid_by_nr[256];
 static uint64_t nr_iter, nr_failures, nr_accepted_invalid, nr_refused_valid;
 static uint64_t nr_bad_errno, nr_bad_reply, nr_random;
+static uint64_t nr_journal_attached;	/* JOURNAL_ATTACHes that succeeded */
 
 static void stat_add(struct fz_stat *s, int err)
 {
@@ -697,6 +722,9 @@ static void ctrl_init(void)
 		die("CONTROLLER SHOW: cache %" PRIu64 ", default %" PRIu64
 		    ", max %" PRIu64 " bytes", ctrl_orig_bytes,
 		    ctrl_default_bytes, ctrl_max_bytes);
+	if (c.journal_state != VRAID_JOURNAL_NONE)
+		die("a journal is attached (%u:%u, state %u): the fuzzer needs none (it would detach it)",
+		    c.journal_major, c.journal_minor, c.journal_state);
 }
 
 /* Set the controller cache back to its size at the start. */
@@ -718,6 +746,80 @@ static void ctrl_restore(void)
 		       errname(-ret), VRAID_MSG_LEN, c.hdr.message);
 	}
 	ctrl_dirty = false;
+}
+
+/* A device of @sectors is large enough for a journal. */
+static bool journal_fits(uint64_t sectors)
+{
+	return sectors >= J_MIN_SECTORS && sectors >= J_RING_START + 8;
+}
+
+/* The ring a journal formatted on a device of @sectors has, in bytes. */
+static uint64_t journal_ring_bytes(uint64_t sectors)
+{
+	return (sectors - J_RING_START) / 8 * J_BLOCK;
+}
+
+/* NULL if CONTROLLER's reply @c reports no journal, else what is wrong. */
+static const char *journal_none(const struct vraid_controller *c)
+{
+	if (c->journal_state != VRAID_JOURNAL_NONE || c->journal_major ||
+	    c->journal_minor || c->journal_bytes || c->journal_used_bytes ||
+	    !all_zero(c->journal_uuid, sizeof(c->journal_uuid)) ||
+	    c->journal_head_seq || c->journal_tail_seq ||
+	    c->journal_pending || c->journal_vds)
+		return "CONTROLLER reports journal fields with no journal attached";
+	return NULL;
+}
+
+static void __attribute__((format(printf, 1, 2))) journal_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	nr_failures++;
+	printf("ioctlfuzz: FAIL (iteration %" PRIu64 ", seed %" PRIu64 ") journal: ",
+	       shm ? (uint64_t)shm->iter : 0, seed);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+/* Detach the journal (one must be attached): it must succeed. */
+static void journal_detach(void)
+{
+	static struct vraid_controller c;
+	const char *bad;
+	int ret;
+
+	hdr_init(&c, sizeof(c));
+	c.action = VRAID_CTRL_JOURNAL_DETACH;
+	ret = ctl(NR_CONTROLLER, &c);
+	if (ret) {
+		journal_fail("cannot detach the journal: %s: %.*s",
+			     errname(-ret), VRAID_MSG_LEN, c.hdr.message);
+		journal_dirty = true;
+		return;
+	}
+	if ((bad = journal_none(&c)) != NULL)
+		journal_fail("DETACH succeeded, but: %s", bad);
+	journal_dirty = false;
+}
+
+/* Detach whatever journal SHOW reports. */
+static void journal_cleanup(void)
+{
+	static struct vraid_controller c;
+	int ret = ctrl_show(&c);
+
+	if (ret) {
+		journal_fail("CONTROLLER SHOW failed: %s: %.*s", errname(-ret),
+			     VRAID_MSG_LEN, c.hdr.message);
+		return;
+	}
+	journal_dirty = false;
+	if (c.journal_state != VRAID_JOURNAL_NONE)
+		journal_detach();
 }
 
 /* ---- the model: which rules does a request break? ---- */
@@ -828,8 +930,10 @@ static bool level_known(uint32_t l)
 
 /*
  * Policies: unknown values EINVAL; every known value is taken (write-back
- * writes through until there is a journal; always write-back since ABI
- * 1.8, a volatile write-back cache; cached I/O and read-ahead).
+ * writes through while no journal is attached, which is always but for
+ * the moment between a successful JOURNAL_ATTACH and its undo; always
+ * write-back since ABI 1.8, a volatile write-back cache; cached I/O and
+ * read-ahead).
  */
 static void model_policies(struct fz_verdict *v, uint32_t mask, uint32_t acc,
 			   uint32_t dc, uint32_t io, uint32_t rd, uint32_t wr)
@@ -1030,7 +1134,8 @@ static void model_assemble(struct fz_verdict *v,
 {
 	uint32_t i, j, n = a->nr_devices, stopped = 0;
 
-	if (a->asm_flags || a->reserved1 ||
+	/* NO_JOURNAL (ABI 1.9): no VD the fuzzer assembles names a journal */
+	if ((a->asm_flags & ~VRAID_ASM_NO_JOURNAL) || a->reserved1 ||
 	    !all_zero(a->reserved2, sizeof(a->reserved2)))
 		viol(v, CL_RESERVED);
 	if (!n || n > VRAID_MAX_MEMBERS) {
@@ -1204,11 +1309,51 @@ static bool cache_bytes_ok(uint64_t b)
 }
 
 /*
- * CONTROLLER: the fields as validate.c checks them; then, as root, what
- * the handler does: SET_CACHE_SIZE refuses a size the machine does not
- * take and otherwise succeeds (undo() sets the size back), the journal
- * actions are not there yet (EOPNOTSUPP: change this when they are), SHOW
- * succeeds.
+ * JOURNAL_ATTACH of device @maj:@min with no journal attached
+ * (vraid_journal_attach()): a member of the fixture is held (EBUSY), a
+ * number without a device ENXIO, a VD or a device under 64 MiB EINVAL;
+ * any other device of the fuzzer's is free and large enough, and is
+ * formatted (or attached as it is: a journal the fuzzer formatted there
+ * before, detached cleanly): it must succeed.  Devices not the fuzzer's
+ * never get here (guard()) but as numbers no block device had when the
+ * request was built: unknown.
+ */
+static void model_journal_dev(struct fz_verdict *v, uint32_t maj, uint32_t min)
+{
+	int idx, k = dev_kind(maj, min, &idx);
+
+	switch (k) {
+	case DK_FIXMEM:
+		viol(v, CL_DEV_BUSY);
+		break;
+	case DK_NOEXIST:
+		viol(v, CL_DEV_NOEXIST);
+		break;
+	case DK_SELF:
+		viol(v, CL_JOURNAL_DEV);
+		break;
+	case DK_FREE:
+	case DK_PART:
+	case DK_WHOLE:
+	case DK_STOPPED:
+		if (!journal_fits(devs[idx].sectors))
+			viol(v, CL_JOURNAL_DEV);
+		break;
+	default:
+		v->maybe = true;
+		break;
+	}
+}
+
+/*
+ * CONTROLLER: the fields as validate.c checks them (ctrl_flags: FORCE,
+ * with JOURNAL_ATTACH only); then, as root, what the handler does:
+ * SET_CACHE_SIZE refuses a size the machine does not take and otherwise
+ * succeeds (undo() sets the size back); JOURNAL_ATTACH as
+ * model_journal_dev() says (undo() detaches what it attached); there is
+ * never a journal when a request is sent, so JOURNAL_DETACH and
+ * JOURNAL_DISCARD fail with ENOENT (undo() checks DISCARD of a healthy
+ * journal, EINVAL, and a second ATTACH, EBUSY); SHOW succeeds.
  */
 static void model_controller(struct fz_verdict *v,
 			     const struct vraid_controller *c, bool state)
@@ -1216,12 +1361,14 @@ static void model_controller(struct fz_verdict *v,
 	const size_t out = offsetof(struct vraid_controller,
 				    cache_default_bytes);
 
-	if (c->ctrl_flags)
+	if (c->ctrl_flags & ~VRAID_CTRL_FORCE)
 		viol(v, CL_FLAGS);
+	else if (c->ctrl_flags && c->action != VRAID_CTRL_JOURNAL_ATTACH)
+		viol(v, CL_ARGS);
 	/* every out field, and the reserved words */
 	if (!all_zero((const unsigned char *)c + out, sizeof(*c) - out))
 		viol(v, CL_RESERVED);
-	if (c->action > VRAID_CTRL_JOURNAL_DETACH)
+	if (c->action > VRAID_CTRL_JOURNAL_DISCARD)
 		viol(v, CL_ACTION);
 	if ((c->action != VRAID_CTRL_SET_CACHE_SIZE && c->cache_bytes) ||
 	    (c->action != VRAID_CTRL_JOURNAL_ATTACH && (c->major || c->minor)))
@@ -1237,7 +1384,10 @@ static void model_controller(struct fz_verdict *v,
 			viol(v, CL_CACHE_SIZE);
 		break;
 	case VRAID_CTRL_JOURNAL_ATTACH:
+		model_journal_dev(v, c->major, c->minor);
+		break;
 	case VRAID_CTRL_JOURNAL_DETACH:
+	case VRAID_CTRL_JOURNAL_DISCARD:
 		viol(v, CL_NO_JOURNAL);
 		break;
 	}
@@ -1810,7 +1960,10 @@ static void base_request(uint32_t nr)
 			a->devices[i].major = d->major;
 			a->devices[i].minor = d->minor;
 		}
-		what("ASSEMBLE x%u", a->nr_devices);
+		if (chance(20))
+			a->asm_flags = VRAID_ASM_NO_JOURNAL;
+		what("ASSEMBLE x%u%s", a->nr_devices,
+		     a->asm_flags ? " NO_JOURNAL" : "");
 		break;
 	}
 	case NR_JOB: {
@@ -1863,25 +2016,32 @@ static void base_request(uint32_t nr)
 		struct vraid_controller *c = b;
 		uint32_t r = rn(100);
 
-		if (r < 45) {
+		if (r < 40) {
 			c->action = VRAID_CTRL_SHOW;
 			what("CONTROLLER SHOW");
-		} else if (r < 80) {
+		} else if (r < 70) {
 			c->action = VRAID_CTRL_SET_CACHE_SIZE;
 			c->cache_bytes = cache_value(true);
 			what("CONTROLLER SET_CACHE_SIZE %" PRIu64 " MiB",
 			     (uint64_t)c->cache_bytes >> 20);
-		} else if (r < 92) {
-			const struct fz_dev *d = pick_dev();
+		} else if (r < 88) {
+			/* half of them a device it formats (a free one) */
+			const struct fz_dev *d = chance(50) ? pick_usable(false) :
+						 pick_dev();
 
 			c->action = VRAID_CTRL_JOURNAL_ATTACH;
 			c->major = d->major;
 			c->minor = d->minor;
-			what("CONTROLLER JOURNAL_ATTACH %u:%u (%s)", d->major,
-			     d->minor, d->label);
-		} else {
+			if (chance(30))
+				c->ctrl_flags = VRAID_CTRL_FORCE;
+			what("CONTROLLER JOURNAL_ATTACH %u:%u (%s)%s", d->major,
+			     d->minor, d->label, c->ctrl_flags ? " FORCE" : "");
+		} else if (r < 94) {
 			c->action = VRAID_CTRL_JOURNAL_DETACH;
 			what("CONTROLLER JOURNAL_DETACH");
+		} else {
+			c->action = VRAID_CTRL_JOURNAL_DISCARD;
+			what("CONTROLLER JOURNAL_DISCARD");
 		}
 		break;
 	}
@@ -2037,11 +2197,45 @@ static void random_request(void)
 	nr_random++;
 }
 
+/*
+ * A JOURNAL_ATTACH formats its device: it may only name the fuzzer's own
+ * devices, or numbers no block device has (as far as one can tell before
+ * the call: one may appear on demand, brd's or loop's, nobody's data).
+ * Any other block device's number becomes one no device has.  With VDs
+ * not the fuzzer's there is no attach at all: it would bind those with
+ * write-back to the journal, which changes their metadata.
+ */
+static void guard_journal(void)
+{
+	const uint32_t off = offsetof(struct vraid_controller, action);
+	const uint32_t moff = offsetof(struct vraid_controller, major);
+	uint32_t maj, min;
+	int idx, k;
+
+	if (_IOC_NR(req.cmd) != NR_CONTROLLER ||
+	    req.len < offsetof(struct vraid_controller, minor) + 4 ||
+	    get32(off) != VRAID_CTRL_JOURNAL_ATTACH)
+		return;
+	maj = get32(moff);
+	min = get32(moff + 4);
+	k = dev_kind(maj, min, &idx);
+	if (nr_preexisting) {
+		put32(off, VRAID_CTRL_SHOW);
+		what("(JOURNAL_ATTACH with VDs not ours: SHOW instead)");
+	} else if ((k == DK_OTHER || k == DK_CHAR) && blockdev_exists(maj, min)) {
+		put32(moff, 3000);
+		put32(moff + 4, 1);
+		what("(JOURNAL_ATTACH of %u:%u, a block device not ours: 3000:1 instead)",
+		     maj, min);
+	}
+}
+
 /* Never touch VDs that were there before the fuzzer started. */
 static void guard(void)
 {
 	uint32_t nr = _IOC_NR(req.cmd), off;
 
+	guard_journal();
 	switch (nr) {
 	case NR_DELETE:		off = offsetof(struct vraid_delete, index); break;
 	case NR_SET_POLICY:	off = offsetof(struct vraid_set_policy, index); break;
@@ -2069,6 +2263,7 @@ static void build(uint64_t iter)
 	req.what[0] = '\0';
 	if (chance(5)) {
 		random_request();
+		guard();
 		return;
 	}
 	nr = PICK(NR_CREATE, NR_CREATE, NR_CREATE, NR_CREATE, NR_DELETE,
@@ -2117,6 +2312,38 @@ static void fail_report(uint64_t iter, const char *why, const struct fz_verdict 
 		printf("  result: success\n");
 	hexdump(stdout, req.cmd, req.b, req.len);
 	fflush(stdout);
+}
+
+/*
+ * After a successful JOURNAL_ATTACH (@c its reply): the journal is
+ * healthy, so DISCARD has nothing to drop (EINVAL) and a second ATTACH
+ * finds it (EBUSY), neither changing it; then it is detached.  A device
+ * of the stopped RAID1 lost its metadata copy A to the superblock.
+ */
+static void journal_undo(const struct vraid_controller *c)
+{
+	static struct vraid_controller r;
+	int idx, ret;
+
+	nr_journal_attached++;
+	hdr_init(&r, sizeof(r));
+	r.action = VRAID_CTRL_JOURNAL_DISCARD;
+	ret = ctl(NR_CONTROLLER, &r);
+	if (ret != -EINVAL)
+		journal_fail("DISCARD of a healthy journal: %s, want EINVAL: %.*s",
+			     errname(-ret), VRAID_MSG_LEN, r.hdr.message);
+	hdr_init(&r, sizeof(r));
+	r.action = VRAID_CTRL_JOURNAL_ATTACH;
+	r.major = c->journal_major;
+	r.minor = c->journal_minor;
+	ret = ctl(NR_CONTROLLER, &r);
+	if (ret != -EBUSY)
+		journal_fail("a second ATTACH (%u:%u): %s, want EBUSY: %.*s",
+			     c->journal_major, c->journal_minor, errname(-ret),
+			     VRAID_MSG_LEN, r.hdr.message);
+	journal_detach();
+	if (dev_kind(c->journal_major, c->journal_minor, &idx) == DK_STOPPED)
+		stop_dirty = true;
 }
 
 /* Undo what a successful request did. */
@@ -2200,8 +2427,10 @@ static void undo(uint32_t nr, const unsigned char *reply)
 	case NR_CONTROLLER: {
 		const struct vraid_controller *c = (const void *)reply;
 
-		/* SHOW changes nothing; the journal actions fail today */
-		if (c->action != VRAID_CTRL_SHOW)
+		/* SHOW changes nothing; DETACH and DISCARD cannot succeed */
+		if (c->action == VRAID_CTRL_JOURNAL_ATTACH)
+			journal_undo(c);
+		else if (c->action != VRAID_CTRL_SHOW)
 			ctrl_dirty = true;
 		break;
 	}
@@ -2209,16 +2438,51 @@ static void undo(uint32_t nr, const unsigned char *reply)
 }
 
 /*
+ * The journal a successful JOURNAL_ATTACH (@q) reports in @c: healthy (a
+ * device the fuzzer formatted, or formatted and detached cleanly before),
+ * on the device named, its ring the device's from 1 MiB on, nothing
+ * logged yet and nothing waiting for replay.
+ */
+static const char *check_journal_reply(const struct vraid_controller *c,
+				       const struct vraid_controller *q)
+{
+	int idx, k = dev_kind(q->major, q->minor, &idx);
+
+	if (c->journal_state != VRAID_JOURNAL_HEALTHY)
+		return "JOURNAL_ATTACH succeeded, but the journal is not healthy";
+	if (c->journal_major != q->major || c->journal_minor != q->minor)
+		return "JOURNAL_ATTACH reports another journal device";
+	if (k != DK_OTHER && k != DK_CHAR ?
+	    c->journal_bytes != journal_ring_bytes(devs[idx].sectors) :
+	    c->journal_bytes < (J_MIN_SECTORS - J_RING_START) * 512)
+		return "JOURNAL_ATTACH: the ring is not the device from 1 MiB on";
+	if (c->journal_used_bytes > c->journal_bytes)
+		return "JOURNAL_ATTACH: more of the ring used than there is";
+	if (all_zero(c->journal_uuid, sizeof(c->journal_uuid)))
+		return "JOURNAL_ATTACH: the journal's UUID is zero";
+	if (!c->journal_tail_seq || c->journal_head_seq < c->journal_tail_seq)
+		return "JOURNAL_ATTACH: sequence numbers: tail 0 or head before tail";
+	if (c->journal_pending)
+		return "JOURNAL_ATTACH: VDs awaiting replay in a healthy journal";
+	/* no VD the fuzzer keeps has write policy wb when it attaches */
+	if (c->journal_vds)
+		return "JOURNAL_ATTACH: VDs log to the journal, none has write-back";
+	return NULL;
+}
+
+/*
  * A successful CONTROLLER: the size in effect is the one just set, or
  * (SHOW) the one of the start, set back after every change; RAM does not
  * change, so neither do the default and the largest size; every running
- * VD shares the cache; there is no journal.
+ * VD shares the cache; there is no journal, but the one a JOURNAL_ATTACH
+ * just attached.
  */
 static const char *check_ctrl_reply(const struct vraid_controller *c,
 				    const struct vraid_controller *q)
 {
 	uint64_t want = ctrl_orig_bytes;
 	bool now[VRAID_MAX_VDS];
+	const char *bad;
 	uint32_t i, n = 0;
 
 	if (q->action == VRAID_CTRL_SET_CACHE_SIZE)
@@ -2233,9 +2497,10 @@ static const char *check_ctrl_reply(const struct vraid_controller *c,
 	if (c->cache_dirty_high_bytes > c->cache_bytes ||
 	    c->cache_dirty_bytes > c->cache_bytes)
 		return "CONTROLLER dirty bytes or their limit above the size";
-	if (c->journal_state != VRAID_JOURNAL_NONE || c->journal_major ||
-	    c->journal_minor || c->journal_bytes || c->journal_used_bytes)
-		return "CONTROLLER reports a journal (there is none yet)";
+	bad = q->action == VRAID_CTRL_JOURNAL_ATTACH ?
+	      check_journal_reply(c, q) : journal_none(c);
+	if (bad)
+		return bad;
 	if (!all_zero(c->reserved, sizeof(c->reserved)))
 		return "CONTROLLER reply has reserved words set";
 	if (vd_list(now))
@@ -2366,7 +2631,7 @@ static void run_one(uint64_t iter)
 		if (cmd_size(nr) && req.len >= cmd_size(nr))
 			undo(nr, p);
 		else
-			fix_dirty = stop_dirty = ctrl_dirty = true;
+			fix_dirty = stop_dirty = ctrl_dirty = journal_dirty = true;
 		return;
 	}
 
@@ -2597,6 +2862,8 @@ static void summary(double secs)
 			 cmd_name((uint32_t)i), ok_by_nr[i], valid_by_nr[i]);
 		print_stat(cmd_name((uint32_t)i), &maybe_stat[i], exp);
 	}
+	printf("ioctlfuzz: %" PRIu64 " journal(s) attached (formatting the device, or as it was), each then refused a DISCARD and a second ATTACH, and detached\n",
+	       nr_journal_attached);
 	printf("ioctlfuzz: %" PRIu64 " calls (%" PRIu64 " random) in %.1fs, seed %" PRIu64
 	       ": %" PRIu64 " failures (%" PRIu64 " invalid accepted, %" PRIu64
 	       " valid refused, %" PRIu64 " wrong errno, %" PRIu64 " bad replies)\n",
@@ -2613,16 +2880,26 @@ static int teardown(void)
 
 	if (ctrl_dirty)
 		ctrl_restore();
+	if (journal_dirty)
+		journal_cleanup();
 	i = ctrl_show(&c);
 	if (i) {
 		printf("ioctlfuzz: FAIL CONTROLLER SHOW after the run: %s: %.*s\n",
 		       errname(-i), VRAID_MSG_LEN, c.hdr.message);
 		bad++;
-	} else if (c.cache_bytes != ctrl_orig_bytes) {
-		printf("ioctlfuzz: FAIL the controller cache is %" PRIu64
-		       " MiB after the run, %" PRIu64 " MiB before\n",
-		       (uint64_t)c.cache_bytes >> 20, ctrl_orig_bytes >> 20);
-		bad++;
+	} else {
+		if (c.cache_bytes != ctrl_orig_bytes) {
+			printf("ioctlfuzz: FAIL the controller cache is %" PRIu64
+			       " MiB after the run, %" PRIu64 " MiB before\n",
+			       (uint64_t)c.cache_bytes >> 20, ctrl_orig_bytes >> 20);
+			bad++;
+		}
+		if (journal_none(&c)) {
+			printf("ioctlfuzz: FAIL a journal is left attached (%u:%u, state %u)\n",
+			       c.journal_major, c.journal_minor, c.journal_state);
+			journal_cleanup();
+			bad++;
+		}
 	}
 
 	if (fix_index >= 0)
@@ -2674,6 +2951,8 @@ static int fuzz(void)
 			stopped_make();
 		if (ctrl_dirty)
 			ctrl_restore();
+		if (journal_dirty)
+			journal_cleanup();
 		build(iter);
 		run_one(iter);
 		nr_iter++;

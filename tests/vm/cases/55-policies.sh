@@ -6,8 +6,9 @@
 #  - disk cache off: the VD advertises no volatile cache (member writes
 #    are FUA); on/default: as the members; switched back and forth under
 #    a fio verify load without an error;
-#  - write-back is taken and writes through for want of a journal (show,
-#    sysfs and the kernel log say so), data verifies under it;
+#  - write-back is taken and, with no journal attached, writes through
+#    (set, show, sysfs and the kernel log say so, and how to attach one),
+#    data verifies under it (74-journal tests write-back with a journal);
 #  - always write-back is taken (ABI 1.8): the VD advertises a volatile
 #    cache (show, sysfs and the kernel log say so), data verifies under
 #    it; back to write-back nothing is left dirty and the VD advertises
@@ -66,14 +67,18 @@ wait $pid || { cat /tmp/fio.load; fail "fio failed while the disk cache policy c
 grep -q "verify:" /tmp/fio.load && { cat /tmp/fio.load; fail "verify errors"; }
 
 echo "--- write-back without a journal writes through"
+vraidctl controller show --json | grep -q '"journal":{"state":"none"' ||
+	fail "a journal is attached: $(vraidctl controller show)"
 out=$(vraidctl set "$vd" write-policy=wb 2>/tmp/wb.err) || fail "set write-policy=wb: $(cat /tmp/wb.err)"
 echo "$out" | grep -q "write write-back" || fail "set says: $out"
-grep -q "write-back writes through for now: write-back needs a journal" /tmp/wb.err ||
+grep -q "write-back writes through for now: write-back needs a healthy journal (the controller's battery): none is attached" /tmp/wb.err ||
 	fail "set wb gives no note: $(cat /tmp/wb.err)"
+grep -qF '`vraidctl controller journal DEV` attaches one' /tmp/wb.err ||
+	fail "set wb does not say how to attach a journal: $(cat /tmp/wb.err)"
 [ "$(vd_attr $vd write_policy)" = write-back ] || fail "sysfs write_policy $(vd_attr $vd write_policy)"
 [ "$(vd_attr $vd write_policy_effective)" = write-through ] ||
 	fail "sysfs write_policy_effective $(vd_attr $vd write_policy_effective)"
-vraidctl show "$vd" | grep -q "^Write in effect: *Write Through, because write-back needs a journal" ||
+vraidctl show "$vd" | grep -q "^Write in effect: *Write Through, because write-back needs a healthy journal" ||
 	fail "show: $(vraidctl show $vd | grep -i write)"
 vraidctl show "$vd" --json | grep -q '"write_in_effect":{"mode":"write_through","why":"no_journal"}' ||
 	fail "show --json: $(vraidctl show $vd --json)"

@@ -6,10 +6,12 @@
 # fields at a time, and random bytes, against /dev/vraid-control for
 # VRAID_FUZZ_TIME seconds (default 60). Every request it knows to be
 # invalid must fail with the documented errno, every request it knows to
-# be valid must succeed, and whatever succeeded is undone. Afterwards no
-# VD and no spare is left, every device can be opened exclusively, the
-# module's reference count is what it was, the module unloads and loads
-# again, and the kernel log has no oops, BUG or WARNING.
+# be valid must succeed, and whatever succeeded is undone (a journal it
+# attached, formatting one of its free devices, is detached at once).
+# Afterwards no VD, no spare and no journal is left, every device can be
+# opened exclusively, the module's reference count is what it was, the
+# module unloads and loads again, and the kernel log has no oops, BUG or
+# WARNING.
 # VRAID_FUZZ_SEED (run-in-vm --env) repeats a run; the seed is printed.
 # VRAID_FUZZ_SETTLE=MS waits MS ms after requests that queue the spare
 # worker (ioctlfuzz --settle): deleting a parity VD right after a member
@@ -55,6 +57,8 @@ ioctlfuzz $seed --time "${VRAID_FUZZ_TIME:-60}" --hang 30 --partition "$P1" \
 ls /dev/vraid[0-9]* >/dev/null 2>&1 && [ "$vds_before" = 0 ] &&
 	fail "a /dev/vraidN node is left: $(ls /dev/vraid[0-9]*)"
 [ "$(vraidctl spare list --json)" = '{"spares":[]}' ] || fail "spares left"
+vraidctl controller show --json | grep -q '"journal":{"state":"none"' ||
+	fail "a journal is left attached: $(vraidctl controller show)"
 refcnt=$(cat /sys/module/vraid/refcnt)
 [ "$refcnt" = "$refcnt_before" ] ||
 	fail "vraid refcnt $refcnt after the run, $refcnt_before before"
