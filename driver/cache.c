@@ -803,6 +803,7 @@ void vraid_cache_ra(struct vraid_vd *vd, struct bio *bio)
 
 #define VRAID_DESTAGE_MAX	64	/* destage bios in flight per VD */
 #define VRAID_DESTAGE_AGE	(2 * HZ)	/* dirty this long: destage */
+#define VRAID_DESTAGE_ROW_LINES	64	/* rows gathered up to 4 MiB */
 
 static bool vraid_awb(struct vraid_vd *vd)
 {
@@ -980,8 +981,71 @@ struct vraid_dpass {
 };
 
 /*
- * Start destaging the eligible lines of bucket @b, one at a time.  Lines
- * with a destage in flight wait for it (never two of one page at once).
+ * Take the dirty pages of line @l (bucket lock held, no destage of it in
+ * flight) for a destage: mark them busy, a reference on each into
+ * @pages.  Returns their mask.
+ */
+static u16 vraid_destage_take(struct vraid_cline *l, struct page **pages)
+{
+	u32 i;
+
+	l->busy = l->dirty;
+	for (i = 0; i < VRAID_CLINE_PAGES; i++)
+		if (l->busy & (1U << i)) {
+			pages[i] = l->page[i];
+			get_page(pages[i]);
+		}
+	return l->busy;
+}
+
+/*
+ * Parity levels: the other lines of the full stripe (row) of line @lno
+ * with dirty pages go out in the same plug, so that the stripe heads see
+ * whole rows where the cache holds them (a full-stripe write, no reads)
+ * rather than one read-modify-write per line.
+ */
+static void vraid_destage_row(struct vraid_vd *vd, u64 lno,
+			      struct vraid_dpass *p)
+{
+	struct vraid_cache *c = vd->cache;
+	u64 row = (u64)vd->geom.strip_sectors * vd->geom.data_members;
+	u64 first, last, l2;
+	struct page *pages[VRAID_CLINE_PAGES];
+
+	if (!vraid_layout_is_parity(vd->geom.level) ||
+	    row <= (1U << VRAID_CLINE_SHIFT) ||
+	    row > (u64)VRAID_DESTAGE_ROW_LINES << VRAID_CLINE_SHIFT)
+		return;
+	first = div64_u64(lno << VRAID_CLINE_SHIFT, row) * row;
+	last = min_t(u64, first + row, vd->geom.size_sectors);
+	first >>= VRAID_CLINE_SHIFT;
+	last = (last - 1) >> VRAID_CLINE_SHIFT;
+	for (l2 = first; l2 <= last; l2++) {
+		struct vraid_cbucket *b = vraid_cbucket_of(c, l2);
+		struct vraid_cline *l;
+		unsigned long flags;
+		u16 mask = 0;
+		u32 epoch;
+
+		if (l2 == lno || !READ_ONCE(b->ndirty))
+			continue;
+		epoch = atomic_read(&c->epoch);
+		spin_lock_irqsave(&b->lock, flags);
+		l = vraid_cline_find(b, l2);
+		if (l && l->dirty && !l->busy)
+			mask = vraid_destage_take(l, pages);
+		spin_unlock_irqrestore(&b->lock, flags);
+		if (!mask)
+			continue;
+		p->started++;
+		vraid_destage_line(vd, l2, mask, pages, epoch);
+	}
+}
+
+/*
+ * Start destaging the eligible lines of bucket @b, one at a time, each
+ * with the rest of its row (vraid_destage_row()).  Lines with a destage
+ * in flight wait for it (never two of one page at once).
  */
 static void vraid_destage_bucket(struct vraid_vd *vd, struct vraid_cbucket *b,
 				 struct vraid_dpass *p)
@@ -990,7 +1054,7 @@ static void vraid_destage_bucket(struct vraid_vd *vd, struct vraid_cbucket *b,
 	struct page *pages[VRAID_CLINE_PAGES];
 	struct vraid_cline *l;
 	unsigned long flags;
-	u32 epoch, i;
+	u32 epoch;
 	u16 mask;
 	u64 lno = 0;
 
@@ -1004,14 +1068,8 @@ static void vraid_destage_bucket(struct vraid_vd *vd, struct vraid_cbucket *b,
 			if (!p->all && (int)(l->epoch - p->below) >= 0 &&
 			    time_before(jiffies, l->stamp + VRAID_DESTAGE_AGE))
 				continue;
-			mask = l->dirty;
 			lno = l->lno;
-			l->busy = mask;
-			for (i = 0; i < VRAID_CLINE_PAGES; i++)
-				if (mask & (1U << i)) {
-					pages[i] = l->page[i];
-					get_page(pages[i]);
-				}
+			mask = vraid_destage_take(l, pages);
 			break;
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
@@ -1019,6 +1077,7 @@ static void vraid_destage_bucket(struct vraid_vd *vd, struct vraid_cbucket *b,
 			return;
 		p->started++;
 		vraid_destage_line(vd, lno, mask, pages, epoch);
+		vraid_destage_row(vd, lno, p);
 	}
 }
 
