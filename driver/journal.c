@@ -56,28 +56,28 @@
 #define VRAID_J_POOL		16	/* records the pools guarantee */
 #define VRAID_J_MAX_PENDING	16	/* VD UUIDs awaiting replay, tracked */
 
+/* A write to log (DATA) or whose INVALIDATE to log, until its record is done. */
+struct vraid_jw {
+	struct list_head node;		/* the open list, then its record's */
+	struct vraid_vd *vd;
+	struct bio *user;		/* completed with the record */
+	unsigned long start;		/* user's accounting, 0: none */
+	u64 sector, sectors;		/* INVALIDATE: sectors */
+	u32 type;			/* VRAID_JE_DATA or _INVALIDATE */
+	u32 n;				/* DATA: pages */
+	struct page *pages[VRAID_J_PAGES];
+};
+
 /* A record in flight; front pad of its bio. */
 struct vraid_jrec {
 	struct list_head node;		/* vraid_journal.inflight, by seq */
-	struct vraid_vd *vd;		/* NULL: a PAD */
-	struct bio *user;		/* completed with the record */
-	unsigned long start;		/* user's accounting, 0: none */
+	struct list_head jws;		/* the writes it logs; none: a PAD */
 	u64 seq;
-	u32 type;			/* VRAID_JE_* of its entry, 0: PAD */
-	u32 npages;
 	bool done;
+	bool ok;			/* done, and journalled */
 	blk_status_t status;
 	struct page *hdr;
-	struct page *pages[VRAID_J_PAGES];
 	struct bio bio;			/* must be last */
-};
-
-/* Front pad of a write the cache did not take, sent on with FUA. */
-struct vraid_jbypass {
-	struct vraid_vd *vd;
-	struct bio *user;
-	struct work_struct work;	/* logs its INVALIDATE */
-	struct bio clone;		/* must be last */
 };
 
 struct vraid_journal {
@@ -94,7 +94,10 @@ struct vraid_journal {
 	u64 tail_block, tail_seq;	/* the superblock's tail */
 	u64 acked_seq;			/* records up to it are done */
 	struct list_head inflight;	/* records by seq */
-	struct list_head fallback;	/* records done, not journalled */
+	struct list_head fallback;	/* writes done, not journalled */
+	struct list_head open;		/* writes waiting for a record */
+	u32 nflight;			/* records (not PADs) in flight */
+	bool leader;			/* someone builds records of open */
 	bool cp_busy;			/* a checkpoint is queued or runs */
 	wait_queue_head_t wait;		/* space, records done */
 
@@ -107,8 +110,10 @@ struct vraid_journal {
 
 	struct work_struct cp_work;	/* checkpoint */
 	struct work_struct fail_work;	/* unbind every VD */
-	struct work_struct fb_work;	/* complete fallback records */
+	struct work_struct fb_work;	/* complete fallback writes */
+	struct work_struct pump_work;	/* build records of open writes */
 	mempool_t hdr_pool;		/* header pages */
+	mempool_t jw_pool;		/* struct vraid_jw */
 	struct bio_set rec_set;		/* records */
 	struct bio_set bypass_set;	/* clones of writes sent around */
 };
@@ -119,6 +124,17 @@ static struct vraid_journal *vraid_j;	/* vraid_ctl_mutex */
  * vraid_cache_wq) and write metadata, so neither may run there.
  */
 static struct workqueue_struct *vraid_journal_wq;
+/*
+ * Building and sending records (group commit) and logging the
+ * INVALIDATEs of writes sent around the cache: they wait for ring space,
+ * that is for a checkpoint on vraid_journal_wq.
+ */
+static struct workqueue_struct *vraid_jsubmit_wq;
+
+#define VRAID_J_FLIGHT		2	/* records in flight before batching */
+#define VRAID_J_REC_PAGES	128	/* data pages of one record at most */
+#define VRAID_J_REC_ENTRIES	((VRAID_J_BLOCK - VRAID_J_HDR_SIZE) / \
+				 VRAID_JE_DATA_SIZE)
 
 static void vraid_jrec_endio(struct bio *bio);
 static bool vraid_jresume_locked(struct vraid_journal *j);
@@ -359,12 +375,9 @@ static struct vraid_jrec *vraid_jrec_alloc(struct vraid_journal *j, u32 n)
 			       REQ_OP_WRITE | REQ_SYNC | REQ_FUA, GFP_NOIO,
 			       &j->rec_set);
 	r = container_of(bio, struct vraid_jrec, bio);
-	r->vd = NULL;
-	r->user = NULL;
-	r->start = 0;
-	r->type = 0;
-	r->npages = 0;
+	INIT_LIST_HEAD(&r->jws);
 	r->done = false;
+	r->ok = false;
 	r->status = BLK_STS_OK;
 	r->hdr = mempool_alloc(&j->hdr_pool, GFP_NOIO);
 	bio->bi_end_io = vraid_jrec_endio;
@@ -373,47 +386,58 @@ static struct vraid_jrec *vraid_jrec_alloc(struct vraid_journal *j, u32 n)
 
 static void vraid_jrec_free(struct vraid_journal *j, struct vraid_jrec *r)
 {
-	u32 i;
-
-	for (i = 0; i < r->npages; i++)
-		put_page(r->pages[i]);
 	mempool_free(r->hdr, &j->hdr_pool);
 	bio_put(&r->bio);
 }
 
-/* A VD's record is over: the VD may be unbound once none is left. */
+/* A VD's logged write is over: the VD may be unbound once none is left. */
 static void vraid_jput_vd(struct vraid_vd *vd)
 {
 	if (atomic_dec_and_test(&vd->jrefs))
 		wake_up_all(&vd->jwait);
 }
 
-/* Complete a record's user bio, journalled or (@ok false) not. */
-static void vraid_jrec_complete(struct vraid_journal *j, struct vraid_jrec *r,
-				bool ok)
+/* The end of a logged write: its user bio completes. */
+static void vraid_jw_end(struct vraid_journal *j, struct vraid_jw *w)
 {
-	struct vraid_vd *vd = r->vd;
-	struct bio *user = r->user;
+	struct vraid_vd *vd = w->vd;
+	struct bio *user = w->user;
+	u32 i;
 
-	if (!vd) {
-		vraid_jrec_free(j, r);
-		return;
-	}
-	if (!ok && r->type == VRAID_JE_DATA) {
-		unsigned long flags;
-
-		/* its data is in the cache only: to the members first */
-		spin_lock_irqsave(&j->lock, flags);
-		list_add_tail(&r->node, &j->fallback);
-		spin_unlock_irqrestore(&j->lock, flags);
-		queue_work(vraid_cache_wq, &j->fb_work);
-		return;
-	}
-	if (r->start)
-		bio_end_io_acct(user, r->start);
-	vraid_jrec_free(j, r);
+	for (i = 0; i < w->n; i++)
+		put_page(w->pages[i]);
+	if (w->start)
+		bio_end_io_acct(user, w->start);
+	mempool_free(w, &j->jw_pool);
 	bio_endio(user);
 	vraid_jput_vd(vd);
+}
+
+/*
+ * Complete the writes of @list, journalled (@ok) or not: then a DATA
+ * write's data is in the cache only and goes to the members first
+ * (vraid_jfallback_work()).  Any context.
+ */
+static void vraid_jws_complete(struct vraid_journal *j, struct list_head *list,
+			       bool ok)
+{
+	struct vraid_jw *w, *tmp;
+	unsigned long flags;
+	bool fb = false;
+
+	list_for_each_entry_safe(w, tmp, list, node) {
+		list_del(&w->node);
+		if (!ok && w->type == VRAID_JE_DATA) {
+			spin_lock_irqsave(&j->lock, flags);
+			list_add_tail(&w->node, &j->fallback);
+			spin_unlock_irqrestore(&j->lock, flags);
+			fb = true;
+			continue;
+		}
+		vraid_jw_end(j, w);
+	}
+	if (fb)
+		queue_work(vraid_cache_wq, &j->fb_work);
 }
 
 static void vraid_jrec_endio(struct bio *bio)
@@ -423,7 +447,7 @@ static void vraid_jrec_endio(struct bio *bio)
 	struct vraid_jrec *f, *tmp;
 	unsigned long flags;
 	LIST_HEAD(done);
-	bool failed = false;
+	bool failed = false, pump = false;
 
 	spin_lock_irqsave(&j->lock, flags);
 	r->done = true;
@@ -436,8 +460,16 @@ static void vraid_jrec_endio(struct bio *bio)
 			failed = true;
 		}
 		/* after a failure nothing counts as journalled */
-		f->done = !f->status && j->state == VRAID_JOURNAL_HEALTHY;
+		f->ok = !f->status && j->state == VRAID_JOURNAL_HEALTHY;
 		j->acked_seq = f->seq;
+		if (!list_empty(&f->jws))
+			j->nflight--;
+	}
+	/* the writes that queued meanwhile go as one record */
+	if (!list_empty(&j->open) && !j->leader &&
+	    j->nflight < VRAID_J_FLIGHT) {
+		j->leader = true;
+		pump = true;
 	}
 	spin_unlock_irqrestore(&j->lock, flags);
 	if (failed) {
@@ -445,18 +477,32 @@ static void vraid_jrec_endio(struct bio *bio)
 		       j->name, blk_status_to_errno(r->status));
 		queue_work(vraid_journal_wq, &j->fail_work);
 	}
+	if (pump)
+		queue_work(vraid_jsubmit_wq, &j->pump_work);
 	list_for_each_entry_safe(f, tmp, &done, node) {
 		list_del(&f->node);
-		vraid_jrec_complete(j, f, f->done);
+		vraid_jws_complete(j, &f->jws, f->ok);
+		vraid_jrec_free(j, f);
 	}
 	wake_up_all(&j->wait);
+}
+
+/* Whether every VD with a write in @r still logs (none being unbound). */
+static bool vraid_jrec_bound(struct vraid_jrec *r)
+{
+	struct vraid_jw *w;
+
+	list_for_each_entry(w, &r->jws, node)
+		if (!READ_ONCE(w->vd->jbound))
+			return false;
+	return true;
 }
 
 /*
  * Reserve ring space for @r (@blocks: header and payload) and give it
  * (and a PAD before it, if the ring's end is near) a seq.  May sleep for
  * space.  Returns false if the journal takes no records (not healthy) or
- * no longer those of @r's VD (being unbound).
+ * no longer those of a VD in @r (being unbound).
  */
 static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
 			   u32 blocks, u64 *start)
@@ -467,8 +513,7 @@ static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
 
 	for (;;) {
 		spin_lock_irqsave(&j->lock, flags);
-		if (j->state != VRAID_JOURNAL_HEALTHY ||
-		    !READ_ONCE(r->vd->jbound))
+		if (j->state != VRAID_JOURNAL_HEALTHY || !vraid_jrec_bound(r))
 			break;
 		if (!vraid_jring_reserve(j->ring, j->tail_block, j->head_block,
 					 blocks, start, &padn)) {
@@ -511,8 +556,7 @@ static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
 						    READ_ONCE(j->head_block)) >
 				   blocks + VRAID_J_MAX_PAYLOAD ||
 				   READ_ONCE(j->state) !=
-				   VRAID_JOURNAL_HEALTHY ||
-				   !READ_ONCE(r->vd->jbound), HZ / 10);
+				   VRAID_JOURNAL_HEALTHY, HZ / 10);
 	}
 	spin_unlock_irqrestore(&j->lock, flags);
 	if (pad)
@@ -520,32 +564,154 @@ static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
 	return false;
 }
 
-/* Give @r its seq and position and send it, or complete it unjournalled. */
-static void vraid_jsubmit(struct vraid_journal *j, struct vraid_jrec *r,
-			  struct vraid_jbuild *b, u32 crc)
+/*
+ * Take a batch of open writes (up to a header's worth of entries and
+ * VRAID_J_REC_PAGES pages) into @batch, counting a record in flight.
+ * Returns the pages, or -1 (leader given up) if there is nothing to take
+ * or enough in flight.  Caller holds j->lock.
+ */
+static int vraid_jtake(struct vraid_journal *j, struct list_head *batch)
 {
-	u64 start;
-	u32 i;
+	struct vraid_jw *w, *tmp;
+	u32 pages = 0, entries = 0;
 
-	if (!vraid_jreserve(j, r, 1 + r->npages, &start)) {
-		vraid_jrec_complete(j, r, false);
+	if (list_empty(&j->open) || j->nflight >= VRAID_J_FLIGHT) {
+		j->leader = false;
+		return -1;
+	}
+	list_for_each_entry_safe(w, tmp, &j->open, node) {
+		if (entries == VRAID_J_REC_ENTRIES ||
+		    (entries && pages + w->n > VRAID_J_REC_PAGES))
+			break;
+		list_move_tail(&w->node, batch);
+		pages += w->n;
+		entries++;
+	}
+	j->nflight++;
+	return pages;
+}
+
+/*
+ * Build the record of the writes of @batch (@pages data pages), reserve
+ * its place and send it; if the journal takes no record, complete the
+ * writes unjournalled.  Process context.
+ */
+static void vraid_jsend(struct vraid_journal *j, struct list_head *batch,
+			u32 pages)
+{
+	struct vraid_jbuild b;
+	struct vraid_jrec *r;
+	struct vraid_jw *w;
+	u64 start;
+	u32 crc = 0, i;
+
+	r = vraid_jrec_alloc(j, pages);
+	list_splice_init(batch, &r->jws);
+	vraid_jrec_init(&b, page_address(r->hdr), 0);
+	list_for_each_entry(w, &r->jws, node) {
+		if (w->type == VRAID_JE_DATA)
+			vraid_jrec_add_data(&b, w->vd->uuid, w->sector, 0xff,
+					    0xff, w->n);
+		else
+			vraid_jrec_add_invalidate(&b, w->vd->uuid, w->sector,
+						  w->sectors);
+		for (i = 0; i < w->n; i++)
+			crc = vraid_crc32c(crc, page_address(w->pages[i]),
+					   PAGE_SIZE);
+	}
+	if (!vraid_jreserve(j, r, 1 + pages, &start)) {
+		unsigned long flags;
+
+		spin_lock_irqsave(&j->lock, flags);
+		j->nflight--;
+		spin_unlock_irqrestore(&j->lock, flags);
+		vraid_jws_complete(j, &r->jws, false);
+		vraid_jrec_free(j, r);
 		return;
 	}
-	b->seq = r->seq;
-	vraid_jrec_finish(b, start, j->uuid, crc);
-	this_cpu_inc(r->vd->stats->journal_records);
-	this_cpu_add(r->vd->stats->journal_pages, r->npages);
+	b.seq = r->seq;
+	vraid_jrec_finish(&b, start, j->uuid, crc);
 	r->bio.bi_iter.bi_sector = vraid_jsector(j, start);
 	__bio_add_page(&r->bio, r->hdr, PAGE_SIZE, 0);
-	for (i = 0; i < r->npages; i++)
-		__bio_add_page(&r->bio, r->pages[i], PAGE_SIZE, 0);
+	list_for_each_entry(w, &r->jws, node) {
+		this_cpu_inc(w->vd->stats->journal_records);
+		this_cpu_add(w->vd->stats->journal_pages, w->n);
+		for (i = 0; i < w->n; i++)
+			__bio_add_page(&r->bio, w->pages[i], PAGE_SIZE, 0);
+	}
 	submit_bio(&r->bio);
+}
+
+/* Records of the open writes, while few are in flight (group commit). */
+static void vraid_jpump_work(struct work_struct *work)
+{
+	struct vraid_journal *j = container_of(work, struct vraid_journal,
+					       pump_work);
+	LIST_HEAD(batch);
+	int pages;
+
+	for (;;) {
+		spin_lock_irq(&j->lock);
+		pages = vraid_jtake(j, &batch);
+		spin_unlock_irq(&j->lock);
+		if (pages < 0)
+			return;
+		vraid_jsend(j, &batch, pages);
+	}
+}
+
+/*
+ * Queue @w for a record.  With few records in flight the caller sends one
+ * itself, of what is open (itself and whoever queued meanwhile); else
+ * the completion of one in flight sends what gathered (group commit).
+ * In ->submit_bio one record at most: its bio goes out only once that
+ * returns, so the caller must not wait for ring space after it; more
+ * goes to the pump work.
+ */
+static void vraid_jqueue(struct vraid_journal *j, struct vraid_jw *w)
+{
+	LIST_HEAD(batch);
+	int pages = -1;
+	bool pump;
+
+	spin_lock_irq(&j->lock);
+	list_add_tail(&w->node, &j->open);
+	if (!j->leader) {
+		j->leader = true;
+		pages = vraid_jtake(j, &batch);
+	}
+	spin_unlock_irq(&j->lock);
+	if (pages < 0)
+		return;
+	vraid_jsend(j, &batch, pages);
+	spin_lock_irq(&j->lock);
+	pump = !list_empty(&j->open) && j->nflight < VRAID_J_FLIGHT;
+	if (!pump)
+		j->leader = false;
+	spin_unlock_irq(&j->lock);
+	if (pump)
+		queue_work(vraid_jsubmit_wq, &j->pump_work);
+}
+
+static struct vraid_jw *vraid_jw_alloc(struct vraid_journal *j,
+				       struct vraid_vd *vd, struct bio *user,
+				       u32 type)
+{
+	struct vraid_jw *w = mempool_alloc(&j->jw_pool, GFP_NOIO);
+
+	w->vd = vd;
+	w->user = user;
+	w->start = 0;
+	w->type = type;
+	w->n = 0;
+	w->sectors = 0;
+	return w;
 }
 
 /*
  * Whether writes of @vd are journalled now; if so, the caller holds a
  * reference that vraid_journal_data() or vraid_journal_bypass() hands
- * to a record, or vraid_journal_put() drops.
+ * to a logged write, or vraid_journal_put() drops.
  */
 bool vraid_journal_get(struct vraid_vd *vd)
 {
@@ -567,53 +733,46 @@ void vraid_journal_put(struct vraid_vd *vd)
  * Log the @n pages at @pages (the cache's, references handed over) of a
  * write of @vd at VD sector @sector, and complete @user (accounted from
  * @start) when the record is durable.  Holds a vraid_journal_get().
- * May sleep for ring space (->submit_bio).
+ * May sleep for memory and ring space (->submit_bio).
  */
 void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
 			unsigned long start, u64 sector, struct page **pages,
 			u32 n)
 {
 	struct vraid_journal *j = vraid_j;
-	struct vraid_jbuild b;
-	struct vraid_jrec *r;
-	u32 crc = 0, i;
+	struct vraid_jw *w = vraid_jw_alloc(j, vd, user, VRAID_JE_DATA);
 
-	r = vraid_jrec_alloc(j, n);
-	r->vd = vd;
-	r->user = user;
-	r->start = start;
-	r->type = VRAID_JE_DATA;
-	r->npages = n;
-	for (i = 0; i < n; i++) {
-		r->pages[i] = pages[i];
-		crc = vraid_crc32c(crc, page_address(pages[i]), PAGE_SIZE);
-	}
-	vraid_jrec_init(&b, page_address(r->hdr), 0);
-	vraid_jrec_add_data(&b, vd->uuid, sector, 0xff, 0xff, n);
-	vraid_jsubmit(j, r, &b, crc);
+	w->start = start;
+	w->sector = sector;
+	w->n = n;
+	memcpy(w->pages, pages, n * sizeof(*pages));
+	vraid_jqueue(j, w);
 }
 
+/* Front pad of a write the cache did not take, sent on with FUA. */
+struct vraid_jbypass {
+	struct vraid_vd *vd;
+	struct bio *user;
+	struct work_struct work;	/* logs its INVALIDATE */
+	struct bio clone;		/* must be last */
+};
+
 /* A bypass write is done: log its INVALIDATE (process context). */
-static void vraid_jbypass_work(struct work_struct *w)
+static void vraid_jbypass_work(struct work_struct *work)
 {
-	struct vraid_jbypass *p = container_of(w, struct vraid_jbypass, work);
-	struct vraid_vd *vd = p->vd;
-	struct bio *user = p->user;
+	struct vraid_jbypass *p = container_of(work, struct vraid_jbypass,
+					       work);
 	struct vraid_journal *j = vraid_j;
-	struct vraid_jbuild b;
-	struct vraid_jrec *r;
+	struct bio *user = p->user;
+	struct vraid_jw *w;
 
 	/* A failed write changed what it changed: void older versions. */
 	user->bi_status = p->clone.bi_status;
+	w = vraid_jw_alloc(j, p->vd, user, VRAID_JE_INVALIDATE);
+	w->sector = user->bi_iter.bi_sector;
+	w->sectors = bio_sectors(user);
 	bio_put(&p->clone);
-	r = vraid_jrec_alloc(j, 0);
-	r->vd = vd;
-	r->user = user;
-	r->type = VRAID_JE_INVALIDATE;
-	vraid_jrec_init(&b, page_address(r->hdr), 0);
-	vraid_jrec_add_invalidate(&b, vd->uuid, user->bi_iter.bi_sector,
-				  bio_sectors(user));
-	vraid_jsubmit(j, r, &b, 0);
+	vraid_jqueue(j, w);
 }
 
 static void vraid_jbypass_endio(struct bio *clone)
@@ -622,7 +781,7 @@ static void vraid_jbypass_endio(struct bio *clone)
 					       clone);
 
 	INIT_WORK(&p->work, vraid_jbypass_work);
-	queue_work(vraid_cache_wq, &p->work);
+	queue_work(vraid_jsubmit_wq, &p->work);
 }
 
 /*
@@ -649,34 +808,26 @@ struct bio *vraid_journal_bypass(struct vraid_vd *vd, struct bio *user)
 }
 
 /* Writes the failure caught: complete them once their data is out. */
-static void vraid_jfallback_work(struct work_struct *w)
+static void vraid_jfallback_work(struct work_struct *work)
 {
-	struct vraid_journal *j = container_of(w, struct vraid_journal,
+	struct vraid_journal *j = container_of(work, struct vraid_journal,
 					       fb_work);
-	struct vraid_jrec *r;
-	struct vraid_vd *vd;
-	struct bio *user;
 	unsigned int noio = memalloc_noio_save();
+	struct vraid_jw *w;
 
 	for (;;) {
 		spin_lock_irq(&j->lock);
-		r = list_first_entry_or_null(&j->fallback, struct vraid_jrec,
+		w = list_first_entry_or_null(&j->fallback, struct vraid_jw,
 					     node);
-		if (r)
-			list_del(&r->node);
+		if (w)
+			list_del(&w->node);
 		spin_unlock_irq(&j->lock);
-		if (!r)
+		if (!w)
 			break;
-		vd = r->vd;
-		user = r->user;
-		if (vraid_cache_drain(vd))
-			user->bi_status = BLK_STS_IOERR;
-		vraid_members_flush(vd);
-		if (r->start)
-			bio_end_io_acct(user, r->start);
-		vraid_jrec_free(j, r);
-		bio_endio(user);
-		vraid_jput_vd(vd);
+		if (vraid_cache_drain(w->vd))
+			w->user->bi_status = BLK_STS_IOERR;
+		vraid_members_flush(w->vd);
+		vraid_jw_end(j, w);
 	}
 	memalloc_noio_restore(noio);
 }
@@ -1036,7 +1187,7 @@ int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 	if (need && !vraid_journal_is(j, vd->journal_uuid)) {
 		if (!no_journal) {
 			snprintf(msg, len,
-				 "journal %pUb holds writes of this VD: attach it (vraidctl controller journal DEV) or use --no-journal",
+				 "writes wait in journal %pUb: attach it (vraidctl controller journal DEV) or --no-journal",
 				 vd->journal_uuid);
 			return -ENOENT;
 		}
@@ -1163,6 +1314,7 @@ static void vraid_jfree(struct vraid_journal *j)
 {
 	bioset_exit(&j->bypass_set);
 	bioset_exit(&j->rec_set);
+	mempool_exit(&j->jw_pool);
 	mempool_exit(&j->hdr_pool);
 	vraid_bdev_close(&j->h);
 	kfree(j);
@@ -1228,6 +1380,9 @@ int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len)
 	}
 	ret = mempool_init_page_pool(&j->hdr_pool, 2 * VRAID_J_POOL, 0);
 	if (!ret)
+		ret = mempool_init_kmalloc_pool(&j->jw_pool, 4 * VRAID_J_POOL,
+						sizeof(struct vraid_jw));
+	if (!ret)
 		ret = bioset_init(&j->rec_set, VRAID_J_POOL,
 				  offsetof(struct vraid_jrec, bio),
 				  BIOSET_NEED_BVECS);
@@ -1241,12 +1396,14 @@ int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len)
 	spin_lock_init(&j->lock);
 	INIT_LIST_HEAD(&j->inflight);
 	INIT_LIST_HEAD(&j->fallback);
+	INIT_LIST_HEAD(&j->open);
 	init_waitqueue_head(&j->wait);
 	mutex_init(&j->vds_mutex);
 	INIT_LIST_HEAD(&j->vds);
 	INIT_WORK(&j->cp_work, vraid_jcheckpoint_work);
 	INIT_WORK(&j->fail_work, vraid_jfail_work);
 	INIT_WORK(&j->fb_work, vraid_jfallback_work);
+	INIT_WORK(&j->pump_work, vraid_jpump_work);
 
 	ret = vraid_jsb_read(j, sectors, &max_gen, msg, len);
 	if (!ret && force)
@@ -1295,6 +1452,7 @@ int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len)
 out_pools:
 	bioset_exit(&j->bypass_set);
 	bioset_exit(&j->rec_set);
+	mempool_exit(&j->jw_pool);
 	mempool_exit(&j->hdr_pool);
 out_close:
 	vraid_bdev_close(&j->h);
@@ -1332,6 +1490,7 @@ int vraid_journal_detach(char *msg, size_t len)
 	wait_event(j->wait, list_empty(&j->inflight));
 	cancel_work_sync(&j->cp_work);
 	cancel_work_sync(&j->fail_work);
+	flush_work(&j->pump_work);
 	flush_work(&j->fb_work);
 	WRITE_ONCE(vraid_j, NULL);
 	pr_info("vraid: journal %s detached\n", j->name);
@@ -1401,7 +1560,15 @@ int __init vraid_journal_module_init(void)
 {
 	vraid_journal_wq = alloc_workqueue("vraid_journal",
 					   WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
-	return vraid_journal_wq ? 0 : -ENOMEM;
+	if (!vraid_journal_wq)
+		return -ENOMEM;
+	vraid_jsubmit_wq = alloc_workqueue("vraid_jsubmit",
+					   WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
+	if (!vraid_jsubmit_wq) {
+		destroy_workqueue(vraid_journal_wq);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void vraid_journal_module_exit(void)
@@ -1410,5 +1577,6 @@ void vraid_journal_module_exit(void)
 
 	if (vraid_j)
 		vraid_journal_detach(msg, sizeof(msg));
+	destroy_workqueue(vraid_jsubmit_wq);
 	destroy_workqueue(vraid_journal_wq);
 }

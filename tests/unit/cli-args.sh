@@ -1970,9 +1970,9 @@ EOF
 		expect_log "mock: assemble --no-journal sends NO_JOURNAL" "assemble nr=2 flags=1 devices=7:0,7:1"
 		check "mock: assemble DEV --no-journal DEV" 0 "vraid0: assembled" "" env MOCK_VRAID=none "$M" assemble "$blk0" --no-journal "$blk1"
 		expect_log "mock: assemble DEV --no-journal DEV sends NO_JOURNAL" "assemble nr=2 flags=1 devices=7:0,7:1"
-		jheld="journal 8c1d0f3e-5244-4a1b-9e07-6d21c355a019 holds writes of this VD: attach it (vraidctl controller journal DEV) or use --no-journal"
+		jheld="writes wait in journal 8c1d0f3e-5244-4a1b-9e07-6d21c355a019: attach it (vraidctl controller journal DEV) or --no-journal"
 		# (133 bytes: the reply cuts it at VRAID_MSG_LEN - 1, as the module's)
-		check "mock: assemble, journal missing" 1 "" "vraidctl: assemble $blk0 ...: journal 8c1d0f3e-5244-4a1b-9e07-6d21c355a019 holds writes of this VD: attach it" env MOCK_VRAID=none MOCK_FAIL="assemble:ENOENT:$jheld" "$M" assemble "$blk0" "$blk1"
+		check "mock: assemble, journal missing" 1 "" "vraidctl: assemble $blk0 ...: writes wait in journal 8c1d0f3e-5244-4a1b-9e07-6d21c355a019: attach it" env MOCK_VRAID=none MOCK_FAIL="assemble:ENOENT:$jheld" "$M" assemble "$blk0" "$blk1"
 		check "mock: assemble, journal missing, hint" 1 "" "vraidctl: hint: attach the journal first (\`vraidctl controller journal DEV\`; \`vraidctl controller\` shows the one attached), then assemble again: the writes are replayed; --no-journal assembles without them (they are lost)" env MOCK_VRAID=none MOCK_FAIL="assemble:ENOENT:$jheld" "$M" assemble "$blk0" "$blk1"
 		check "mock: assemble --no-journal, module 1.8" 1 "" "flags or reserved fields are not zero (EINVAL" env MOCK_VRAID=none MOCK_ABI_MINOR=8 MOCK_FAIL="assemble:EINVAL:flags or reserved fields are not zero" "$M" assemble --no-journal "$blk0" "$blk1"
 		check "mock: assemble --no-journal, module 1.8, hint" 1 "" "vraidctl: hint: the vraid module speaks ABI 1.8, which has no journal and no --no-journal: leave --no-journal out, or load the module built with this vraidctl" env MOCK_VRAID=none MOCK_ABI_MINOR=8 MOCK_FAIL="assemble:EINVAL:flags or reserved fields are not zero" "$M" assemble --no-journal "$blk0" "$blk1"
