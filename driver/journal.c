@@ -634,7 +634,7 @@ static void vraid_jsend(struct vraid_journal *j, struct list_head *batch,
 	r->bio.bi_iter.bi_sector = vraid_jsector(j, start);
 	__bio_add_page(&r->bio, r->hdr, PAGE_SIZE, 0);
 	list_for_each_entry(w, &r->jws, node) {
-		this_cpu_inc(w->vd->stats->journal_records);
+		this_cpu_inc(w->vd->stats->journal_writes);
 		this_cpu_add(w->vd->stats->journal_pages, w->n);
 		for (i = 0; i < w->n; i++)
 			__bio_add_page(&r->bio, w->pages[i], PAGE_SIZE, 0);

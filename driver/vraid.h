@@ -80,7 +80,7 @@ struct vraid_stats {
 	u64 cache_write_pages;		/* ... written into the cache (awb) */
 	u64 cache_destaged;		/* ... written from it to the members */
 	u64 journal_pages;		/* ... logged to the journal (wb) */
-	u64 journal_records;		/* records of this VD logged */
+	u64 journal_writes;		/* writes logged (DATA, INVALIDATE) */
 };
 
 struct vraid_stripe_cache;

@@ -138,6 +138,11 @@
  *                            dirty_bytes
  *       "destaged_pages" int 4 KiB pages written from the cache to the
  *                            members; null as dirty_bytes
+ *       "journal_writes" int writes logged to the journal (write-back
+ *                            with a journal); null from a module without
+ *                            journal counters (before ABI 1.9)
+ *       "journal_pages" int  4 KiB pages of data logged; null as
+ *                            journal_writes
  *     MSTAT: "role" "device" "state" as in MEMBER; "reads" "writes" (I/Os
  *            vraid sent it), "read_bytes" "write_bytes" (as the member
  *            device counted them), "errors"
@@ -152,7 +157,8 @@
  *     "cache"  {"read_hits_per_s":..,"read_misses_per_s":..,
  *              "cached_bytes":..,"ra_hits_per_s":..,"ra_pages_per_s":..,
  *              "dirty_bytes":..,"write_pages_per_s":..,
- *              "destaged_pages_per_s":..}:
+ *              "destaged_pages_per_s":..,"journal_writes_per_s":..,
+ *              "journal_pages_per_s":..}:
  *              the rates of the counters above (pages, one decimal), what
  *              the VD holds now and what of it is dirty; null, and the ra_
  *              and write-back ones null, as without --watch
@@ -2402,6 +2408,8 @@ struct stats_sample {
 	uint64_t rahits, rapages;
 	bool wb;			/* ... and write-back ones (ABI 1.8) */
 	uint64_t dirty, wpages, destaged;
+	bool jl;			/* ... and journal ones (ABI 1.9) */
+	uint64_t jwrites, jpages;
 };
 
 /* sysfs, or a tree standing in for it (VRAIDCTL_SYSFS, for tests) */
@@ -2490,6 +2498,9 @@ static int take_sample(struct ctl *c, uint32_t index, struct stats_sample *s)
 		read_vd_attr(index, "cache_dirty_bytes", &s->dirty) &&
 		read_vd_attr(index, "cache_write_pages", &s->wpages) &&
 		read_vd_attr(index, "cache_destaged", &s->destaged);
+	s->jl = s->wb &&
+		read_vd_attr(index, "journal_writes", &s->jwrites) &&
+		read_vd_attr(index, "journal_pages", &s->jpages);
 	for (i = 0; i < s->in.nr_members; i++) {
 		const struct vraid_member_info *m = &s->in.members[i];
 
@@ -2536,6 +2547,11 @@ static void stats_cache_line(const struct stats_sample *s)
 		       human_size(a, sizeof(a), s->dirty),
 		       (unsigned long long)s->wpages,
 		       (unsigned long long)s->destaged);
+	if (s->jl && (s->jwrites ||
+		      s->in.write_policy_effective == VRAID_WEFF_BACK))
+		printf(", journal: %llu writes logged, %llu pages",
+		       (unsigned long long)s->jwrites,
+		       (unsigned long long)s->jpages);
 	printf(", %s held", human_size(a, sizeof(a), s->cbytes));
 	/*
 	 * direct: reads find what read-ahead and writes (always write-back)
@@ -2574,12 +2590,18 @@ static void stats_cache_json(const struct stats_sample *a,
 		else
 			printf(",\"ra_hits\":null,\"ra_pages\":null");
 		if (b->wb)
-			printf(",\"dirty_bytes\":%llu,\"write_pages\":%llu,\"destaged_pages\":%llu}",
+			printf(",\"dirty_bytes\":%llu,\"write_pages\":%llu,\"destaged_pages\":%llu",
 			       (unsigned long long)b->dirty,
 			       (unsigned long long)b->wpages,
 			       (unsigned long long)b->destaged);
 		else
-			printf(",\"dirty_bytes\":null,\"write_pages\":null,\"destaged_pages\":null}");
+			printf(",\"dirty_bytes\":null,\"write_pages\":null,\"destaged_pages\":null");
+		if (b->jl)
+			printf(",\"journal_writes\":%llu,\"journal_pages\":%llu}",
+			       (unsigned long long)b->jwrites,
+			       (unsigned long long)b->jpages);
+		else
+			printf(",\"journal_writes\":null,\"journal_pages\":null}");
 		return;
 	}
 	printf("{\"read_hits_per_s\":%.1f,\"read_misses_per_s\":%.1f,\"cached_bytes\":%llu",
@@ -2592,12 +2614,18 @@ static void stats_cache_json(const struct stats_sample *a,
 	else
 		printf(",\"ra_hits_per_s\":null,\"ra_pages_per_s\":null");
 	if (a->wb && b->wb)
-		printf(",\"dirty_bytes\":%llu,\"write_pages_per_s\":%.1f,\"destaged_pages_per_s\":%.1f}",
+		printf(",\"dirty_bytes\":%llu,\"write_pages_per_s\":%.1f,\"destaged_pages_per_s\":%.1f",
 		       (unsigned long long)b->dirty,
 		       rate(b->wpages, a->wpages, dt),
 		       rate(b->destaged, a->destaged, dt));
 	else
-		printf(",\"dirty_bytes\":null,\"write_pages_per_s\":null,\"destaged_pages_per_s\":null}");
+		printf(",\"dirty_bytes\":null,\"write_pages_per_s\":null,\"destaged_pages_per_s\":null");
+	if (a->jl && b->jl)
+		printf(",\"journal_writes_per_s\":%.1f,\"journal_pages_per_s\":%.1f}",
+		       rate(b->jwrites, a->jwrites, dt),
+		       rate(b->jpages, a->jpages, dt));
+	else
+		printf(",\"journal_writes_per_s\":null,\"journal_pages_per_s\":null}");
 }
 
 static void stats_member_dev(char *buf, size_t bufsz,

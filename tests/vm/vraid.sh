@@ -237,3 +237,55 @@ md_oracle() {
 		;;
 	esac
 }
+
+# ---- the controller's journal (ABI 1.9) ----
+
+# journal_json: the "journal" member of `vraidctl controller show --json`
+# ("null" when none is attached)
+journal_json() {
+	vraidctl controller show --json | tr -d '\n' |
+		sed -nE 's/.*"journal":(null|\{[^}]*\}).*/\1/p'
+}
+
+# journal_state: none, healthy, replay-pending or failed
+journal_state() {
+	local j
+	j=$(journal_json)
+	case "$j" in
+	"" | null) echo none ;;
+	*) echo "$j" | grep -o '"state":"[^"]*"' | head -n 1 | cut -d'"' -f4 | tr _ - ;;
+	esac
+}
+
+# journal_num KEY: the number KEY of the attached journal (head_seq,
+# pending, vds, ...); empty without a journal
+journal_num() {
+	journal_json | grep -o "\"$1\":[0-9]*" | head -n 1 | cut -d: -f2
+}
+
+# majmin DEV: "major:minor" of a block device node
+majmin() {
+	local t
+	t=$(stat -L -c '%t %T' "$1") || return 1
+	set -- $t
+	printf '%d:%d\n' "0x$1" "0x$2"
+}
+
+# write_in_effect VD: MODE WHY as `vraidctl show VD --json` says them
+# (write_back "", write_through no_journal, write_through journal_failed ...)
+write_in_effect() {
+	vraidctl show "$1" --json | grep -o '"write_in_effect":{[^}]*}' |
+		sed -E 's/.*"mode":"([^"]*)".*"why":"([^"]*)".*/\1 \2/'
+}
+
+# expect_write VD MODE [WHY]: the write policy in effect is MODE (for
+# `show --json`; sysfs's name is MODE with '-' for '_'), for reason WHY
+expect_write() {
+	local e s
+	e=$(write_in_effect "$1")
+	[ "$e" = "$2${3:+ $3}" ] || [ "$e" = "$2 ${3:-}" ] ||
+		fail "$1: write in effect '$e', expected '$2 ${3:-}' ($(vraidctl show "$1" --json))"
+	s=$(vd_attr "$1" write_policy_effective)
+	[ "$s" = "$(echo "$2" | tr _ -)" ] ||
+		fail "$1: sysfs write_policy_effective '$s', expected $2"
+}

@@ -5,9 +5,20 @@
 . "$(dirname "$0")/common.sh"
 set -e
 # POLICY=awb: a volatile write-back cache; only writes a flush covered
-# count (crashio fsyncs every 16 writes before logging them)
+# count (crashio fsyncs every 16 writes before logging them).
+# POLICY=journal: write-back (wb) through the controller's journal on JDEV;
+# every acknowledged write counts.
+wpol=${POLICY:-}
+if [ "$wpol" = journal ]; then
+	vraidctl controller journal "$JDEV" >/tmp/journal.out 2>&1 ||
+		{ cat /tmp/journal.out; fail "controller journal $JDEV"; }
+	[ "$(journal_state)" = healthy ] ||
+		fail "journal state $(journal_state): $(vraidctl controller show --json)"
+	wpol=wb
+fi
 vd=$(vd_create $LM_OPTS --strip 16K --init fast --name crash$LEVEL \
-	${POLICY:+--write-policy $POLICY} $LM_DEVS)
+	${wpol:+--write-policy $wpol} $LM_DEVS)
+[ "${POLICY:-}" = journal ] && expect_write "$vd" write_back
 crashio write "$vd" "$LOGDEV" $BLOCKS "${SEED:-1}" \
 	$([ "${POLICY:-}" = awb ] && echo 16) >/tmp/crashio.out 2>&1 &
 i=0
@@ -15,7 +26,7 @@ until grep -q running /tmp/crashio.out; do
 	i=$((i + 1)); [ $i -lt 100 ] || { cat /tmp/crashio.out; fail "crashio did not start"; }
 	sleep 0.1
 done
-echo "RAID$LEVEL on $LM_DEVS, log on $LOGDEV: writing; power cut in ${KILL_IN}s"
+echo "RAID$LEVEL on $LM_DEVS, log on $LOGDEV${JDEV:+, journal on $JDEV}: writing; power cut in ${KILL_IN}s"
 echo "@@VRAID-KILL-IN@@ $KILL_IN"
 sleep 600
 fail "still alive: the power cut did not come"
