@@ -8,6 +8,7 @@
 # four times the cache; policies switched back and forth under a verify
 # load; stop writes everything out (verified after assembly); parity is
 # consistent after destage (check: 0 mismatches); every level.
+# timeout: 600
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
 set -e
