@@ -11,7 +11,7 @@
 # write fails, the VD writes through (journal_failed), the journal says
 # failed, and the VD assembles and verifies without it; parity of every
 # row written is consistent once the VD is stopped (pqref).
-# timeout: 480
+# timeout: 600
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
 set -e
