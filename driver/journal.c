@@ -1067,10 +1067,13 @@ static int vraid_jinval_add(struct vraid_jinvals *iv, u64 seq,
 		u32 max = iv->max ? 2 * iv->max : 64;
 		struct vraid_jinval *v;
 
-		v = kvrealloc(iv->v, iv->n * sizeof(*v), max * sizeof(*v),
-			      GFP_KERNEL);
+		/* kvrealloc() changed its arguments in 6.12: copy by hand */
+		v = kvmalloc_array(max, sizeof(*v), GFP_KERNEL);
 		if (!v)
 			return -ENOMEM;
+		if (iv->n)
+			memcpy(v, iv->v, iv->n * sizeof(*v));
+		kvfree(iv->v);
 		iv->v = v;
 		iv->max = max;
 	}
