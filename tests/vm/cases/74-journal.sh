@@ -4,7 +4,8 @@
 # and a second journal, each with its reason and nothing changed; attached,
 # a write-back VD (write-policy=wb) writes back through it: writes read
 # back verified whatever their size, the journal's head sequence grows,
-# data survives stop and assembly; `journal none` makes the VD write
+# data survives stop and assembly; write and io policies switched
+# under a verify load lose nothing; `journal none` makes the VD write
 # through (no_journal), attaching the same device again (as it is, no
 # replay pending) makes it write back again; the journal failing under a
 # verify load (dm-linear switched to the error target) loses nothing: no
@@ -176,6 +177,17 @@ h2=$(journal_num head_seq)
 fio_verify "$vd" h --rw=randwrite --bs=4k --size=$(mb 4) --offset=$(mb 80) --randseed=8 --iodepth=8
 [ "$(journal_num head_seq)" -gt "$h2" ] || fail "writes after re-attaching were not logged"
 verify_data "$vd" "after re-attaching"
+
+echo "--- policies switched under a verify load, the journal attached"
+fio_verify "$vd" sw --rw=randwrite --bs=4k --size=$(mb 8) --offset=$(mb 88) --randseed=12 \
+	--iodepth=8 --verify_backlog=64 --loops=3 &
+switch_under_load "$vd" $! write-policy=wt write-policy=wb io-policy=cached \
+	write-policy=awb write-policy=wb io-policy=direct
+wait $! || fail "fio under policy switches with the journal attached"
+echo "$SWITCHES switches"
+vraidctl set "$vd" write-policy=wb io-policy=direct >/dev/null || fail "back to wb"
+expect_write "$vd" write_back
+verify_data "$vd" "after the policy switches"
 
 echo "--- the journal fails under load"
 expect_ok vraidctl controller journal none
