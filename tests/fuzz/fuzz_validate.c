@@ -300,6 +300,8 @@ static void fuzz_request(u32 nr, const void *req, u32 len)
 		if (!ret && (!a->nr_devices ||
 			     a->nr_devices > VRAID_MAX_MEMBERS))
 			die("assemble: accepted %u devices", a->nr_devices);
+		if (!ret && (a->asm_flags & ~VRAID_ASM_NO_JOURNAL))
+			die("assemble: accepted flags 0x%x", a->asm_flags);
 		break;
 	}
 	case 4: {
@@ -382,7 +384,10 @@ static void fuzz_request(u32 nr, const void *req, u32 len)
 		CHECK_RET("vraid_validate_controller", ret, 0, -EINVAL);
 		if (ret)
 			break;
-		if (c->ctrl_flags || c->action > VRAID_CTRL_JOURNAL_DETACH)
+		/* ABI 1.9: FORCE, with JOURNAL_ATTACH only */
+		if ((c->ctrl_flags & ~VRAID_CTRL_FORCE) ||
+		    (c->ctrl_flags && c->action != VRAID_CTRL_JOURNAL_ATTACH) ||
+		    c->action > VRAID_CTRL_JOURNAL_DISCARD)
 			die("controller: accepted flags 0x%x action %u",
 			    c->ctrl_flags, c->action);
 		if (!all_zero((const u8 *)c + out, sizeof(*c) - out))
