@@ -950,10 +950,8 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 		if (to_awb)
 			vraid_set_write_cache_awb(vd, true);
 		WRITE_ONCE(vd->write_policy, p->write_policy);
-		/* from wb: its records done, its data out; to wb: bind */
-		if (p->write_policy == VRAID_WRITE_BACK)
-			vraid_journal_bind(vd);
-		else
+		/* from wb: its records done, its data out */
+		if (p->write_policy != VRAID_WRITE_BACK)
 			vraid_journal_unbind(vd, true);
 		if (was_awb) {
 			if (vraid_cache_drain(vd))
@@ -962,6 +960,12 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 			vraid_members_flush(vd);
 			vraid_set_write_cache(vd);
 		}
+		/*
+		 * To wb: logging starts once awb's unlogged dirty data is out
+		 * (a bound VD's flush does not drain the cache).
+		 */
+		if (p->write_policy == VRAID_WRITE_BACK)
+			vraid_journal_bind(vd);
 		vraid_note_write_policy(vd);
 	}
 	ret = vraid_md_write_all(vd, false, msg, len);
