@@ -100,6 +100,7 @@ struct vraid_journal {
 	bool leader;			/* someone builds records of open */
 	bool cp_busy;			/* a checkpoint is queued or runs */
 	wait_queue_head_t wait;		/* space, records done */
+	atomic_t ios;			/* record bios not fully completed */
 
 	struct mutex vds_mutex;		/* see the top of this file */
 	struct list_head vds;		/* bound VDs (vraid_vd.jnode) */
@@ -119,6 +120,8 @@ struct vraid_journal {
 };
 
 static struct vraid_journal *vraid_j;	/* vraid_ctl_mutex */
+/* vraid_journal.ios reaching zero: outside the journal, which then goes */
+static DECLARE_WAIT_QUEUE_HEAD(vraid_jidle);
 /*
  * Checkpoints and the failure work: they wait for destage (on
  * vraid_cache_wq) and write metadata, so neither may run there.
@@ -485,6 +488,9 @@ static void vraid_jrec_endio(struct bio *bio)
 		vraid_jrec_free(j, f);
 	}
 	wake_up_all(&j->wait);
+	/* the last touch of the journal: a detach may free it now */
+	if (atomic_dec_and_test(&j->ios))
+		wake_up_all(&vraid_jidle);
 }
 
 /* Whether every VD with a write in @r still logs (none being unbound). */
@@ -540,10 +546,12 @@ static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
 			used = vraid_jring_used(j->ring, j->tail_block,
 						j->head_block);
 			spin_unlock_irqrestore(&j->lock, flags);
-			if (padn)
+			if (padn) {
+				atomic_inc(&j->ios);
 				submit_bio(&pad->bio);
-			else if (pad)
+			} else if (pad) {
 				vraid_jrec_free(j, pad);
+			}
 			if (used > j->ring / 4)
 				vraid_jkick_checkpoint(j);
 			return true;
@@ -639,6 +647,7 @@ static void vraid_jsend(struct vraid_journal *j, struct list_head *batch,
 		for (i = 0; i < w->n; i++)
 			__bio_add_page(&r->bio, w->pages[i], PAGE_SIZE, 0);
 	}
+	atomic_inc(&j->ios);
 	submit_bio(&r->bio);
 }
 
@@ -967,7 +976,7 @@ static int vraid_jcheckpoint_locked(struct vraid_journal *j, u32 sb_flags)
 	/* records reserved before now are done (their data in the cache) */
 	wait_event(j->wait, READ_ONCE(j->acked_seq) + 1 >= seq);
 	if (j->npending || j->pending_overflow ||
-	    READ_ONCE(j->state) == VRAID_JOURNAL_FAILED)
+	    READ_ONCE(j->state) != VRAID_JOURNAL_HEALTHY)
 		return -EBUSY;
 	list_for_each_entry(vd, &j->vds, jnode) {
 		if (vraid_cache_drain(vd))
@@ -1490,7 +1499,8 @@ int vraid_journal_detach(char *msg, size_t len)
 	spin_unlock_irqrestore(&j->lock, flags);
 	mutex_unlock(&j->vds_mutex);
 	wake_up_all(&j->wait);
-	wait_event(j->wait, list_empty(&j->inflight));
+	/* every record's completion is over, not just its bio's */
+	wait_event(vraid_jidle, !atomic_read(&j->ios));
 	cancel_work_sync(&j->cp_work);
 	cancel_work_sync(&j->fail_work);
 	flush_work(&j->pump_work);
