@@ -797,12 +797,15 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 	ret = vraid_vd_start(vd, "assembled", &ac, msg, len);
 	if (ret)
 		goto out;
-	/* the replay is done: the metadata no longer names the journal */
-	if (best->cache_flags & VRAID_MD_CF_JOURNAL)
-		vraid_md_write_all(vd, false, msg, len);
-	msg[0] = '\0';
 	/* wb VDs assembled while the journal waited for this one's replay */
 	vraid_bind_all();
+	/*
+	 * The replay is done: unless binding just wrote it anew, the
+	 * metadata must no longer name the journal.
+	 */
+	if ((best->cache_flags & VRAID_MD_CF_JOURNAL) && !vd->jbound)
+		vraid_md_write_all(vd, false, msg, len);
+	msg[0] = '\0';
 	vraid_vd_after_assembly(vd, ac.clean);
 	a->index = vd->index;
 	a->nr_used = used;
