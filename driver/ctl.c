@@ -608,7 +608,7 @@ static int vraid_ctl_controller(void *buf)
 			vraid_bind_all();
 		break;
 	case VRAID_CTRL_JOURNAL_DETACH:
-		ret = vraid_journal_detach(msg, len);
+		ret = vraid_journal_detach(true, msg, len);
 		break;
 	case VRAID_CTRL_JOURNAL_DISCARD:
 		ret = vraid_journal_discard(msg, len);

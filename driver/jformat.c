@@ -167,7 +167,7 @@ int vraid_jsb_decode(const u8 *blk, u32 slot, u64 dev_sectors,
 		snprintf(msg, msglen, "journal UUID is zero");
 		return -EINVAL;
 	}
-	if (sb->flags & ~VRAID_J_SB_DETACHED) {
+	if (sb->flags & ~(VRAID_J_SB_DETACHED | VRAID_J_SB_RELEASED)) {
 		snprintf(msg, msglen, "unknown journal flags 0x%x", sb->flags);
 		return -EINVAL;
 	}

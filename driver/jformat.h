@@ -35,6 +35,7 @@
 
 /* Superblock flags. */
 #define VRAID_J_SB_DETACHED	(1U << 0)	/* detached cleanly */
+#define VRAID_J_SB_RELEASED	(1U << 1)	/* by `journal none`: no auto-attach */
 /* Record header flags. */
 #define VRAID_J_REC_PAD		(1U << 0)	/* filler to the ring's end */
 

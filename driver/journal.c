@@ -1475,9 +1475,10 @@ out_close:
 /*
  * JOURNAL_DETACH (vraid_ctl_mutex held; also at module exit): every VD
  * writes through, its data on the members; a healthy journal is left
- * empty and marked detached.
+ * empty and marked detached, and with @released (the command's, not the
+ * unload's) marked so that assemble --scan does not attach it again.
  */
-int vraid_journal_detach(char *msg, size_t len)
+int vraid_journal_detach(bool released, char *msg, size_t len)
 {
 	struct vraid_journal *j = vraid_j;
 	struct vraid_vd *vd;
@@ -1492,7 +1493,8 @@ int vraid_journal_detach(char *msg, size_t len)
 					      jnode)))
 		vraid_junbind_locked(j, vd, true);
 	if (READ_ONCE(j->state) == VRAID_JOURNAL_HEALTHY)
-		vraid_jcheckpoint_locked(j, VRAID_J_SB_DETACHED);
+		vraid_jcheckpoint_locked(j, VRAID_J_SB_DETACHED |
+					 (released ? VRAID_J_SB_RELEASED : 0));
 	spin_lock_irqsave(&j->lock, flags);
 	if (j->state == VRAID_JOURNAL_HEALTHY)
 		j->state = VRAID_JOURNAL_NONE;
@@ -1589,7 +1591,7 @@ void vraid_journal_module_exit(void)
 	char msg[VRAID_MSG_LEN];
 
 	if (vraid_j)
-		vraid_journal_detach(msg, sizeof(msg));
+		vraid_journal_detach(false, msg, sizeof(msg));
 	destroy_workqueue(vraid_jsubmit_wq);
 	destroy_workqueue(vraid_journal_wq);
 }

@@ -280,7 +280,7 @@ void vraid_journal_unbind(struct vraid_vd *vd, bool write_md);
 int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 			   char *msg, size_t len);
 int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len);
-int vraid_journal_detach(char *msg, size_t len);
+int vraid_journal_detach(bool released, char *msg, size_t len);
 int vraid_journal_discard(char *msg, size_t len);
 void vraid_journal_show(struct vraid_controller *c);
 u32 vraid_journal_state(void);
