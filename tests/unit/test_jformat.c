@@ -104,7 +104,7 @@ static void sb_sample(struct vraid_jsb *sb, u64 gen)
 	sb->ring_blocks = VRAID_J_MIN_RING + 1000;
 	sb->tail_block = 77;
 	sb->tail_seq = 12345;
-	sb->flags = VRAID_J_SB_DETACHED;
+	sb->flags = VRAID_J_SB_DETACHED | VRAID_J_SB_RELEASED;
 }
 
 static void test_sb(void)
@@ -182,8 +182,8 @@ static void test_sb(void)
 	SB_BAD("slot 2", -EINVAL, "slot 2", 2, dev, (void)0);
 	SB_BAD("zero UUID", -EINVAL, "UUID is zero", 0, dev,
 	       memset(blk + 32, 0, 16));
-	SB_BAD("unknown flag", -EINVAL, "unknown journal flags 0x2", 0, dev,
-	       put32(blk + 80, 2));
+	SB_BAD("unknown flag", -EINVAL, "unknown journal flags 0x4", 0, dev,
+	       put32(blk + 80, 4));
 	SB_BAD("ring start 4096", -EINVAL, "ring at sector 4096", 0, dev,
 	       put64(blk + 48, 4096));
 	SB_BAD("ring too small", -EINVAL, "ring of", 0, 0,
