@@ -54,9 +54,11 @@ tools: tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/cra
 	tests/vm/bin/ioctlfuzz
 
 # vraidctl reads on-disk metadata with the module's own portable core.
-VRAIDCTL_CORE := driver/metadata.c driver/layout.c driver/geom.c driver/validate.c
+VRAIDCTL_CORE := driver/metadata.c driver/layout.c driver/geom.c driver/validate.c \
+	driver/jformat.c
 
-tools/vraidctl: tools/vraidctl.c uapi/linux/vraid.h $(VRAIDCTL_CORE) driver/metadata.h
+tools/vraidctl: tools/vraidctl.c uapi/linux/vraid.h $(VRAIDCTL_CORE) driver/metadata.h \
+	driver/jformat.h
 	$(CC) $(USER_CFLAGS) -I$(TOP)/driver -o $@ $< $(VRAIDCTL_CORE)
 
 tests/vm/bin/vraid-raw: tools/vraid-raw.c uapi/linux/vraid.h

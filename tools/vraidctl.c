@@ -3873,6 +3873,247 @@ static int cmd_controller(int argc, char **argv)
 }
 
 
+/* ---- journal devices: the superblock a device holds ---------------------- */
+
+/* Both superblock slots of a device, decoded, and the one the module takes. */
+struct jsb_slots {
+	int r[2];		/* vraid_jsb_decode(): 0, -ENODATA no magic, else bad */
+	char why[2][VRAID_MSG_LEN];
+	struct vraid_jsb sb[2];
+	int pick;		/* vraid_jsb_choose(): 0, 1 or a negative errno */
+	char pick_why[VRAID_MSG_LEN];
+};
+
+/* Whether either slot has the journal magic (valid or not). */
+static bool jsb_magic(const struct jsb_slots *j)
+{
+	return j->r[0] != -ENODATA || j->r[1] != -ENODATA;
+}
+
+/*
+ * Read and decode both slots from @fd (a block device or an image file),
+ * as the module does when it attaches (driver/journal.c, vraid_jsb_read()).
+ */
+static void jsb_read(int fd, const char *dev, struct jsb_slots *j)
+{
+	static const uint64_t at[2] = { VRAID_J_SB_SECTOR0, VRAID_J_SB_SECTOR1 };
+	off_t end = lseek(fd, 0, SEEK_END);
+	uint64_t sectors = end > 0 ? (uint64_t)end / SECTOR_BYTES : 0;
+	void *buf = NULL;
+	ssize_t n;
+	int i;
+
+	memset(j, 0, sizeof(*j));
+	if (posix_memalign(&buf, VRAID_J_BLOCK, VRAID_J_BLOCK))
+		buf = NULL;
+	for (i = 0; i < 2; i++) {
+		n = buf ? pread(fd, buf, VRAID_J_BLOCK,
+				(off_t)(at[i] * SECTOR_BYTES)) : -1;
+		if (n == VRAID_J_BLOCK) {
+			j->r[i] = vraid_jsb_decode(buf, (uint32_t)i, sectors,
+						   &j->sb[i], j->why[i],
+						   sizeof(j->why[i]));
+			continue;
+		}
+		/* unreadable: no magic known, so no journal known either */
+		j->r[i] = -ENODATA;
+		snprintf(j->why[i], sizeof(j->why[i]), "cannot read %s at byte %llu: %s",
+			 dev, (unsigned long long)(at[i] * SECTOR_BYTES),
+			 n < 0 ? strerror(errno) : "short read");
+	}
+	free(buf);
+	j->pick = vraid_jsb_choose(&j->sb[0], j->r[0], &j->sb[1], j->r[1],
+				   j->pick_why, sizeof(j->pick_why));
+}
+
+/* What the superblock flags mean, for people. */
+static const char *jsb_flags_says(uint32_t flags)
+{
+	if (flags & VRAID_J_SB_RELEASED)
+		return "DETACHED, RELEASED: detached by `vraidctl controller journal none`, no live records; `assemble --scan` leaves it alone";
+	if (flags & VRAID_J_SB_DETACHED)
+		return "DETACHED: detached cleanly (module unloaded), no live records; `assemble --scan` attaches it again";
+	return "none: attached now, or it was when the machine went down (it may hold writes to replay); `assemble --scan` attaches it again";
+}
+
+/*
+ * The controller's state without a word on failure: 0, or an errno
+ * (ENOENT when the module is not loaded, EOPNOTSUPP for a module without
+ * the journal fields of ABI 1.9).
+ */
+static int controller_quiet(struct vraid_controller *r)
+{
+	struct ctl c;
+	int e;
+
+	ctl_path(&c);
+	c.fd = open(c.path, O_RDWR | O_CLOEXEC);
+	if (c.fd < 0 && (errno == EACCES || errno == EROFS))
+		c.fd = open(c.path, O_RDONLY | O_CLOEXEC);
+	if (c.fd < 0)
+		return errno;
+	memset(r, 0, sizeof(*r));
+	r->action = VRAID_CTRL_SHOW;
+	e = ctl_ioctl(&c, VRAID_IOC_CONTROLLER, r, sizeof(*r));
+	close(c.fd);
+	if (!e && !journal_abi(r))
+		e = EOPNOTSUPP;
+	return e;
+}
+
+/* Whether the device or file open as @fd is the block device @maj:@min. */
+static bool fd_is_dev(int fd, uint32_t maj, uint32_t min)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && S_ISBLK(st.st_mode) &&
+	       major(st.st_rdev) == maj && minor(st.st_rdev) == min;
+}
+
+/* examine of a device with the journal magic, its slots @j; closes @fd. */
+static int examine_journal(const char *dev, int fd, const struct jsb_slots *j,
+			   bool json)
+{
+	const struct vraid_jsb *sb = NULL;
+	struct vraid_controller r;
+	char u[40], au[40], sz[32], adev[64] = "", what[160];
+	bool same_dev = false;
+	int e, i, attached = -1;	/* -1: unknown */
+
+	if (j->pick >= 0)
+		sb = &j->sb[j->pick];
+	e = controller_quiet(&r);
+	if (!e && sb) {
+		attached = r.journal_state != VRAID_JOURNAL_NONE &&
+			   !memcmp(r.journal_uuid, sb->uuid, VRAID_J_UUID_LEN);
+		if (r.journal_state != VRAID_JOURNAL_NONE) {
+			blk_dev_name(adev, sizeof(adev), r.journal_major,
+				     r.journal_minor);
+			same_dev = fd_is_dev(fd, r.journal_major, r.journal_minor);
+		}
+	}
+	close(fd);
+
+	if (json) {
+		printf("{\"device\":");
+		json_str(dev, strlen(dev) + 1);
+		printf(",\"type\":\"journal\",\"slots\":[");
+		for (i = 0; i < 2; i++) {
+			printf("%s{\"slot\":%d,\"offset_bytes\":%llu,\"status\":\"%s\"",
+			       i ? "," : "", i,
+			       (unsigned long long)((i ? VRAID_J_SB_SECTOR1 :
+						     VRAID_J_SB_SECTOR0) * SECTOR_BYTES),
+			       !j->r[i] ? "valid" : j->r[i] == -ENODATA ? "none" : "bad");
+			if (!j->r[i])
+				printf(",\"generation\":%llu",
+				       (unsigned long long)j->sb[i].generation);
+			else {
+				printf(",\"error\":");
+				json_str(j->why[i], sizeof(j->why[i]));
+			}
+			putchar('}');
+		}
+		putchar(']');
+		if (!sb) {
+			printf(",\"error\":");
+			json_str(j->pick_why, sizeof(j->pick_why));
+			printf("}\n");
+			return RC_FAIL;
+		}
+		uuid_str(u, sb->uuid);
+		printf(",\"uuid\":\"%s\",\"generation\":%llu,\"created\":%llu,"
+		       "\"ring_bytes\":%llu,\"ring_blocks\":%llu,\"tail_block\":%llu,"
+		       "\"tail_seq\":%llu,\"flags\":[%s%s%s],\"detached\":%s,"
+		       "\"released\":%s,\"attached\":%s,\"attached_device\":",
+		       u, (unsigned long long)sb->generation,
+		       (unsigned long long)sb->created,
+		       (unsigned long long)sb->ring_blocks * VRAID_J_BLOCK,
+		       (unsigned long long)sb->ring_blocks,
+		       (unsigned long long)sb->tail_block,
+		       (unsigned long long)sb->tail_seq,
+		       sb->flags & VRAID_J_SB_DETACHED ? "\"detached\"" : "",
+		       (sb->flags & VRAID_J_SB_DETACHED) &&
+		       (sb->flags & VRAID_J_SB_RELEASED) ? "," : "",
+		       sb->flags & VRAID_J_SB_RELEASED ? "\"released\"" : "",
+		       sb->flags & VRAID_J_SB_DETACHED ? "true" : "false",
+		       sb->flags & VRAID_J_SB_RELEASED ? "true" : "false",
+		       attached < 0 ? "null" : attached ? "true" : "false");
+		json_str(attached > 0 ? adev : "", attached > 0 ? sizeof(adev) : 1);
+		printf(",\"journal_state\":");
+		if (e)
+			printf("null}\n");
+		else
+			printf("\"%s\"}\n",
+			       VNAME(journal_states, r.journal_state, true));
+		return RC_OK;
+	}
+
+	printf("Device:          %s\n", dev);
+	for (i = 0; i < 2; i++) {
+		printf("Slot %d:          %s", i,
+		       !j->r[i] ? "valid" : j->r[i] == -ENODATA ? "none" : "bad");
+		if (!j->r[i])
+			printf(" (generation %llu)",
+			       (unsigned long long)j->sb[i].generation);
+		else
+			printf(": %s", j->why[i]);
+		putchar('\n');
+	}
+	if (!sb) {
+		errmsg("%s: damaged vraid journal superblock: %s",
+		       dev, j->pick == -ENODATA ?
+		       "no slot (byte 4096, byte 8192) is valid" : j->pick_why);
+		if (j->pick == -ENODATA)
+			hintmsg("the module does not take it as a journal: attaching it (`vraidctl controller journal %s`) formats it anew, and whatever writes it held are lost",
+				dev);
+		else
+			hintmsg("the module refuses to attach it as it is: `vraidctl controller journal %s --force` formats it anew, and whatever writes it held are lost",
+				dev);
+		return RC_FAIL;
+	}
+	uuid_str(u, sb->uuid);
+	printf("Type:            vraid journal (the controller's battery)\n");
+	printf("Journal UUID:    %s\n", u);
+	printf("Ring:            %s (%llu blocks of 4 KiB from byte 1 MiB)\n",
+	       human_size(sz, sizeof(sz), sb->ring_blocks * VRAID_J_BLOCK),
+	       (unsigned long long)sb->ring_blocks);
+	printf("Generation:      %llu (slot %d)\n",
+	       (unsigned long long)sb->generation, j->pick);
+	printf("Created:         %llu (seconds since the epoch)\n",
+	       (unsigned long long)sb->created);
+	printf("Tail:            seq %llu at block %llu\n",
+	       (unsigned long long)sb->tail_seq,
+	       (unsigned long long)sb->tail_block);
+	printf("Flags:           %s\n", jsb_flags_says(sb->flags));
+	if (e == ENOENT || e == ENXIO || e == ENODEV)
+		snprintf(what, sizeof(what), "unknown: the vraid module is not loaded");
+	else if (e == EOPNOTSUPP)
+		snprintf(what, sizeof(what), "unknown: the vraid module has no journal (ABI before 1.9)");
+	else if (e)
+		snprintf(what, sizeof(what), "unknown: cannot ask the vraid module (%s)",
+			 strerror(e));
+	else if (attached && same_dev)
+		snprintf(what, sizeof(what), "yes, %s", VNAME(journal_states, r.journal_state, false));
+	else if (attached)
+		snprintf(what, sizeof(what), "yes, %s, as %s%s%u:%u%s (the same journal UUID)",
+			 VNAME(journal_states, r.journal_state, false), adev,
+			 adev[0] ? " (" : "", r.journal_major, r.journal_minor,
+			 adev[0] ? ")" : "");
+	else if (r.journal_state == VRAID_JOURNAL_NONE)
+		snprintf(what, sizeof(what), "no (no journal is attached)");
+	else {
+		uuid_str(au, r.journal_uuid);
+		snprintf(what, sizeof(what), "no (the journal attached is %s%s%u:%u%s, UUID %s)",
+			 adev, adev[0] ? " (" : "", r.journal_major,
+			 r.journal_minor, adev[0] ? ")" : "", au);
+	}
+	printf("Attached:        %s\n", what);
+	if (attached > 0)
+		printf("                 (while attached, `vraidctl controller` has its live state: the superblock moves at checkpoints only)\n");
+	return RC_OK;
+}
+
+
 /* ---- examine: what the metadata on a device says ------------------------- */
 
 struct md_copy {
@@ -3918,6 +4159,7 @@ static int cmd_examine(int argc, char **argv)
 	const struct vraid_md *md;
 	const char *pos[1];
 	char u[40], sz[32], sz2[32];
+	struct jsb_slots js;
 	bool json = false;
 	size_t npos, i;
 	int rc, fd;
@@ -3939,6 +4181,16 @@ static int cmd_examine(int argc, char **argv)
 		if (!copies[i].status &&
 		    (!best || copies[i].md.generation > best->md.generation))
 			best = &copies[i];
+	}
+	/*
+	 * Copy A and the journal's slot 0 share byte 4096: without a valid
+	 * copy A, the journal magic in a slot makes DEV a journal (whose
+	 * ring, at byte 1 MiB, may hold an old copy B).
+	 */
+	if (copies[0].status) {
+		jsb_read(fd, pos[0], &js);
+		if (jsb_magic(&js))
+			return examine_journal(pos[0], fd, &js, json);
 	}
 	close(fd);
 
@@ -4014,7 +4266,8 @@ static int cmd_examine(int argc, char **argv)
 		putchar('\n');
 	}
 	if (!best) {
-		errmsg("%s: no valid vraid metadata", pos[0]);
+		errmsg("%s: no valid vraid metadata (and no vraid journal superblock)",
+		       pos[0]);
 		return RC_FAIL;
 	}
 	md = &best->md;
@@ -4086,21 +4339,33 @@ static int cmd_examine(int argc, char **argv)
 
 /* ---- assemble: bring VDs up from their members' metadata ---------------- */
 
-/* Newest valid metadata of @path; false if none (or unreadable). */
-static bool read_md(const char *path, struct vraid_md *md)
+/* What a block device holds, for --scan. */
+enum { PROBE_NONE, PROBE_MEMBER, PROBE_JOURNAL, PROBE_BAD_JOURNAL };
+
+/*
+ * Probe @path: vraid metadata (the newest valid copy into @md) or a
+ * journal superblock (the one the module would take into @sb).  Copy A and
+ * journal slot 0 share byte 4096: a valid copy A makes a member whatever
+ * an old slot 1 says, else the journal magic in either slot makes a
+ * journal, whose ring may hold an old copy B (or data that looks like
+ * one) at byte 1 MiB: never a member.
+ */
+static int scan_probe(const char *path, struct vraid_md *md,
+		      struct vraid_jsb *sb)
 {
 	struct md_copy copies[2] = {
 		{ .label = "A", .sector = VRAID_MD_COPY_A },
 		{ .label = "B", .sector = VRAID_MD_COPY_B },
 	};
+	struct jsb_slots js;
 	bool found = false;
-	int fd, i;
+	int fd, i, kind = PROBE_NONE;
 
-	fd = open(path, O_RDONLY | O_DIRECT);
+	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
 	if (fd < 0 && errno == EINVAL)
-		fd = open(path, O_RDONLY);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return false;
+		return PROBE_NONE;
 	for (i = 0; i < 2; i++) {
 		read_copy(fd, path, &copies[i]);
 		if (!copies[i].status &&
@@ -4109,8 +4374,156 @@ static bool read_md(const char *path, struct vraid_md *md)
 			found = true;
 		}
 	}
+	if (!copies[0].status) {
+		kind = PROBE_MEMBER;
+	} else {
+		jsb_read(fd, path, &js);
+		if (js.pick >= 0) {
+			*sb = js.sb[js.pick];
+			kind = PROBE_JOURNAL;
+		} else if (jsb_magic(&js)) {
+			kind = PROBE_BAD_JOURNAL;
+		} else if (found) {
+			kind = PROBE_MEMBER;
+		}
+	}
 	close(fd);
-	return found;
+	return kind;
+}
+
+/* Whether /sys/class/block/@name has holders (dm, md): use those instead. */
+static bool has_holders(const char *name)
+{
+	char path[256];
+	struct dirent *de;
+	bool any = false;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/holders", name);
+	d = opendir(path);
+	if (!d)
+		return false;
+	while (!any && (de = readdir(d)))
+		any = de->d_name[0] != '.';
+	closedir(d);
+	return any;
+}
+
+/* A journal --scan found. */
+struct scan_journal {
+	char path[64];
+	struct vraid_jsb sb;
+	const char *vd;		/* a VD whose metadata names it (NULL: none) */
+	const char *vd_dev;	/* a member of that VD */
+};
+
+/* "/dev/X (UUID u, why)" for the ambiguous-journal list. */
+static void scan_journal_says(const struct scan_journal *j, char *buf,
+			      size_t bufsz)
+{
+	char u[40];
+
+	uuid_str(u, j->sb.uuid);
+	if (j->vd)
+		snprintf(buf, bufsz, "%s (UUID %s, named by the metadata of VD %s on %s)",
+			 j->path, u, j->vd, j->vd_dev);
+	else
+		snprintf(buf, bufsz, "%s (UUID %s, %s)", j->path, u,
+			 j->sb.flags & VRAID_J_SB_RELEASED ?
+			 "released by `controller journal none`" :
+			 "attached before the module was unloaded or the machine stopped");
+}
+
+/*
+ * assemble --scan, before the VDs: attach the journal the scan found, if
+ * none is attached and exactly one fits, preferring one that the metadata
+ * of a VD found names (its writes wait there for replay) over one that
+ * was merely attached before (not released by `controller journal none`).
+ * Returns RC_OK, or RC_FAIL when the attach itself failed.
+ */
+static int scan_attach_journal(struct ctl *c, struct scan_journal *jc,
+			       size_t njc, char paths[][64],
+			       const struct vraid_md *mds, const int *kinds,
+			       size_t nd)
+{
+	struct scan_journal *pick[16];
+	struct vraid_controller req;
+	struct vraid_member_ref ref;
+	size_t k, i, npick = 0;
+	char u[40], what[160], says[256];
+	bool named = false;
+	int e;
+
+	if (!njc)
+		return RC_OK;
+	memset(&req, 0, sizeof(req));
+	req.action = VRAID_CTRL_SHOW;
+	/* a module without the journal: nothing to attach to */
+	if (ctl_ioctl(c, VRAID_IOC_CONTROLLER, &req, sizeof(req)) ||
+	    !journal_abi(&req) || req.journal_state != VRAID_JOURNAL_NONE)
+		return RC_OK;
+	for (k = 0; k < njc; k++)
+		for (i = 0; i < nd && !jc[k].vd; i++)
+			if (kinds[i] == PROBE_MEMBER &&
+			    (mds[i].cache_flags & VRAID_MD_CF_JOURNAL) &&
+			    !memcmp(mds[i].journal_uuid, jc[k].sb.uuid,
+				    VRAID_J_UUID_LEN)) {
+				jc[k].vd = mds[i].name[0] ? mds[i].name : "(unnamed)";
+				jc[k].vd_dev = paths[i];
+				named = true;
+			}
+	for (k = 0; k < njc && npick < ARRAY_SIZE(pick); k++)
+		if (named ? !!jc[k].vd : !(jc[k].sb.flags & VRAID_J_SB_RELEASED))
+			pick[npick++] = &jc[k];
+	for (k = 0; k < njc; k++)
+		if (!named && (jc[k].sb.flags & VRAID_J_SB_RELEASED)) {
+			uuid_str(u, jc[k].sb.uuid);
+			printf("%s: vraid journal %s, released by `vraidctl controller journal none`: left detached (`vraidctl controller journal %s` attaches it)\n",
+			       jc[k].path, u, jc[k].path);
+		}
+	if (!npick)
+		return RC_OK;
+	if (npick > 1) {
+		errmsg("found %zu vraid journals that could be this controller's and attached none, as it cannot tell which:",
+		       npick);
+		for (k = 0; k < npick; k++) {
+			scan_journal_says(pick[k], says, sizeof(says));
+			errmsg("  %s", says);
+		}
+		hintmsg("attach the right one with `vraidctl controller journal DEV`, then run `vraidctl assemble --scan` again%s",
+			named ? " (the VDs whose writes wait in it are refused until then)" : "");
+		return RC_OK;
+	}
+	if (member_ref(pick[0]->path, &ref))
+		return RC_FAIL;
+	memset(&req, 0, sizeof(req));
+	req.action = VRAID_CTRL_JOURNAL_ATTACH;
+	req.major = ref.major;
+	req.minor = ref.minor;
+	e = ctl_ioctl(c, VRAID_IOC_CONTROLLER, &req, sizeof(req));
+	if (e) {
+		snprintf(what, sizeof(what), "assemble --scan: attaching the journal %s",
+			 pick[0]->path);
+		report(c, what, e, &req.hdr, CTX_CONTROLLER);
+		journal_refused(c, &req, e);
+		return RC_FAIL;
+	}
+	uuid_str(u, req.journal_uuid);
+	if (pick[0]->vd)
+		printf("%s: journal %s attached: the metadata of VD %s (%s) says it may hold writes of that VD, to replay at assembly\n",
+		       pick[0]->path, u, pick[0]->vd, pick[0]->vd_dev);
+	else
+		printf("%s: journal %s attached again: it was attached before the module was unloaded or the machine stopped (not released by `vraidctl controller journal none`)\n",
+		       pick[0]->path, u);
+	if (memcmp(req.journal_uuid, pick[0]->sb.uuid, VRAID_J_UUID_LEN))
+		errmsg("warning: the module reports journal UUID %s for %s, not the one its superblock held",
+		       u, pick[0]->path);
+	if (req.journal_state == VRAID_JOURNAL_REPLAY_PENDING)
+		printf("%s: it holds acknowledged writes of %u virtual drive%s: they are replayed as %s assembled\n",
+		       pick[0]->path, req.journal_pending,
+		       req.journal_pending == 1 ? "" : "s",
+		       req.journal_pending == 1 ? "it is" : "they are");
+	return RC_OK;
 }
 
 static int assemble_one(struct ctl *c, const char *const *devs, size_t n,
@@ -4198,13 +4611,19 @@ static int cmd_assemble(int argc, char **argv)
 		return rc;
 	}
 
-	/* --scan: every block device, grouped by the VD its metadata names. */
+	/*
+	 * --scan: every block device; a journal first (unless --no-journal),
+	 * then the members, grouped by the VD their metadata names.
+	 */
 	{
 		static char paths[512][64];
 		static struct vraid_md mds[512];
+		static int kinds[512];
 		static bool done[512];
+		struct scan_journal jc[16];
 		const char *group[VRAID_MAX_MEMBERS];
-		size_t nd = 0, k, g, ng, failed = 0, found = 0;
+		size_t nd = 0, njc = 0, k, g, ng, failed = 0, found = 0;
+		struct vraid_jsb sb;
 		struct dirent *de;
 		DIR *d = opendir("/sys/class/block");
 
@@ -4221,10 +4640,29 @@ static int cmd_assemble(int argc, char **argv)
 				continue;
 			snprintf(paths[nd], sizeof(paths[nd]), "/dev/%.*s",
 				 (int)sizeof(paths[nd]) - 6, de->d_name);
-			if (read_md(paths[nd], &mds[nd]))
+			kinds[nd] = scan_probe(paths[nd], &mds[nd], &sb);
+			if (kinds[nd] == PROBE_MEMBER) {
 				done[nd++] = false;
+				continue;
+			}
+			/* a journal is never a member; one under dm/md: its holder */
+			if (kinds[nd] == PROBE_NONE || has_holders(de->d_name))
+				continue;
+			if (kinds[nd] == PROBE_BAD_JOURNAL) {
+				errmsg("%s: damaged vraid journal superblock: not attached (see `vraidctl examine %s`)",
+				       paths[nd], paths[nd]);
+				continue;
+			}
+			if (njc < ARRAY_SIZE(jc)) {
+				memset(&jc[njc], 0, sizeof(jc[njc]));
+				memcpy(jc[njc].path, paths[nd], sizeof(jc[njc].path));
+				jc[njc++].sb = sb;
+			}
 		}
 		closedir(d);
+		if (!nojournal &&
+		    scan_attach_journal(&c, jc, njc, paths, mds, kinds, nd))
+			failed++;
 		for (k = 0; k < nd; k++) {
 			if (done[k])
 				continue;
@@ -4322,6 +4760,12 @@ static const struct command commands[] = {
 	  "writes before the VD goes live; without it the assembly is refused.\n"
 	  "After a crash: vraidctl controller journal DEV, then vraidctl assemble\n"
 	  "--scan.\n\n"
+	  "--scan attaches the journal it finds first, unless one is attached or\n"
+	  "--no-journal is given: the one the metadata of a VD found names (its\n"
+	  "writes wait there), else one attached before the module was unloaded or\n"
+	  "the machine stopped, never one released by `controller journal none`;\n"
+	  "with several to choose from it attaches none and lists them.  It says\n"
+	  "what it attached and why.  A journal device is never taken as a member.\n\n"
 	  "  --scan        find and assemble every VD whose members are present\n"
 	  "  --no-journal  assemble even though the journal holding writes of the\n"
 	  "                VD is not attached: those writes are LOST (the data is\n"
@@ -4331,10 +4775,18 @@ static const struct command commands[] = {
 	  "Show what the vraid metadata on the block device DEV says: both copies\n"
 	  "(A at 4 KiB, B at 1 MiB) and whether they are valid, and the virtual drive\n"
 	  "they describe: UUID, name, level, geometry, this device's role and the\n"
-	  "member table.  Exits 1 if DEV holds no valid vraid metadata.\n\n"
+	  "member table.  On a journal device (`vraidctl controller journal DEV`):\n"
+	  "both superblock slots (at 4 KiB and 8 KiB), the journal's UUID, ring size,\n"
+	  "generation, creation time, tail, flags (DETACHED: detached cleanly;\n"
+	  "RELEASED: by `controller journal none`) and whether it is attached.\n"
+	  "Exits 1 if DEV holds neither valid vraid metadata nor a valid journal\n"
+	  "superblock.\n\n"
 	  "  --json     one line of JSON (keys: device copies vd_uuid name level\n"
 	  "             nr_members role strip_bytes spans size_bytes member_data_bytes\n"
-	  "             data_offset_bytes generation created clean members)\n"
+	  "             data_offset_bytes generation created clean members; for a\n"
+	  "             journal: device type slots uuid generation created ring_bytes\n"
+	  "             ring_blocks tail_block tail_seq flags detached released\n"
+	  "             attached attached_device journal_state)\n"
 	  "  -h, --help show this help\n" },
 	{ "fail", cmd_fail, "vraidctl fail VD DEV [--force]",
 	  "Mark the member DEV of the virtual drive VD failed, as if it had died: vraid\n"

@@ -902,15 +902,68 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 }
 EOF
 
+# mkjsb IMG SLOT GEN FLAGS [UUID]: a journal superblock in slot SLOT (0 or
+# 1) of the image IMG (sized beforehand; the ring fills it), as the
+# module's format writes it: generation GEN, flags FLAGS, tail seq 42 at
+# block 7, created 1764500000, UUID (32 hex digits, dashes allowed;
+# default 8c1d0f3e-5244-4a1b-9e07-6d21c355a019, the mock's journal).
+cat >"$tmp/mkjsb.c" <<'EOF'
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "core_types.h"
+#include "jformat.h"
+
+int main(int argc, char **argv)
+{
+	static u8 blk[VRAID_J_BLOCK];
+	const char *u = argc > 5 ? argv[5] : "8c1d0f3e52444a1b9e076d21c355a019";
+	struct vraid_jsb sb;
+	unsigned int b;
+	off_t end;
+	int fd, i;
+
+	if (argc < 5)
+		return 2;
+	memset(&sb, 0, sizeof(sb));
+	for (i = 0; i < VRAID_J_UUID_LEN; i++) {
+		while (*u == '-')
+			u++;
+		if (sscanf(u, "%2x", &b) != 1)
+			return 2;
+		sb.uuid[i] = (u8)b;
+		u += 2;
+	}
+	fd = open(argv[1], O_RDWR);
+	if (fd < 0)
+		return 1;
+	end = lseek(fd, 0, SEEK_END);
+	sb.generation = strtoull(argv[3], NULL, 0);
+	sb.flags = (u32)strtoul(argv[4], NULL, 0);
+	sb.created = 1764500000;
+	sb.ring_start = VRAID_J_RING_START;
+	sb.ring_blocks = vraid_jring_blocks((u64)end / 512);
+	sb.tail_block = 7;
+	sb.tail_seq = 42;
+	vraid_jsb_encode(&sb, blk);
+	if (pwrite(fd, blk, sizeof(blk), atoi(argv[2]) ? 8192 : 4096) != sizeof(blk))
+		return 1;
+	return close(fd) ? 1 : 0;
+}
+EOF
+
 # ---- build ------------------------------------------------------------------
 
 # build VARIANT EXTRA_CFLAGS: vraidctl, vraid-raw and the mock vraidctl
 # into $tmp/VARIANT/
 build() {
-	local core="$root/driver/metadata.c $root/driver/layout.c $root/driver/geom.c $root/driver/validate.c"
+	local core="$root/driver/metadata.c $root/driver/layout.c $root/driver/geom.c $root/driver/validate.c $root/driver/jformat.c"
 	mkdir -p "$tmp/$1"
 	# shellcheck disable=SC2086
 	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/vraidctl" "$root/tools/vraidctl.c" $core &&
+	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/mkjsb" "$tmp/mkjsb.c" $core &&
 	$CC $CFLAGS $2 -o "$tmp/$1/vraid-raw" "$root/tools/vraid-raw.c" &&
 	$CC $CFLAGS $2 -I"$root/driver" -include "$tmp/mock.h" -o "$tmp/$1/vraidctl-mock" \
 		"$root/tools/vraidctl.c" "$tmp/mock.c" $core "$root/driver/cachecore.c"
@@ -1187,6 +1240,48 @@ run_tests() {
 	check "assemble --no-journal --scan, no module" 1 "" "vraidctl: warning: --no-journal: a VD whose acknowledged writes are in a journal that is not attached is assembled without them: those writes are lost" env VRAIDCTL_CONTROL="$nope" "$V" assemble --no-journal --scan
 	check "assemble --scan --no-journal, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" assemble --scan --no-journal
 	check "assemble --no-journal=1" 2 "" "unknown option '--no-journal=1'" "$V" assemble --scan --no-journal=1
+
+	# examine of a journal device (an image file: examine reads files too)
+	K="$tmp/$variant/mkjsb"
+	jimg="$tmp/journal.img"
+	juuid=8c1d0f3e-5244-4a1b-9e07-6d21c355a019
+	rm -f "$jimg" && truncate -s 64M "$jimg" && "$K" "$jimg" 0 4 0 && "$K" "$jimg" 1 5 3
+	check "examine journal" 0 "Type:            vraid journal (the controller's battery)" "" env VRAIDCTL_CONTROL="$nope" "$V" examine "$jimg"
+	out_has "examine journal, UUID" -qxF "Journal UUID:    $juuid"
+	out_has "examine journal, slots" -qxF "Slot 1:          valid (generation 5)"
+	out_has "examine journal, the newer slot" -qxF "Generation:      5 (slot 1)"
+	out_has "examine journal, ring" -qxF "Ring:            63 MiB (16128 blocks of 4 KiB from byte 1 MiB)"
+	out_has "examine journal, tail" -qxF "Tail:            seq 42 at block 7"
+	out_has "examine journal, created" -qxF "Created:         1764500000 (seconds since the epoch)"
+	out_has "examine journal, RELEASED" -qF "Flags:           DETACHED, RELEASED: detached by \`vraidctl controller journal none\`"
+	out_has "examine journal, no module" -qxF "Attached:        unknown: the vraid module is not loaded"
+	out_lacks "examine journal, no metadata copies" -qF "Copy A"
+	check "examine journal --json" 0 "{\"device\":\"$jimg\",\"type\":\"journal\",\"slots\":[{\"slot\":0,\"offset_bytes\":4096,\"status\":\"valid\",\"generation\":4},{\"slot\":1,\"offset_bytes\":8192,\"status\":\"valid\",\"generation\":5}],\"uuid\":\"$juuid\",\"generation\":5,\"created\":1764500000,\"ring_bytes\":66060288,\"ring_blocks\":16128,\"tail_block\":7,\"tail_seq\":42,\"flags\":[\"detached\",\"released\"],\"detached\":true,\"released\":true,\"attached\":null,\"attached_device\":\"\",\"journal_state\":null}" "" env VRAIDCTL_CONTROL="$nope" "$V" examine --json "$jimg"
+	"$K" "$jimg" 1 5 1
+	check "examine journal, DETACHED" 0 "Flags:           DETACHED: detached cleanly (module unloaded), no live records; \`assemble --scan\` attaches it again" "" env VRAIDCTL_CONTROL="$nope" "$V" examine "$jimg"
+	check "examine journal --json, DETACHED" 0 '"flags":["detached"],"detached":true,"released":false,' "" env VRAIDCTL_CONTROL="$nope" "$V" examine "$jimg" --json
+	"$K" "$jimg" 1 5 0
+	check "examine journal, no flags" 0 "Flags:           none: attached now, or it was when the machine went down" "" env VRAIDCTL_CONTROL="$nope" "$V" examine "$jimg"
+	check "examine journal --json, no flags" 0 '"flags":[],"detached":false,"released":false,' "" env VRAIDCTL_CONTROL="$nope" "$V" examine "$jimg" --json
+	printf X | dd of="$jimg" bs=1 seek=8292 conv=notrunc 2>/dev/null
+	check "examine journal, slot 1 bad" 0 "Slot 1:          bad: journal superblock checksum mismatch" "" env VRAIDCTL_CONTROL="$nope" "$V" examine "$jimg"
+	out_has "examine journal, slot 0 used" -qxF "Generation:      4 (slot 0)"
+	printf X | dd of="$jimg" bs=1 seek=4196 conv=notrunc 2>/dev/null
+	check "examine journal, both slots bad" 1 "Slot 0:          bad: journal superblock checksum mismatch" "vraidctl: $jimg: damaged vraid journal superblock: no slot (byte 4096, byte 8192) is valid" env VRAIDCTL_CONTROL="$nope" "$V" examine "$jimg"
+	check "examine journal, both slots bad, hint" 1 "" "vraidctl: hint: the module does not take it as a journal: attaching it (\`vraidctl controller journal $jimg\`) formats it anew, and whatever writes it held are lost" env VRAIDCTL_CONTROL="$nope" "$V" examine "$jimg"
+	out_lacks "examine journal, both slots bad, no journal lines" -qF "Journal UUID"
+	check "examine journal --json, both slots bad" 1 '"status":"bad","error":"journal superblock checksum mismatch' "" env VRAIDCTL_CONTROL="$nope" "$V" examine --json "$jimg"
+	out_has "examine journal --json, both slots bad, error" -qF ',"error":"no valid journal superblock"}'
+	"$K" "$jimg" 0 4 0 && "$K" "$jimg" 1 5 0 11111111-2222-3333-4444-555555555555
+	check "examine journal, two journals" 1 "" "vraidctl: $jimg: damaged vraid journal superblock: the two journal superblocks belong to different journals" env VRAIDCTL_CONTROL="$nope" "$V" examine "$jimg"
+	check "examine journal, two journals, hint" 1 "" "\`vraidctl controller journal $jimg --force\` formats it anew" env VRAIDCTL_CONTROL="$nope" "$V" examine "$jimg"
+	rm -f "$jimg" && truncate -s 64M "$jimg"
+	check "examine, nothing" 1 "Copy A:          none" "vraidctl: $jimg: no valid vraid metadata (and no vraid journal superblock)" env VRAIDCTL_CONTROL="$nope" "$V" examine "$jimg"
+	"$K" "$jimg" 1 1 1
+	check "examine journal, slot 1 only" 0 "Slot 0:          none: no journal superblock (magic 0x00000000)" "" env VRAIDCTL_CONTROL="$nope" "$V" examine "$jimg"
+	out_has "examine journal, slot 1 only, used" -qxF "Generation:      1 (slot 1)"
+	check "examine journal, too small for its ring" 1 "Slot 1:          bad: journal ring of 16128 blocks does not fit a device of 65536 sectors" "damaged vraid journal superblock" env VRAIDCTL_CONTROL="$nope" sh -c "truncate -s 32M '$jimg' && '$V' examine '$jimg'"
+	rm -f "$jimg"
 	check "controller journal, missing DEV" 1 "" "/dev/xyz-no-such: no such file: name an existing block device" "$V" controller journal /dev/xyz-no-such
 	check "controller journal, regular file" 1 "" "/etc/passwd is a regular file, not a block device" "$V" controller journal /etc/passwd
 	check "controller journal, char device" 1 "" "/dev/null is a character device, not a block device" "$V" controller journal /dev/null
@@ -1941,6 +2036,20 @@ EOF
 	check "mock: controller journal none, module 1.8, hint" 1 "" "$oldj" env MOCK_VRAID=dupname MOCK_ABI_MINOR=8 "$M" controller journal none
 	check "mock: controller journal discard, module 1.8" 1 "" "unknown controller action 4 (EINVAL" env MOCK_VRAID=dupname MOCK_ABI_MINOR=8 "$M" controller journal discard
 	check "mock: controller journal discard, module 1.8, hint" 1 "" "$oldj" env MOCK_VRAID=dupname MOCK_ABI_MINOR=8 "$M" controller journal discard
+	# examine of a journal: attached or not, as CONTROLLER says
+	jimg="$tmp/journal.img"
+	rm -f "$jimg" && truncate -s 64M "$jimg" && "$tmp/$variant/mkjsb" "$jimg" 0 2 0
+	check "mock: examine journal, attached" 0 "Attached:        yes, healthy, as /dev/loop0 (7:0) (the same journal UUID)" "" env MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" examine "$jimg"
+	out_has "mock: examine journal, attached, the live state" -qF "\`vraidctl controller\` has its live state"
+	check "mock: examine journal --json, attached" 0 '"attached":true,"attached_device":"/dev/loop0","journal_state":"healthy"}' "" env MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" examine "$jimg" --json
+	check "mock: examine journal, pending" 0 "Attached:        yes, replay pending, as /dev/loop0 (7:0)" "" env MOCK_JOURNAL=pending VRAIDCTL_SYSFS="$jsys" "$M" examine "$jimg"
+	check "mock: examine journal, none attached" 0 "Attached:        no (no journal is attached)" "" env MOCK_JOURNAL=none "$M" examine "$jimg"
+	check "mock: examine journal --json, none attached" 0 '"attached":false,"attached_device":"","journal_state":"none"}' "" env MOCK_JOURNAL=none "$M" examine "$jimg" --json
+	"$tmp/$variant/mkjsb" "$jimg" 0 2 0 11111111-2222-3333-4444-555555555555
+	check "mock: examine journal, another attached" 0 "Attached:        no (the journal attached is /dev/loop0 (7:0), UUID 8c1d0f3e-5244-4a1b-9e07-6d21c355a019)" "" env MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" examine "$jimg"
+	check "mock: examine journal, module 1.8" 0 "Attached:        unknown: the vraid module has no journal (ABI before 1.9)" "" env MOCK_JOURNAL=healthy MOCK_ABI_MINOR=8 "$M" examine "$jimg"
+	check "mock: examine journal, CONTROLLER fails" 0 "Attached:        unknown: cannot ask the vraid module (" "" env MOCK_FAIL="controller:EIO:-" "$M" examine "$jimg"
+	rm -f "$jimg"
 	if [ -n "$blk0" ]; then
 		check "mock: controller journal DEV" 0 "$jhdr" "(UUID 8c1d0f3e-5244-4a1b-9e07-6d21c355a019)" env MOCK_VRAID=dupname VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk0"
 		expect_log "mock: controller journal DEV sends ATTACH" "controller action=2 flags=0 cache=0 dev=7:0"
