@@ -27,7 +27,9 @@
  *
  * Failure: the first failed record write fails the journal.  The writes
  * of that and every later record complete once their VD is drained to
- * the members and flushed; every VD is unbound and writes through.
+ * the members and flushed, and its metadata no longer names the journal
+ * (as do the writes of a VD being unbound that find no record: parked);
+ * every VD is unbound and writes through.
  *
  * Locking: vraid_journal.lock (spinlock, irq-safe) protects the head, the
  * tail, the records in flight and the state, for O(1) work.
@@ -95,6 +97,7 @@ struct vraid_journal {
 	u64 acked_seq;			/* records up to it are done */
 	struct list_head inflight;	/* records by seq */
 	struct list_head fallback;	/* writes done, not journalled */
+	struct list_head parked;	/* the same, out: wait for the unbind */
 	struct list_head open;		/* writes waiting for a record */
 	u32 nflight;			/* records (not PADs) in flight */
 	bool leader;			/* someone builds records of open */
@@ -400,10 +403,9 @@ static void vraid_jput_vd(struct vraid_vd *vd)
 		wake_up_all(&vd->jwait);
 }
 
-/* The end of a logged write: its user bio completes. */
-static void vraid_jw_end(struct vraid_journal *j, struct vraid_jw *w)
+/* Its user bio completes; the VD's reference is the caller's. */
+static void vraid_jw_finish(struct vraid_journal *j, struct vraid_jw *w)
 {
-	struct vraid_vd *vd = w->vd;
 	struct bio *user = w->user;
 	u32 i;
 
@@ -413,13 +415,40 @@ static void vraid_jw_end(struct vraid_journal *j, struct vraid_jw *w)
 		bio_end_io_acct(user, w->start);
 	mempool_free(w, &j->jw_pool);
 	bio_endio(user);
+}
+
+/* The end of a logged write: its user bio completes. */
+static void vraid_jw_end(struct vraid_journal *j, struct vraid_jw *w)
+{
+	struct vraid_vd *vd = w->vd;
+
+	vraid_jw_finish(j, w);
 	vraid_jput_vd(vd);
+}
+
+/*
+ * A write not journalled, its data on the members: it completes only once
+ * its VD's metadata no longer names the journal (vraid_junbind_locked()),
+ * else a replay could write an older logged version over it.  Its VD is
+ * bound (it held a reference) and is being unbound or will be, by the
+ * failure work.  Any context.
+ */
+static void vraid_jw_park(struct vraid_journal *j, struct vraid_jw *w)
+{
+	struct vraid_vd *vd = w->vd;
+	unsigned long flags;
+
+	spin_lock_irqsave(&j->lock, flags);
+	list_add_tail(&w->node, &j->parked);
+	spin_unlock_irqrestore(&j->lock, flags);
+	vraid_jput_vd(vd);		/* the unbind may take @w from now on */
 }
 
 /*
  * Complete the writes of @list, journalled (@ok) or not: then a DATA
  * write's data is in the cache only and goes to the members first
- * (vraid_jfallback_work()).  Any context.
+ * (vraid_jfallback_work()), and every such write waits
+ * (vraid_jw_park()).  Any context.
  */
 static void vraid_jws_complete(struct vraid_journal *j, struct list_head *list,
 			       bool ok)
@@ -437,7 +466,10 @@ static void vraid_jws_complete(struct vraid_journal *j, struct list_head *list,
 			fb = true;
 			continue;
 		}
-		vraid_jw_end(j, w);
+		if (!ok)
+			vraid_jw_park(j, w);
+		else
+			vraid_jw_end(j, w);
 	}
 	if (fb)
 		queue_work(vraid_cache_wq, &j->fb_work);
@@ -816,7 +848,7 @@ struct bio *vraid_journal_bypass(struct vraid_vd *vd, struct bio *user)
 	return clone;
 }
 
-/* Writes the failure caught: complete them once their data is out. */
+/* Writes not journalled: their data out, then they wait for the unbind. */
 static void vraid_jfallback_work(struct work_struct *work)
 {
 	struct vraid_journal *j = container_of(work, struct vraid_journal,
@@ -836,7 +868,7 @@ static void vraid_jfallback_work(struct work_struct *work)
 		if (vraid_cache_drain(w->vd))
 			w->user->bi_status = BLK_STS_IOERR;
 		vraid_members_flush(w->vd);
-		vraid_jw_end(j, w);
+		vraid_jw_park(j, w);
 	}
 	memalloc_noio_restore(noio);
 }
@@ -898,10 +930,30 @@ void vraid_journal_bind(struct vraid_vd *vd)
 	mutex_unlock(&j->vds_mutex);
 }
 
-/* With vds_mutex held: stop logging, get the VD's data out. */
+/* Take @vd's parked writes (all, with @vd NULL) into @list. */
+static bool vraid_jparked_take(struct vraid_journal *j, struct vraid_vd *vd,
+			       struct list_head *list)
+{
+	struct vraid_jw *w, *tmp;
+
+	spin_lock_irq(&j->lock);
+	list_for_each_entry_safe(w, tmp, &j->parked, node)
+		if (!vd || w->vd == vd)
+			list_move_tail(&w->node, list);
+	spin_unlock_irq(&j->lock);
+	return !list_empty(list);
+}
+
+/*
+ * With vds_mutex held: stop logging, get the VD's data out; the writes
+ * that were not journalled complete once the metadata says so.
+ */
 static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 				 bool write_md)
 {
+	struct vraid_jw *w, *tmp;
+	LIST_HEAD(parked);
+
 	WRITE_ONCE(vd->jbound, false);
 	list_del_init(&vd->jnode);
 	j->nvds--;
@@ -911,10 +963,14 @@ static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 		pr_warn("%s: writing out the controller cache failed\n",
 			vd->disk->disk_name);
 	vraid_members_flush(vd);
-	if (write_md)
+	if (vraid_jparked_take(j, vd, &parked) || write_md)
 		vraid_jmd(vd, j, false);
 	else
 		vd->cache_flags &= ~VRAID_MD_CF_JOURNAL;
+	list_for_each_entry_safe(w, tmp, &parked, node) {
+		list_del(&w->node);
+		vraid_jw_finish(j, w);
+	}
 }
 
 /*
@@ -1408,6 +1464,7 @@ int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len)
 	spin_lock_init(&j->lock);
 	INIT_LIST_HEAD(&j->inflight);
 	INIT_LIST_HEAD(&j->fallback);
+	INIT_LIST_HEAD(&j->parked);
 	INIT_LIST_HEAD(&j->open);
 	init_waitqueue_head(&j->wait);
 	mutex_init(&j->vds_mutex);
@@ -1481,7 +1538,9 @@ out_close:
 int vraid_journal_detach(bool released, char *msg, size_t len)
 {
 	struct vraid_journal *j = vraid_j;
+	struct vraid_jw *w, *tmp;
 	struct vraid_vd *vd;
+	LIST_HEAD(left);
 	unsigned long flags;
 
 	if (!j) {
@@ -1507,6 +1566,10 @@ int vraid_journal_detach(bool released, char *msg, size_t len)
 	cancel_work_sync(&j->fail_work);
 	flush_work(&j->pump_work);
 	flush_work(&j->fb_work);
+	/* none: each VD's unbind took its own */
+	if (WARN_ON_ONCE(vraid_jparked_take(j, NULL, &left)))
+		list_for_each_entry_safe(w, tmp, &left, node)
+			vraid_jw_finish(j, w);
 	WRITE_ONCE(vraid_j, NULL);
 	pr_info("vraid: journal %s detached\n", j->name);
 	vraid_jfree(j);
