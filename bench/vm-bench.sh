@@ -45,6 +45,21 @@
 #                    the defaults: direct, no read-ahead, write-through)
 #   BENCH_PRECOND    1: write every member once before measuring (default 1)
 #   BENCH_NO_MD=1    skip md;  BENCH_NO_RAW=1  skip the raw members
+#   BENCH_JOURNAL    1: also the journal benchmark; only: the journal
+#                    benchmark alone (default 0).  RAID5 over the members,
+#                    4 KiB random writes and 70:30, per round: vraid
+#                    write-through, vraid write-back with the controller
+#                    journal, vraid always write-back (volatile), md raid5,
+#                    md raid5 with a write journal in write-back mode
+#   BENCH_JOURNAL_DEV  the journal device (default: null_blk: one more
+#                    null_blk of BENCH_JOURNAL_MB; nvme: the NVMe disk after
+#                    the members; needed with BENCH_DEVS).  Overwritten.
+#   BENCH_JOURNAL_MB the null_blk journal's size in MiB (default 256)
+#   BENCH_JOURNAL_QD outstanding I/O of the random-write cells (default
+#                    1,16,64)
+#   BENCH_JOURNAL_MIX_QD  outstanding I/O of the 70:30 cells (default 16)
+#   BENCH_JOURNAL_FILL    MiB of 4 KiB random writes, not measured, before
+#                    each configuration's cells (default 0)
 #   BENCH_OUTDIR     where results go (default /tmp/bench-out)
 #   BENCH_OUTDEV     a raw block device to write a tar of BENCH_OUTDIR to at
 #                    the end (how bench/run gets results out of the VM)
@@ -95,6 +110,15 @@ done
 case $MD_BITMAP in internal | none) ;; *) echo "vm-bench: BENCH_MD_BITMAP must be internal or none" >&2; exit 2 ;; esac
 MD_GROUP_THREADS=${BENCH_MD_GROUP_THREADS:-$((NCPU > 8 ? 8 : NCPU))}
 PRECOND=${BENCH_PRECOND:-1}
+JOURNAL=${BENCH_JOURNAL:-0}
+case $JOURNAL in 0 | 1 | only) ;; *) echo "vm-bench: BENCH_JOURNAL must be 0, 1 or only" >&2; exit 2 ;; esac
+JOURNAL_MB=${BENCH_JOURNAL_MB:-256}
+JOURNAL_QD=$(echo "${BENCH_JOURNAL_QD:-1,16,64}" | tr ',' ' ')
+JOURNAL_MIX_QD=$(echo "${BENCH_JOURNAL_MIX_QD:-16}" | tr ',' ' ')
+JOURNAL_FILL=${BENCH_JOURNAL_FILL:-0}
+# the journal configurations pick their own write policy
+JPOLOPTS=$(echo "$VRAID_POLOPTS" | sed -E 's/ --write-policy [^ ]*//g')
+JDEV="" JOURNAL_DESC=""
 if [ -n "${BENCH_DEVS:-}" ]; then
 	MEMBERS=${BENCH_MEMBERS:-devices}
 else
@@ -103,12 +127,14 @@ fi
 
 finish() {
 	local rc=$1
+	[ -n "${WATCH:-}" ] && kill "$WATCH" 2>/dev/null
 	# never leave arrays behind: the members must be free for the next user
 	for md in /dev/md/* /dev/md[0-9]*; do
 		[ -b "$md" ] && mdadm --stop "$md" >/dev/null 2>&1
 	done
 	vraidctl list --json 2>/dev/null | grep -o '"vd":"vraid[0-9]*"' |
 		grep -o 'vraid[0-9]*' | while read -r v; do vraidctl delete "$v"; done
+	[ "$(journal_state)" = none ] || vraidctl controller journal none >/dev/null 2>&1
 	rm -f "$OUT/mdadm.out"
 	echo "BENCH_STATUS=$rc" >>"$OUT/meta.env"
 	if [ -n "${BENCH_OUTDEV:-}" ]; then
@@ -125,6 +151,44 @@ for t in fio mdadm vraidctl; do
 		die "$t not found"
 done
 
+# nullb_make I MIB: a memory-backed null_blk through configfs -> NULLB=/dev/...
+nullb_make() {
+	local i=$1 mb=$2 d idx t
+	# 6.1 names the disk after the configfs item (older kernels: nullbINDEX)
+	d=/sys/kernel/config/nullb/nullb$i
+	mkdir "$d" || die "null_blk configfs $d"
+	echo "$mb" >"$d/size"
+	echo 1 >"$d/memory_backed"
+	echo 4096 >"$d/blocksize"
+	echo "$NCPU" >"$d/submit_queues"
+	echo 1 >"$d/power"
+	idx=$i
+	[ -e /sys/block/nullb$i ] || idx=$(cat "$d/index")
+	for t in $(seq 50); do [ -b /dev/nullb$idx ] && break; sleep 0.1; done
+	[ -b /dev/nullb$idx ] || { ls /sys/block; dmesg | tail -5; die "/dev/nullb$idx did not appear"; }
+	NULLB=/dev/nullb$idx
+}
+
+# journal_json: the "journal" object of `vraidctl controller show --json`
+# ("null" without one); journal_state: none, healthy, replay-pending, failed
+journal_json() {
+	vraidctl controller show --json 2>/dev/null | tr -d '\n' |
+		sed -nE 's/.*"journal":(null|\{[^}]*\}).*/\1/p'
+}
+journal_state() {
+	local j
+	j=$(journal_json)
+	case "$j" in
+	"" | null) echo none ;;
+	*) echo "$j" | grep -o '"state":"[^"]*"' | head -n 1 | cut -d'"' -f4 | tr _ - ;;
+	esac
+}
+# write_in_effect VD: MODE WHY of `vraidctl show VD --json`
+write_in_effect() {
+	vraidctl show "$1" --json | grep -o '"write_in_effect":{[^}]*}' |
+		sed -E 's/.*"mode":"([^"]*)".*"why":"([^"]*)".*/\1 \2/'
+}
+
 # --- members -------------------------------------------------------------------
 DEVS=""
 case $MEMBERS in
@@ -132,27 +196,24 @@ null_blk)
 	N=${BENCH_NMEMBERS:-$d_n}
 	memkb=$(awk '/MemTotal/ { print $2 }' /proc/meminfo)
 	# memory_backed null_blk keeps every written page: half the memory for all
-	mb=${BENCH_NULLB_MB:-$((memkb / 1024 / 2 / N))}
+	# (a null_blk journal comes out of the same half)
+	jmb=0
+	[ "$JOURNAL" != 0 ] && [ -z "${BENCH_JOURNAL_DEV:-}" ] && jmb=$JOURNAL_MB
+	mb=${BENCH_NULLB_MB:-$(((memkb / 1024 / 2 - jmb) / N))}
 	[ "$mb" -gt 512 ] && [ -z "${BENCH_NULLB_MB:-}" ] && mb=512
 	mb=$((mb / 8 * 8))
 	modprobe null_blk nr_devices=0 || die "modprobe null_blk"
 	mount -t configfs configfs /sys/kernel/config 2>/dev/null
 	for ((i = 0; i < N; i++)); do
-		# 6.1 names the disk after the configfs item (older kernels: nullbINDEX)
-		d=/sys/kernel/config/nullb/nullb$i
-		mkdir "$d" || die "null_blk configfs $d"
-		echo "$mb" >"$d/size"
-		echo 1 >"$d/memory_backed"
-		echo 4096 >"$d/blocksize"
-		echo "$NCPU" >"$d/submit_queues"
-		echo 1 >"$d/power"
-		idx=$i
-		[ -e /sys/block/nullb$i ] || idx=$(cat "$d/index")
-		for t in $(seq 50); do [ -b /dev/nullb$idx ] && break; sleep 0.1; done
-		[ -b /dev/nullb$idx ] || { ls /sys/block; dmesg | tail -5; die "/dev/nullb$idx did not appear"; }
-		DEVS="$DEVS /dev/nullb$idx"
+		nullb_make "$i" "$mb"
+		DEVS="$DEVS $NULLB"
 	done
 	MEMBER_DESC="null_blk memory_backed=1 blocksize=4096 submit_queues=$NCPU size=${mb}MiB irqmode=default(softirq)"
+	if [ "$JOURNAL" != 0 ] && [ -z "${BENCH_JOURNAL_DEV:-}" ]; then
+		nullb_make "$N" "$JOURNAL_MB"
+		JDEV=$NULLB
+		JOURNAL_DESC="null_blk as the members, size=${JOURNAL_MB}MiB"
+	fi
 	;;
 nvme)
 	set -- ${NVME_DEVS:-}
@@ -160,6 +221,12 @@ nvme)
 	[ "$N" -le $# ] || die "$N NVMe members wanted, $# present"
 	DEVS=$(echo "$@" | tr ' ' '\n' | head -n "$N" | tr '\n' ' ')
 	MEMBER_DESC="QEMU emulated NVMe (nvme device, raw sparse image, cache=unsafe)"
+	if [ "$JOURNAL" != 0 ] && [ -z "${BENCH_JOURNAL_DEV:-}" ]; then
+		[ $# -gt "$N" ] || die "no NVMe disk left for the journal after the $N members"
+		shift "$N"
+		JDEV=$1
+		JOURNAL_DESC="QEMU emulated NVMe as the members, the disk after them"
+	fi
 	;;
 devices)
 	[ "${BENCH_DESTROY:-}" = yes ] ||
@@ -176,7 +243,19 @@ set -- $DEVS
 N=$#
 ALL=("$@")
 [ "$N" -ge 1 ] || die "no member devices"
-for d in "${ALL[@]}"; do
+if [ "$JOURNAL" != 0 ]; then
+	if [ -n "${BENCH_JOURNAL_DEV:-}" ]; then
+		JDEV=$BENCH_JOURNAL_DEV
+		JOURNAL_DESC="given by BENCH_JOURNAL_DEV"
+	fi
+	[ -n "$JDEV" ] || die "BENCH_JOURNAL: no journal device (set BENCH_JOURNAL_DEV)"
+	[ -b "$JDEV" ] || die "journal $JDEV is not a block device"
+	for d in "${ALL[@]}"; do
+		[ "$(readlink -f "$d")" = "$(readlink -f "$JDEV")" ] && die "journal $JDEV is a member"
+	done
+	[ "$N" -ge 3 ] || die "BENCH_JOURNAL: RAID5 needs 3 members, $N given"
+fi
+for d in "${ALL[@]}" $JDEV; do
 	[ -b "$d" ] || die "$d is not a block device"
 	b=$(basename "$(readlink -f "$d")")
 	[ -w /sys/block/$b/queue/scheduler ] && echo none >/sys/block/$b/queue/scheduler 2>/dev/null
@@ -196,6 +275,7 @@ level_k() {
 	esac
 }
 RUN_LEVELS=""
+[ "$JOURNAL" = only ] && LEVELS=""
 for l in $LEVELS; do
 	l=$(echo "$l" | tr 'A-Z' 'a-z' | sed 's/^raid//')
 	case $l in jbod | 0 | 1 | 5 | 6 | 10 | 50 | 60) ;; *) die "unknown level $l" ;; esac
@@ -241,6 +321,13 @@ RAW_KS=$(for l in $RUN_LEVELS; do level_k "$l"; done | sort -n | uniq | tr '\n' 
 	echo "MD_OPTS='--metadata=1.2 --assume-clean --bitmap=$MD_BITMAP --data-offset=8M, raid10 n2, raid5/6 left-symmetric, raid0/linear/raid50/60 top: mdadm --build'"
 	echo "PRECOND=$PRECOND"
 	echo "VRAID_POLICIES='$VRAID_POLICIES'"
+	echo "JOURNAL=$JOURNAL"
+	if [ "$JOURNAL" != 0 ]; then
+		echo "JOURNAL_DEV='$JDEV'"
+		echo "JOURNAL_DESC='$JOURNAL_DESC'"
+		echo "JOURNAL_DEV_BYTES=$(blockdev --getsize64 "$JDEV")"
+		echo "JOURNAL_FILL_MIB=$JOURNAL_FILL"
+	fi
 	echo "FIO_OPTS='ioengine=libaio direct=1 time_based runtime=$RUNTIME ramp_time=$RAMP numjobs=min(OIO,$NCPU) iodepth=OIO/numjobs (sequential: numjobs=1) norandommap randrepeat=0 lat_percentiles=1'"
 } >"$OUT/meta.env"
 
@@ -271,12 +358,19 @@ for w in $WORKLOADS; do
 	esac
 done
 echo "CELLS='$CELLS'" >>"$OUT/meta.env"
+# the journal benchmark's configurations (journal_one) and cells: random
+# writes, and the 70:30 mix
+JCONFIGS="vraid-wt vraid-wb vraid-awb md md-wb"
+JCELLS=""
+for q in $JOURNAL_QD; do JCELLS="$JCELLS rand_4k_r0_q$q"; done
+for q in $JOURNAL_MIX_QD; do JCELLS="$JCELLS rand_4k_r70_q$q"; done
+[ "$JOURNAL" != 0 ] && echo "JCELLS='$JCELLS'" >>"$OUT/meta.env"
 
 parity_level() { case $1 in 5 | 6 | 50 | 60) return 0 ;; esac; return 1; }
 
-# jobfile FILE SIZE_BYTES LEVEL FILENAME
+# jobfile FILE SIZE_BYTES LEVEL FILENAME [CELLS]
 jobfile() {
-	local f=$1 size=$2 lvl=$3 fname=$4 c kind bs r q nj dep rw
+	local f=$1 size=$2 lvl=$3 fname=$4 cells=${5:-$CELLS} c kind bs r q nj dep rw
 	{
 		echo "[global]"
 		echo "ioengine=libaio"
@@ -291,7 +385,7 @@ jobfile() {
 		echo "randrepeat=0"
 		echo "lat_percentiles=1"
 		echo "percentile_list=50:90:99:99.9"
-		for c in $CELLS; do
+		for c in $cells; do
 			IFS=_ read -r kind bs r q <<<"$c"
 			r=${r#r} q=${q#q}
 			# 50:50 only for the parity levels (and the raw members)
@@ -315,11 +409,11 @@ jobfile() {
 	} >"$f"
 }
 
-# measure ROUND TARGET LEVEL DEV|FILES SIZE
+# measure ROUND TARGET LEVEL DEV|FILES SIZE [CELLS]
 measure() {
 	local round=$1 target=$2 lvl=$3 fname=$4 size=$5 t0 rc
 	local job=$OUT/fio/$round-$target.fio
-	jobfile "$job" "$size" "$lvl" "$fname"
+	jobfile "$job" "$size" "$lvl" "$fname" "${6:-}"
 	t0=$(date +%s)
 	fio --output-format=json --output="$OUT/fio/$round-$target.json" "$job" \
 		>"$OUT/fio/$round-$target.err" 2>&1
@@ -331,13 +425,13 @@ measure() {
 
 # --- vraid and md ---------------------------------------------------------------
 VD=""
-vraid_make() { # LEVEL K
-	local lvl=$1 k=$2 opts="--level $lvl" name
+vraid_make() { # LEVEL K [POLICY-OPTIONS]
+	local lvl=$1 k=$2 opts="--level $1" name
 	[ "$lvl" != jbod ] && opts="$opts --strip ${CHUNK}K"
 	case $lvl in 50 | 60) opts="$opts --spans 2" ;; esac
 	# Like md's --assume-clean: no init job competing with the benchmark.
 	case $lvl in 1 | 5 | 6 | 10 | 50 | 60) opts="$opts --init fast" ;; esac
-	opts="$opts$VRAID_POLOPTS"
+	opts="$opts${3-$VRAID_POLOPTS}"
 	name=$(vraidctl create $opts --name bench "${ALL[@]:0:$k}") ||
 		die "vraidctl create $opts ${ALL[*]:0:$k} failed"
 	VD=/dev/$name
@@ -350,15 +444,18 @@ md_tune() { # mdN (raid5/6 only)
 	echo "$MD_STRIPE_CACHE" >/sys/block/$1/md/stripe_cache_size || die "stripe_cache_size on $1"
 	echo "$MD_GROUP_THREADS" >/sys/block/$1/md/group_thread_cnt || die "group_thread_cnt on $1"
 }
-md_create() { # DEV LEVEL SIZE_KIB DEVS...
-	local dev=$1 lvl=$2 size=$3 layout=""
+md_create() { # [--write-journal JDEV] DEV LEVEL SIZE_KIB DEVS...
+	local dev lvl size layout="" jopt="--bitmap=$MD_BITMAP"
+	# a journal replaces the bitmap (mdadm refuses both)
+	[ "$1" = --write-journal ] && { jopt="--write-journal=$2"; shift 2; }
+	dev=$1 lvl=$2 size=$3
 	shift 3
 	case $lvl in
 	5 | 6) layout="--layout=left-symmetric --chunk=$CHUNK" ;;
 	10) layout="--layout=n2 --chunk=$CHUNK" ;;
 	esac
 	mdadm --create "$dev" --run --assume-clean --metadata=1.2 --data-offset=8M \
-		--size="$size" --bitmap="$MD_BITMAP" --level="$lvl" $layout --raid-devices=$# \
+		--size="$size" "$jopt" --level="$lvl" $layout --raid-devices=$# \
 		"$@" </dev/null >"$OUT/mdadm.out" 2>&1 ||
 		{ cat "$OUT/mdadm.out"; die "mdadm --create $dev level $lvl failed"; }
 	MD_STOP="$dev $MD_STOP"
@@ -411,14 +508,32 @@ md_record() { # LEVEL: what md runs with, once
 	} >"$f" 2>&1
 }
 
+# A stalled run shows nothing: the console is quiet and results come out
+# only at the end.  Copy the kernel's hung-task reports (the test VM sets
+# hung_task_timeout_secs=30) to the console and bench.log as they come.
+hung_watch() {
+	local seen n
+	seen=$(dmesg | grep -c 'blocked for more than')
+	while sleep 30; do
+		n=$(dmesg | grep -c 'blocked for more than')
+		[ "$n" -gt "$seen" ] || continue
+		seen=$n
+		log "warning: the kernel reports hung tasks (dmesg):"
+		dmesg | grep -A30 'blocked for more than' | tail -n 60 | tee -a "$OUT/bench.log" >&2
+	done
+}
+hung_watch &
+WATCH=$!
+
 # --- go ---------------------------------------------------------------------------
 log "members ($MEMBERS): $DEVS"
 log "levels:$RUN_LEVELS; rounds $ROUNDS; runtime ${RUNTIME}s + ramp ${RAMP}s per cell"
-log "cells:$CELLS"
+[ -n "$RUN_LEVELS" ] && log "cells:$CELLS"
+[ "$JOURNAL" != 0 ] && log "journal benchmark: RAID5 over $N members, journal $JDEV; configurations $JCONFIGS; cells:$JCELLS"
 
 if [ "$PRECOND" = 1 ]; then
 	log "preconditioning: writing every member once"
-	for d in "${ALL[@]}"; do
+	for d in "${ALL[@]}" $JDEV; do
 		dd if=/dev/zero of="$d" bs=1M oflag=direct 2>/dev/null
 	done
 	# the same bytes at the start as md metadata will want: nothing to keep
@@ -428,6 +543,114 @@ fi
 # One VD size per level, the smaller of vraid's and md's, so both see the
 # same offsets.
 declare -A VDSIZE MSZ
+level_size() { # LEVEL K: VDSIZE[LEVEL] and MSZ[LEVEL] (member KiB), once
+	[ -n "${VDSIZE[$1]:-}" ] && return
+	vraid_make "$1" "$2"
+	VDSIZE[$1]=$(blockdev --getsize64 "$VD")
+	MSZ[$1]=$(($(cat "/sys/block/${VD#/dev/}/vraid/member_size") / 2))
+	vraid_drop
+	echo "VDSIZE_$1=${VDSIZE[$1]} MEMBER_KIB_$1=${MSZ[$1]} K_$1=$2" >>"$OUT/meta.env"
+}
+
+# --- the journal benchmark (BENCH_JOURNAL) ------------------------------------------
+# RAID5 over the members, 4 KiB random writes: vraid write-through, vraid
+# write-back with the controller journal on JDEV, vraid always write-back
+# (volatile, for reference), md raid5, md raid5 with a write journal on
+# JDEV in write-back mode.  Targets journal-CONFIG.
+journal_attach() {
+	vraidctl controller journal "$JDEV" --force >"$OUT/journal-attach.out" 2>&1 ||
+		{ cat "$OUT/journal-attach.out"; die "vraidctl controller journal $JDEV failed"; }
+	[ "$(journal_state)" = healthy ] ||
+		die "journal on $JDEV is '$(journal_state)', not healthy: $(journal_json)"
+	if ! grep -q '^JOURNAL_RING_BYTES=' "$OUT/meta.env"; then
+		echo "JOURNAL_RING_BYTES=$(journal_json | grep -o '"size_bytes":[0-9]*' | cut -d: -f2)" >>"$OUT/meta.env"
+	fi
+}
+journal_detach() {
+	vraidctl controller journal none >"$OUT/journal-detach.out" 2>&1 ||
+		{ cat "$OUT/journal-detach.out"; die "vraidctl controller journal none failed"; }
+}
+
+# journal_fill DEV SIZE: BENCH_JOURNAL_FILL MiB of 4 KiB random writes, not
+# measured, so that the cells start with a used journal
+journal_fill() {
+	[ "$JOURNAL_FILL" -gt 0 ] || return 0
+	fio --name=fill --filename="$1" --size="$2" --io_size="${JOURNAL_FILL}M" \
+		--rw=randwrite --bs=4k --ioengine=libaio --direct=1 --iodepth=16 \
+		--norandommap --randrepeat=0 >"$OUT/fill.out" 2>&1 ||
+		{ cat "$OUT/fill.out"; die "fio fill of $1 failed"; }
+}
+
+# journal_one ROUND CONFIG
+journal_one() {
+	local round=$1 cfg=$2 k pol want e m sz t=journal-$2 size
+	k=$(level_k 5)
+	size=${VDSIZE[5]}
+	case $cfg in
+	vraid-*)
+		pol=${cfg#vraid-}
+		[ "$pol" = wb ] && journal_attach
+		vraid_make 5 "$k" " --write-policy $pol$JPOLOPTS"
+		case $pol in
+		wt) want=write_through ;;
+		wb) want=write_back ;;
+		awb) want=write_back_volatile ;;
+		esac
+		e=$(write_in_effect "$VD")
+		[ "$e" = "$want " ] ||
+			die "$VD write-policy $pol: write in effect '$e', not $want (journal: $(journal_json))"
+		if [ "$round" = 1 ]; then
+			{
+				vraidctl show "$VD"
+				echo
+				vraidctl controller show
+			} >"$OUT/journal-vraid-$pol.txt" 2>&1
+		fi
+		journal_fill "$VD" "$size"
+		measure "$round" "$t" 5 "$VD" "$size" "$JCELLS"
+		vraidctl stats "$VD" --json >"$OUT/fio/$round-$t.stats.json" 2>&1
+		if [ "$pol" = wb ]; then
+			vraidctl controller show --json >"$OUT/fio/$round-$t.controller.json" 2>&1
+			if [ "$(journal_state)" != healthy ] || [ "$(write_in_effect "$VD")" != "write_back " ]; then
+				log "warning: after the run the journal is '$(journal_state)', $VD writes '$(write_in_effect "$VD")'"
+			fi
+		fi
+		vraid_drop
+		[ "$pol" = wb ] && journal_detach
+		;;
+	md | md-wb)
+		MD_STOP=""
+		if [ "$cfg" = md-wb ]; then
+			md_create --write-journal "$JDEV" /dev/md0 5 "${MSZ[5]}" "${ALL[@]:0:$k}"
+			m=$(basename "$(readlink -f /dev/md0)")
+			if ! echo write-back >"/sys/block/$m/md/journal_mode" 2>"$OUT/mdadm.out" ||
+				! grep -q '\[write-back\]' "/sys/block/$m/md/journal_mode"; then
+				log "error: md journal_mode write-back: $(cat "$OUT/mdadm.out") ($(cat "/sys/block/$m/md/journal_mode" 2>&1)); md-wb not measured"
+				md_drop
+				return 0
+			fi
+		else
+			md_create /dev/md0 5 "${MSZ[5]}" "${ALL[@]:0:$k}"
+		fi
+		sz=$(blockdev --getsize64 /dev/md0)
+		[ "$sz" -lt "$size" ] && size=$sz
+		if [ "$round" = 1 ]; then
+			{
+				cat /proc/mdstat
+				m=/sys/block/$(basename "$(readlink -f /dev/md0)")/md
+				for a in level chunk_size layout raid_disks array_state sync_action \
+					stripe_cache_size group_thread_cnt consistency_policy journal_mode; do
+					[ -r "$m/$a" ] && echo "$a: $(cat "$m/$a")"
+				done
+			} >"$OUT/journal-$cfg.txt" 2>&1
+		fi
+		journal_fill /dev/md0 "$size"
+		measure "$round" "$t" 5 /dev/md0 "$size" "$JCELLS"
+		md_drop
+		;;
+	esac
+}
+
 T0=$(date +%s)
 for ((round = 1; round <= ROUNDS; round++)); do
 	if [ "${BENCH_NO_RAW:-0}" != 1 ]; then
@@ -438,13 +661,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
 	fi
 	for lvl in $RUN_LEVELS; do
 		k=$(level_k "$lvl")
-		if [ -z "${VDSIZE[$lvl]:-}" ]; then
-			vraid_make "$lvl" "$k"
-			VDSIZE[$lvl]=$(blockdev --getsize64 "$VD")
-			MSZ[$lvl]=$(($(cat /sys/block/${VD#/dev/}/vraid/member_size) / 2))
-			vraid_drop
-			echo "VDSIZE_$lvl=${VDSIZE[$lvl]} MEMBER_KIB_$lvl=${MSZ[$lvl]} K_$lvl=$k" >>"$OUT/meta.env"
-		fi
+		level_size "$lvl" "$k"
 		order="vraid md"
 		[ $((round % 2)) = 0 ] && order="md vraid"
 		[ "${BENCH_NO_MD:-0}" = 1 ] && order=vraid
@@ -465,6 +682,15 @@ for ((round = 1; round <= ROUNDS; round++)); do
 			fi
 		done
 	done
+	if [ "$JOURNAL" != 0 ]; then
+		level_size 5 "$(level_k 5)"
+		order=$JCONFIGS
+		[ $((round % 2)) = 0 ] && order=$(echo "$JCONFIGS" | tr ' ' '\n' | tac | tr '\n' ' ')
+		for cfg in $order; do
+			case $cfg in md*) [ "${BENCH_NO_MD:-0}" = 1 ] && continue ;; esac
+			journal_one "$round" "$cfg"
+		done
+	fi
 done
 log "all rounds done in $(($(date +%s) - T0)) s"
 dmesg | grep -E 'BUG|WARNING|Oops|vraid|md' | tail -n 200 >"$OUT/dmesg.txt"
