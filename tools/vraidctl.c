@@ -4413,7 +4413,7 @@ static bool has_holders(const char *name)
 struct scan_journal {
 	char path[64];
 	struct vraid_jsb sb;
-	const char *vd;		/* a VD whose metadata names it (NULL: none) */
+	char vd[40];		/* a VD whose metadata names it ("": none) */
 	const char *vd_dev;	/* a member of that VD */
 };
 
@@ -4424,7 +4424,7 @@ static void scan_journal_says(const struct scan_journal *j, char *buf,
 	char u[40];
 
 	uuid_str(u, j->sb.uuid);
-	if (j->vd)
+	if (j->vd[0])
 		snprintf(buf, bufsz, "%s (UUID %s, named by the metadata of VD %s on %s)",
 			 j->path, u, j->vd, j->vd_dev);
 	else
@@ -4463,17 +4463,22 @@ static int scan_attach_journal(struct ctl *c, struct scan_journal *jc,
 	    !journal_abi(&req) || req.journal_state != VRAID_JOURNAL_NONE)
 		return RC_OK;
 	for (k = 0; k < njc; k++)
-		for (i = 0; i < nd && !jc[k].vd; i++)
+		for (i = 0; i < nd && !jc[k].vd[0]; i++)
 			if (kinds[i] == PROBE_MEMBER &&
 			    (mds[i].cache_flags & VRAID_MD_CF_JOURNAL) &&
 			    !memcmp(mds[i].journal_uuid, jc[k].sb.uuid,
 				    VRAID_J_UUID_LEN)) {
-				jc[k].vd = mds[i].name[0] ? mds[i].name : "(unnamed)";
+				/* its name, else its UUID */
+				if (mds[i].name[0])
+					tty_str(jc[k].vd, sizeof(jc[k].vd),
+						mds[i].name, sizeof(mds[i].name));
+				else
+					uuid_str(jc[k].vd, mds[i].vd_uuid);
 				jc[k].vd_dev = paths[i];
 				named = true;
 			}
 	for (k = 0; k < njc && npick < ARRAY_SIZE(pick); k++)
-		if (named ? !!jc[k].vd : !(jc[k].sb.flags & VRAID_J_SB_RELEASED))
+		if (named ? !!jc[k].vd[0] : !(jc[k].sb.flags & VRAID_J_SB_RELEASED))
 			pick[npick++] = &jc[k];
 	for (k = 0; k < njc; k++)
 		if (!named && (jc[k].sb.flags & VRAID_J_SB_RELEASED)) {
@@ -4509,7 +4514,7 @@ static int scan_attach_journal(struct ctl *c, struct scan_journal *jc,
 		return RC_FAIL;
 	}
 	uuid_str(u, req.journal_uuid);
-	if (pick[0]->vd)
+	if (pick[0]->vd[0])
 		printf("%s: journal %s attached: the metadata of VD %s (%s) says it may hold writes of that VD, to replay at assembly\n",
 		       pick[0]->path, u, pick[0]->vd, pick[0]->vd_dev);
 	else
