@@ -417,6 +417,8 @@ int vraid_vd_create(struct vraid_create *c)
 	vd->io_policy = c->io_policy;
 	vd->read_policy = c->read_policy;
 	vd->write_policy = c->write_policy;
+	if (vd->write_policy == VRAID_WRITE_BACK_ALWAYS)
+		vd->cache_flags |= VRAID_MD_CF_VOLATILE;
 
 	ret = vraid_open_members(vd, c, &min_data);
 	if (ret)
@@ -464,6 +466,17 @@ out_members:
 	return ret;
 }
 
+/* Metadata cache flag VOLATILE: an awb cache is in use; the next md write. */
+static void vraid_set_volatile(struct vraid_vd *vd, bool on)
+{
+	mutex_lock(&vd->md_lock);
+	if (on)
+		vd->cache_flags |= VRAID_MD_CF_VOLATILE;
+	else
+		vd->cache_flags &= ~VRAID_MD_CF_VOLATILE;
+	mutex_unlock(&vd->md_lock);
+}
+
 /*
  * A VD just assembled: after an unclean shutdown make its redundancy
  * consistent again (resync), else go on with what was under way; take a
@@ -475,6 +488,10 @@ static void vraid_vd_after_assembly(struct vraid_vd *vd, bool clean)
 	char msg[VRAID_MSG_LEN];
 	int dirty;
 	u32 regions;
+
+	if (!clean && (vd->cache_flags & VRAID_MD_CF_VOLATILE))
+		pr_warn("%s: not shut down cleanly while write policy awb kept a volatile cache: writes acknowledged but not flushed before then may be lost\n",
+			vd->disk->disk_name);
 
 	if (redundant && (!clean || vd->job.saved_type == VRAID_JOB_RESYNC)) {
 		/*
@@ -725,6 +742,8 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 	memcpy(vd->journal_uuid, best->journal_uuid, sizeof(vd->journal_uuid));
 	vd->journal_floor = best->journal_floor;
 	vd->cache_flags = best->cache_flags;
+	if (vd->write_policy == VRAID_WRITE_BACK_ALWAYS)	/* older metadata */
+		vd->cache_flags |= VRAID_MD_CF_VOLATILE;
 	vd->init_pos = vraid_level_redundant(best->level) ? best->init_pos :
 		       vd->geom.member_sectors;
 	vd->job.saved_type = best->job_type;
@@ -945,13 +964,19 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 		bool to_awb = p->write_policy == VRAID_WRITE_BACK_ALWAYS;
 
 		/*
-		 * To write-back: the VD says it has a volatile cache before
-		 * writes go into it.  Away from it: writes stop going in,
-		 * what is dirty goes out and the members flush, then the VD
-		 * stops asking for flushes (unless its members want them).
+		 * To write-back: the VD says it has a volatile cache, and its
+		 * metadata that one is in use, before writes go into it.
+		 * Away from it: writes stop going in, what is dirty goes out
+		 * and the members flush, then the VD stops asking for
+		 * flushes (unless its members want them).
 		 */
-		if (to_awb)
+		if (to_awb) {
 			vraid_set_write_cache_awb(vd, true);
+			vraid_set_volatile(vd, true);
+			if (vraid_md_write_all(vd, false, msg, len))
+				pr_warn("%s: cannot record the volatile cache: %s\n",
+					dn, msg);
+		}
 		WRITE_ONCE(vd->write_policy, p->write_policy);
 		/* from wb: its records done, its data out */
 		if (p->write_policy != VRAID_WRITE_BACK)
@@ -962,6 +987,7 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 					dn);
 			vraid_members_flush(vd);
 			vraid_set_write_cache(vd);
+			vraid_set_volatile(vd, false);
 		}
 		/*
 		 * To wb: logging starts once awb's unlogged dirty data is out
