@@ -1367,6 +1367,13 @@ static int vraid_jsb_read(struct vraid_journal *j, u64 dev_sectors,
 	}
 	__free_page(page);
 	s = vraid_jsb_choose(&sb[0], r[0], &sb[1], r[1], msg, len);
+	/* a journal's magic, but neither slot valid: never format silently */
+	if (s == -ENODATA && (r[0] != -ENODATA || r[1] != -ENODATA)) {
+		snprintf(msg, len,
+			 "%s has a damaged journal superblock (no valid slot): it may hold acknowledged writes; to format it anew give --force",
+			 j->name);
+		return -EUCLEAN;
+	}
 	if (s < 0)
 		return s;
 	memcpy(j->uuid, sb[s].uuid, sizeof(j->uuid));
@@ -1400,6 +1407,7 @@ int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len)
 	long found = 0;
 	bool formatted = false;
 	int ret;
+	u32 i;
 
 	if (vraid_j) {
 		snprintf(msg, len,
@@ -1475,7 +1483,8 @@ int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len)
 	INIT_WORK(&j->pump_work, vraid_jpump_work);
 
 	ret = vraid_jsb_read(j, sectors, &max_gen, msg, len);
-	if (!ret && force)
+	/* --force formats whatever superblocks could be read */
+	if (force && (!ret || ret == -EUCLEAN || ret == -EINVAL))
 		ret = -ENODATA;
 	if (ret == -ENODATA) {
 		j->ring = vraid_jring_blocks(sectors);
@@ -1500,7 +1509,8 @@ int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len)
 	}
 	j->state = j->npending || j->pending_overflow ?
 		   VRAID_JOURNAL_REPLAY_PENDING : VRAID_JOURNAL_HEALTHY;
-	if (j->state == VRAID_JOURNAL_HEALTHY && found &&
+	/* in use again: neither DETACHED nor RELEASED (assemble --scan) */
+	if (j->state == VRAID_JOURNAL_HEALTHY && !formatted &&
 	    vraid_jsb_write(j, j->head_block, j->head_seq, 0)) {
 		snprintf(msg, len, "cannot write the journal's superblock");
 		ret = -EIO;
@@ -1516,6 +1526,12 @@ int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len)
 		formatted ? ", formatted" : "",
 		j->state == VRAID_JOURNAL_HEALTHY ? "healthy" :
 		"writes of VDs not assembled yet wait for replay");
+	for (i = 0; i < j->npending; i++)
+		pr_warn("vraid: journal %s holds writes of VD %pUb: assemble it, or discard them (vraidctl controller journal discard)\n",
+			j->name, j->pending[i]);
+	if (j->pending_overflow)
+		pr_warn("vraid: journal %s holds writes of more VDs than these %u\n",
+			j->name, j->npending);
 	return 0;
 
 out_pools:

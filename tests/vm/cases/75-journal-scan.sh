@@ -2,7 +2,8 @@
 # Journal devices seen from the CLI: `vraidctl examine` tells a journal
 # (UUID, ring, flags, attached or not; RELEASED after `journal none`,
 # DETACHED only after a module unload) and says clearly when its
-# superblock is damaged; `assemble --scan` after a module reload attaches
+# superblock is damaged (and the module refuses to attach it without
+# --force); `assemble --scan` after a module reload attaches
 # the journal that was attached before (the wb VD logs to it again, its
 # data verifies), attaches none when two devices could be it (listing
 # them) or with --no-journal, and leaves a journal released by `journal
@@ -230,6 +231,16 @@ expect_journal_none
 echo "$ERR" | grep -qF "$JX: damaged vraid journal superblock" ||
 	fail "the scan did not name the damaged journal: $ERR"
 echo "$OUT" | grep -qF "$JX" && fail "the damaged journal came up in the scan: $OUT"
+# attaching it by hand is refused (it may hold writes), nothing changed;
+# --force formats it
+expect_fail vraidctl controller journal "$JX"
+expect_msg "damaged journal superblock .*give --force"
+expect_journal_none
+[ "$(vraidctl examine --json "$JX" | grep -o '"status":"bad"' | wc -l)" = 2 ] ||
+	fail "the refused attach changed the journal: $(vraidctl examine --json "$JX")"
+expect_ok vraidctl controller journal "$JX" --force
+[ "$(journal_state)" = healthy ] || fail "journal $(journal_state) after --force"
+expect_ok vraidctl controller journal none
 # garbage over both slots whole: nothing vraid is left
 dd if=/dev/urandom of="$JX" bs=4096 seek=1 count=2 conv=notrunc oflag=direct 2>/dev/null ||
 	fail "dd garbage"
