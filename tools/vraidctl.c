@@ -4241,7 +4241,7 @@ static int cmd_examine(int argc, char **argv)
 			printf("],\"init_done_bytes\":%llu,\"job\":{\"type\":\"%s\","
 			       "\"paused\":%s,\"done_bytes\":%llu,\"rate_kib\":%u},"
 			       "\"last_job\":{\"type\":\"%s\",\"result\":%u,"
-			       "\"mismatches\":%llu}",
+			       "\"mismatches\":%llu},\"volatile_cache\":%s",
 			       (unsigned long long)md->init_pos * 512,
 			       VNAME(job_types, md->job_type, true),
 			       md->job_flags & VRAID_MD_JOB_PAUSED ? "true" : "false",
@@ -4249,7 +4249,15 @@ static int cmd_examine(int argc, char **argv)
 			       md->job_rate_kib,
 			       VNAME(job_types, md->last_job, true),
 			       md->last_result,
-			       (unsigned long long)md->last_mismatches);
+			       (unsigned long long)md->last_mismatches,
+			       md->cache_flags & VRAID_MD_CF_VOLATILE ? "true" : "false");
+			if (md->cache_flags & VRAID_MD_CF_JOURNAL) {
+				uuid_str(u, md->journal_uuid);
+				printf(",\"journal\":{\"uuid\":\"%s\",\"floor\":%llu}",
+				       u, (unsigned long long)md->journal_floor);
+			} else {
+				printf(",\"journal\":null");
+			}
 		}
 		printf("}\n");
 		return best ? RC_OK : RC_FAIL;
@@ -4298,6 +4306,15 @@ static int cmd_examine(int argc, char **argv)
 	       VNAME(write_pols, md->write_policy, false));
 	printf("Shutdown:        %s\n", md->flags & VRAID_MD_F_CLEAN ?
 	       "clean (stopped)" : "not clean (running, or it crashed)");
+	if (md->cache_flags & VRAID_MD_CF_JOURNAL) {
+		uuid_str(u, md->journal_uuid);
+		printf("Journal:         %s, from seq %llu: it may hold acknowledged writes of this VD, replayed at assembly\n",
+		       u, (unsigned long long)md->journal_floor);
+	}
+	if (md->cache_flags & VRAID_MD_CF_VOLATILE)
+		printf("Write cache:     volatile (write policy awb)%s\n",
+		       md->flags & VRAID_MD_F_CLEAN ? "" :
+		       ": if it crashed, writes not flushed may be lost");
 	if (md->level == VRAID_LEVEL_JBOD || md->level == VRAID_LEVEL_0)
 		;
 	else if (md->init_pos >= md->member_sectors)
