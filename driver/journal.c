@@ -944,6 +944,16 @@ static bool vraid_jparked_take(struct vraid_journal *j, struct vraid_vd *vd,
 	return !list_empty(list);
 }
 
+static void vraid_jparked_end(struct vraid_journal *j, struct list_head *list)
+{
+	struct vraid_jw *w, *tmp;
+
+	list_for_each_entry_safe(w, tmp, list, node) {
+		list_del(&w->node);
+		vraid_jw_finish(j, w);
+	}
+}
+
 /*
  * With vds_mutex held: stop logging, get the VD's data out; the writes
  * that were not journalled complete once the metadata says so.
@@ -951,7 +961,6 @@ static bool vraid_jparked_take(struct vraid_journal *j, struct vraid_vd *vd,
 static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 				 bool write_md)
 {
-	struct vraid_jw *w, *tmp;
 	LIST_HEAD(parked);
 
 	WRITE_ONCE(vd->jbound, false);
@@ -967,10 +976,7 @@ static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 		vraid_jmd(vd, j, false);
 	else
 		vd->cache_flags &= ~VRAID_MD_CF_JOURNAL;
-	list_for_each_entry_safe(w, tmp, &parked, node) {
-		list_del(&w->node);
-		vraid_jw_finish(j, w);
-	}
+	vraid_jparked_end(j, &parked);
 }
 
 /*
@@ -1554,7 +1560,6 @@ out_close:
 int vraid_journal_detach(bool released, char *msg, size_t len)
 {
 	struct vraid_journal *j = vraid_j;
-	struct vraid_jw *w, *tmp;
 	struct vraid_vd *vd;
 	LIST_HEAD(left);
 	unsigned long flags;
@@ -1584,8 +1589,7 @@ int vraid_journal_detach(bool released, char *msg, size_t len)
 	flush_work(&j->fb_work);
 	/* none: each VD's unbind took its own */
 	if (WARN_ON_ONCE(vraid_jparked_take(j, NULL, &left)))
-		list_for_each_entry_safe(w, tmp, &left, node)
-			vraid_jw_finish(j, w);
+		vraid_jparked_end(j, &left);
 	WRITE_ONCE(vraid_j, NULL);
 	pr_info("vraid: journal %s detached\n", j->name);
 	vraid_jfree(j);
