@@ -3620,34 +3620,77 @@ static void cache_size_refused(struct ctl *c)
 		human_size(d, sizeof(d), r.cache_default_bytes));
 }
 
-/*
- * The journal UUIDs in the superblock slots of the block device @path
- * (slots without the journal magic are left zero): true if it could be
- * read.  The module decides what it attaches (a valid journal as it is,
- * anything else formatted anew); the UUID it reports back tells which.
- */
-static bool journal_probe(const char *path, uint8_t uuid[2][VRAID_J_UUID_LEN])
+/* ---- journal devices: the superblock a device holds ---------------------- */
+
+/* Both superblock slots of a device, decoded, and the one the module takes. */
+struct jsb_slots {
+	int r[2];		/* vraid_jsb_decode(): 0, -ENODATA no magic, else bad */
+	char why[2][VRAID_MSG_LEN];
+	struct vraid_jsb sb[2];
+	int pick;		/* vraid_jsb_choose(): 0, 1 or a negative errno */
+	char pick_why[VRAID_MSG_LEN];
+};
+
+/* Whether either slot has the journal magic (valid or not). */
+static bool jsb_magic(const struct jsb_slots *j)
 {
-	static const uint64_t slot[] = { VRAID_J_SB_SECTOR0, VRAID_J_SB_SECTOR1 };
-	unsigned char b[32 + VRAID_J_UUID_LEN];
-	size_t i;
+	return j->r[0] != -ENODATA || j->r[1] != -ENODATA;
+}
+
+/*
+ * Read and decode both slots from @fd (a block device or an image file),
+ * as the module does when it attaches (driver/journal.c, vraid_jsb_read()).
+ */
+static void jsb_read(int fd, const char *dev, struct jsb_slots *j)
+{
+	static const uint64_t at[2] = { VRAID_J_SB_SECTOR0, VRAID_J_SB_SECTOR1 };
+	off_t end = lseek(fd, 0, SEEK_END);
+	uint64_t sectors = end > 0 ? (uint64_t)end / SECTOR_BYTES : 0;
+	void *buf = NULL;
+	ssize_t n;
+	int i;
+
+	memset(j, 0, sizeof(*j));
+	if (posix_memalign(&buf, VRAID_J_BLOCK, VRAID_J_BLOCK))
+		buf = NULL;
+	for (i = 0; i < 2; i++) {
+		n = buf ? pread(fd, buf, VRAID_J_BLOCK,
+				(off_t)(at[i] * SECTOR_BYTES)) : -1;
+		if (n == VRAID_J_BLOCK) {
+			j->r[i] = vraid_jsb_decode(buf, (uint32_t)i, sectors,
+						   &j->sb[i], j->why[i],
+						   sizeof(j->why[i]));
+			continue;
+		}
+		/* unreadable: no magic known, so no journal known either */
+		j->r[i] = -ENODATA;
+		snprintf(j->why[i], sizeof(j->why[i]), "cannot read %s at byte %llu: %s",
+			 dev, (unsigned long long)(at[i] * SECTOR_BYTES),
+			 n < 0 ? strerror(errno) : "short read");
+	}
+	free(buf);
+	j->pick = vraid_jsb_choose(&j->sb[0], j->r[0], &j->sb[1], j->r[1],
+				   j->pick_why, sizeof(j->pick_why));
+}
+
+/*
+ * The UUID of the journal the module would attach as it is from the block
+ * device @path (zero if none: it formats the device): true if it could be
+ * opened.  The UUID the module reports back tells which it did.
+ */
+static bool journal_probe(const char *path, uint8_t uuid[VRAID_J_UUID_LEN])
+{
+	struct jsb_slots j;
 	int fd;
 
-	memset(uuid, 0, 2 * VRAID_J_UUID_LEN);
+	memset(uuid, 0, VRAID_J_UUID_LEN);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	for (i = 0; i < ARRAY_SIZE(slot); i++) {
-		if (pread(fd, b, sizeof(b), (off_t)(slot[i] * SECTOR_BYTES)) !=
-		    (ssize_t)sizeof(b)) {
-			close(fd);
-			return false;
-		}
-		if (((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-		     (uint32_t)b[3] << 24) == VRAID_J_SB_MAGIC)
-			memcpy(uuid[i], b + 32, VRAID_J_UUID_LEN);
-	}
+	jsb_read(fd, path, &j);
 	close(fd);
+	if (j.pick >= 0)
+		memcpy(uuid, j.sb[j.pick].uuid, VRAID_J_UUID_LEN);
 	return true;
 }
 
@@ -3717,10 +3760,11 @@ enum { JN_UNKNOWN, JN_PROBED, JN_FORCED };
 
 /*
  * What a journal action did, on standard error (stdout has the state);
- * @how JN_PROBED: @old holds the UUIDs on the device before an attach.
+ * @how JN_PROBED: @old holds the UUID of the journal on the device before
+ * an attach (zero: none).
  */
 static void journal_note(const struct vraid_controller *r, const char *arg,
-			 int how, uint8_t old[2][VRAID_J_UUID_LEN])
+			 int how, const uint8_t old[VRAID_J_UUID_LEN])
 {
 	char u[40];
 
@@ -3731,8 +3775,7 @@ static void journal_note(const struct vraid_controller *r, const char *arg,
 			fprintf(stderr, "controller journal: %s attached (UUID %s)\n",
 				arg, u);
 		else if (how == JN_FORCED ||
-			 (memcmp(r->journal_uuid, old[0], VRAID_J_UUID_LEN) &&
-			  memcmp(r->journal_uuid, old[1], VRAID_J_UUID_LEN)))
+			 memcmp(r->journal_uuid, old, VRAID_J_UUID_LEN))
 			fprintf(stderr, "controller journal: %s formatted as a new journal (UUID %s); write-back VDs (write-policy=wb) log to it\n",
 				arg, u);
 		else
@@ -3768,7 +3811,7 @@ static int cmd_controller(int argc, char **argv)
 	uint64_t bytes = 0;
 	char what[128];
 	size_t npos, i;
-	uint8_t old[2][VRAID_J_UUID_LEN];
+	uint8_t old[VRAID_J_UUID_LEN];
 	int how = JN_UNKNOWN;
 	struct ctl c;
 	int rc, e;
@@ -3872,59 +3915,6 @@ static int cmd_controller(int argc, char **argv)
 	return RC_OK;
 }
 
-
-/* ---- journal devices: the superblock a device holds ---------------------- */
-
-/* Both superblock slots of a device, decoded, and the one the module takes. */
-struct jsb_slots {
-	int r[2];		/* vraid_jsb_decode(): 0, -ENODATA no magic, else bad */
-	char why[2][VRAID_MSG_LEN];
-	struct vraid_jsb sb[2];
-	int pick;		/* vraid_jsb_choose(): 0, 1 or a negative errno */
-	char pick_why[VRAID_MSG_LEN];
-};
-
-/* Whether either slot has the journal magic (valid or not). */
-static bool jsb_magic(const struct jsb_slots *j)
-{
-	return j->r[0] != -ENODATA || j->r[1] != -ENODATA;
-}
-
-/*
- * Read and decode both slots from @fd (a block device or an image file),
- * as the module does when it attaches (driver/journal.c, vraid_jsb_read()).
- */
-static void jsb_read(int fd, const char *dev, struct jsb_slots *j)
-{
-	static const uint64_t at[2] = { VRAID_J_SB_SECTOR0, VRAID_J_SB_SECTOR1 };
-	off_t end = lseek(fd, 0, SEEK_END);
-	uint64_t sectors = end > 0 ? (uint64_t)end / SECTOR_BYTES : 0;
-	void *buf = NULL;
-	ssize_t n;
-	int i;
-
-	memset(j, 0, sizeof(*j));
-	if (posix_memalign(&buf, VRAID_J_BLOCK, VRAID_J_BLOCK))
-		buf = NULL;
-	for (i = 0; i < 2; i++) {
-		n = buf ? pread(fd, buf, VRAID_J_BLOCK,
-				(off_t)(at[i] * SECTOR_BYTES)) : -1;
-		if (n == VRAID_J_BLOCK) {
-			j->r[i] = vraid_jsb_decode(buf, (uint32_t)i, sectors,
-						   &j->sb[i], j->why[i],
-						   sizeof(j->why[i]));
-			continue;
-		}
-		/* unreadable: no magic known, so no journal known either */
-		j->r[i] = -ENODATA;
-		snprintf(j->why[i], sizeof(j->why[i]), "cannot read %s at byte %llu: %s",
-			 dev, (unsigned long long)(at[i] * SECTOR_BYTES),
-			 n < 0 ? strerror(errno) : "short read");
-	}
-	free(buf);
-	j->pick = vraid_jsb_choose(&j->sb[0], j->r[0], &j->sb[1], j->r[1],
-				   j->pick_why, sizeof(j->pick_why));
-}
 
 /* What the superblock flags mean, for people. */
 static const char *jsb_flags_says(uint32_t flags)
