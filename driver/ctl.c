@@ -745,9 +745,10 @@ static int __init vraid_init(void)
 {
 	int ret;
 
+	vraid_crc_init();
 	ret = vraid_cache_module_init();
 	if (ret)
-		return ret;
+		goto out_crc;
 	ret = vraid_journal_module_init();
 	if (ret)
 		goto out_cache;
@@ -786,6 +787,8 @@ out_journal:
 	vraid_journal_module_exit();
 out_cache:
 	vraid_cache_module_exit();
+out_crc:
+	vraid_crc_exit();
 	return ret;
 }
 
@@ -808,6 +811,7 @@ static void __exit vraid_exit(void)
 	destroy_workqueue(vraid_wq);
 	vraid_journal_module_exit();
 	vraid_cache_module_exit();
+	vraid_crc_exit();
 }
 
 module_init(vraid_init);

@@ -131,7 +131,7 @@ static const u32 vraid_crc32c_table[256] = {
 	0xbe2da0a5U, 0x4c4623a6U, 0x5f16d052U, 0xad7d5351U,
 };
 
-u32 vraid_crc32c(u32 crc, const void *buf, size_t len)
+u32 vraid_crc32c_sw(u32 crc, const void *buf, size_t len)
 {
 	const u8 *p = buf;
 
@@ -140,6 +140,14 @@ u32 vraid_crc32c(u32 crc, const void *buf, size_t len)
 		crc = (crc >> 8) ^ vraid_crc32c_table[(crc ^ *p++) & 0xff];
 	return ~crc;
 }
+
+#ifndef __KERNEL__
+/* In the module, crc.c's: the kernel's crc32c, accelerated where it can. */
+u32 vraid_crc32c(u32 crc, const void *buf, size_t len)
+{
+	return vraid_crc32c_sw(crc, buf, len);
+}
+#endif
 
 void vraid_md_encode(const struct vraid_md *md, u8 *blk)
 {

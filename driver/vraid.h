@@ -265,6 +265,10 @@ void vraid_cache_write_end(struct vraid_vd *vd, struct bio *bio);
 void vraid_cache_drop_all(struct vraid_vd *vd, bool dirty);
 unsigned long vraid_cache_pages(struct vraid_vd *vd);
 
+/* crc.c: vraid_crc32c() itself is declared in metadata.h */
+void vraid_crc_init(void);
+void vraid_crc_exit(void);
+
 /* journal.c */
 int vraid_journal_module_init(void);
 void vraid_journal_module_exit(void);
