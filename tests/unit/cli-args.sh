@@ -1183,7 +1183,8 @@ run_tests() {
 	check "help assemble" 0 "usage: vraidctl assemble [--no-journal] --scan | DEV..." "" "$V" help assemble
 	out_has "assemble -h --no-journal" -qF "--no-journal  assemble even though the journal holding writes of the"
 	out_has "assemble -h says the writes are lost" -qF "writes are LOST"
-	out_has "assemble -h says the order after a crash" -qF "After a crash: vraidctl controller journal DEV, then vraidctl assemble"
+	out_has "assemble -h says what to run after a crash" -qF "vraidctl assemble --scan (it finds and attaches the journal), or with"
+	out_has "assemble -h says the order with named devices" -qF "named devices: vraidctl controller journal DEV, then vraidctl assemble"
 	check "create -h says what wb does" 0 "controller's journal (\`vraidctl controller journal DEV\`), which keeps" "" "$V" help create
 	out_lacks "create -h no longer says wb waits for a journal" -qF "until there is"
 	check "controller --help" 0 "usage: vraidctl controller" "" "$V" controller --help
