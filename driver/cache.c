@@ -696,14 +696,17 @@ static void vraid_ra_endio(struct bio *bio)
 static void vraid_destage_endio(struct bio *bio);
 
 /*
- * Whether @bio is (a piece of) the cache's own: a read-ahead window or a
- * destage write, whose pieces come back through vraid_submit_bio().
+ * The vraid_engine_submit() flags of @bio, as it arrives at
+ * vraid_submit_bio(): a user's, or (a piece of) the cache's own (a
+ * read-ahead window, a destage write) or the journal's (a replay write,
+ * not counted either; a user write it sends around the cache, counted).
  */
-bool vraid_cache_internal(struct bio *bio)
+u32 vraid_cache_sub_flags(struct bio *bio)
 {
-	return bio->bi_end_io == vraid_ra_endio ||
-	       bio->bi_end_io == vraid_destage_endio ||
-	       vraid_journal_internal(bio);
+	if (bio->bi_end_io == vraid_ra_endio ||
+	    bio->bi_end_io == vraid_destage_endio)
+		return VRAID_SUB_NOACCT;
+	return vraid_journal_sub_flags(bio);
 }
 
 /*
@@ -968,7 +971,7 @@ static void vraid_destage_line(struct vraid_vd *vd, u64 lno, u16 mask,
 		}
 		bio->bi_end_io = vraid_destage_endio;
 		atomic_inc(&c->destaging);
-		vraid_engine_submit(vd, bio, 0);
+		vraid_engine_submit(vd, bio, VRAID_SUB_NOACCT);
 	}
 }
 
@@ -1266,7 +1269,7 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 		atomic_long_sub(n, &vraid_cache_used);
 		goto around;
 	}
-	start = bio_start_io_acct(bio);
+	start = vraid_acct_start(bio);	/* the journal keeps it */
 	vraid_cache_copy(bio, 0, pages, n, false);
 	/* the journal's references: a rewrite may replace them in the line */
 	for (i = 0; jw && i < n; i++)

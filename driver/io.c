@@ -63,12 +63,18 @@ static bool vraid_io_hold(struct vraid_vd *vd, struct bio *bio)
  * Every VD bio that a level's code takes (after the splits) starts here
  * and ends in vraid_io_done(), with its range unchanged in between: the
  * block layer's accounting, and for writes the cache's bookkeeping.
+ * The cache's and the journal's own bios (@flags VRAID_SUB_NOACCT) are
+ * not counted as the VD's I/O: a write-back write counts once, when the
+ * cache takes it, not again when it is destaged.  Returns the start
+ * time, never 0, or 0 when not counted.
  */
-unsigned long vraid_io_start(struct vraid_vd *vd, struct bio *bio)
+unsigned long vraid_io_start(struct vraid_vd *vd, struct bio *bio, u32 flags)
 {
 	if (op_is_write(bio_op(bio)))
 		vraid_cache_write_start(vd, bio);
-	return bio_start_io_acct(bio);
+	if (flags & VRAID_SUB_NOACCT)
+		return 0;
+	return vraid_acct_start(bio);
 }
 
 /* Complete a VD bio that went through vraid_io_start(). */
@@ -78,7 +84,8 @@ void vraid_io_done(struct vraid_vd *vd, struct bio *bio, unsigned long start)
 		vraid_cache_write_end(vd, bio);
 	if (vd->bitmap && op_is_write(bio_op(bio)) && bio_sectors(bio))
 		vraid_bitmap_end(vd, bio);
-	bio_end_io_acct(bio, start);
+	if (start)
+		bio_end_io_acct(bio, start);
 	if (op_is_write(bio_op(bio)) && vraid_io_hold(vd, bio))
 		return;
 	bio_endio(bio);
@@ -110,7 +117,7 @@ static void vraid_clone_endio(struct bio *clone)
 }
 
 /* Map a bio that lies on one member and send it there. */
-static void vraid_map_bio(struct vraid_vd *vd, struct bio *bio)
+static void vraid_map_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
 {
 	struct vraid_map map;
 	struct vraid_io *io;
@@ -134,7 +141,7 @@ static void vraid_map_bio(struct vraid_vd *vd, struct bio *bio)
 	io = container_of(clone, struct vraid_io, clone);
 	io->vd = vd;
 	io->member = map.member;
-	io->start = vraid_io_start(vd, bio);
+	io->start = vraid_io_start(vd, bio, flags);
 	clone->bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS + map.sector;
 	clone->bi_private = bio;
 	clone->bi_end_io = vraid_clone_endio;
@@ -289,7 +296,7 @@ static void vraid_parity_piece(struct vraid_vd *vd, struct bio *bio, u32 flags)
 {
 	bio = vraid_read_via_cache(vd, bio, flags);
 	if (bio)
-		vraid_parity_bio(vd, bio);
+		vraid_parity_bio(vd, bio, flags);
 }
 
 /*
@@ -321,7 +328,7 @@ static void vraid_parity_split(struct vraid_vd *vd, struct bio *bio,
 void vraid_submit_bio(struct bio *bio)
 {
 	struct vraid_vd *vd = bio->bi_bdev->bd_disk->private_data;
-	u32 flags = vraid_cache_internal(bio) ? 0 : VRAID_SUB_USER;
+	u32 flags = vraid_cache_sub_flags(bio);
 
 	if (unlikely(READ_ONCE(vd->state) == VRAID_VD_OFFLINE)) {
 		bio_io_error(bio);
@@ -401,10 +408,10 @@ void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags)
 	switch (vd->geom.level) {
 	case VRAID_LEVEL_1:
 	case VRAID_LEVEL_10:
-		vraid_mirror_bio(vd, bio);
+		vraid_mirror_bio(vd, bio, flags);
 		break;
 	default:
-		vraid_map_bio(vd, bio);
+		vraid_map_bio(vd, bio, flags);
 	}
 }
 

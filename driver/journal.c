@@ -147,11 +147,18 @@ static bool vraid_jresume_locked(struct vraid_journal *j);
 static void vraid_jbypass_endio(struct bio *bio);
 static void vraid_jreplay_endio(struct bio *bio);
 
-/* Whether @bio is the journal's own (a bypass write or a replay). */
-bool vraid_journal_internal(struct bio *bio)
+/*
+ * vraid_cache_sub_flags() of the journal's own bios: a replay write
+ * (internal, not counted) or a write sent around the cache (internal,
+ * counted: it is the user's); else a user bio.
+ */
+u32 vraid_journal_sub_flags(struct bio *bio)
 {
-	return bio->bi_end_io == vraid_jbypass_endio ||
-	       bio->bi_end_io == vraid_jreplay_endio;
+	if (bio->bi_end_io == vraid_jreplay_endio)
+		return VRAID_SUB_NOACCT;
+	if (bio->bi_end_io == vraid_jbypass_endio)
+		return 0;
+	return VRAID_SUB_USER;
 }
 
 static u64 vraid_jsector(struct vraid_journal *j, u64 block)
@@ -1112,7 +1119,7 @@ static int vraid_jreplay_write(struct vraid_vd *vd, u64 sector,
 		}
 		bio->bi_private = &done;
 		bio->bi_end_io = vraid_jreplay_endio;
-		vraid_engine_submit(vd, bio, 0);
+		vraid_engine_submit(vd, bio, VRAID_SUB_NOACCT);
 		wait_for_completion_io(&done);
 		if (bio->bi_status)
 			ret = -EIO;

@@ -392,7 +392,7 @@ static void vraid_mirror_resume(struct vraid_vd *vd, struct bio *bio,
 		vraid_mirror_write(mio);
 }
 
-void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio)
+void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
 {
 	struct vraid_mio *mio;
 	u32 copy;
@@ -416,7 +416,7 @@ void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio)
 		return;
 	}
 	percpu_ref_get(&vd->active);
-	mio->start = vraid_io_start(vd, bio);
+	mio->start = vraid_io_start(vd, bio, flags);
 
 	if (op_is_write(bio_op(bio))) {
 		/* First its region's bit in the write-intent bitmap. */

@@ -937,7 +937,7 @@ static void vraid_parity_resume(struct vraid_vd *vd, struct bio *bio,
 	vraid_parity_via_cache(vd, bio, start, false);
 }
 
-void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio)
+void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
 {
 	struct vraid_parity_loc loc;
 	unsigned long start;
@@ -949,7 +949,7 @@ void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio)
 		return;
 	}
 	percpu_ref_get(&vd->active);
-	start = vraid_io_start(vd, bio);
+	start = vraid_io_start(vd, bio, flags);
 	vraid_layout_parity(&vd->geom, bio->bi_iter.bi_sector, &loc);
 
 	if (bio_op(bio) == REQ_OP_READ && vraid_member_ok(vd, loc.member)) {

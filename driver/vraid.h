@@ -237,10 +237,18 @@ void vraid_submit_bio(struct bio *bio);
 /* vraid_engine_submit() flags */
 #define VRAID_SUB_USER		(1U << 0)	/* a user bio: the cache's paths */
 #define VRAID_SUB_CHECKED	(1U << 1)	/* it waited for older dirty data */
+/* the cache's or the journal's own (destage, read-ahead, replay): */
+#define VRAID_SUB_NOACCT	(1U << 2)	/* not in the VD's disk stats */
 void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags);
 int vraid_io_init(struct vraid_vd *vd);
 void vraid_io_exit(struct vraid_vd *vd);
-unsigned long vraid_io_start(struct vraid_vd *vd, struct bio *bio);
+unsigned long vraid_io_start(struct vraid_vd *vd, struct bio *bio, u32 flags);
+
+/* bio_start_io_acct(), never 0: 0 is "not counted" where a start is kept */
+static inline unsigned long vraid_acct_start(struct bio *bio)
+{
+	return bio_start_io_acct(bio) ?: 1;
+}
 void vraid_io_done(struct vraid_vd *vd, struct bio *bio, unsigned long start);
 
 /* cache.c */
@@ -256,7 +264,7 @@ unsigned long vraid_cache_dirty_pages(struct vraid_vd *vd);
 int vraid_cache_drain(struct vraid_vd *vd);
 int vraid_cache_stop(struct vraid_vd *vd);
 extern struct workqueue_struct *vraid_cache_wq;
-bool vraid_cache_internal(struct bio *bio);
+u32 vraid_cache_sub_flags(struct bio *bio);
 int vraid_cache_set_size(u64 bytes, char *msg, size_t len);
 void vraid_cache_show(struct vraid_controller *ctl);
 void vraid_cache_ra(struct vraid_vd *vd, struct bio *bio);
@@ -272,7 +280,7 @@ void vraid_crc_exit(void);
 /* journal.c */
 int vraid_journal_module_init(void);
 void vraid_journal_module_exit(void);
-bool vraid_journal_internal(struct bio *bio);
+u32 vraid_journal_sub_flags(struct bio *bio);
 bool vraid_journal_get(struct vraid_vd *vd);
 void vraid_journal_put(struct vraid_vd *vd);
 void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
@@ -365,14 +373,14 @@ int vraid_bitmap_load(struct vraid_vd *vd);
 int vraid_bitmap_flush(struct vraid_vd *vd);
 
 /* mirror.c */
-void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio);
+void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio, u32 flags);
 int vraid_mirror_init(struct vraid_vd *vd);
 void vraid_mirror_exit(struct vraid_vd *vd);
 int vraid_mirror_sync(struct vraid_vd *vd, struct vraid_sync *sy,
 		      u64 msector, u32 len, struct page **pages);
 
 /* parity.c */
-void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio);
+void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio, u32 flags);
 int vraid_parity_init(struct vraid_vd *vd);
 void vraid_parity_exit(struct vraid_vd *vd);
 int vraid_parity_sync(struct vraid_vd *vd, struct vraid_sync *sy,

@@ -1,6 +1,7 @@
 #!/bin/sh
 # vraidctl stats: the VD's counters move exactly as fio's I/O (bytes; I/Os
-# as split at strip boundaries), flushes count when the VD has a write cache, every
+# as split at strip boundaries; with write-back not the destage's too),
+# flushes count when the VD has a write cache, every
 # member of a RAID5 is written and its counts match sysfs; --watch reports
 # rates while fio runs and zero when idle; --json is one line per report;
 # a VD that is not there and bad arguments get clear errors.
@@ -85,6 +86,21 @@ grep "  $n " /tmp/watch.out | awk '$4 > 0 { ok = 1 } END { exit !ok }' ||
 idle=$(vraidctl stats "$n" --watch --interval 0.5 --count 1 --json)
 [ "$(echo "$idle" | json_num writes_per_s)" = 0.0 ] ||
 	fail "idle --watch reports writes: $idle"
+
+# Write-back: a write counts once, when the cache takes it; its destage
+# is not counted again as the VD's (it is in destaged and the members').
+vraidctl set "$n" write-policy=awb >/dev/null || fail "set write-policy=awb failed"
+w0=$(vraidctl stats "$n" --json)
+fio --name=wb --filename="$vd" --rw=randwrite --bs=4k --size=2M --direct=1 \
+	--ioengine=libaio --iodepth=8 --randrepeat=0 >/dev/null ||
+	fail "fio randwrite (awb) failed"
+vraidctl set "$n" write-policy=wt >/dev/null || fail "set write-policy=wt failed"
+w1=$(vraidctl stats "$n" --json)
+dw=$(($(echo "$w1" | json_num writes) - $(echo "$w0" | json_num writes)))
+dd=$(($(echo "$w1" | json_num destaged_pages) - $(echo "$w0" | json_num destaged_pages)))
+echo "awb: fio wrote 512 x 4 KiB; stats: +$dw writes, +$dd pages destaged"
+[ "$dd" -gt 0 ] || fail "awb destaged nothing ($dd)"
+[ "$dw" = 512 ] || fail "writes grew by $dw under awb, fio did 512 (destage counted?)"
 
 # Errors.
 expect_fail vraidctl stats vraid99
