@@ -243,13 +243,13 @@ void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags);
 int vraid_io_init(struct vraid_vd *vd);
 void vraid_io_exit(struct vraid_vd *vd);
 unsigned long vraid_io_start(struct vraid_vd *vd, struct bio *bio, u32 flags);
+void vraid_io_done(struct vraid_vd *vd, struct bio *bio, unsigned long start);
 
 /* bio_start_io_acct(), never 0: 0 is "not counted" where a start is kept */
 static inline unsigned long vraid_acct_start(struct bio *bio)
 {
 	return bio_start_io_acct(bio) ?: 1;
 }
-void vraid_io_done(struct vraid_vd *vd, struct bio *bio, unsigned long start);
 
 /* cache.c */
 int vraid_cache_module_init(void);
