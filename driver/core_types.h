@@ -4,7 +4,8 @@
  *
  * Files of the portable core (geom.c, validate.c) include only this header
  * and the uapi header.  In the kernel it maps onto kernel types; in
- * userspace (unit tests, fuzzers) onto libc.  Nothing else may be used by
+ * userspace (unit tests, fuzzers) onto libc, and vraid_crc32c() onto the
+ * portable table.  Nothing else may be used by
  * the core: fixed-width integers, errno values, snprintf/memchr and one
  * 64-by-32 division.
  */
@@ -36,6 +37,9 @@ static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
 	*remainder = (u32)(dividend % divisor);
 	return dividend / divisor;
 }
+
+/* CRC32C: the portable table (metadata.c); the module has crc.c's */
+#define vraid_crc32c vraid_crc32c_sw
 #endif
 
 #endif /* VRAID_CORE_TYPES_H */

@@ -141,14 +141,6 @@ u32 vraid_crc32c_sw(u32 crc, const void *buf, size_t len)
 	return ~crc;
 }
 
-#ifndef __KERNEL__
-/* In the module, crc.c's: the kernel's crc32c, accelerated where it can. */
-u32 vraid_crc32c(u32 crc, const void *buf, size_t len)
-{
-	return vraid_crc32c_sw(crc, buf, len);
-}
-#endif
-
 void vraid_md_encode(const struct vraid_md *md, u8 *blk)
 {
 	u32 i;

@@ -104,7 +104,7 @@ int vraid_bm_decode(const u8 *blk, const u8 *vd_uuid, u32 *shift,
  * CRC32C (Castagnoli), chained: vraid_crc32c(vraid_crc32c(0, a, n), b, m)
  * is the CRC of a then b.  _sw is the portable byte-wise table; in the
  * module vraid_crc32c() is crc.c's (the kernel's crc32c, SSE4.2 where
- * the CPU has it), elsewhere _sw.
+ * the CPU has it), elsewhere _sw (core_types.h).
  */
 u32 vraid_crc32c_sw(u32 crc, const void *buf, size_t len);
 u32 vraid_crc32c(u32 crc, const void *buf, size_t len);
