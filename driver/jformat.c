@@ -126,10 +126,10 @@ int vraid_jsb_decode(const u8 *blk, u32 slot, u64 dev_sectors,
 		return -ENODATA;
 	}
 	v = get32(blk + SB_VERSION);
-	if (v != VRAID_J_VERSION) {
+	if (v < VRAID_J_VERSION_MIN || v > VRAID_J_VERSION) {
 		snprintf(msg, msglen,
-			 "journal version %u is not supported (this vraid reads %u)",
-			 v, VRAID_J_VERSION);
+			 "journal version %u is not supported (this vraid reads %u to %u)",
+			 v, VRAID_J_VERSION_MIN, VRAID_J_VERSION);
 		return -EPROTONOSUPPORT;
 	}
 	if (get32(blk + SB_BSIZE) != VRAID_J_BLOCK) {
@@ -320,9 +320,11 @@ static int decode_entry(const u8 *p, u32 room, u64 rec_seq, u32 index,
 			 index, e->size, E_HEAD, room);
 		return -EINVAL;
 	}
-	if (get16(p + E_FLAGS)) {
+	e->flags = get16(p + E_FLAGS);
+	if (e->flags & ~(e->type == VRAID_JE_DATA ?
+			 VRAID_JE_F_PARITY_DATA : 0)) {
 		snprintf(msg, msglen, "entry %u: unknown flags 0x%x", index,
-			 get16(p + E_FLAGS));
+			 e->flags);
 		return -EINVAL;
 	}
 	if (get16(p + E_RES1) || get32(p + E_RES2)) {
@@ -399,6 +401,13 @@ static int decode_entry(const u8 *p, u32 room, u64 rec_seq, u32 index,
 				 index, e->first_mask, e->last_mask);
 			return -EINVAL;
 		}
+		if ((e->flags & VRAID_JE_F_PARITY_DATA) &&
+		    (e->pages != 1 || e->first_mask != 0xff)) {
+			snprintf(msg, msglen,
+				 "entry %u: parity DATA entry is not one whole 4 KiB block",
+				 index);
+			return -EINVAL;
+		}
 		return 0;
 	case VRAID_JE_PARITY:
 		e->span = get32(p + 40);
@@ -463,6 +472,25 @@ static int decode_entry(const u8 *p, u32 room, u64 rec_seq, u32 index,
 		}
 		return 0;
 	}
+}
+
+u64 vraid_jparity_dirty_cap(u64 ring, u32 npar)
+{
+	/* between two tail moves: to the trigger, one record and a PAD more */
+	u64 user = ring / VRAID_J_CP_PARITY + 2 * (1 + VRAID_J_MAX_PAYLOAD);
+	/* writes around the cache in flight when a checkpoint starts */
+	u64 around = ring / VRAID_J_BYPASS + 512;
+	u64 need = user + (2 + npar) * (user + around), cap = 0;
+	u32 rem;
+
+	/*
+	 * ring >= need + (2 + npar) * 2 cap: the parity records of what was
+	 * logged or sent around, of what was dirty at the last tail move
+	 * and of what is dirty now.
+	 */
+	if (ring > need)
+		cap = div_u64_rem(ring - need, 2 * (2 + npar), &rem);
+	return cap < 64 ? 64 : cap;
 }
 
 /* ---- building a record ---- */
@@ -530,6 +558,20 @@ int vraid_jrec_add_data(struct vraid_jbuild *b, const u8 *vd_uuid,
 	return add_end(b, p);
 }
 
+int vraid_jrec_add_pdata(struct vraid_jbuild *b, const u8 *vd_uuid,
+			 u64 sector)
+{
+	u8 *p = add_begin(b, VRAID_JE_DATA, VRAID_JE_DATA_SIZE, 1, vd_uuid);
+
+	if (!p)
+		return -ENOSPC;
+	put16(p + E_FLAGS, VRAID_JE_F_PARITY_DATA);
+	put64(p + E_SECTOR, sector);
+	p[40] = 0xff;
+	p[41] = 0xff;
+	return add_end(b, p);
+}
+
 int vraid_jrec_add_parity(struct vraid_jbuild *b, const u8 *vd_uuid,
 			  u64 msector, u32 span, const struct vraid_jref *refs,
 			  u32 nrefs, u32 pages)
@@ -587,7 +629,7 @@ static void hdr_encode(u8 *blk, u16 entries, u64 seq, u64 position,
 		       u32 flags)
 {
 	put32(blk + RH_MAGIC, VRAID_J_REC_MAGIC);
-	put16(blk + RH_VERSION, VRAID_J_VERSION);
+	put16(blk + RH_VERSION, VRAID_J_REC_VERSION);
 	put16(blk + RH_ENTRIES, entries);
 	put32(blk + RH_PCRC, payload_crc);
 	put64(blk + RH_SEQ, seq);
@@ -689,10 +731,10 @@ int vraid_jhdr_decode(const u8 *blk, struct vraid_jhdr *hdr, char *msg,
 		return -ENODATA;
 	}
 	v = get16(blk + RH_VERSION);
-	if (v != VRAID_J_VERSION) {
+	if (v != VRAID_J_REC_VERSION) {
 		snprintf(msg, msglen,
 			 "journal record version %u is not supported (this vraid reads %u)",
-			 v, VRAID_J_VERSION);
+			 v, VRAID_J_REC_VERSION);
 		return -EPROTONOSUPPORT;
 	}
 	crc = block_crc(blk, RH_CRC);
@@ -1006,6 +1048,8 @@ int vraid_jplan_make(const struct vraid_jplan_in *in, u32 n, u64 floor,
 				parity[plan->nparity++] = i;
 			break;
 		case VRAID_JE_DATA:
+			if (e->flags & VRAID_JE_F_PARITY_DATA)
+				break;	/* written with its PARITY entry */
 			for (k = 0; k < e->pages; k++) {
 				if (np >= max_pages) {
 					snprintf(msg, msglen,

@@ -21,7 +21,16 @@
 #define VRAID_J_BLOCK		4096
 #define VRAID_J_SB_MAGIC	0x4c4a5256U	/* "VRJL" little-endian */
 #define VRAID_J_REC_MAGIC	0x524a5256U	/* "VRJR" little-endian */
-#define VRAID_J_VERSION		1
+/*
+ * Superblock version: 2 since parity records (DATA entries flagged
+ * VRAID_JE_F_PARITY_DATA), so that a module that knows only version 1
+ * refuses the journal rather than ending its scan at the first such
+ * record; version 1 journals are read and rewritten as 2.  Records keep
+ * version 1.
+ */
+#define VRAID_J_VERSION		2
+#define VRAID_J_VERSION_MIN	1
+#define VRAID_J_REC_VERSION	1
 #define VRAID_J_UUID_LEN	16
 #define VRAID_J_SB_SECTOR0	8ULL		/* slot 0: byte 4096 */
 #define VRAID_J_SB_SECTOR1	16ULL		/* slot 1: byte 8192 */
@@ -50,6 +59,13 @@
 #define VRAID_JE_INVAL_SIZE	48
 #define VRAID_JE_CLEAN_SIZE	40
 #define VRAID_J_MAX_REFS	31		/* data blocks of a column */
+/*
+ * Entry flags.  PARITY_DATA (DATA only): the whole 4 KiB data block of a
+ * column that a PARITY entry of the same record refers to, not a version
+ * of the VD: replay writes it with its PARITY entry, straight to the
+ * member, and never through the VD.
+ */
+#define VRAID_JE_F_PARITY_DATA	(1U << 0)
 
 /* The decoded superblock (host order). */
 struct vraid_jsb {
@@ -110,6 +126,7 @@ struct vraid_jref {
 struct vraid_jentry {
 	u16 type;			/* VRAID_JE_* */
 	u16 size;			/* bytes */
+	u16 flags;			/* VRAID_JE_F_* */
 	u16 index;			/* in its record */
 	u32 pages;			/* payload blocks */
 	u32 page_off;			/* its first payload block */
@@ -145,6 +162,9 @@ struct vraid_jbuild {
 void vraid_jrec_init(struct vraid_jbuild *b, u8 *blk, u64 seq);
 int vraid_jrec_add_data(struct vraid_jbuild *b, const u8 *vd_uuid,
 			u64 sector, u8 first_mask, u8 last_mask, u32 pages);
+/* A PARITY_DATA entry: the column's data block at VD sector @sector. */
+int vraid_jrec_add_pdata(struct vraid_jbuild *b, const u8 *vd_uuid,
+			 u64 sector);
 int vraid_jrec_add_parity(struct vraid_jbuild *b, const u8 *vd_uuid,
 			  u64 msector, u32 span, const struct vraid_jref *refs,
 			  u32 nrefs, u32 pages);
@@ -226,6 +246,21 @@ u64 vraid_jring_advance(u64 ring, u64 pos, u64 blocks);
  */
 int vraid_jring_reserve(u64 ring, u64 tail, u64 head, u64 blocks, u64 *start,
 			u64 *pad);
+
+/*
+ * With a parity VD bound, a checkpoint starts once ring / VRAID_J_CP_PARITY
+ * blocks are in use; user records and writes around the cache wait while
+ * it runs; at most ring / VRAID_J_BYPASS pages of writes around the cache
+ * are in flight (or one write alone, of up to 512 pages); and the cache
+ * holds at most vraid_jparity_dirty_cap() dirty pages.  Then the parity
+ * records of every column written before the tail moves fit in the ring
+ * (each page written costs at most 2 + @npar blocks: header, data, P, Q;
+ * Documentation/cache-design.rst, "Parity records and the write hole").
+ * The cap is at least 64 pages.
+ */
+#define VRAID_J_CP_PARITY	16
+#define VRAID_J_BYPASS		64
+u64 vraid_jparity_dirty_cap(u64 ring, u32 npar);
 
 /*
  * ---- the replay planner ----

@@ -117,6 +117,11 @@ static void fuzz_sb(const u8 *data, size_t size, u8 flags)
 		    (s0.generation & 1) != (flags & 1))
 			die("superblock accepted with an impossible ring");
 		vraid_jsb_encode(&s0, again);
+		/* an older version is written back as the current one */
+		if (blk[4] != VRAID_J_VERSION) {
+			again[4] = blk[4];
+			reseal(again, 12);
+		}
 		if (memcmp(blk, again, VRAID_J_BLOCK))
 			die("superblock: decode+encode changed an accepted block");
 	}
@@ -159,9 +164,15 @@ static void reencode(const u8 *blk, const struct vraid_jhdr *h)
 			    n - 1, e.index, e.page_off, e.pages);
 		switch (e.type) {
 		case VRAID_JE_DATA:
-			ret = vraid_jrec_add_data(&b, e.vd_uuid, e.sector,
-						  e.first_mask, e.last_mask,
-						  e.pages);
+			if (e.flags & VRAID_JE_F_PARITY_DATA)
+				ret = vraid_jrec_add_pdata(&b, e.vd_uuid,
+							   e.sector);
+			else
+				ret = vraid_jrec_add_data(&b, e.vd_uuid,
+							  e.sector,
+							  e.first_mask,
+							  e.last_mask,
+							  e.pages);
 			break;
 		case VRAID_JE_PARITY:
 			for (i = 0; i < e.nrefs; i++)

@@ -143,6 +143,16 @@ static void test_sb(void)
 	CHECK(bad == 0, "%u damaged superblocks accepted", bad);
 	tap_end();
 
+	tap_begin("superblock: version 1 (before parity records) is read");
+	memcpy(blk, good, BLK);
+	blk[4] = 1;
+	reseal(blk, 12);
+	ret = vraid_jsb_decode(blk, 0, dev, &b, msg, VRAID_MSG_LEN);
+	CHECK(ret == 0 && b.generation == 40, "%d (%s)", ret, msg);
+	CHECK(good[4] == VRAID_J_VERSION && VRAID_J_VERSION == 2,
+	      "encode writes version %u", good[4]);
+	tap_end();
+
 	tap_begin("superblock: torn (second half old zeros) is refused");
 	memcpy(blk, good, BLK);
 	memset(blk + 2048, 0xff, 2048);
@@ -171,7 +181,8 @@ static void test_sb(void)
 	tap_end();							\
 } while (0)
 
-	SB_BAD("version 2", -EPROTONOSUPPORT, "version 2", 0, dev, blk[4] = 2);
+	SB_BAD("version 3", -EPROTONOSUPPORT, "version 3", 0, dev, blk[4] = 3);
+	SB_BAD("version 0", -EPROTONOSUPPORT, "version 0", 0, dev, blk[4] = 0);
 	SB_BAD("block size 512", -EINVAL, "block size 512", 0, dev,
 	       put32(blk + 8, 512));
 	SB_BAD("reserved byte", -EINVAL, "reserved", 0, dev, blk[4095] = 1);
@@ -421,7 +432,11 @@ static void test_record_damage(void)
 	REC_BAD("unknown type", -EINVAL, "entry 0: unknown type 5",
 		blk[64] = 5);
 	REC_BAD("type 0", -EINVAL, "entry 0: unknown type 0", blk[64] = 0);
-	REC_BAD("entry flags", -EINVAL, "entry 0: unknown flags", blk[68] = 1);
+	REC_BAD("entry flags", -EINVAL, "entry 0: unknown flags", blk[68] = 2);
+	REC_BAD("parity data of 2 pages", -EINVAL,
+		"entry 0: parity DATA entry is not one whole", blk[68] = 1);
+	REC_BAD("parity-data flag on PARITY", -EINVAL,
+		"entry 1: unknown flags 0x1", blk[116] = 1);
 	REC_BAD("entry reserved u16", -EINVAL, "entry 0: reserved",
 		blk[70] = 1);
 	REC_BAD("entry reserved u32", -EINVAL, "entry 0: reserved",
@@ -920,6 +935,41 @@ static bool has_page(const struct vraid_jplan_page *p, u32 np, u64 sector,
 	return false;
 }
 
+/* The dirty cap keeps parity records within the ring (jformat.h). */
+static void test_parity_cap(void)
+{
+	static const u64 rings[] = { VRAID_J_MIN_RING, 32512, 262144,
+				     1ULL << 20, 1ULL << 30 };
+	u32 i, npar;
+
+	tap_begin("parity records: the dirty cap keeps them within the ring");
+	for (npar = 1; npar <= 2; npar++) {
+		u64 last = 0;
+
+		for (i = 0; i < sizeof(rings) / sizeof(rings[0]); i++) {
+			u64 ring = rings[i];
+			u64 cap = vraid_jparity_dirty_cap(ring, npar);
+			u64 user = ring / VRAID_J_CP_PARITY + 2 * 257;
+			u64 around = ring / VRAID_J_BYPASS + 512;
+
+			CHECK(user + (2 + npar) * (user + around + 2 * cap) <=
+			      ring, "ring %llu npar %u: cap %llu too high",
+			      (unsigned long long)ring, npar,
+			      (unsigned long long)cap);
+			CHECK(cap >= 64 && cap > last, "ring %llu: cap %llu",
+			      (unsigned long long)ring,
+			      (unsigned long long)cap);
+			last = cap;
+		}
+	}
+	CHECK(vraid_jparity_dirty_cap(VRAID_J_MIN_RING, 2) >= 512,
+	      "smallest journal, RAID6: %llu pages",
+	      (unsigned long long)vraid_jparity_dirty_cap(VRAID_J_MIN_RING,
+							  2));
+	CHECK(vraid_jparity_dirty_cap(1000, 2) == 64, "tiny ring: the floor");
+	tap_end();
+}
+
 static void test_plan(void)
 {
 	u8 *blks[6];
@@ -959,6 +1009,26 @@ static void test_plan(void)
 	      has_page(pages, plan.npages, 32, 3, 1, 0x01), "masks of in 3");
 	for (i = 1; i < plan.npages; i++)
 		CHECK(pages[i - 1].sector <= pages[i].sector, "sorted");
+	tap_end();
+
+	tap_begin("planner: parity data is written with its PARITY entry only");
+	vraid_jrec_init(&b, blks[2], 12);	/* rebuilt by the next test */
+	ret = vraid_jrec_add_pdata(&b, VD1, 0);				/* in 4 */
+	refs[0] = (struct vraid_jref){ 12, 0, 0 };
+	ret |= vraid_jrec_add_parity(&b, VD1, VRAID_DATA_OFFSET_SECTORS, 0,
+				     refs, 1, 1);			/* in 5 */
+	vraid_jrec_finish(&b, 5, JUUID, 0);
+	CHECK(ret == 0, "build: %d", ret);
+	n = collect(blks, 3, in);
+	CHECK(n == 6 && in[4].e.type == VRAID_JE_DATA &&
+	      in[4].e.flags == VRAID_JE_F_PARITY_DATA && in[4].e.pages == 1,
+	      "decoded: %u entries, flags 0x%x", n, in[4].e.flags);
+	ret = vraid_jplan_make(in, n, 0, 1, scratch, parity, pages, 32, &plan,
+			       msg, VRAID_MSG_LEN);
+	CHECK(ret == 0 && plan.nparity == 1 && parity[0] == 5 &&
+	      plan.npages == 5 && !has_page(pages, plan.npages, 0, 4, 0, 0xff),
+	      "%d parity %u pages %u (%s)", ret, plan.nparity, plan.npages,
+	      msg);
 	tap_end();
 
 	tap_begin("planner: metadata floor and VD_CLEAN cut the log");
@@ -1179,6 +1249,7 @@ int main(void)
 	test_expect();
 	test_ring_exhaustive();
 	test_ring_scan();
+	test_parity_cap();
 	test_plan();
 	test_plan_model();
 	return tap_done();
