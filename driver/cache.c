@@ -1125,6 +1125,23 @@ static bool vraid_cache_old_dirty(struct vraid_cache *c, u32 below)
 }
 
 /*
+ * The limits of a cache of @limit pages now: with a parity VD logging to
+ * the journal, dirty data is capped so that its parity records fit.
+ */
+static void vraid_cache_limits_now(unsigned long limit,
+				   struct vraid_cache_limits *l)
+{
+	unsigned long cap = vraid_journal_dirty_cap();
+
+	vraid_cache_limits(limit, 0, l);
+	if (l->dirty_high > cap) {
+		l->dirty_high = cap;
+		l->dirty_bg = min_t(u64, l->dirty_bg, max(cap / 5, 1UL));
+		l->write_max = max(cap / 4, 1UL);
+	}
+}
+
+/*
  * Background destage (vraid_cache_wq): above the background band every
  * dirty line, else lines dirty for VRAID_DESTAGE_AGE and lines a flush or
  * a waiting bio asked for; VRAID_DESTAGE_MAX bios in flight at most.
@@ -1139,7 +1156,7 @@ static void vraid_destage_work(struct work_struct *w)
 
 	if (room <= 0 || !atomic_long_read(&c->dirty))
 		return;
-	vraid_cache_limits(READ_ONCE(vraid_cache_limit), 0, &lim);
+	vraid_cache_limits_now(READ_ONCE(vraid_cache_limit), &lim);
 	p.below = atomic_read(&c->dtarget);
 	p.all = atomic_long_read(&vraid_dirty_all) > lim.dirty_bg ||
 		!vraid_wback(vd);
@@ -1240,7 +1257,7 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	    n > VRAID_CACHE_MAX_PAGES)
 		goto around;
 	nl = vraid_lno(vraid_psec(sector, n) - 1) - first + 1;
-	vraid_cache_limits(READ_ONCE(vraid_cache_limit), 0, &lim);
+	vraid_cache_limits_now(READ_ONCE(vraid_cache_limit), &lim);
 	while (atomic_long_read(&vraid_dirty_all) + n > lim.dirty_high) {
 		vraid_destage_kick(c);
 		wait_event_timeout(vraid_cache_wwait,
@@ -1588,7 +1605,7 @@ void vraid_cache_show(struct vraid_controller *ctl)
 	struct vraid_cache_limits l;
 	struct vraid_cache *c;
 
-	vraid_cache_limits(limit, 0, &l);
+	vraid_cache_limits_now(limit, &l);
 	ctl->cache_bytes = (u64)limit << PAGE_SHIFT;
 	ctl->cache_default_bytes = vraid_cache_default_bytes(ram);
 	ctl->cache_max_bytes = min_t(u64, rounddown(ram / 2, SZ_1M),

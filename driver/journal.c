@@ -14,9 +14,22 @@
  * Records complete strictly in sequence order, so no completed record
  * ever follows a torn one (the scan stops at the first bad record).
  *
+ * Parity records: before a RAID5/6/50/60 VD bound to the journal writes
+ * a column (destage, or a write sent around the cache), its new data
+ * blocks and P (and Q) are logged, and the member writes wait until that
+ * record and every earlier one are durable (vraid_journal_parity()).
+ * Replay writes them straight to the members, so a column torn by the
+ * crash is consistent again even on a Degraded VD (the write hole).
+ *
  * Reclaim is a checkpoint: with the head noted, every bound VD's dirty
  * data goes to the members, which flush; then the tail moves to the noted
- * head in the superblock, and only then is the space reused.
+ * head in the superblock, and only then is the space reused.  A
+ * checkpoint waits for destages, which wait for their parity records, so
+ * those never wait for ring space (one that does not fit fails the
+ * journal); with a parity VD bound, user records wait while a checkpoint
+ * runs, a checkpoint starts earlier and dirty data is capped
+ * (vraid_journal_dirty_cap()), which keeps them fitting (see
+ * Documentation/cache-design.rst, "Parity records and the write hole").
  *
  * Replay: a VD whose metadata names the journal has its records from the
  * floor on written again through the engine, in order, minus what a
@@ -53,6 +66,7 @@
 #include "vraid.h"
 #include "jformat.h"
 #include "metadata.h"
+#include "layout.h"
 
 #define VRAID_J_PAGES		32	/* data pages of a record at most */
 #define VRAID_J_POOL		16	/* records the pools guarantee */
@@ -79,6 +93,9 @@ struct vraid_jrec {
 	bool ok;			/* done, and journalled */
 	blk_status_t status;
 	struct page *hdr;
+	/* a parity record: its writer waits for it (ok in *result) */
+	struct completion *waiter;
+	bool *result;
 	struct bio bio;			/* must be last */
 };
 
@@ -102,6 +119,9 @@ struct vraid_journal {
 	u32 nflight;			/* records (not PADs) in flight */
 	bool leader;			/* someone builds records of open */
 	bool cp_busy;			/* a checkpoint is queued or runs */
+	bool cp_run;			/* a checkpoint waits for destage */
+	u32 npar;			/* P/Q blocks of bound VDs, at most */
+	u32 byp_pages;			/* of writes sent around (npar) */
 	wait_queue_head_t wait;		/* space, records done */
 	atomic_t ios;			/* record bios not fully completed */
 
@@ -123,6 +143,8 @@ struct vraid_journal {
 };
 
 static struct vraid_journal *vraid_j;	/* vraid_ctl_mutex */
+/* dirty pages allowed, for the parity records to fit (vds_mutex) */
+static unsigned long vraid_jdirty_cap = ULONG_MAX;
 /* vraid_journal.ios reaching zero: outside the journal, which then goes */
 static DECLARE_WAIT_QUEUE_HEAD(vraid_jidle);
 /*
@@ -159,6 +181,21 @@ u32 vraid_journal_sub_flags(struct bio *bio)
 	if (bio->bi_end_io == vraid_jbypass_endio)
 		return 0;
 	return VRAID_SUB_USER;
+}
+
+/* P/Q blocks per row of @vd's level: 0 for the levels without parity. */
+static u32 vraid_jnpar(struct vraid_vd *vd)
+{
+	switch (vd->geom.level) {
+	case VRAID_LEVEL_5:
+	case VRAID_LEVEL_50:
+		return 1;
+	case VRAID_LEVEL_6:
+	case VRAID_LEVEL_60:
+		return 2;
+	default:
+		return 0;
+	}
 }
 
 static u64 vraid_jsector(struct vraid_journal *j, u64 block)
@@ -392,6 +429,7 @@ static struct vraid_jrec *vraid_jrec_alloc(struct vraid_journal *j, u32 n)
 	r->done = false;
 	r->ok = false;
 	r->status = BLK_STS_OK;
+	r->waiter = NULL;
 	r->hdr = mempool_alloc(&j->hdr_pool, GFP_NOIO);
 	bio->bi_end_io = vraid_jrec_endio;
 	return r;
@@ -524,6 +562,10 @@ static void vraid_jrec_endio(struct bio *bio)
 	list_for_each_entry_safe(f, tmp, &done, node) {
 		list_del(&f->node);
 		vraid_jws_complete(j, &f->jws, f->ok);
+		if (f->waiter) {
+			*f->result = f->ok;
+			complete(f->waiter);
+		}
 		vraid_jrec_free(j, f);
 	}
 	wake_up_all(&j->wait);
@@ -543,24 +585,50 @@ static bool vraid_jrec_bound(struct vraid_jrec *r)
 	return true;
 }
 
+/* Whether a user record of @blocks may try to reserve (or must give up). */
+static bool vraid_jroom(struct vraid_journal *j, u32 blocks)
+{
+	if (READ_ONCE(j->state) != VRAID_JOURNAL_HEALTHY)
+		return true;
+	if (READ_ONCE(j->npar) &&
+	    (READ_ONCE(j->cp_busy) || READ_ONCE(j->cp_run)))
+		return false;
+	return vraid_jring_free(j->ring, READ_ONCE(j->tail_block),
+				READ_ONCE(j->head_block)) >
+	       blocks + VRAID_J_MAX_PAYLOAD;
+}
+
+/* The journal fails (with j->lock held): the failure work unbinds VDs. */
+static void vraid_jfail_locked(struct vraid_journal *j)
+{
+	if (j->state == VRAID_JOURNAL_HEALTHY) {
+		j->state = VRAID_JOURNAL_FAILED;
+		queue_work(vraid_journal_wq, &j->fail_work);
+	}
+}
+
 /*
  * Reserve ring space for @r (@blocks: header and payload) and give it
- * (and a PAD before it, if the ring's end is near) a seq.  May sleep for
- * space.  Returns false if the journal takes no records (not healthy) or
- * no longer those of a VD in @r (being unbound).
+ * (and a PAD before it, if the ring's end is near) a seq.  A user record
+ * may sleep for space, and with a parity VD bound it waits while a
+ * checkpoint runs; a parity record (@parity) never waits: if it does not
+ * fit, the journal fails.  Returns false if the journal takes no records
+ * (not healthy) or no longer those of a VD in @r (being unbound).
  */
 static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
-			   u32 blocks, u64 *start)
+			   u32 blocks, u64 *start, bool parity)
 {
 	struct vraid_jrec *pad = NULL;
 	unsigned long flags;
 	u64 padn, used;
+	bool full = false, kick;
 
 	for (;;) {
 		spin_lock_irqsave(&j->lock, flags);
 		if (j->state != VRAID_JOURNAL_HEALTHY || !vraid_jrec_bound(r))
 			break;
-		if (!vraid_jring_reserve(j->ring, j->tail_block, j->head_block,
+		if ((parity || !j->npar || !(j->cp_busy || j->cp_run)) &&
+		    !vraid_jring_reserve(j->ring, j->tail_block, j->head_block,
 					 blocks, start, &padn)) {
 			if (padn && !pad) {
 				spin_unlock_irqrestore(&j->lock, flags);
@@ -584,6 +652,12 @@ static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
 							    blocks);
 			used = vraid_jring_used(j->ring, j->tail_block,
 						j->head_block);
+			/* at once: no user record may slip past the trigger */
+			kick = !j->cp_busy &&
+			       used > j->ring / (j->npar ? VRAID_J_CP_PARITY :
+						 4);
+			if (kick)
+				j->cp_busy = true;
 			spin_unlock_irqrestore(&j->lock, flags);
 			if (padn) {
 				atomic_inc(&j->ios);
@@ -591,21 +665,23 @@ static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
 			} else if (pad) {
 				vraid_jrec_free(j, pad);
 			}
-			if (used > j->ring / 4)
-				vraid_jkick_checkpoint(j);
+			if (kick)
+				queue_work(vraid_journal_wq, &j->cp_work);
 			return true;
+		}
+		if (parity) {
+			vraid_jfail_locked(j);
+			full = true;
+			break;
 		}
 		spin_unlock_irqrestore(&j->lock, flags);
 		vraid_jkick_checkpoint(j);
-		wait_event_timeout(j->wait,
-				   vraid_jring_free(j->ring,
-						    READ_ONCE(j->tail_block),
-						    READ_ONCE(j->head_block)) >
-				   blocks + VRAID_J_MAX_PAYLOAD ||
-				   READ_ONCE(j->state) !=
-				   VRAID_JOURNAL_HEALTHY, HZ / 10);
+		wait_event_timeout(j->wait, vraid_jroom(j, blocks), HZ / 10);
 	}
 	spin_unlock_irqrestore(&j->lock, flags);
+	if (full)
+		pr_err("vraid: journal %s: no room for a parity record: write-back VDs write through from now on\n",
+		       j->name);
 	if (pad)
 		vraid_jrec_free(j, pad);
 	return false;
@@ -666,7 +742,7 @@ static void vraid_jsend(struct vraid_journal *j, struct list_head *batch,
 			crc = vraid_crc32c(crc, page_address(w->pages[i]),
 					   PAGE_SIZE);
 	}
-	if (!vraid_jreserve(j, r, 1 + pages, &start)) {
+	if (!vraid_jreserve(j, r, 1 + pages, &start, false)) {
 		unsigned long flags;
 
 		spin_lock_irqsave(&j->lock, flags);
@@ -797,10 +873,74 @@ void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
 	vraid_jqueue(j, w);
 }
 
+/*
+ * The parity record of a column @vd is about to write: its @n data blocks
+ * @data (data index @didx[i], at VD sector @dsec[i]) and @p (and @q) at
+ * member sector @msector (data area) of span @span.  Returns once the
+ * record and every earlier one are durable: true if journalled, false if
+ * the journal takes none (or failed).  Never waits for ring space (a
+ * checkpoint may be waiting for this column): a record that does not fit
+ * fails the journal.  Process context (the column's work).
+ */
+bool vraid_journal_parity(struct vraid_vd *vd, u32 span, u64 msector,
+			  struct page **data, const u32 *didx, const u64 *dsec,
+			  u32 n, struct page *p, struct page *q)
+{
+	struct vraid_journal *j = vraid_j;
+	DECLARE_COMPLETION_ONSTACK(done);
+	struct vraid_jref refs[VRAID_J_MAX_REFS];
+	u32 npq = q ? 2 : 1, i, crc = 0;
+	struct vraid_jbuild b;
+	struct vraid_jrec *r;
+	bool ok = false;
+	u64 start;
+
+	if (!n || n > VRAID_J_MAX_REFS || !vraid_journal_get(vd))
+		return false;
+	r = vraid_jrec_alloc(j, n + npq);
+	r->waiter = &done;
+	r->result = &ok;
+	if (!vraid_jreserve(j, r, 1 + n + npq, &start, true)) {
+		vraid_jrec_free(j, r);
+		vraid_journal_put(vd);
+		return false;
+	}
+	/* cannot fail: at most 31 + 1 entries and 33 pages */
+	vraid_jrec_init(&b, page_address(r->hdr), r->seq);
+	for (i = 0; i < n; i++) {
+		vraid_jrec_add_pdata(&b, vd->uuid, dsec[i]);
+		refs[i].seq = r->seq;
+		refs[i].entry = (u16)i;
+		refs[i].data_index = (u16)didx[i];
+		crc = vraid_crc32c(crc, page_address(data[i]), PAGE_SIZE);
+	}
+	vraid_jrec_add_parity(&b, vd->uuid,
+			      VRAID_DATA_OFFSET_SECTORS + msector, span, refs,
+			      n, npq);
+	crc = vraid_crc32c(crc, page_address(p), PAGE_SIZE);
+	if (q)
+		crc = vraid_crc32c(crc, page_address(q), PAGE_SIZE);
+	vraid_jrec_finish(&b, start, j->uuid, crc);
+	r->bio.bi_iter.bi_sector = vraid_jsector(j, start);
+	__bio_add_page(&r->bio, r->hdr, PAGE_SIZE, 0);
+	for (i = 0; i < n; i++)
+		__bio_add_page(&r->bio, data[i], PAGE_SIZE, 0);
+	__bio_add_page(&r->bio, p, PAGE_SIZE, 0);
+	if (q)
+		__bio_add_page(&r->bio, q, PAGE_SIZE, 0);
+	this_cpu_add(vd->stats->journal_pages, n + npq);
+	atomic_inc(&j->ios);
+	submit_bio(&r->bio);
+	wait_for_completion_io(&done);
+	vraid_journal_put(vd);
+	return ok;
+}
+
 /* Front pad of a write the cache did not take, sent on with FUA. */
 struct vraid_jbypass {
 	struct vraid_vd *vd;
 	struct bio *user;
+	u32 pages;			/* counted in vraid_journal.byp_pages */
 	struct work_struct work;	/* logs its INVALIDATE */
 	struct bio clone;		/* must be last */
 };
@@ -827,28 +967,80 @@ static void vraid_jbypass_endio(struct bio *clone)
 {
 	struct vraid_jbypass *p = container_of(clone, struct vraid_jbypass,
 					       clone);
+	struct vraid_journal *j = vraid_j;
+	unsigned long flags;
+
+	if (p->pages) {
+		spin_lock_irqsave(&j->lock, flags);
+		j->byp_pages -= p->pages;
+		spin_unlock_irqrestore(&j->lock, flags);
+		wake_up_all(&j->wait);
+	}
 
 	INIT_WORK(&p->work, vraid_jbypass_work);
 	queue_work(vraid_jsubmit_wq, &p->work);
 }
 
 /*
+ * Whether a write around the cache of @pages may go to a parity VD now,
+ * counted if so: not while a checkpoint runs, and with at most
+ * ring / VRAID_J_BYPASS pages of them in flight (one alone whatever its
+ * size), since each column it writes logs a parity record.  Always once
+ * @vd is being unbound or the journal fails.
+ */
+static bool vraid_jbypass_ok(struct vraid_journal *j, struct vraid_vd *vd,
+			     u32 pages)
+{
+	u32 inflight = READ_ONCE(j->byp_pages);
+
+	return !READ_ONCE(vd->jbound) ||
+	       READ_ONCE(j->state) != VRAID_JOURNAL_HEALTHY ||
+	       (!READ_ONCE(j->cp_busy) && !READ_ONCE(j->cp_run) &&
+		(!inflight || inflight + pages <= j->ring / VRAID_J_BYPASS));
+}
+
+static bool vraid_jbypass_may(struct vraid_journal *j, struct vraid_vd *vd,
+			      u32 pages)
+{
+	unsigned long flags;
+	bool may;
+
+	spin_lock_irqsave(&j->lock, flags);
+	may = vraid_jbypass_ok(j, vd, pages);
+	if (may)
+		j->byp_pages += pages;
+	spin_unlock_irqrestore(&j->lock, flags);
+	return may;
+}
+
+/*
  * A write of a journalled VD that the cache does not take: it goes to the
  * members with FUA (a clone), then an INVALIDATE is logged before @user
  * completes.  Returns the clone to send on (the caller's conflict rules
- * apply to it).  Holds a vraid_journal_get().
+ * apply to it).  Holds a vraid_journal_get().  On a parity VD it may wait
+ * for a checkpoint (vraid_jbypass_may()).
  */
 struct bio *vraid_journal_bypass(struct vraid_vd *vd, struct bio *user)
 {
 	struct vraid_journal *j = vraid_j;
 	struct vraid_jbypass *p;
 	struct bio *clone;
+	u32 pages = 0;
 
+	if (vraid_jnpar(vd)) {
+		pages = DIV_ROUND_UP((user->bi_iter.bi_sector & 7) +
+				     bio_sectors(user), 8);
+		while (!vraid_jbypass_may(j, vd, pages))
+			wait_event_timeout(j->wait,
+					   vraid_jbypass_ok(j, vd, pages),
+					   HZ / 10);
+	}
 	clone = bio_alloc_clone(user->bi_bdev, user, GFP_NOIO,
 				&j->bypass_set);
 	p = container_of(clone, struct vraid_jbypass, clone);
 	p->vd = vd;
 	p->user = user;
+	p->pages = pages;
 	if (bio_op(user) == REQ_OP_WRITE || bio_op(user) == REQ_OP_WRITE_ZEROES)
 		clone->bi_opf |= REQ_FUA;
 	clone->bi_end_io = vraid_jbypass_endio;
@@ -915,6 +1107,32 @@ static int vraid_jmd(struct vraid_vd *vd, struct vraid_journal *j, bool bind)
 }
 
 /*
+ * With vds_mutex held: the bound VDs changed; while one has parity,
+ * parity records must fit between two tail moves (see the top of this
+ * file): the dirty cap follows.
+ */
+static void vraid_jnpar_update(struct vraid_journal *j)
+{
+	struct vraid_vd *vd;
+	u32 npar = 0;
+
+	list_for_each_entry(vd, &j->vds, jnode)
+		npar = max(npar, vraid_jnpar(vd));
+	spin_lock_irq(&j->lock);
+	j->npar = npar;
+	spin_unlock_irq(&j->lock);
+	WRITE_ONCE(vraid_jdirty_cap, npar ?
+		   (unsigned long)vraid_jparity_dirty_cap(j->ring, npar) :
+		   ULONG_MAX);
+}
+
+/* Dirty pages the controller cache may hold now (ULONG_MAX: no cap). */
+unsigned long vraid_journal_dirty_cap(void)
+{
+	return READ_ONCE(vraid_jdirty_cap);
+}
+
+/*
  * A VD with write policy wb starts logging to a healthy journal: its
  * metadata says so before the first record.  Control plane.
  */
@@ -930,6 +1148,7 @@ void vraid_journal_bind(struct vraid_vd *vd)
 	    !vraid_jmd(vd, j, true)) {
 		list_add_tail(&vd->jnode, &j->vds);
 		j->nvds++;
+		vraid_jnpar_update(j);
 		WRITE_ONCE(vd->jbound, true);
 		pr_info("%s: write-back logs to journal %s\n",
 			vd->disk->disk_name, j->name);
@@ -973,6 +1192,7 @@ static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 	WRITE_ONCE(vd->jbound, false);
 	list_del_init(&vd->jnode);
 	j->nvds--;
+	vraid_jnpar_update(j);
 	smp_mb();			/* against vraid_journal_get() */
 	wait_event(vd->jwait, !atomic_read(&vd->jrefs));
 	if (vraid_cache_drain(vd))
@@ -1039,14 +1259,17 @@ static int vraid_jcheckpoint_locked(struct vraid_journal *j, u32 sb_flags)
 	int ret;
 
 	spin_lock_irq(&j->lock);
+	j->cp_run = true;		/* user records wait (parity VDs) */
 	block = j->head_block;
 	seq = j->head_seq;
 	spin_unlock_irq(&j->lock);
 	/* records reserved before now are done (their data in the cache) */
 	wait_event(j->wait, READ_ONCE(j->acked_seq) + 1 >= seq);
 	if (j->npending || j->pending_overflow ||
-	    READ_ONCE(j->state) != VRAID_JOURNAL_HEALTHY)
-		return -EBUSY;
+	    READ_ONCE(j->state) != VRAID_JOURNAL_HEALTHY) {
+		ret = -EBUSY;
+		goto out;
+	}
 	list_for_each_entry(vd, &j->vds, jnode) {
 		if (vraid_cache_drain(vd))
 			pr_warn("%s: writing out the controller cache failed\n",
@@ -1054,17 +1277,19 @@ static int vraid_jcheckpoint_locked(struct vraid_journal *j, u32 sb_flags)
 		vraid_members_flush(vd);
 	}
 	ret = vraid_jsb_write(j, block, seq, sb_flags);
-	if (ret) {
+	if (ret)
 		pr_err("vraid: journal %s: superblock write failed (%d)\n",
 		       j->name, ret);
-		return ret;
-	}
+out:
 	spin_lock_irq(&j->lock);
-	j->tail_block = block;
-	j->tail_seq = seq;
+	if (!ret) {
+		j->tail_block = block;
+		j->tail_seq = seq;
+	}
+	j->cp_run = false;
 	spin_unlock_irq(&j->lock);
 	wake_up_all(&j->wait);
-	return 0;
+	return ret;
 }
 
 static void vraid_jcheckpoint_work(struct work_struct *w)
@@ -1076,6 +1301,7 @@ static void vraid_jcheckpoint_work(struct work_struct *w)
 	mutex_lock(&j->vds_mutex);
 	spin_lock_irq(&j->lock);
 	j->cp_busy = false;
+	j->cp_run = true;		/* no gap: see vraid_jroom() */
 	spin_unlock_irq(&j->lock);
 	vraid_jcheckpoint_locked(j, 0);
 	mutex_unlock(&j->vds_mutex);
@@ -1126,6 +1352,76 @@ static int vraid_jreplay_write(struct vraid_vd *vd, u64 sector,
 		bio_put(bio);
 	}
 	return ret;
+}
+
+/* Write @page to @member of @vd at @sector (from the device's start). */
+static void vraid_jreplay_member(struct vraid_vd *vd, u32 member,
+				 u64 sector, struct page *page)
+{
+	struct bio *bio;
+
+	if (!vraid_member_writable(vd, member))
+		return;
+	bio = bio_alloc(vd->members[member].h.bdev, 1, REQ_OP_WRITE,
+			GFP_NOIO);
+	bio->bi_iter.bi_sector = sector;
+	__bio_add_page(bio, page, PAGE_SIZE, 0);
+	this_cpu_inc(vd->stats->member_writes[member]);
+	if (submit_bio_wait(bio)) {
+		this_cpu_inc(vd->stats->member_errors[member]);
+		vraid_member_fail(vd, member, "write error");
+	}
+	bio_put(bio);
+}
+
+/* ptype[] of a DATA entry flagged VRAID_JE_F_PARITY_DATA */
+#define VRAID_JREPLAY_PDATA	(VRAID_JE_DATA | 0x100)
+
+/*
+ * Replay PARITY entry @e of the record read into @w, whose entries start
+ * their payload at @poff and are of the types @ptype: its data blocks and P (and Q) straight to the
+ * members, which makes the column consistent whatever the crash left.
+ * Returns 1 if written, 0 if skipped (it does not fit the VD: logged).
+ */
+static int vraid_jreplay_parity(struct vraid_vd *vd, struct vraid_jwalk *w,
+				const struct vraid_jentry *e, const u32 *poff,
+				const u16 *ptype)
+{
+	const struct vraid_geom *g = &vd->geom;
+	u32 width = g->nr_members / g->spans, npar = e->pages, i, m;
+	u64 rel = e->sector - VRAID_DATA_OFFSET_SECTORS, stripe;
+	struct vraid_jref ref;
+
+	if (e->span >= g->spans || rel + 8 > g->member_sectors ||
+	    npar != vraid_jnpar(vd))
+		goto skip;
+	for (i = 0; i < e->nrefs; i++) {
+		vraid_jentry_ref(e, i, &ref);
+		if (ref.seq != w->seq || ref.data_index >= width - npar ||
+		    ptype[ref.entry] != VRAID_JREPLAY_PDATA)
+			goto skip;
+	}
+	stripe = rel >> g->strip_shift;
+	for (i = 0; i < e->nrefs; i++) {
+		vraid_jentry_ref(e, i, &ref);
+		m = vraid_layout_data_member(g, e->span, stripe,
+					     ref.data_index);
+		vraid_jreplay_member(vd, m, e->sector,
+				     w->pages[poff[ref.entry]]);
+	}
+	m = vraid_layout_p_member(g, e->span, stripe);
+	vraid_jreplay_member(vd, m, e->sector, w->pages[e->page_off]);
+	if (npar == 2) {
+		m = vraid_layout_q_member(g, e->span, stripe);
+		vraid_jreplay_member(vd, m, e->sector,
+				     w->pages[e->page_off + 1]);
+	}
+	return 1;
+skip:
+	pr_warn("%s: journal record %llu: a PARITY entry that does not fit this VD (member sector %llu, span %u): skipped\n",
+		vd->disk->disk_name, (unsigned long long)w->seq,
+		(unsigned long long)e->sector, e->span);
+	return 0;
 }
 
 struct vraid_jinval {
@@ -1182,25 +1478,36 @@ static void vraid_jreplay_mask(const struct vraid_jinvals *iv, u64 seq,
 
 /*
  * Write @vd's records from @floor on again (assembly, before the disk is
- * live): every DATA version in log order, minus sectors a later
- * INVALIDATE covers (pass 0 finds those).  With vds_mutex held: the tail
- * stays.
+ * live), in log order: pass 0 finds the INVALIDATEs; pass 1 writes every
+ * parity record's data and P/Q straight to the members (each one: a
+ * later record's P assumes an earlier one's data); pass 2 every DATA
+ * version through the engine, minus sectors a later INVALIDATE covers.
+ * With vds_mutex held: the tail stays.
  */
 static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
-				u64 floor, u32 *writes)
+				u64 floor, u32 *writes, u32 *columns)
 {
 	struct vraid_jinvals iv = { NULL, 0, 0 };
 	struct vraid_jwalk w;
 	struct page *hpage;
 	u64 end_seq = j->head_seq;
-	u32 pass;
+	u32 pass, *poff;
+	u16 *ptype;
 	int ret = 0;
 
+	poff = kmalloc_array(VRAID_J_MAX_ENTRIES, sizeof(*poff), GFP_KERNEL);
+	ptype = kcalloc(VRAID_J_MAX_ENTRIES, sizeof(*ptype), GFP_KERNEL);
 	w.pages = vraid_jpages_alloc(&hpage);
-	if (!w.pages)
-		return -ENOMEM;
+	if (!w.pages || !poff || !ptype) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	*writes = 0;
-	for (pass = 0; pass < 2 && !ret; pass++) {
+	*columns = 0;
+	for (pass = 0; pass < 3 && !ret; pass++) {
+		/* the engine reads what pass 1 wrote */
+		if (pass == 2 && vraid_jnpar(vd))
+			vraid_parity_invalidate(vd);
 		w.block = j->tail_block;
 		w.seq = j->tail_seq;
 		for (; w.seq < end_seq && !ret; vraid_jwalk_next(j, &w)) {
@@ -1221,11 +1528,21 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 			vraid_jiter_init(&it, w.blk, &w.hdr);
 			while (!ret &&
 			       vraid_jiter_next(&it, &e, why, sizeof(why)) > 0) {
+				poff[e.index] = e.page_off;
+				ptype[e.index] = e.type |
+					(e.flags & VRAID_JE_F_PARITY_DATA ?
+					 0x100 : 0);
 				if (memcmp(e.vd_uuid, vd->uuid, 16))
 					continue;
 				if (pass == 0 && e.type == VRAID_JE_INVALIDATE)
 					ret = vraid_jinval_add(&iv, w.seq, &e);
-				if (pass == 0 || e.type != VRAID_JE_DATA ||
+				if (pass == 1 && e.type == VRAID_JE_PARITY)
+					*columns += vraid_jreplay_parity(vd, &w,
+									 &e,
+									 poff,
+									 ptype);
+				if (pass != 2 || e.type != VRAID_JE_DATA ||
+				    (e.flags & VRAID_JE_F_PARITY_DATA) ||
 				    e.pages > VRAID_J_PAGES)
 					continue;
 				vraid_jreplay_mask(&iv, w.seq, &e, mask);
@@ -1236,8 +1553,12 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 			}
 		}
 	}
+out:
 	kvfree(iv.v);
-	vraid_jpages_free(w.pages, hpage);
+	if (w.pages)
+		vraid_jpages_free(w.pages, hpage);
+	kfree(ptype);
+	kfree(poff);
 	if (!ret)
 		vraid_members_flush(vd);
 	return ret;
@@ -1262,7 +1583,7 @@ int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 	struct vraid_journal *j = vraid_j;
 	bool need = vd->cache_flags & VRAID_MD_CF_JOURNAL;
 	u64 init_pos = vd->init_pos;
-	u32 writes = 0, i;
+	u32 writes = 0, columns = 0, i;
 	int ret = 0;
 
 	if (need && !vraid_journal_is(j, vd->journal_uuid)) {
@@ -1285,7 +1606,8 @@ int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 			vraid_bitmap_load(vd);
 		/* reconstruct-writes: parity may be torn where it was written */
 		vd->init_pos = 0;
-		ret = vraid_jreplay_locked(j, vd, vd->journal_floor, &writes);
+		ret = vraid_jreplay_locked(j, vd, vd->journal_floor, &writes,
+					   &columns);
 		vd->init_pos = init_pos;
 		if (ret) {
 			snprintf(msg, len,
@@ -1294,9 +1616,9 @@ int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 			mutex_unlock(&j->vds_mutex);
 			return ret;
 		}
-		pr_info("%s: replayed %u write%s from journal %s\n",
+		pr_info("%s: replayed %u write%s and %u parity record%s from journal %s\n",
 			vd->disk->disk_name, writes, writes == 1 ? "" : "s",
-			j->name);
+			columns, columns == 1 ? "" : "s", j->name);
 	}
 	if (vraid_jpending_find(j, vd->uuid, &i)) {
 		memmove(j->pending[i], j->pending[i + 1],

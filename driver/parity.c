@@ -555,6 +555,35 @@ static void vraid_write_row(struct vraid_stripe *sh, struct vraid_row *r,
 	}
 }
 
+/*
+ * A VD logging to the journal: before the column's writes go out, its new
+ * data blocks and P/Q go to the journal (a parity record), so that a
+ * replay makes the column consistent whatever the crash tore.
+ */
+static noinline_for_stack void vraid_log_row(struct vraid_stripe *sh,
+					     struct vraid_row *r)
+{
+	struct vraid_vd *vd = sh->sc->vd;
+	const struct vraid_geom *g = &vd->geom;
+	struct page *data[VRAID_MAX_MEMBERS];
+	u64 dsec[VRAID_MAX_MEMBERS];
+	u32 didx[VRAID_MAX_MEMBERS], i, n = 0;
+	u64 stripe = sh->msector >> g->strip_shift;
+	u32 offset = sh->msector & (g->strip_sectors - 1);
+
+	for (i = 0; i < r->data; i++) {
+		if (!r->written[i])
+			continue;
+		data[n] = sh->dev[r->slot[i]].page;
+		didx[n] = i;
+		dsec[n] = vraid_layout_vsector(g, sh->span, stripe, i, offset);
+		n++;
+	}
+	vraid_journal_parity(vd, sh->span, sh->msector, data, didx, dsec, n,
+			     sh->dev[r->p].page,
+			     r->q != U32_MAX ? sh->dev[r->q].page : NULL);
+}
+
 /* Handle one batch of pieces of a head. */
 static void vraid_handle_batch(struct vraid_stripe *sh, struct list_head *batch)
 {
@@ -682,6 +711,8 @@ static void vraid_handle_batch(struct vraid_stripe *sh, struct list_head *batch)
 		}
 	}
 
+	if (any_write && READ_ONCE(vd->jbound))
+		vraid_log_row(sh, r);
 	vraid_write_row(sh, r, fua);
 	if (READ_ONCE(vd->state) == VRAID_VD_OFFLINE) {
 		status = BLK_STS_IOERR;

@@ -287,6 +287,10 @@ void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
 			unsigned long start, u64 sector, struct page **pages,
 			u32 n);
 struct bio *vraid_journal_bypass(struct vraid_vd *vd, struct bio *user);
+bool vraid_journal_parity(struct vraid_vd *vd, u32 span, u64 msector,
+			  struct page **data, const u32 *didx, const u64 *dsec,
+			  u32 n, struct page *p, struct page *q);
+unsigned long vraid_journal_dirty_cap(void);
 void vraid_journal_bind(struct vraid_vd *vd);
 void vraid_journal_unbind(struct vraid_vd *vd, bool write_md);
 int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
