@@ -7,7 +7,7 @@ set -e
 # POLICY=awb: a volatile write-back cache; only writes a flush covered
 # count (crashio fsyncs every 16 writes before logging them).
 # POLICY=journal: write-back (wb) through the controller's journal on JDEV;
-# every acknowledged write counts.
+# every acknowledged write counts.  DEGRADED=1: a member fails first.
 wpol=${POLICY:-}
 if [ "$wpol" = journal ]; then
 	vraidctl controller journal "$JDEV" >/tmp/journal.out 2>&1 ||
@@ -19,6 +19,15 @@ fi
 vd=$(vd_create $LM_OPTS --strip 16K --init fast --name crash$LEVEL \
 	${wpol:+--write-policy $wpol} $LM_DEVS)
 [ "${POLICY:-}" = journal ] && expect_write "$vd" write_back
+# DEGRADED=1: the last member fails first; the VD runs Degraded
+if [ -n "${DEGRADED:-}" ]; then
+	gone=$(echo $LM_DEVS | awk '{ print $NF }')
+	vraidctl fail "$vd" "$gone" >/tmp/fail.out 2>&1 ||
+		{ cat /tmp/fail.out; fail "fail $gone"; }
+	[ "$(vd_attr "$vd" state)" = degraded ] ||
+		fail "state $(vd_attr "$vd" state) after failing $gone"
+	expect_write "$vd" write_back
+fi
 crashio write "$vd" "$LOGDEV" $BLOCKS "${SEED:-1}" \
 	$([ "${POLICY:-}" = awb ] && echo 16) >/tmp/crashio.out 2>&1 &
 i=0
@@ -26,7 +35,7 @@ until grep -q running /tmp/crashio.out; do
 	i=$((i + 1)); [ $i -lt 100 ] || { cat /tmp/crashio.out; fail "crashio did not start"; }
 	sleep 0.1
 done
-echo "RAID$LEVEL on $LM_DEVS, log on $LOGDEV${JDEV:+, journal on $JDEV}: writing; power cut in ${KILL_IN}s"
+echo "RAID$LEVEL${DEGRADED:+ (degraded: $gone failed)} on $LM_DEVS, log on $LOGDEV${JDEV:+, journal on $JDEV}: writing; power cut in ${KILL_IN}s"
 echo "@@VRAID-KILL-IN@@ $KILL_IN"
 sleep 600
 fail "still alive: the power cut did not come"
