@@ -1,23 +1,18 @@
 #!/bin/sh
 # Write-hole test, second boot on the same disks, no dm: the journal,
-# attached, says replay pending; assembly brings the VD up Degraded (M2
+# attached, says replay pending; assembly brings the VD up Degraded (MM
 # failed) and replays the journal.  D_m, which only reconstruction reads
-# (D_w ^ P on the members), must read as it was written before the power
-# cut: the replay has to make the row's P match D_w.  Without that D_m
-# reads D_w(new) ^ P(old), the write hole.  D_w reads its new data and
-# every other 4 KiB of the first MiB what hole1.sh wrote.  Geometry and
-# disks as in hole1.sh.
+# (from D_w and the parity on X), must read as it was written before the
+# power cut: the replay has to make the row's parity match D_w.  Without
+# that D_m reads wrong (RAID5: D_w(new) ^ P(old)), the write hole.  D_w
+# reads its new data and every other 4 KiB of the first MiB what
+# hole1.sh wrote.  Geometry and disks as in hole1.sh (hole.sh).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
 set -e
-set -- $NVME_DEVS
-[ $# -ge 5 ] || fail "need 5 NVMe disks (run-in-vm --nvme 5), have $#"
-M0=$1 X=$2 M2=$3 REF=$4 JDEV=$5
-DM=8		# VD 4 KiB blocks: D_m = VD sector 64
-DW=12		# D_w = VD sector 96
-PSEC=$((DATA_OFFSET + 32))	# their P on X (M1)
+. "$(dirname "$0")/hole.sh"
 
-# REF: the first MiB as it was, the new D_w, the old P (hole1.sh)
+# REF: the first MiB as it was, the new D_w, the old parity (hole1.sh)
 dd if="$REF" of=/tmp/ref bs=4k count=256 iflag=direct 2>/dev/null
 dd if="$REF" of=/tmp/dw.new bs=4k skip=256 count=1 iflag=direct 2>/dev/null
 dd if="$REF" of=/tmp/p.old bs=4k skip=257 count=1 iflag=direct 2>/dev/null
@@ -38,10 +33,10 @@ kmsg | grep -qE "vraid[0-9]+: replayed" || fail "assembly did not replay the jou
 kmsg | grep -qE "vraid[0-9]+: replayed [0-9]+ writes? and [1-9][0-9]* parity records?" ||
 	fail "assembly replayed no parity record: $(kmsg | grep -E 'vraid[0-9]+: replayed')"
 [ "$(vd_attr "$vd" state)" = degraded ] || fail "state $(vd_attr "$vd" state), expected degraded"
-m2=$(majmin "$M2")
+m2=$(majmin "$MM")
 vd_attr "$vd" members
 vd_attr "$vd" members | awk -v d="$m2" '$3 == d && $4 == "online" { bad = 1 } END { exit bad }' ||
-	fail "$M2, failed before the power cut, is back online"
+	fail "$MM, failed before the power cut, is back online"
 [ "$(journal_state)" = healthy ] || fail "journal state $(journal_state) after assembly"
 vraidctl wait "$vd" >/dev/null || fail "wait for $vd's jobs"
 
@@ -57,27 +52,27 @@ nbad=0
 for b in $bad; do
 	nbad=$((nbad + 1))
 	case $b in
-	$DM) echo "FAIL: D_m (VD sector $((DM * 8)), on the failed M2, read as D_w ^ P) is not what was written: the write hole" >&2 ;;
-	$DW) echo "FAIL: D_w (VD sector $((DW * 8)), on M0) does not read the write before the power cut" >&2 ;;
+	$DM) echo "FAIL: D_m (VD sector $((DM * 8)), on the failed $MM, read by reconstruction) is not what was written: the write hole" >&2 ;;
+	$DW) echo "FAIL: D_w (VD sector $((DW * 8)), on $MW) does not read the write before the power cut" >&2 ;;
 	*) echo "FAIL: VD sector $((b * 8)) (4 KiB) is not what was written" >&2 ;;
 	esac
 done
-# when D_m is wrong: is P on M1 the one from before the write, and does
-# D_m read D_w ^ that P (the stale P's reconstruction)?
+# when D_m is wrong: is the parity on X the one from before the write,
+# and (RAID5) does D_m read D_w ^ that P (the stale P's reconstruction)?
 if echo " $bad " | grep -q " $DM "; then
 	dd if="$X" of=/tmp/p.now bs=512 skip=$PSEC count=8 iflag=direct 2>/dev/null
 	cmp -s /tmp/p.old /tmp/p.now &&
-		echo "P on M1 (sector $PSEC of $X) is the one before the write of D_w"
+		echo "the parity on X (sector $PSEC of $X) is the one before the write of D_w"
 	dd if=/tmp/got bs=4k skip=$DM count=1 2>/dev/null >/tmp/dm.got
 	for f in dm.got dw.new p.now; do
 		od -An -v -tu1 /tmp/$f | tr -s ' ' '\n' | grep . >/tmp/$f.u1
 	done
-	paste /tmp/dm.got.u1 /tmp/dw.new.u1 /tmp/p.now.u1 |
+	[ "$LEVEL" = 5 ] && paste /tmp/dm.got.u1 /tmp/dw.new.u1 /tmp/p.now.u1 |
 		awk '{ if (xor($1, $2) != $3) n++ } END { exit n != 0 }' &&
-		echo "D_m reads D_w ^ P on M1: reconstructed with a P that does not match D_w"
+		echo "D_m reads D_w ^ P on X: reconstructed with a P that does not match D_w"
 fi
 
 kmsg | grep -E "vraid[0-9]*: " | tail -n 12
 dmesg_check || fail "the kernel log shows problems"
 [ "$nbad" = 0 ] || fail "$nbad of 256 4 KiB blocks of the first MiB read wrong after the replay"
-echo "RAID5 degraded: the journal's replay closed the write hole; D_m, D_w and the rest of the first MiB read back"
+echo "RAID$LEVEL degraded: the journal's replay closed the write hole; D_m, D_w and the rest of the first MiB read back"
