@@ -186,16 +186,7 @@ u32 vraid_journal_sub_flags(struct bio *bio)
 /* P/Q blocks per row of @vd's level: 0 for the levels without parity. */
 static u32 vraid_jnpar(struct vraid_vd *vd)
 {
-	switch (vd->geom.level) {
-	case VRAID_LEVEL_5:
-	case VRAID_LEVEL_50:
-		return 1;
-	case VRAID_LEVEL_6:
-	case VRAID_LEVEL_60:
-		return 2;
-	default:
-		return 0;
-	}
+	return vraid_layout_parity_strips(vd->geom.level);
 }
 
 static u64 vraid_jsector(struct vraid_journal *j, u64 block)
@@ -1265,6 +1256,11 @@ static int vraid_jcheckpoint_locked(struct vraid_journal *j, u32 sb_flags)
 	spin_unlock_irq(&j->lock);
 	/* records reserved before now are done (their data in the cache) */
 	wait_event(j->wait, READ_ONCE(j->acked_seq) + 1 >= seq);
+	/*
+	 * and the writes around the cache of parity VDs (none start now)
+	 * are on the members: their parity records may be behind the tail
+	 */
+	wait_event(j->wait, !READ_ONCE(j->byp_pages));
 	if (j->npending || j->pending_overflow ||
 	    READ_ONCE(j->state) != VRAID_JOURNAL_HEALTHY) {
 		ret = -EBUSY;
@@ -1378,10 +1374,11 @@ static void vraid_jreplay_member(struct vraid_vd *vd, u32 member,
 #define VRAID_JREPLAY_PDATA	(VRAID_JE_DATA | 0x100)
 
 /*
- * Replay PARITY entry @e of the record read into @w, whose entries start
- * their payload at @poff and are of the types @ptype: its data blocks and P (and Q) straight to the
- * members, which makes the column consistent whatever the crash left.
- * Returns 1 if written, 0 if skipped (it does not fit the VD: logged).
+ * Replay PARITY entry @e of the record read into @w (its entries' first
+ * payload blocks in @poff, their types in @ptype): its data blocks and P
+ * (and Q) straight to the members, which makes the column consistent
+ * whatever the crash left.  Returns 1 if written, 0 if skipped (it does
+ * not fit the VD: logged).
  */
 static int vraid_jreplay_parity(struct vraid_vd *vd, struct vraid_jwalk *w,
 				const struct vraid_jentry *e, const u32 *poff,
