@@ -1131,14 +1131,8 @@ static bool vraid_cache_old_dirty(struct vraid_cache *c, u32 below)
 static void vraid_cache_limits_now(unsigned long limit,
 				   struct vraid_cache_limits *l)
 {
-	unsigned long cap = vraid_journal_dirty_cap();
-
 	vraid_cache_limits(limit, 0, l);
-	if (l->dirty_high > cap) {
-		l->dirty_high = cap;
-		l->dirty_bg = min_t(u64, l->dirty_bg, max(cap / 5, 1UL));
-		l->write_max = max(cap / 4, 1UL);
-	}
+	vraid_cache_limits_cap(l, vraid_journal_dirty_cap());
 }
 
 /*

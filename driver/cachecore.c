@@ -67,17 +67,12 @@ int vraid_cache_check_bytes(u64 bytes, u64 ram_bytes, char *msg,
 	return 0;
 }
 
-void vraid_cache_limits(u64 size_pages, u64 ring_blocks,
-			struct vraid_cache_limits *l)
+/* dirty_high and what follows from it (vraid_cache_limits()) */
+static void limits_from_high(u64 size_pages, u64 high,
+			     struct vraid_cache_limits *l)
 {
-	u64 high = size_pages / 2, bg;
+	u64 bg;
 
-	if (ring_blocks) {
-		u64 cap = frac(ring_blocks, 2, 5);
-
-		if (high > cap)
-			high = cap;
-	}
 	if (!high && size_pages)
 		high = 1;
 	bg = div32(size_pages, 10);
@@ -89,6 +84,26 @@ void vraid_cache_limits(u64 size_pages, u64 ring_blocks,
 	l->dirty_high = high;
 	l->dirty_bg = bg;
 	l->write_max = high / 4 ? high / 4 : 1;
+}
+
+void vraid_cache_limits(u64 size_pages, u64 ring_blocks,
+			struct vraid_cache_limits *l)
+{
+	u64 high = size_pages / 2;
+
+	if (ring_blocks) {
+		u64 cap = frac(ring_blocks, 2, 5);
+
+		if (high > cap)
+			high = cap;
+	}
+	limits_from_high(size_pages, high, l);
+}
+
+void vraid_cache_limits_cap(struct vraid_cache_limits *l, u64 cap)
+{
+	if (l->dirty_high > cap)
+		limits_from_high(l->size_pages, cap, l);
 }
 
 bool vraid_cache_may_dirty(const struct vraid_cache_limits *l, u64 dirty,

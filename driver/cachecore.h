@@ -59,6 +59,12 @@ void vraid_cache_limits(u64 size_pages, u64 ring_blocks,
 			struct vraid_cache_limits *l);
 
 /*
+ * Lower dirty_high to @cap pages if it is above (the journal's parity
+ * records, jformat.h), with dirty_bg and write_max following as above.
+ */
+void vraid_cache_limits_cap(struct vraid_cache_limits *l, u64 cap);
+
+/*
  * Whether a write of @n pages (1..write_max) may take its credits now,
  * with @dirty pages dirty or credited: dirty + n <= dirty_high, and no
  * writer already waiting (@waiters: the queue is FIFO).

@@ -394,14 +394,32 @@ static long vraid_jscan(struct vraid_journal *j)
 
 /* ---- logging ---- */
 
+/* With j->lock held: whether the caller is to queue a checkpoint. */
+static bool vraid_jkick_locked(struct vraid_journal *j)
+{
+	bool kick = !j->cp_busy;
+
+	j->cp_busy = true;
+	return kick;
+}
+
+/*
+ * Whether user records and writes around the cache wait: a checkpoint is
+ * queued or runs while a parity VD is bound (j->lock, or a hint without).
+ */
+static bool vraid_jcp_holds(struct vraid_journal *j)
+{
+	return READ_ONCE(j->npar) &&
+	       (READ_ONCE(j->cp_busy) || READ_ONCE(j->cp_run));
+}
+
 static void vraid_jkick_checkpoint(struct vraid_journal *j)
 {
 	unsigned long flags;
 	bool kick;
 
 	spin_lock_irqsave(&j->lock, flags);
-	kick = !j->cp_busy;
-	j->cp_busy = true;
+	kick = vraid_jkick_locked(j);
 	spin_unlock_irqrestore(&j->lock, flags);
 	if (kick)
 		queue_work(vraid_journal_wq, &j->cp_work);
@@ -581,8 +599,7 @@ static bool vraid_jroom(struct vraid_journal *j, u32 blocks)
 {
 	if (READ_ONCE(j->state) != VRAID_JOURNAL_HEALTHY)
 		return true;
-	if (READ_ONCE(j->npar) &&
-	    (READ_ONCE(j->cp_busy) || READ_ONCE(j->cp_run)))
+	if (vraid_jcp_holds(j))
 		return false;
 	return vraid_jring_free(j->ring, READ_ONCE(j->tail_block),
 				READ_ONCE(j->head_block)) >
@@ -618,7 +635,7 @@ static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
 		spin_lock_irqsave(&j->lock, flags);
 		if (j->state != VRAID_JOURNAL_HEALTHY || !vraid_jrec_bound(r))
 			break;
-		if ((parity || !j->npar || !(j->cp_busy || j->cp_run)) &&
+		if ((parity || !vraid_jcp_holds(j)) &&
 		    !vraid_jring_reserve(j->ring, j->tail_block, j->head_block,
 					 blocks, start, &padn)) {
 			if (padn && !pad) {
@@ -644,11 +661,8 @@ static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
 			used = vraid_jring_used(j->ring, j->tail_block,
 						j->head_block);
 			/* at once: no user record may slip past the trigger */
-			kick = !j->cp_busy &&
-			       used > j->ring / (j->npar ? VRAID_J_CP_PARITY :
-						 4);
-			if (kick)
-				j->cp_busy = true;
+			kick = used > j->ring / (j->npar ? VRAID_J_CP_PARITY :
+						 4) && vraid_jkick_locked(j);
 			spin_unlock_irqrestore(&j->lock, flags);
 			if (padn) {
 				atomic_inc(&j->ios);
@@ -986,7 +1000,7 @@ static bool vraid_jbypass_ok(struct vraid_journal *j, struct vraid_vd *vd,
 
 	return !READ_ONCE(vd->jbound) ||
 	       READ_ONCE(j->state) != VRAID_JOURNAL_HEALTHY ||
-	       (!READ_ONCE(j->cp_busy) && !READ_ONCE(j->cp_run) &&
+	       (!vraid_jcp_holds(j) &&
 		(!inflight || inflight + pages <= j->ring / VRAID_J_BYPASS));
 }
 
@@ -1370,19 +1384,16 @@ static void vraid_jreplay_member(struct vraid_vd *vd, u32 member,
 	bio_put(bio);
 }
 
-/* ptype[] of a DATA entry flagged VRAID_JE_F_PARITY_DATA */
-#define VRAID_JREPLAY_PDATA	(VRAID_JE_DATA | 0x100)
-
 /*
  * Replay PARITY entry @e of the record read into @w (its entries' first
- * payload blocks in @poff, their types in @ptype): its data blocks and P
- * (and Q) straight to the members, which makes the column consistent
- * whatever the crash left.  Returns 1 if written, 0 if skipped (it does
- * not fit the VD: logged).
+ * payload blocks in @poff; @pdata: those flagged PARITY_DATA): its data
+ * blocks and P (and Q) straight to the members, which makes the column
+ * consistent whatever the crash left.  Returns 1 if written, 0 if skipped
+ * (it does not fit the VD: logged).
  */
 static int vraid_jreplay_parity(struct vraid_vd *vd, struct vraid_jwalk *w,
 				const struct vraid_jentry *e, const u32 *poff,
-				const u16 *ptype)
+				const unsigned long *pdata)
 {
 	const struct vraid_geom *g = &vd->geom;
 	u32 width = g->nr_members / g->spans, npar = e->pages, i, m;
@@ -1395,7 +1406,7 @@ static int vraid_jreplay_parity(struct vraid_vd *vd, struct vraid_jwalk *w,
 	for (i = 0; i < e->nrefs; i++) {
 		vraid_jentry_ref(e, i, &ref);
 		if (ref.seq != w->seq || ref.data_index >= width - npar ||
-		    ptype[ref.entry] != VRAID_JREPLAY_PDATA)
+		    !test_bit(ref.entry, pdata))
 			goto skip;
 	}
 	stripe = rel >> g->strip_shift;
@@ -1488,14 +1499,14 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 	struct vraid_jwalk w;
 	struct page *hpage;
 	u64 end_seq = j->head_seq;
+	DECLARE_BITMAP(pdata, VRAID_J_MAX_ENTRIES);
 	u32 pass, *poff;
-	u16 *ptype;
 	int ret = 0;
 
+	bitmap_zero(pdata, VRAID_J_MAX_ENTRIES);
 	poff = kmalloc_array(VRAID_J_MAX_ENTRIES, sizeof(*poff), GFP_KERNEL);
-	ptype = kcalloc(VRAID_J_MAX_ENTRIES, sizeof(*ptype), GFP_KERNEL);
 	w.pages = vraid_jpages_alloc(&hpage);
-	if (!w.pages || !poff || !ptype) {
+	if (!w.pages || !poff) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -1526,9 +1537,9 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 			while (!ret &&
 			       vraid_jiter_next(&it, &e, why, sizeof(why)) > 0) {
 				poff[e.index] = e.page_off;
-				ptype[e.index] = e.type |
-					(e.flags & VRAID_JE_F_PARITY_DATA ?
-					 0x100 : 0);
+				assign_bit(e.index, pdata,
+					   e.type == VRAID_JE_DATA &&
+					   (e.flags & VRAID_JE_F_PARITY_DATA));
 				if (memcmp(e.vd_uuid, vd->uuid, 16))
 					continue;
 				if (pass == 0 && e.type == VRAID_JE_INVALIDATE)
@@ -1537,7 +1548,7 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 					*columns += vraid_jreplay_parity(vd, &w,
 									 &e,
 									 poff,
-									 ptype);
+									 pdata);
 				if (pass != 2 || e.type != VRAID_JE_DATA ||
 				    (e.flags & VRAID_JE_F_PARITY_DATA) ||
 				    e.pages > VRAID_J_PAGES)
@@ -1554,7 +1565,6 @@ out:
 	kvfree(iv.v);
 	if (w.pages)
 		vraid_jpages_free(w.pages, hpage);
-	kfree(ptype);
 	kfree(poff);
 	if (!ret)
 		vraid_members_flush(vd);
