@@ -474,23 +474,42 @@ static int decode_entry(const u8 *p, u32 room, u64 rec_seq, u32 index,
 	}
 }
 
+/* Pages of writes around the cache in flight at most (VRAID_J_BYPASS). */
+static u64 jparity_around(u64 ring)
+{
+	return ring / VRAID_J_BYPASS + 512;
+}
+
+/* A PAD (one at the ring's end) and a record of the largest size. */
+#define JPARITY_PADS	(2 * (1 + VRAID_J_MAX_PAYLOAD))
+
 u64 vraid_jparity_dirty_cap(u64 ring, u32 npar)
 {
-	/* between two tail moves: to the trigger, one record and a PAD more */
-	u64 user = ring / VRAID_J_CP_PARITY + 2 * (1 + VRAID_J_MAX_PAYLOAD);
-	/* writes around the cache in flight when a checkpoint starts */
-	u64 around = ring / VRAID_J_BYPASS + 512;
-	u64 need = user + (2 + npar) * (user + around), cap = 0;
+	u64 half = ring >> 1, per, around = jparity_around(ring), cap = 0;
 	u32 rem;
 
 	/*
-	 * ring >= need + (2 + npar) * 2 cap: the parity records of what was
-	 * logged or sent around, of what was dirty at the last tail move
-	 * and of what is dirty now.
+	 * vraid_jparity_reserve() <= ring / 2:
+	 * (2 + npar) (2 cap + around) + pads <= ring / 2.
 	 */
-	if (ring > need)
-		cap = div_u64_rem(ring - need, 2 * (2 + npar), &rem);
+	if (half > JPARITY_PADS) {
+		per = div_u64_rem(half - JPARITY_PADS, 2 + npar, &rem);
+		if (per > around)
+			cap = (per - around) >> 1;
+	}
 	return cap < 64 ? 64 : cap;
+}
+
+u64 vraid_jparity_reserve(u64 ring, u32 npar)
+{
+	/*
+	 * The parity records that can come before the next user record
+	 * reserves: of what is dirty (at most the cap), of what writers
+	 * put in the cache but have not logged yet (the cap again), of
+	 * the writes around the cache in flight, and a PAD.
+	 */
+	return (2 + npar) * (2 * vraid_jparity_dirty_cap(ring, npar) +
+			     jparity_around(ring)) + JPARITY_PADS;
 }
 
 /* ---- building a record ---- */

@@ -249,18 +249,21 @@ int vraid_jring_reserve(u64 ring, u64 tail, u64 head, u64 blocks, u64 *start,
 
 /*
  * With a parity VD bound, a checkpoint starts once ring / VRAID_J_CP_PARITY
- * blocks are in use; user records and writes around the cache wait while
- * it runs; at most ring / VRAID_J_BYPASS pages of writes around the cache
- * are in flight (or one write alone, of up to 512 pages); and the cache
- * holds at most vraid_jparity_dirty_cap() dirty pages.  Then the parity
- * records of every column written before the tail moves fit in the ring
- * (each page written costs at most 2 + @npar blocks: header, data, P, Q;
+ * blocks are in use; a user record reserves only if it leaves
+ * vraid_jparity_reserve() blocks free (at most half the ring), which
+ * parity records may use; writes around the cache wait while a checkpoint
+ * runs, and at most ring / VRAID_J_BYPASS pages of them are in flight (or
+ * one write alone, of up to 512 pages); and the cache holds at most
+ * vraid_jparity_dirty_cap() dirty pages.  Then the parity records written
+ * before the next user record reserves always fit (each page written
+ * costs at most 2 + @npar blocks: header, data, P, Q;
  * Documentation/cache-design.rst, "Parity records and the write hole").
  * The cap is at least 64 pages.
  */
 #define VRAID_J_CP_PARITY	16
 #define VRAID_J_BYPASS		64
 u64 vraid_jparity_dirty_cap(u64 ring, u32 npar);
+u64 vraid_jparity_reserve(u64 ring, u32 npar);
 
 /*
  * ---- the replay planner ----

@@ -26,8 +26,9 @@
  * head in the superblock, and only then is the space reused.  A
  * checkpoint waits for destages, which wait for their parity records, so
  * those never wait for ring space (one that does not fit fails the
- * journal); with a parity VD bound, user records wait while a checkpoint
- * runs, a checkpoint starts earlier and dirty data is capped
+ * journal); with a parity VD bound, user records leave room for them
+ * (vraid_jparity_reserve()), a checkpoint starts earlier, writes around
+ * the cache wait while one runs and dirty data is capped
  * (vraid_journal_dirty_cap()), which keeps them fitting (see
  * Documentation/cache-design.rst, "Parity records and the write hole").
  *
@@ -121,6 +122,7 @@ struct vraid_journal {
 	bool cp_busy;			/* a checkpoint is queued or runs */
 	bool cp_run;			/* a checkpoint waits for destage */
 	u32 npar;			/* P/Q blocks of bound VDs, at most */
+	u64 preserve;			/* blocks user records leave free */
 	u32 byp_pages;			/* of writes sent around (npar) */
 	wait_queue_head_t wait;		/* space, records done */
 	atomic_t ios;			/* record bios not fully completed */
@@ -404,8 +406,8 @@ static bool vraid_jkick_locked(struct vraid_journal *j)
 }
 
 /*
- * Whether user records and writes around the cache wait: a checkpoint is
- * queued or runs while a parity VD is bound (j->lock, or a hint without).
+ * Whether writes around the cache wait: a checkpoint is queued or runs
+ * while a parity VD is bound (j->lock, or a hint without).
  */
 static bool vraid_jcp_holds(struct vraid_journal *j)
 {
@@ -599,11 +601,25 @@ static bool vraid_jroom(struct vraid_journal *j, u32 blocks)
 {
 	if (READ_ONCE(j->state) != VRAID_JOURNAL_HEALTHY)
 		return true;
-	if (vraid_jcp_holds(j))
-		return false;
 	return vraid_jring_free(j->ring, READ_ONCE(j->tail_block),
 				READ_ONCE(j->head_block)) >
-	       blocks + VRAID_J_MAX_PAYLOAD;
+	       blocks + VRAID_J_MAX_PAYLOAD + READ_ONCE(j->preserve);
+}
+
+/*
+ * With j->lock held: whether a record of @blocks fits at the head, given
+ * its place (*@start, *@padn: a PAD before it); a user record must leave
+ * j->preserve blocks free for parity records.
+ */
+static bool vraid_jfits_locked(struct vraid_journal *j, u32 blocks,
+			       u64 *start, u64 *padn, bool parity)
+{
+	u64 free = vraid_jring_free(j->ring, j->tail_block, j->head_block);
+
+	if (vraid_jring_reserve(j->ring, j->tail_block, j->head_block, blocks,
+				start, padn))
+		return false;
+	return parity || free - *padn - blocks >= j->preserve;
 }
 
 /* The journal fails (with j->lock held): the failure work unbinds VDs. */
@@ -618,9 +634,9 @@ static void vraid_jfail_locked(struct vraid_journal *j)
 /*
  * Reserve ring space for @r (@blocks: header and payload) and give it
  * (and a PAD before it, if the ring's end is near) a seq.  A user record
- * may sleep for space, and with a parity VD bound it waits while a
- * checkpoint runs; a parity record (@parity) never waits: if it does not
- * fit, the journal fails.  Returns false if the journal takes no records
+ * may sleep for space, and with a parity VD bound it leaves j->preserve
+ * blocks free; a parity record (@parity) never waits: if it does not fit,
+ * the journal fails.  Returns false if the journal takes no records
  * (not healthy) or no longer those of a VD in @r (being unbound).
  */
 static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
@@ -635,9 +651,7 @@ static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
 		spin_lock_irqsave(&j->lock, flags);
 		if (j->state != VRAID_JOURNAL_HEALTHY || !vraid_jrec_bound(r))
 			break;
-		if ((parity || !vraid_jcp_holds(j)) &&
-		    !vraid_jring_reserve(j->ring, j->tail_block, j->head_block,
-					 blocks, start, &padn)) {
+		if (vraid_jfits_locked(j, blocks, start, &padn, parity)) {
 			if (padn && !pad) {
 				spin_unlock_irqrestore(&j->lock, flags);
 				pad = vraid_jrec_alloc(j, 0);
@@ -660,7 +674,7 @@ static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
 							    blocks);
 			used = vraid_jring_used(j->ring, j->tail_block,
 						j->head_block);
-			/* at once: no user record may slip past the trigger */
+			/* at once: the next record sees it queued */
 			kick = used > j->ring / (j->npar ? VRAID_J_CP_PARITY :
 						 4) && vraid_jkick_locked(j);
 			spin_unlock_irqrestore(&j->lock, flags);
@@ -1125,6 +1139,7 @@ static void vraid_jnpar_update(struct vraid_journal *j)
 		npar = max(npar, vraid_jnpar(vd));
 	spin_lock_irq(&j->lock);
 	j->npar = npar;
+	j->preserve = npar ? vraid_jparity_reserve(j->ring, npar) : 0;
 	spin_unlock_irq(&j->lock);
 	WRITE_ONCE(vraid_jdirty_cap, npar ?
 		   (unsigned long)vraid_jparity_dirty_cap(j->ring, npar) :
@@ -1264,7 +1279,7 @@ static int vraid_jcheckpoint_locked(struct vraid_journal *j, u32 sb_flags)
 	int ret;
 
 	spin_lock_irq(&j->lock);
-	j->cp_run = true;		/* user records wait (parity VDs) */
+	j->cp_run = true;	/* writes around the cache wait (parity VDs) */
 	block = j->head_block;
 	seq = j->head_seq;
 	spin_unlock_irq(&j->lock);
@@ -1311,7 +1326,7 @@ static void vraid_jcheckpoint_work(struct work_struct *w)
 	mutex_lock(&j->vds_mutex);
 	spin_lock_irq(&j->lock);
 	j->cp_busy = false;
-	j->cp_run = true;		/* no gap: see vraid_jroom() */
+	j->cp_run = true;		/* no gap: see vraid_jcp_holds() */
 	spin_unlock_irq(&j->lock);
 	vraid_jcheckpoint_locked(j, 0);
 	mutex_unlock(&j->vds_mutex);

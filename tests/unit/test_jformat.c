@@ -949,13 +949,19 @@ static void test_parity_cap(void)
 		for (i = 0; i < sizeof(rings) / sizeof(rings[0]); i++) {
 			u64 ring = rings[i];
 			u64 cap = vraid_jparity_dirty_cap(ring, npar);
-			u64 user = ring / VRAID_J_CP_PARITY + 2 * 257;
+			u64 res = vraid_jparity_reserve(ring, npar);
 			u64 around = ring / VRAID_J_BYPASS + 512;
 
-			CHECK(user + (2 + npar) * (user + around + 2 * cap) <=
-			      ring, "ring %llu npar %u: cap %llu too high",
+			CHECK(res >= (2 + npar) * (2 * cap + around) + 2 * 257,
+			      "ring %llu npar %u: reserve %llu below cap %llu",
 			      (unsigned long long)ring, npar,
+			      (unsigned long long)res,
 			      (unsigned long long)cap);
+			CHECK(res <= ring / 2 &&
+			      ring / 2 - res < 2 * (2 + npar) + 1,
+			      "ring %llu npar %u: reserve %llu not half the ring",
+			      (unsigned long long)ring, npar,
+			      (unsigned long long)res);
 			CHECK(cap >= 64 && cap > last, "ring %llu: cap %llu",
 			      (unsigned long long)ring,
 			      (unsigned long long)cap);
