@@ -1,19 +1,31 @@
 # Shared by the two boots of the write-hole test (tests/vm/hole-test):
-# the disks and the row, by LEVEL (5 or 6; hole1.sh says which block is
-# where).  Six NVMe disks: the members first, REF (the reference data) the
-# fifth, the journal (128 MiB) the sixth.
+# the disks and the row, by LEVEL (5, 6, 50 or 60; hole1.sh says which
+# block is where).  NVMe disks: the members first (3, 4, 6 or 8), then
+# REF (the reference data), then the journal (128 MiB), the last two.
 set -- $NVME_DEVS
-[ $# -ge 6 ] || fail "need 6 NVMe disks (run-in-vm --nvme 6), have $#"
-REF=$5 JDEV=$6
+case ${LEVEL:-5} in
+5 | 6) need=6 ;;
+50) need=8 ;;
+60) need=10 ;;
+*) fail "LEVEL ${LEVEL:-} (5, 6, 50 or 60)" ;;
+esac
+[ $# -ge $need ] || fail "need $need NVMe disks for RAID${LEVEL:-5} (hole-test gives them), have $#"
+eval "REF=\${$((need - 1))} JDEV=\${$need}"
 [ "$(dev_bytes "$JDEV")" -gt $((64 << 20)) ] ||
-	fail "the journal disk $JDEV has $(dev_bytes "$JDEV") bytes (a 128 MiB nvme5.img)"
+	fail "the journal disk $JDEV has $(dev_bytes "$JDEV") bytes (a 128 MiB image)"
 PSEC=$((DATA_OFFSET + 32))	# the dropped parity block on X
 MSEC=$((DATA_OFFSET + 32))	# D_w on MW, D_m on MM: the same row
+SPANS=1
 case ${LEVEL:-5} in
 5)	MEMBERS="$1 $2 $3" X=$2 MW=$1 MM=$3
 	DW=12 DM=8 ;;		# VD 4 KiB blocks: sectors 96 and 64
 6)	MEMBERS="$1 $2 $3 $4" X=$4 MW=$1 MM=$2
 	DW=8 DM=12 ;;		# sectors 64 and 96
-*)	fail "LEVEL ${LEVEL:-} (5 or 6)" ;;
+50)	MEMBERS="$1 $2 $3 $4 $5 $6" X=$5 MW=$4 MM=$6 SPANS=2
+	DW=28 DM=20 ;;		# span 1: sectors 224 and 160
+60)	MEMBERS="$1 $2 $3 $4 $5 $6 $7 $8" X=$8 MW=$5 MM=$6 SPANS=2
+	DW=20 DM=28 ;;		# span 1: sectors 160 and 224
 esac
 LEVEL=${LEVEL:-5}
+SPANOPT=""
+[ "$SPANS" -gt 1 ] && SPANOPT="--spans $SPANS"

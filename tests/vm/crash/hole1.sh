@@ -10,6 +10,13 @@
 #   index 0 (64-95) on M0, 1 (96-127) on M1.  D_w is VD sector 64 on M0,
 #   D_m VD sector 96 on M1 (failed), Q on X drops the write (a Degraded
 #   RAID6 rebuilds one data block from Q).
+#   RAID50 and RAID60, two spans: the same row in span 1 (strips
+#   alternate between the spans), so that replay must find the span.
+#   RAID50 of M0-M5, span 1 = M3, M4 (X), M5: P on M4, data index 0 (VD
+#   sectors 160-191) on M5, 1 (224-255) on M3; D_w is 224 on M3, D_m 160
+#   on M5 (failed).  RAID60 of M0-M7, span 1 = M4-M7: P on M6, Q on M7
+#   (X), data index 0 (160-191) on M4, 1 (224-255) on M5; D_w is 160 on
+#   M4, D_m 224 on M5 (failed).
 # The first MiB is filled
 # and on the members; then the VD is bound to the journal anew (its floor
 # past the fill, whose records would rewrite whole rows on replay and
@@ -51,7 +58,7 @@ settle
 [ -b /dev/mapper/vh-p ] || fail "/dev/mapper/vh-p missing"
 
 # all-zero images: --init fast is consistent
-vd=$(vd_create --level $LEVEL --strip 16K --init fast --write-policy wb \
+vd=$(vd_create --level $LEVEL $SPANOPT --strip 16K --init fast --write-policy wb \
 	--name hole $(echo $MEMBERS | sed "s#$X#/dev/mapper/vh-p#"))
 expect_write "$vd" write_back
 
@@ -71,7 +78,7 @@ blk $MW $MSEC | cmp -s - /tmp/dw.ref ||
 dd if=/tmp/ref of=/tmp/dm.ref bs=4k skip=$DM count=1 2>/dev/null
 blk $MM $MSEC | cmp -s - /tmp/dm.ref ||
 	fail "$MM sector $MSEC is not D_m (VD sector $((DM * 8)))"
-pq_check $LEVEL 16384 1 32 $(echo $MEMBERS | sed "s#$X#/dev/mapper/vh-p#")
+pq_check $LEVEL 16384 $SPANS 32 $(echo $MEMBERS | sed "s#$X#/dev/mapper/vh-p#")
 blk $X $PSEC >/tmp/p.old
 # bound anew: the journal's records from here on are the VD's replay
 vraidctl set "$vd" write-policy=wb >/dev/null
