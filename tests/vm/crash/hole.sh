@@ -28,4 +28,6 @@ case ${LEVEL:-5} in
 esac
 LEVEL=${LEVEL:-5}
 SPANOPT=""
-[ "$SPANS" -gt 1 ] && SPANOPT="--spans $SPANS"
+if [ "$SPANS" -gt 1 ]; then
+	SPANOPT="--spans $SPANS"
+fi
