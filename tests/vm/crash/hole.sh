@@ -3,14 +3,8 @@
 # block is where).  NVMe disks: the members first (3, 4, 6 or 8), then
 # REF (the reference data), then the journal (128 MiB), the last two.
 set -- $NVME_DEVS
-case ${LEVEL:-5} in
-5 | 6) need=6 ;;
-50) need=8 ;;
-60) need=10 ;;
-*) fail "LEVEL ${LEVEL:-} (5, 6, 50 or 60)" ;;
-esac
-[ $# -ge $need ] || fail "need $need NVMe disks for RAID${LEVEL:-5} (hole-test gives them), have $#"
-eval "REF=\${$((need - 1))} JDEV=\${$need}"
+[ $# -ge 6 ] || fail "need 6 NVMe disks or more (hole-test gives them), have $#"
+eval "REF=\${$(($# - 1))} JDEV=\${$#}"
 [ "$(dev_bytes "$JDEV")" -gt $((64 << 20)) ] ||
 	fail "the journal disk $JDEV has $(dev_bytes "$JDEV") bytes (a 128 MiB image)"
 PSEC=$((DATA_OFFSET + 32))	# the dropped parity block on X
@@ -25,7 +19,10 @@ case ${LEVEL:-5} in
 	DW=28 DM=20 ;;		# span 1: sectors 224 and 160
 60)	MEMBERS="$1 $2 $3 $4 $5 $6 $7 $8" X=$8 MW=$5 MM=$6 SPANS=2
 	DW=20 DM=28 ;;		# span 1: sectors 160 and 224
+*)	fail "LEVEL ${LEVEL:-} (5, 6, 50 or 60)" ;;
 esac
+[ $# -ge $(($(echo $MEMBERS | wc -w) + 2)) ] ||
+	fail "RAID${LEVEL:-5} needs $(echo $MEMBERS | wc -w) members, REF and the journal: $# NVMe disks"
 LEVEL=${LEVEL:-5}
 SPANOPT=""
 if [ "$SPANS" -gt 1 ]; then
