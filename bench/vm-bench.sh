@@ -22,6 +22,15 @@
 #                    THEM IS OVERWRITTEN; needs BENCH_DESTROY=yes
 #   BENCH_NMEMBERS   members to use (default: QUICK 4, else 8; nvme: all)
 #   BENCH_NULLB_MB   null_blk member size in MiB (default: fits in memory)
+#   BENCH_MODEL      what a null_blk member costs per I/O (default ram):
+#                    ram  memory speed, completion in softirq (the CPU is
+#                         the only cost: a driver's CPU use per I/O);
+#                    ssd  100 us per I/O, 64 at a time per queue;
+#                    hdd  5 ms per I/O, one at a time (200 IOPS a disk,
+#                         a 10k rpm SAS disk's random 4 KiB), rotational,
+#                         writeback throttling at 75 ms as for a disk.
+#                    With ssd and hdd a null_blk journal costs 20 us per
+#                    I/O (an NVMe journal device), 64 at a time.
 #   BENCH_QUICK      1: small matrix, short runs
 #   BENCH_ROUNDS     rounds (default 2 QUICK, 3 otherwise)
 #   BENCH_RUNTIME    seconds per fio cell (default 2 QUICK, 10 otherwise)
@@ -119,6 +128,8 @@ JOURNAL_FILL=${BENCH_JOURNAL_FILL:-0}
 # the journal configurations pick their own write policy
 JPOLOPTS=$(echo "$VRAID_POLOPTS" | sed -E 's/ --write-policy [^ ]*//g')
 JDEV="" JOURNAL_DESC=""
+MODEL=${BENCH_MODEL:-ram}
+case $MODEL in ram | ssd | hdd) ;; *) echo "vm-bench: BENCH_MODEL must be ram, ssd or hdd" >&2; exit 2 ;; esac
 if [ -n "${BENCH_DEVS:-}" ]; then
 	MEMBERS=${BENCH_MEMBERS:-devices}
 else
@@ -152,8 +163,10 @@ for t in fio mdadm vraidctl; do
 done
 
 # nullb_make I MIB: a memory-backed null_blk through configfs -> NULLB=/dev/...
+# nullb_make INDEX MIB [MODEL]: a memory-backed null_blk; MODEL as
+# BENCH_MODEL, or nvme (20 us per I/O); sets NULLB
 nullb_make() {
-	local i=$1 mb=$2 d idx t
+	local i=$1 mb=$2 model=${3:-ram} d idx t
 	# 6.1 names the disk after the configfs item (older kernels: nullbINDEX)
 	d=/sys/kernel/config/nullb/nullb$i
 	mkdir "$d" || die "null_blk configfs $d"
@@ -161,12 +174,29 @@ nullb_make() {
 	echo 1 >"$d/memory_backed"
 	echo 4096 >"$d/blocksize"
 	echo "$NCPU" >"$d/submit_queues"
+	case $model in
+	ram) ;;
+	ssd) echo 2 >"$d/irqmode"; echo 100000 >"$d/completion_nsec" ;;
+	nvme) echo 2 >"$d/irqmode"; echo 20000 >"$d/completion_nsec" ;;
+	hdd)
+		echo 2 >"$d/irqmode"; echo 5000000 >"$d/completion_nsec"
+		echo 1 >"$d/submit_queues"; echo 1 >"$d/hw_queue_depth"
+		;;
+	*) die "nullb_make: unknown model $model" ;;
+	esac
 	echo 1 >"$d/power"
 	idx=$i
 	[ -e /sys/block/nullb$i ] || idx=$(cat "$d/index")
 	for t in $(seq 50); do [ -b /dev/nullb$idx ] && break; sleep 0.1; done
 	[ -b /dev/nullb$idx ] || { ls /sys/block; dmesg | tail -5; die "/dev/nullb$idx did not appear"; }
 	NULLB=/dev/nullb$idx
+	if [ "$model" = hdd ]; then
+		# a disk, as the block layer sees one: rotational, and writeback
+		# throttling's target for rotational disks (75 ms; null_blk
+		# starts with the 2 ms of an SSD, which 5 ms I/Os always miss)
+		echo 1 >/sys/block/nullb$idx/queue/rotational
+		echo 75000 >/sys/block/nullb$idx/queue/wbt_lat_usec 2>/dev/null
+	fi
 }
 
 # journal_json: the "journal" object of `vraidctl controller show --json`
@@ -205,14 +235,20 @@ null_blk)
 	modprobe null_blk nr_devices=0 || die "modprobe null_blk"
 	mount -t configfs configfs /sys/kernel/config 2>/dev/null
 	for ((i = 0; i < N; i++)); do
-		nullb_make "$i" "$mb"
+		nullb_make "$i" "$mb" "$MODEL"
 		DEVS="$DEVS $NULLB"
 	done
-	MEMBER_DESC="null_blk memory_backed=1 blocksize=4096 submit_queues=$NCPU size=${mb}MiB irqmode=default(softirq)"
+	case $MODEL in
+	ram) MEMBER_DESC="null_blk memory_backed=1 blocksize=4096 submit_queues=$NCPU size=${mb}MiB irqmode=default(softirq)" ;;
+	ssd) MEMBER_DESC="null_blk model ssd: memory_backed=1 blocksize=4096 submit_queues=$NCPU size=${mb}MiB irqmode=2(timer) completion_nsec=100000" ;;
+	hdd) MEMBER_DESC="null_blk model hdd: memory_backed=1 blocksize=4096 submit_queues=1 hw_queue_depth=1 size=${mb}MiB irqmode=2(timer) completion_nsec=5000000 rotational=1 wbt_lat_usec=75000" ;;
+	esac
 	if [ "$JOURNAL" != 0 ] && [ -z "${BENCH_JOURNAL_DEV:-}" ]; then
-		nullb_make "$N" "$JOURNAL_MB"
+		jmodel=ram
+		[ "$MODEL" = ram ] || jmodel=nvme
+		nullb_make "$N" "$JOURNAL_MB" "$jmodel"
 		JDEV=$NULLB
-		JOURNAL_DESC="null_blk as the members, size=${JOURNAL_MB}MiB"
+		JOURNAL_DESC="null_blk, size=${JOURNAL_MB}MiB, $([ $jmodel = ram ] && echo "as the members" || echo "irqmode=2(timer) completion_nsec=20000")"
 	fi
 	;;
 nvme)
@@ -299,6 +335,7 @@ RAW_KS=$(for l in $RUN_LEVELS; do level_k "$l"; done | sort -n | uniq | tr '\n' 
 	echo "MDADM='$(mdadm --version 2>&1 | head -n1)'"
 	echo "VRAIDCTL='$(vraidctl version 2>&1 | head -n1)'"
 	echo "MEMBERS=$MEMBERS"
+	echo "MODEL=$MODEL"
 	echo "MEMBER_DESC='$MEMBER_DESC'"
 	echo "DEVS='$DEVS'"
 	for d in "${ALL[@]}"; do
