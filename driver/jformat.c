@@ -485,15 +485,20 @@ static u64 jparity_around(u64 ring)
 
 u64 vraid_jparity_dirty_cap(u64 ring, u32 npar)
 {
-	u64 half = ring >> 1, per, around = jparity_around(ring), cap = 0;
+	u64 quarter = ring >> 2, per, around = jparity_around(ring), cap = 0;
 	u32 rem;
 
 	/*
-	 * vraid_jparity_reserve() <= ring / 2:
-	 * (2 + npar) (2 cap + around) + pads <= ring / 2.
+	 * vraid_jparity_reserve() <= ring / 4:
+	 * (2 + npar) (2 cap + around) + pads <= ring / 4.
+	 * The rest holds the records written while checkpoints drain:
+	 * with the cache full, a drain lasts as long as destaging the
+	 * cap, and the tail moves only when it ends, so the ring holds
+	 * the records of about two drains (user records and parity
+	 * records: up to 4 + npar blocks per page written).
 	 */
-	if (half > JPARITY_PADS) {
-		per = div_u64_rem(half - JPARITY_PADS, 2 + npar, &rem);
+	if (quarter > JPARITY_PADS) {
+		per = div_u64_rem(quarter - JPARITY_PADS, 2 + npar, &rem);
 		if (per > around)
 			cap = (per - around) >> 1;
 	}

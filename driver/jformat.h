@@ -250,7 +250,7 @@ int vraid_jring_reserve(u64 ring, u64 tail, u64 head, u64 blocks, u64 *start,
 /*
  * With a parity VD bound, a checkpoint starts once ring / VRAID_J_CP_PARITY
  * blocks are in use; a user record reserves only if it leaves
- * vraid_jparity_reserve() blocks free (at most half the ring), which
+ * vraid_jparity_reserve() blocks free (a quarter of the ring), which
  * parity records may use; writes around the cache wait while a checkpoint
  * runs, and at most ring / VRAID_J_BYPASS pages of them are in flight (or
  * one write alone, of up to 512 pages); and the cache holds at most
