@@ -121,6 +121,7 @@ struct vraid_cache {
 	atomic_t epoch;			/* the flush epoch */
 	atomic_t dtarget;		/* destage lines of epochs below it */
 	atomic_t destaging;		/* destage bios in flight */
+	unsigned long rstamp;		/* jiffies of the last user read (racy) */
 	atomic_t derr;			/* a destage failed since the last flush */
 	u32 dclock;			/* next bucket to destage (dwork only) */
 	struct work_struct dwork;	/* destage, on vraid_cache_wq */
@@ -804,7 +805,29 @@ void vraid_cache_ra(struct vraid_vd *vd, struct bio *bio)
 
 /* ---- write-back (write policy awb) ---- */
 
+/*
+ * A user read of @vd: background destage yields to reads for a while
+ * (vraid_destage_work()).  A store at most once a jiffy.
+ */
+void vraid_cache_note_read(struct vraid_vd *vd)
+{
+	struct vraid_cache *c = vd->cache;
+	unsigned long now = jiffies;
+
+	if (c && READ_ONCE(c->rstamp) != now)
+		WRITE_ONCE(c->rstamp, now);
+}
+
 #define VRAID_DESTAGE_MAX	64	/* destage bios in flight per VD */
+/*
+ * While the VD is read (a user read in the last VRAID_DESTAGE_READ_WINDOW),
+ * background destage keeps at most VRAID_DESTAGE_READING bios in flight:
+ * each read waits behind what is queued on its member, and on disks 64
+ * destage I/Os ahead of a read are a third of a second.  Flushes and
+ * checkpoints (vraid_cache_drain()) keep to the same limits.
+ */
+#define VRAID_DESTAGE_READING	8
+#define VRAID_DESTAGE_READ_WINDOW	(HZ / 10)
 #define VRAID_DESTAGE_AGE	(2 * HZ)	/* dirty this long: destage */
 #define VRAID_DESTAGE_ROW_LINES	64	/* rows gathered up to 4 MiB */
 
@@ -1135,10 +1158,23 @@ static void vraid_cache_limits_now(unsigned long limit,
 	vraid_cache_limits_cap(l, vraid_journal_dirty_cap());
 }
 
+/* How many more destage bios may start now (VRAID_DESTAGE_READING). */
+static int vraid_destage_room(struct vraid_cache *c)
+{
+	int max = VRAID_DESTAGE_MAX;
+
+	if (time_before(jiffies, READ_ONCE(c->rstamp) +
+			VRAID_DESTAGE_READ_WINDOW))
+		max = VRAID_DESTAGE_READING;
+	return max - atomic_read(&c->destaging);
+}
+
 /*
  * Background destage (vraid_cache_wq): above the background band every
  * dirty line, else lines dirty for VRAID_DESTAGE_AGE and lines a flush or
- * a waiting bio asked for; VRAID_DESTAGE_MAX bios in flight at most.
+ * a waiting bio asked for; VRAID_DESTAGE_MAX bios in flight at most,
+ * VRAID_DESTAGE_READING while the VD is being read.  vraid_cache_drain()
+ * keeps to the same limits.
  */
 static void vraid_destage_work(struct work_struct *w)
 {
@@ -1146,7 +1182,7 @@ static void vraid_destage_work(struct work_struct *w)
 	struct vraid_vd *vd = c->vd;
 	struct vraid_cache_limits lim;
 	struct vraid_dpass p = { 0 };
-	int room = VRAID_DESTAGE_MAX - atomic_read(&c->destaging);
+	int room = vraid_destage_room(c);
 
 	if (room <= 0 || !atomic_long_read(&c->dirty))
 		return;
@@ -1183,16 +1219,28 @@ int vraid_cache_drain(struct vraid_vd *vd)
 	if (!c)
 		return 0;
 	if (atomic_long_read(&c->dirty)) {
+		u32 from = 0;
+
 		e = atomic_inc_return(&c->epoch);
 		vraid_atomic_max(&c->dtarget, e);
 		for (;;) {
-			struct vraid_dpass p = { .below = e, .max = UINT_MAX };
+			struct vraid_dpass p = { .below = e };
+			int room = vraid_destage_room(c), busy;
 
-			vraid_destage_pass(vd, 0, &p);
+			if (room > 0) {
+				p.max = room;
+				from += vraid_destage_pass(vd, from, &p);
+			}
 			if (!vraid_cache_old_dirty(c, e))
 				break;
-			wait_event_timeout(c->dwait,
-					   !atomic_read(&c->destaging), HZ / 10);
+			/* a completion makes room, or lines busy come free */
+			busy = atomic_read(&c->destaging);
+			if (busy)
+				wait_event_timeout(c->dwait,
+						   atomic_read(&c->destaging) <
+						   busy, HZ / 10);
+			else
+				cond_resched();
 		}
 	}
 	return atomic_xchg(&c->derr, 0) ? -EIO : 0;
@@ -1479,6 +1527,7 @@ int vraid_cache_init(struct vraid_vd *vd)
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
+	c->rstamp = jiffies - VRAID_DESTAGE_READ_WINDOW;
 	c->b = kvcalloc(nb, sizeof(*c->b), GFP_KERNEL);
 	if (!c->b) {
 		ret = -ENOMEM;

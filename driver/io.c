@@ -373,9 +373,11 @@ void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags)
 		return;
 	}
 	if ((flags & VRAID_SUB_USER) && !(flags & VRAID_SUB_CHECKED)) {
-		if (bio_op(bio) == REQ_OP_READ &&
-		    READ_ONCE(vd->read_policy) == VRAID_READ_AHEAD)
-			vraid_cache_ra(vd, bio);
+		if (bio_op(bio) == REQ_OP_READ) {
+			vraid_cache_note_read(vd);
+			if (READ_ONCE(vd->read_policy) == VRAID_READ_AHEAD)
+				vraid_cache_ra(vd, bio);
+		}
 		/* write-back takes it, or it waits for older dirty data */
 		if (op_is_write(bio_op(bio)) && vraid_cache_write(vd, bio))
 			return;

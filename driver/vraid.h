@@ -268,6 +268,7 @@ u32 vraid_cache_sub_flags(struct bio *bio);
 int vraid_cache_set_size(u64 bytes, char *msg, size_t len);
 void vraid_cache_show(struct vraid_controller *ctl);
 void vraid_cache_ra(struct vraid_vd *vd, struct bio *bio);
+void vraid_cache_note_read(struct vraid_vd *vd);
 void vraid_cache_write_start(struct vraid_vd *vd, struct bio *bio);
 void vraid_cache_write_end(struct vraid_vd *vd, struct bio *bio);
 void vraid_cache_drop_all(struct vraid_vd *vd, bool dirty);
