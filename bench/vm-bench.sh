@@ -162,7 +162,6 @@ for t in fio mdadm vraidctl; do
 		die "$t not found"
 done
 
-# nullb_make I MIB: a memory-backed null_blk through configfs -> NULLB=/dev/...
 # nullb_make INDEX MIB [MODEL]: a memory-backed null_blk; MODEL as
 # BENCH_MODEL, or nvme (20 us per I/O); sets NULLB
 nullb_make() {
