@@ -1231,7 +1231,8 @@ int vraid_cache_drain(struct vraid_vd *vd)
 				p.max = room;
 				from += vraid_destage_pass(vd, from, &p);
 			}
-			if (!vraid_cache_old_dirty(c, e))
+			/* what it started is old and dirty until it completes */
+			if (!p.started && !vraid_cache_old_dirty(c, e))
 				break;
 			/* a completion makes room, or lines busy come free */
 			busy = atomic_read(&c->destaging);
