@@ -8,9 +8,13 @@
  * writes the bitmap (FUA) to every member that takes writes, and only
  * then lets the parked writes go (a bitmap write cannot be waited for in
  * ->submit_bio: the block layer holds back bios submitted from there).
- * Some seconds after a region's last write ends, a delayed work clears
- * its bit and writes the bitmap again.  After an unclean shutdown the
- * regions whose bits are set on any member are resynced, nothing else.
+ * A delayed work clears the bits of regions that have had no write in
+ * flight since its last pass (so 3 to 6 seconds after a region's last
+ * write ends, as md's two daemon passes) and writes the bitmap again;
+ * a region that has only just gone idle is marked idle and waits for
+ * the next pass, which then comes by itself.  After an unclean shutdown
+ * the regions whose bits are set on any member are resynced, nothing
+ * else.
  *
  * Ordering: a writer increments the count and then reads the bit; the
  * clearer clears the bit and then reads the count, putting the bit back
@@ -43,10 +47,18 @@ struct vraid_bitmap {
 	u32 shift, nbits;
 	unsigned long *ondisk;		/* set on the members (or being) */
 	unsigned long *pending;		/* to resync; kept set until done */
+	unsigned long *idle;		/* idle at the last clear pass */
 	atomic_t *count;		/* writes in flight per region */
 	struct mutex lock;		/* see the top of this file */
 	struct page *pages[2];		/* the 8 KiB image, under lock */
 	u8 *img;			/* encode buffer, under lock */
+	/* One bitmap write, to every member at once; under lock. */
+	struct vraid_bm_io {
+		struct bio bio;
+		struct bio_vec bvec[2];
+	} *io;
+	atomic_t io_left;		/* bios of it not yet ended */
+	struct completion io_done;	/* the last one ended */
 	spinlock_t park_lock;		/* parked */
 	struct list_head parked;
 	struct work_struct set_work;
@@ -74,13 +86,25 @@ static u32 vraid_bm_region(struct vraid_vd *vd, struct bio *bio)
 			  vd->bitmap->nbits - 1);
 }
 
-/* Write the bitmap as it is to every member that takes writes. */
+static void vraid_bm_end_io(struct bio *bio)
+{
+	struct vraid_bitmap *bm = bio->bi_private;
+
+	if (atomic_dec_and_test(&bm->io_left))
+		complete(&bm->io_done);
+}
+
+/*
+ * Write the bitmap as it is to every member that takes writes, to all
+ * of them at once (a writer waits for this: one member's latency, not
+ * the sum of them).
+ */
 static int vraid_bm_write(struct vraid_vd *vd)
 {
 	struct vraid_bitmap *bm = vd->bitmap;
 	u8 *bits = page_address(bm->pages[1]);
+	u32 i, n = vd->geom.nr_members, sent = 0;
 	int ret = 0;
-	u32 i;
 
 	/*
 	 * Nothing is allocated here: parked writes wait for this, so it
@@ -94,20 +118,35 @@ static int vraid_bm_write(struct vraid_vd *vd)
 	vraid_bm_encode(vd->uuid, bm->shift, bm->nbits, bits, bm->img);
 	memcpy(page_address(bm->pages[0]), bm->img, PAGE_SIZE);
 	memcpy(page_address(bm->pages[1]), bm->img + PAGE_SIZE, PAGE_SIZE);
-	for (i = 0; i < vd->geom.nr_members; i++) {
-		struct bio_vec bvec[2];
-		struct bio bio;
-		int err;
+	/* One reference held here, so no bio can complete the whole. */
+	atomic_set(&bm->io_left, 1);
+	reinit_completion(&bm->io_done);
+	for (i = 0; i < n; i++) {
+		struct bio *bio = &bm->io[i].bio;
 
 		if (!vraid_member_writable(vd, i))
 			continue;
-		bio_init(&bio, vd->members[i].h.bdev, bvec, 2,
+		bio_init(bio, vd->members[i].h.bdev, bm->io[i].bvec, 2,
 			 REQ_OP_WRITE | REQ_SYNC | REQ_FUA);
-		bio.bi_iter.bi_sector = VRAID_BM_SECTOR;
-		__bio_add_page(&bio, bm->pages[0], PAGE_SIZE, 0);
-		__bio_add_page(&bio, bm->pages[1], PAGE_SIZE, 0);
-		err = submit_bio_wait(&bio);
-		bio_uninit(&bio);
+		bio->bi_iter.bi_sector = VRAID_BM_SECTOR;
+		bio->bi_private = bm;
+		bio->bi_end_io = vraid_bm_end_io;
+		__bio_add_page(bio, bm->pages[0], PAGE_SIZE, 0);
+		__bio_add_page(bio, bm->pages[1], PAGE_SIZE, 0);
+		atomic_inc(&bm->io_left);
+		sent |= 1U << i;
+		submit_bio(bio);
+	}
+	if (!atomic_dec_and_test(&bm->io_left))
+		wait_for_completion_io(&bm->io_done);
+	for (i = 0; i < n; i++) {
+		struct bio *bio = &bm->io[i].bio;
+		int err;
+
+		if (!(sent & (1U << i)))
+			continue;
+		err = blk_status_to_errno(bio->bi_status);
+		bio_uninit(bio);
 		if (err) {
 			this_cpu_inc(vd->stats->member_errors[i]);
 			vraid_member_fail(vd, i, "bitmap write error");
@@ -149,7 +188,7 @@ static void vraid_bm_clear_work(struct work_struct *work)
 {
 	struct vraid_bitmap *bm = container_of(to_delayed_work(work),
 					       struct vraid_bitmap, clear_work);
-	bool changed = false;
+	bool changed = false, again = false;
 	u32 i;
 
 	mutex_lock(&bm->lock);
@@ -157,6 +196,11 @@ static void vraid_bm_clear_work(struct work_struct *work)
 		if (!test_bit(i, bm->ondisk) || test_bit(i, bm->pending) ||
 		    atomic_read(&bm->count[i]))
 			continue;
+		/* A region that has just gone idle gets one more pass. */
+		if (!test_and_set_bit(i, bm->idle)) {
+			again = true;
+			continue;
+		}
 		clear_bit(i, bm->ondisk);
 		smp_mb__after_atomic();	/* pairs with vraid_bitmap_start() */
 		if (atomic_read(&bm->count[i]))
@@ -167,6 +211,9 @@ static void vraid_bm_clear_work(struct work_struct *work)
 	if (changed)
 		vraid_bm_write(bm->vd);
 	mutex_unlock(&bm->lock);
+	if (again)
+		queue_delayed_work(vraid_wq, &bm->clear_work,
+				   VRAID_BM_CLEAR_DELAY);
 }
 
 /*
@@ -202,10 +249,15 @@ bool vraid_bitmap_start(struct vraid_vd *vd, struct bio *bio,
 void vraid_bitmap_end(struct vraid_vd *vd, struct bio *bio)
 {
 	struct vraid_bitmap *bm = vd->bitmap;
+	u32 r = vraid_bm_region(vd, bio);
 
-	if (atomic_dec_and_test(&bm->count[vraid_bm_region(vd, bio)]))
+	if (atomic_dec_and_test(&bm->count[r])) {
+		/* Not idle since the last pass (a hint: no ordering needed). */
+		if (test_bit(r, bm->idle))
+			clear_bit(r, bm->idle);
 		queue_delayed_work(vraid_wq, &bm->clear_work,
 				   VRAID_BM_CLEAR_DELAY);
+	}
 }
 
 /* Is the region of member sector @msector waiting for a resync? */
@@ -354,18 +406,21 @@ int vraid_bitmap_init(struct vraid_vd *vd)
 		    bm->shift;
 	bm->ondisk = bitmap_zalloc(bm->nbits, GFP_KERNEL);
 	bm->pending = bitmap_zalloc(bm->nbits, GFP_KERNEL);
+	bm->idle = bitmap_zalloc(bm->nbits, GFP_KERNEL);
 	bm->count = kvcalloc(bm->nbits, sizeof(*bm->count), GFP_KERNEL);
 	bm->pages[0] = alloc_page(GFP_KERNEL);
 	bm->pages[1] = alloc_page(GFP_KERNEL);
 	bm->img = kmalloc(VRAID_BM_BYTES, GFP_KERNEL);
-	if (!bm->ondisk || !bm->pending || !bm->count || !bm->pages[0] ||
-	    !bm->pages[1] || !bm->img)
+	bm->io = kcalloc(VRAID_MAX_MEMBERS, sizeof(*bm->io), GFP_KERNEL);
+	if (!bm->ondisk || !bm->pending || !bm->idle || !bm->count ||
+	    !bm->pages[0] || !bm->pages[1] || !bm->img || !bm->io)
 		goto out;
 	ret = mempool_init_kmalloc_pool(&bm->park_pool, 16,
 					sizeof(struct vraid_bm_park));
 	if (ret)
 		goto out;
 	mutex_init(&bm->lock);
+	init_completion(&bm->io_done);
 	spin_lock_init(&bm->park_lock);
 	INIT_LIST_HEAD(&bm->parked);
 	INIT_WORK(&bm->set_work, vraid_bm_set_work);
@@ -395,8 +450,10 @@ void vraid_bitmap_exit(struct vraid_vd *vd)
 	if (bm->pages[1])
 		__free_page(bm->pages[1]);
 	kfree(bm->img);
+	kfree(bm->io);
 	kvfree(bm->count);
 	bitmap_free(bm->pending);
+	bitmap_free(bm->idle);
 	bitmap_free(bm->ondisk);
 	kfree(bm);
 	vd->bitmap = NULL;
