@@ -821,12 +821,11 @@ void vraid_cache_note_read(struct vraid_vd *vd)
 #define VRAID_DESTAGE_MAX	64	/* destage bios in flight per VD */
 /*
  * While the VD is read (a user read in the last VRAID_DESTAGE_READ_WINDOW),
- * background destage keeps at most VRAID_DESTAGE_READING bios in flight:
- * each read waits behind what is queued on its member, and on disks 64
+ * background destage keeps at most one bio per member in flight: each
+ * read waits behind what is queued on its member, and on disks 64
  * destage I/Os ahead of a read are a third of a second.  Flushes and
  * checkpoints (vraid_cache_drain()) keep to the same limits.
  */
-#define VRAID_DESTAGE_READING	8
 #define VRAID_DESTAGE_READ_WINDOW	(HZ / 10)
 #define VRAID_DESTAGE_AGE	(2 * HZ)	/* dirty this long: destage */
 #define VRAID_DESTAGE_ROW_LINES	64	/* rows gathered up to 4 MiB */
@@ -1158,14 +1157,14 @@ static void vraid_cache_limits_now(unsigned long limit,
 	vraid_cache_limits_cap(l, vraid_journal_dirty_cap());
 }
 
-/* How many more destage bios may start now (VRAID_DESTAGE_READING). */
+/* How many more destage bios may start now (see VRAID_DESTAGE_MAX). */
 static int vraid_destage_room(struct vraid_cache *c)
 {
 	int max = VRAID_DESTAGE_MAX;
 
 	if (time_before(jiffies, READ_ONCE(c->rstamp) +
 			VRAID_DESTAGE_READ_WINDOW))
-		max = VRAID_DESTAGE_READING;
+		max = c->vd->geom.nr_members;
 	return max - atomic_read(&c->destaging);
 }
 
@@ -1173,7 +1172,7 @@ static int vraid_destage_room(struct vraid_cache *c)
  * Background destage (vraid_cache_wq): above the background band every
  * dirty line, else lines dirty for VRAID_DESTAGE_AGE and lines a flush or
  * a waiting bio asked for; VRAID_DESTAGE_MAX bios in flight at most,
- * VRAID_DESTAGE_READING while the VD is being read.  vraid_cache_drain()
+ * one per member while the VD is being read.  vraid_cache_drain()
  * keeps to the same limits.
  */
 static void vraid_destage_work(struct work_struct *w)
