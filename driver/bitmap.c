@@ -118,6 +118,7 @@ static int vraid_bm_write(struct vraid_vd *vd)
 	vraid_bm_encode(vd->uuid, bm->shift, bm->nbits, bits, bm->img);
 	memcpy(page_address(bm->pages[0]), bm->img, PAGE_SIZE);
 	memcpy(page_address(bm->pages[1]), bm->img + PAGE_SIZE, PAGE_SIZE);
+	BUILD_BUG_ON(VRAID_MAX_MEMBERS > 32);	/* @sent is a u32 mask */
 	/* One reference held here, so no bio can complete the whole. */
 	atomic_set(&bm->io_left, 1);
 	reinit_completion(&bm->io_done);
