@@ -59,7 +59,8 @@
 #                    4 KiB random writes and 70:30, per round: vraid
 #                    write-through, vraid write-back with the controller
 #                    journal, vraid always write-back (volatile), md raid5,
-#                    md raid5 with a write journal in write-back mode
+#                    md raid5 with a write journal in write-back mode;
+#                    each cell starts from an idle target (settle.log)
 #   BENCH_JOURNAL_DEV  the journal device (default: null_blk: one more
 #                    null_blk of BENCH_JOURNAL_MB; nvme: the NVMe disk after
 #                    the members; needed with BENCH_DEVS).  Overwritten.
@@ -85,6 +86,7 @@ OUT=${BENCH_OUTDIR:-/tmp/bench-out}
 # BENCH_OUTDEV=sata0: the first SATA disk of the test VM (bench/run)
 [ "${BENCH_OUTDEV:-}" = sata0 ] && BENCH_OUTDEV=$(echo ${SATA_DEVS:-} | cut -d' ' -f1)
 mkdir -p "$OUT/fio"
+OUT=$(cd "$OUT" && pwd) # fio runs elsewhere (measure)
 : >"$OUT/bench.log"
 
 QUICK=${BENCH_QUICK:-0}
@@ -363,6 +365,7 @@ RAW_KS=$(for l in $RUN_LEVELS; do level_k "$l"; done | sort -n | uniq | tr '\n' 
 		echo "JOURNAL_DESC='$JOURNAL_DESC'"
 		echo "JOURNAL_DEV_BYTES=$(blockdev --getsize64 "$JDEV")"
 		echo "JOURNAL_FILL_MIB=$JOURNAL_FILL"
+		echo "JOURNAL_SETTLE=1"
 	fi
 	echo "FIO_OPTS='ioengine=libaio direct=1 time_based runtime=$RUNTIME ramp_time=$RAMP numjobs=min(OIO,$NCPU) iodepth=OIO/numjobs (sequential: numjobs=1) norandommap randrepeat=0 lat_percentiles=1'"
 } >"$OUT/meta.env"
@@ -401,6 +404,46 @@ JCELLS=""
 for q in $JOURNAL_QD; do JCELLS="$JCELLS rand_4k_r0_q$q"; done
 for q in $JOURNAL_MIX_QD; do JCELLS="$JCELLS rand_4k_r70_q$q"; done
 [ "$JOURNAL" != 0 ] && echo "JCELLS='$JCELLS'" >>"$OUT/meta.env"
+
+# The journal benchmark's cells start from an idle target, so that no cell
+# inherits the one before it: fio runs SETTLE (exec_prerun, not timed)
+# before each, with SETTLE_ARGS="TARGET MEMBER..." (journal_one sets it).
+# The first of a cell's clones waits, at most 120 s, until the target's
+# controller cache holds no dirty data (vraid) and its members have
+# completed no I/O for a second; the others find the cell settled.  md is
+# waited for the same way (its members quiet).  The waits go to settle.log.
+SETTLE=/tmp/vraid-settle SETTLE_D=/tmp/vraid-settle.d SETTLE_ARGS=""
+cat >"$SETTLE" <<'EOS'
+#!/bin/sh
+# vraid-settle LOG TAG CELL TARGET MEMBER... (bench/vm-bench.sh)
+log=$1 tag=$2 cell=$3 target=$4
+shift 4
+d=/tmp/vraid-settle.d
+until mkdir "$d/lock" 2>/dev/null; do sleep 0.1; done
+if [ ! -e "$d/$cell" ]; then
+	t0=$(date +%s) state=busy
+	dirty=/sys/class/block/$(basename "$(readlink -f "$target")")/vraid/cache_dirty_bytes
+	ios() {
+		for m in "$@"; do
+			awk '{ print $1 + $5 }' "/sys/class/block/$(basename "$(readlink -f "$m")")/stat"
+		done | tr '\n' ' '
+	}
+	prev=$(ios "$@")
+	while [ $(($(date +%s) - t0)) -lt 120 ]; do
+		sleep 1
+		now=$(ios "$@")
+		if [ "$now" = "$prev" ] && { [ ! -r "$dirty" ] || [ "$(cat "$dirty")" = 0 ]; }; then
+			state=idle
+			break
+		fi
+		prev=$now
+	done
+	echo "$tag $cell: $state after $(($(date +%s) - t0)) s" >>"$log"
+	: >"$d/$cell"
+fi
+rmdir "$d/lock"
+EOS
+chmod +x "$SETTLE"
 
 parity_level() { case $1 in 5 | 6 | 50 | 60) return 0 ;; esac; return 1; }
 
@@ -441,6 +484,9 @@ jobfile() {
 			echo "bs=$bs"
 			echo "numjobs=$nj"
 			echo "iodepth=$dep"
+			if [ -n "$SETTLE_ARGS" ]; then
+				echo "exec_prerun=$SETTLE $OUT/settle.log $(basename "$f" .fio) $c $SETTLE_ARGS"
+			fi
 		done
 	} >"$f"
 }
@@ -451,8 +497,11 @@ measure() {
 	local job=$OUT/fio/$round-$target.fio
 	jobfile "$job" "$size" "$lvl" "$fname" "${6:-}"
 	t0=$(date +%s)
-	fio --output-format=json --output="$OUT/fio/$round-$target.json" "$job" \
-		>"$OUT/fio/$round-$target.err" 2>&1
+	# fio writes each exec_prerun's output to CELL.prerun.txt in its cwd
+	rm -rf "$SETTLE_D"
+	mkdir -p "$SETTLE_D"
+	(cd "$SETTLE_D" && fio --output-format=json --output="$OUT/fio/$round-$target.json" \
+		"$job" >"$OUT/fio/$round-$target.err" 2>&1)
 	rc=$?
 	[ -s "$OUT/fio/$round-$target.err" ] || rm -f "$OUT/fio/$round-$target.err"
 	[ $rc = 0 ] || { cat "$OUT/fio/$round-$target.err" 2>/dev/null; die "fio failed on $target ($fname)"; }
@@ -643,7 +692,9 @@ journal_one() {
 			} >"$OUT/journal-vraid-$pol.txt" 2>&1
 		fi
 		journal_fill "$VD" "$size"
+		SETTLE_ARGS="$VD ${ALL[*]:0:$k}"
 		measure "$round" "$t" 5 "$VD" "$size" "$JCELLS"
+		SETTLE_ARGS=""
 		vraidctl stats "$VD" --json >"$OUT/fio/$round-$t.stats.json" 2>&1
 		if [ "$pol" = wb ]; then
 			vraidctl controller show --json >"$OUT/fio/$round-$t.controller.json" 2>&1
@@ -681,7 +732,9 @@ journal_one() {
 			} >"$OUT/journal-$cfg.txt" 2>&1
 		fi
 		journal_fill /dev/md0 "$size"
+		SETTLE_ARGS="/dev/md0 ${ALL[*]:0:$k}"
 		measure "$round" "$t" 5 /dev/md0 "$size" "$JCELLS"
+		SETTLE_ARGS=""
 		md_drop
 		;;
 	esac
