@@ -412,13 +412,12 @@ for q in $JOURNAL_MIX_QD; do JCELLS="$JCELLS rand_4k_r70_q$q"; done
 # controller cache holds no dirty data (vraid) and its members have
 # completed no I/O for a second; the others find the cell settled.  md is
 # waited for the same way (its members quiet).  The waits go to settle.log.
-SETTLE=/tmp/vraid-settle SETTLE_D=/tmp/vraid-settle.d SETTLE_ARGS=""
+SETTLE=/tmp/vraid-settle SETTLE_D=/tmp/vraid-settle.d SETTLE_ARGS="" # its $0.d
 cat >"$SETTLE" <<'EOS'
 #!/bin/sh
 # vraid-settle LOG TAG CELL TARGET MEMBER... (bench/vm-bench.sh)
-log=$1 tag=$2 cell=$3 target=$4
+log=$1 tag=$2 cell=$3 target=$4 d=$0.d
 shift 4
-d=/tmp/vraid-settle.d
 until mkdir "$d/lock" 2>/dev/null; do sleep 0.1; done
 if [ ! -e "$d/$cell" ]; then
 	t0=$(date +%s) state=busy
