@@ -519,6 +519,31 @@ u64 vraid_jparity_reserve(u64 ring, u32 npar)
 
 /* ---- building a record ---- */
 
+void vraid_jsize_init(struct vraid_jsize *s)
+{
+	s->bytes = VRAID_J_HDR_SIZE;
+	s->entries = 0;
+	s->pages = 0;
+}
+
+bool vraid_jsize_column(struct vraid_jsize *s, u32 n, u32 npq,
+			u32 max_pages)
+{
+	u32 bytes = n * VRAID_JE_DATA_SIZE + VRAID_JE_PARITY_SIZE +
+		    n * VRAID_JE_REF_SIZE;
+
+	if (!n || n > VRAID_J_MAX_REFS || !npq || npq > 2 ||
+	    max_pages > VRAID_J_MAX_PAYLOAD ||
+	    s->pages + n + npq > max_pages ||
+	    s->bytes + bytes > VRAID_J_BLOCK ||
+	    s->entries + n + 1 > VRAID_J_MAX_ENTRIES)
+		return false;
+	s->bytes += bytes;
+	s->entries += n + 1;
+	s->pages += n + npq;
+	return true;
+}
+
 void vraid_jrec_init(struct vraid_jbuild *b, u8 *blk, u64 seq)
 {
 	memset(blk, 0, VRAID_J_BLOCK);

@@ -175,6 +175,24 @@ int vraid_jrec_add_vd_clean(struct vraid_jbuild *b, const u8 *vd_uuid,
 void vraid_jrec_finish(struct vraid_jbuild *b, u64 position,
 		       const u8 *juuid, u32 payload_crc);
 
+/*
+ * Sizing a batch of parity columns before building their record (under a
+ * lock, without the header block): what the header and the payload hold
+ * so far.  vraid_jsize_column() adds a column of @n data blocks and @npq
+ * P/Q blocks if the builder would take its entries (@n PARITY_DATA, one
+ * PARITY of @n references) and the payload stays within @max_pages;
+ * returns whether it did.
+ */
+struct vraid_jsize {
+	u32 bytes;			/* of the header block used */
+	u32 entries;
+	u32 pages;			/* payload blocks */
+};
+
+void vraid_jsize_init(struct vraid_jsize *s);
+bool vraid_jsize_column(struct vraid_jsize *s, u32 n, u32 npq,
+			u32 max_pages);
+
 /* Encode a PAD header at @position with @payload_blocks to skip. */
 void vraid_jrec_pad(u8 *blk, u64 seq, u64 position, const u8 *juuid,
 		    u32 payload_blocks);

@@ -18,8 +18,11 @@
  * a column (destage, or a write sent around the cache), its new data
  * blocks and P (and Q) are logged, and the member writes wait until that
  * record and every earlier one are durable (vraid_journal_parity()).
- * Replay writes them straight to the members, so a column torn by the
- * crash is consistent again even on a Degraded VD (the write hole).
+ * The columns that queue while VRAID_J_PFLIGHT parity records are in
+ * flight share the next one (group commit, as user records do): a header
+ * and a journal write per batch, not per 4 KiB row.  Replay writes them
+ * straight to the members, so a column torn by the crash is consistent
+ * again even on a Degraded VD (the write hole).
  *
  * Reclaim is a checkpoint: with the head noted, every bound VD's dirty
  * data goes to the members, which flush; then the tail moves to the noted
@@ -46,7 +49,8 @@
  * every VD is unbound and writes through.
  *
  * Locking: vraid_journal.lock (spinlock, irq-safe) protects the head, the
- * tail, the records in flight and the state, for O(1) work.
+ * tail, the records in flight, the writes and columns waiting for one
+ * and the state, for O(1) work (a batch's take: a header's worth).
  * vraid_journal.vds_mutex protects the bound VDs' list, binding, the
  * pending set and tail moves (checkpoint, replay, discard); taken by the
  * control plane, the checkpoint and the failure work, never on the I/O
@@ -85,18 +89,34 @@ struct vraid_jw {
 	struct page *pages[VRAID_J_PAGES];
 };
 
+/*
+ * A column's parity record, until it is durable (vraid_journal_parity(),
+ * on the column work's stack): several go in one record.
+ */
+struct vraid_jpar {
+	struct list_head node;		/* the popen list, then its record's */
+	struct vraid_vd *vd;
+	u32 span;
+	u64 msector;
+	struct page **data;
+	const u32 *didx;
+	const u64 *dsec;
+	u32 n;
+	struct page *p, *q;
+	bool ok;			/* journalled */
+	struct completion done;
+};
+
 /* A record in flight; front pad of its bio. */
 struct vraid_jrec {
 	struct list_head node;		/* vraid_journal.inflight, by seq */
-	struct list_head jws;		/* the writes it logs; none: a PAD */
+	struct list_head jws;		/* the writes it logs */
+	struct list_head pars;		/* or the columns; neither: a PAD */
 	u64 seq;
 	bool done;
 	bool ok;			/* done, and journalled */
 	blk_status_t status;
 	struct page *hdr;
-	/* a parity record: its writer waits for it (ok in *result) */
-	struct completion *waiter;
-	bool *result;
 	struct bio bio;			/* must be last */
 };
 
@@ -119,6 +139,9 @@ struct vraid_journal {
 	struct list_head open;		/* writes waiting for a record */
 	u32 nflight;			/* records (not PADs) in flight */
 	bool leader;			/* someone builds records of open */
+	struct list_head popen;		/* columns waiting for a record */
+	u32 pnflight;			/* parity records in flight */
+	bool pleader;			/* someone builds records of popen */
 	bool cp_busy;			/* a checkpoint is queued or runs */
 	bool cp_run;			/* a checkpoint waits for destage */
 	u32 npar;			/* P/Q blocks of bound VDs, at most */
@@ -138,6 +161,7 @@ struct vraid_journal {
 	struct work_struct fail_work;	/* unbind every VD */
 	struct work_struct fb_work;	/* complete fallback writes */
 	struct work_struct pump_work;	/* build records of open writes */
+	struct work_struct ppump_work;	/* and of open columns */
 	mempool_t hdr_pool;		/* header pages */
 	mempool_t jw_pool;		/* struct vraid_jw */
 	struct bio_set rec_set;		/* records */
@@ -160,8 +184,14 @@ static struct workqueue_struct *vraid_journal_wq;
  * that is for a checkpoint on vraid_journal_wq.
  */
 static struct workqueue_struct *vraid_jsubmit_wq;
+/*
+ * Building and sending parity records: never waits for ring space, and
+ * what waits for ring space (above) waits for it.
+ */
+static struct workqueue_struct *vraid_jparity_wq;
 
 #define VRAID_J_FLIGHT		2	/* records in flight before batching */
+#define VRAID_J_PFLIGHT		2	/* the same, of parity records */
 #define VRAID_J_REC_PAGES	128	/* data pages of one record at most */
 #define VRAID_J_REC_ENTRIES	((VRAID_J_BLOCK - VRAID_J_HDR_SIZE) / \
 				 VRAID_JE_DATA_SIZE)
@@ -437,10 +467,10 @@ static struct vraid_jrec *vraid_jrec_alloc(struct vraid_journal *j, u32 n)
 			       &j->rec_set);
 	r = container_of(bio, struct vraid_jrec, bio);
 	INIT_LIST_HEAD(&r->jws);
+	INIT_LIST_HEAD(&r->pars);
 	r->done = false;
 	r->ok = false;
 	r->status = BLK_STS_OK;
-	r->waiter = NULL;
 	r->hdr = mempool_alloc(&j->hdr_pool, GFP_NOIO);
 	bio->bi_end_io = vraid_jrec_endio;
 	return r;
@@ -537,8 +567,9 @@ static void vraid_jrec_endio(struct bio *bio)
 	struct vraid_journal *j = READ_ONCE(vraid_j);
 	struct vraid_jrec *f, *tmp;
 	unsigned long flags;
+	struct vraid_jpar *jp, *jtmp;
 	LIST_HEAD(done);
-	bool failed = false, pump = false;
+	bool failed = false, pump = false, ppump = false;
 
 	spin_lock_irqsave(&j->lock, flags);
 	r->done = true;
@@ -555,12 +586,20 @@ static void vraid_jrec_endio(struct bio *bio)
 		j->acked_seq = f->seq;
 		if (!list_empty(&f->jws))
 			j->nflight--;
+		if (!list_empty(&f->pars))
+			j->pnflight--;
 	}
 	/* the writes that queued meanwhile go as one record */
 	if (!list_empty(&j->open) && !j->leader &&
 	    j->nflight < VRAID_J_FLIGHT) {
 		j->leader = true;
 		pump = true;
+	}
+	/* and so do the columns */
+	if (!list_empty(&j->popen) && !j->pleader &&
+	    j->pnflight < VRAID_J_PFLIGHT) {
+		j->pleader = true;
+		ppump = true;
 	}
 	spin_unlock_irqrestore(&j->lock, flags);
 	if (failed) {
@@ -570,12 +609,14 @@ static void vraid_jrec_endio(struct bio *bio)
 	}
 	if (pump)
 		queue_work(vraid_jsubmit_wq, &j->pump_work);
+	if (ppump)
+		queue_work(vraid_jparity_wq, &j->ppump_work);
 	list_for_each_entry_safe(f, tmp, &done, node) {
 		list_del(&f->node);
 		vraid_jws_complete(j, &f->jws, f->ok);
-		if (f->waiter) {
-			*f->result = f->ok;
-			complete(f->waiter);
+		list_for_each_entry_safe(jp, jtmp, &f->pars, node) {
+			jp->ok = f->ok;
+			complete(&jp->done);	/* @jp is gone now */
 		}
 		vraid_jrec_free(j, f);
 	}
@@ -893,66 +934,158 @@ void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
 }
 
 /*
+ * Take a batch of open columns (what a header holds, VRAID_J_REC_PAGES
+ * payload blocks at most) into @batch, counting a record in flight.
+ * Returns the payload blocks, or -1 (leader given up) if there is
+ * nothing to take or enough in flight.  Caller holds j->lock.
+ */
+static int vraid_jptake(struct vraid_journal *j, struct list_head *batch)
+{
+	struct vraid_jpar *jp, *tmp;
+	struct vraid_jsize size;
+
+	if (list_empty(&j->popen) || j->pnflight >= VRAID_J_PFLIGHT) {
+		j->pleader = false;
+		return -1;
+	}
+	vraid_jsize_init(&size);
+	list_for_each_entry_safe(jp, tmp, &j->popen, node) {
+		/* the first always fits: n <= VRAID_J_MAX_REFS, checked */
+		if (!vraid_jsize_column(&size, jp->n, jp->q ? 2 : 1,
+					VRAID_J_REC_PAGES))
+			break;
+		list_move_tail(&jp->node, batch);
+	}
+	j->pnflight++;
+	return size.pages;
+}
+
+/*
+ * Build the parity record of the columns of @batch (@pages payload
+ * blocks), reserve its place and send it; if the journal takes none,
+ * their writers go on unjournalled.  Never waits for ring space (a
+ * checkpoint may be waiting for these columns): a record that does not
+ * fit fails the journal.  Process context.
+ */
+static void vraid_jpsend(struct vraid_journal *j, struct list_head *batch,
+			 u32 pages)
+{
+	struct vraid_jref refs[VRAID_J_MAX_REFS];
+	struct vraid_jpar *jp, *tmp;
+	struct vraid_jbuild b;
+	struct vraid_jrec *r;
+	u32 crc = 0, i, first;
+	u64 start;
+
+	/* the payload's checksum first: from its seq on, later records wait */
+	list_for_each_entry(jp, batch, node) {
+		for (i = 0; i < jp->n; i++)
+			crc = vraid_crc32c(crc, page_address(jp->data[i]),
+					   PAGE_SIZE);
+		crc = vraid_crc32c(crc, page_address(jp->p), PAGE_SIZE);
+		if (jp->q)
+			crc = vraid_crc32c(crc, page_address(jp->q), PAGE_SIZE);
+	}
+	r = vraid_jrec_alloc(j, pages);
+	list_splice_init(batch, &r->pars);
+	if (!vraid_jreserve(j, r, 1 + pages, &start, true)) {
+		spin_lock_irq(&j->lock);
+		j->pnflight--;
+		spin_unlock_irq(&j->lock);
+		list_for_each_entry_safe(jp, tmp, &r->pars, node) {
+			jp->ok = false;
+			complete(&jp->done);
+		}
+		vraid_jrec_free(j, r);
+		return;
+	}
+	/* cannot fail: vraid_jptake() took what fits */
+	vraid_jrec_init(&b, page_address(r->hdr), r->seq);
+	__bio_add_page(&r->bio, r->hdr, PAGE_SIZE, 0);
+	list_for_each_entry(jp, &r->pars, node) {
+		struct vraid_vd *vd = jp->vd;
+		u32 npq = jp->q ? 2 : 1;
+
+		first = b.entries;
+		for (i = 0; i < jp->n; i++) {
+			vraid_jrec_add_pdata(&b, vd->uuid, jp->dsec[i]);
+			refs[i].seq = r->seq;
+			refs[i].entry = (u16)(first + i);
+			refs[i].data_index = (u16)jp->didx[i];
+			__bio_add_page(&r->bio, jp->data[i], PAGE_SIZE, 0);
+		}
+		vraid_jrec_add_parity(&b, vd->uuid,
+				      VRAID_DATA_OFFSET_SECTORS + jp->msector,
+				      jp->span, refs, jp->n, npq);
+		__bio_add_page(&r->bio, jp->p, PAGE_SIZE, 0);
+		if (jp->q)
+			__bio_add_page(&r->bio, jp->q, PAGE_SIZE, 0);
+		this_cpu_add(vd->stats->journal_pages, jp->n + npq);
+	}
+	vraid_jrec_finish(&b, start, j->uuid, crc);
+	r->bio.bi_iter.bi_sector = vraid_jsector(j, start);
+	atomic_inc(&j->ios);
+	submit_bio(&r->bio);
+}
+
+/* Parity records of the open columns, while few are in flight. */
+static void vraid_jppump_work(struct work_struct *work)
+{
+	struct vraid_journal *j = container_of(work, struct vraid_journal,
+					       ppump_work);
+	LIST_HEAD(batch);
+	int pages;
+
+	for (;;) {
+		spin_lock_irq(&j->lock);
+		pages = vraid_jptake(j, &batch);
+		spin_unlock_irq(&j->lock);
+		if (pages < 0)
+			return;
+		vraid_jpsend(j, &batch, pages);
+	}
+}
+
+/*
  * The parity record of a column @vd is about to write: its @n data blocks
  * @data (data index @didx[i], at VD sector @dsec[i]) and @p (and @q) at
  * member sector @msector (data area) of span @span.  Returns once the
  * record and every earlier one are durable: true if journalled, false if
- * the journal takes none (or failed).  Never waits for ring space (a
- * checkpoint may be waiting for this column): a record that does not fit
- * fails the journal.  Process context (the column's work).
+ * the journal takes none (or failed).  The columns that queue while
+ * parity records are in flight share one (group commit), as user writes
+ * do (vraid_jqueue()).  Process context (the column's work).
  */
 bool vraid_journal_parity(struct vraid_vd *vd, u32 span, u64 msector,
 			  struct page **data, const u32 *didx, const u64 *dsec,
 			  u32 n, struct page *p, struct page *q)
 {
 	struct vraid_journal *j = vraid_j;
-	DECLARE_COMPLETION_ONSTACK(done);
-	struct vraid_jref refs[VRAID_J_MAX_REFS];
-	u32 npq = q ? 2 : 1, i, crc = 0;
-	struct vraid_jbuild b;
-	struct vraid_jrec *r;
-	bool ok = false;
-	u64 start;
+	struct vraid_jpar jp = {
+		.vd = vd, .span = span, .msector = msector, .data = data,
+		.didx = didx, .dsec = dsec, .n = n, .p = p, .q = q,
+	};
+	LIST_HEAD(batch);
+	int pages = -1;
 
 	if (!n || n > VRAID_J_MAX_REFS || !vraid_journal_get(vd))
 		return false;
-	r = vraid_jrec_alloc(j, n + npq);
-	r->waiter = &done;
-	r->result = &ok;
-	if (!vraid_jreserve(j, r, 1 + n + npq, &start, true)) {
-		vraid_jrec_free(j, r);
-		vraid_journal_put(vd);
-		return false;
+	init_completion(&jp.done);
+	spin_lock_irq(&j->lock);
+	list_add_tail(&jp.node, &j->popen);
+	if (!j->pleader) {
+		j->pleader = true;
+		pages = vraid_jptake(j, &batch);
 	}
-	/* cannot fail: at most 31 + 1 entries and 33 pages */
-	vraid_jrec_init(&b, page_address(r->hdr), r->seq);
-	for (i = 0; i < n; i++) {
-		vraid_jrec_add_pdata(&b, vd->uuid, dsec[i]);
-		refs[i].seq = r->seq;
-		refs[i].entry = (u16)i;
-		refs[i].data_index = (u16)didx[i];
-		crc = vraid_crc32c(crc, page_address(data[i]), PAGE_SIZE);
+	spin_unlock_irq(&j->lock);
+	while (pages >= 0) {
+		vraid_jpsend(j, &batch, pages);
+		spin_lock_irq(&j->lock);
+		pages = vraid_jptake(j, &batch);
+		spin_unlock_irq(&j->lock);
 	}
-	vraid_jrec_add_parity(&b, vd->uuid,
-			      VRAID_DATA_OFFSET_SECTORS + msector, span, refs,
-			      n, npq);
-	crc = vraid_crc32c(crc, page_address(p), PAGE_SIZE);
-	if (q)
-		crc = vraid_crc32c(crc, page_address(q), PAGE_SIZE);
-	vraid_jrec_finish(&b, start, j->uuid, crc);
-	r->bio.bi_iter.bi_sector = vraid_jsector(j, start);
-	__bio_add_page(&r->bio, r->hdr, PAGE_SIZE, 0);
-	for (i = 0; i < n; i++)
-		__bio_add_page(&r->bio, data[i], PAGE_SIZE, 0);
-	__bio_add_page(&r->bio, p, PAGE_SIZE, 0);
-	if (q)
-		__bio_add_page(&r->bio, q, PAGE_SIZE, 0);
-	this_cpu_add(vd->stats->journal_pages, n + npq);
-	atomic_inc(&j->ios);
-	submit_bio(&r->bio);
-	wait_for_completion_io(&done);
+	wait_for_completion_io(&jp.done);
 	vraid_journal_put(vd);
-	return ok;
+	return jp.ok;
 }
 
 /* Front pad of a write the cache did not take, sent on with FUA. */
@@ -1831,6 +1964,7 @@ int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len)
 	INIT_LIST_HEAD(&j->fallback);
 	INIT_LIST_HEAD(&j->parked);
 	INIT_LIST_HEAD(&j->open);
+	INIT_LIST_HEAD(&j->popen);
 	init_waitqueue_head(&j->wait);
 	mutex_init(&j->vds_mutex);
 	INIT_LIST_HEAD(&j->vds);
@@ -1838,6 +1972,7 @@ int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len)
 	INIT_WORK(&j->fail_work, vraid_jfail_work);
 	INIT_WORK(&j->fb_work, vraid_jfallback_work);
 	INIT_WORK(&j->pump_work, vraid_jpump_work);
+	INIT_WORK(&j->ppump_work, vraid_jppump_work);
 
 	ret = vraid_jsb_read(j, sectors, &max_gen, msg, len);
 	/* --force formats whatever superblocks could be read */
@@ -1937,6 +2072,7 @@ int vraid_journal_detach(bool released, char *msg, size_t len)
 	cancel_work_sync(&j->cp_work);
 	cancel_work_sync(&j->fail_work);
 	flush_work(&j->pump_work);
+	flush_work(&j->ppump_work);
 	flush_work(&j->fb_work);
 	/* none: each VD's unbind took its own */
 	if (WARN_ON_ONCE(vraid_jparked_take(j, NULL, &left)))
@@ -2013,11 +2149,19 @@ int __init vraid_journal_module_init(void)
 		return -ENOMEM;
 	vraid_jsubmit_wq = alloc_workqueue("vraid_jsubmit",
 					   WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
-	if (!vraid_jsubmit_wq) {
-		destroy_workqueue(vraid_journal_wq);
-		return -ENOMEM;
-	}
+	if (!vraid_jsubmit_wq)
+		goto out_journal;
+	vraid_jparity_wq = alloc_workqueue("vraid_jparity",
+					   WQ_MEM_RECLAIM | WQ_UNBOUND |
+					   WQ_HIGHPRI, 0);
+	if (!vraid_jparity_wq)
+		goto out_submit;
 	return 0;
+out_submit:
+	destroy_workqueue(vraid_jsubmit_wq);
+out_journal:
+	destroy_workqueue(vraid_journal_wq);
+	return -ENOMEM;
 }
 
 void vraid_journal_module_exit(void)
@@ -2026,6 +2170,7 @@ void vraid_journal_module_exit(void)
 
 	if (vraid_j)
 		vraid_journal_detach(false, msg, sizeof(msg));
+	destroy_workqueue(vraid_jparity_wq);
 	destroy_workqueue(vraid_jsubmit_wq);
 	destroy_workqueue(vraid_journal_wq);
 }

@@ -614,6 +614,109 @@ static void test_builder(void)
 	free(msg);
 }
 
+/*
+ * Add one parity column of @n data blocks and @npq P/Q to @b as the
+ * module does (PARITY_DATA entries, then the PARITY entry naming them);
+ * if the builder refuses any entry, @b and @blk are as before.  Returns
+ * whether it took the column.
+ */
+static bool build_column(struct vraid_jbuild *b, u8 *blk, u8 *save, u32 n,
+			 u32 npq)
+{
+	struct vraid_jbuild keep = *b;
+	struct vraid_jref refs[VRAID_J_MAX_REFS];
+	u32 i, first = b->entries;
+	int ret = 0;
+
+	memcpy(save, blk, BLK);
+	for (i = 0; i < n && !ret; i++) {
+		refs[i].seq = b->seq;
+		refs[i].entry = (u16)(first + i);
+		refs[i].data_index = (u16)i;
+		ret = vraid_jrec_add_pdata(b, VD1, 8ULL * i);
+	}
+	if (!ret)
+		ret = vraid_jrec_add_parity(b, VD1, VRAID_DATA_OFFSET_SECTORS,
+					    0, refs, n, npq);
+	if (ret) {
+		*b = keep;
+		memcpy(blk, save, BLK);
+	}
+	return !ret;
+}
+
+/* vraid_jsize_column() takes exactly the columns the builder would. */
+static void test_jsize(void)
+{
+	static const u32 ns[] = { 1, 2, 3, 4, 7, 15, 30, 31 };
+	u8 *blk = malloc(BLK), *save = malloc(BLK);
+	char *msg = msg_buf(VRAID_MSG_LEN);
+	struct vraid_jsize size;
+	struct vraid_jbuild b;
+	struct vraid_jhdr h;
+	u32 k, npq, cols, seed = 12345, n;
+	bool took, built, agree;
+	int ret;
+
+	tap_begin("batch sizing: parity columns as the builder takes them");
+	for (k = 0; k < ARRAY_SIZE(ns) * 2 + 8; k++) {
+		npq = 1 + (k & 1);
+		vraid_jrec_init(&b, blk, 77);
+		vraid_jsize_init(&size);
+		agree = true;
+		for (cols = 0;; cols++) {
+			if (k < ARRAY_SIZE(ns) * 2) {
+				n = ns[k / 2];
+			} else {
+				seed = seed * 1103515245 + 12345;
+				n = 1 + (seed >> 16) % VRAID_J_MAX_REFS;
+			}
+			took = vraid_jsize_column(&size, n, npq,
+						  VRAID_J_MAX_PAYLOAD);
+			built = build_column(&b, blk, save, n, npq);
+			if (took != built) {
+				agree = false;
+				break;
+			}
+			if (!took)
+				break;
+		}
+		CHECK(agree && cols > 0, "n %u npq %u: %u columns, sizing %d builder %d",
+		      n, npq, cols, took, built);
+		CHECK(size.bytes == b.off && size.entries == b.entries &&
+		      size.pages == b.pages, "n %u: counts %u/%u/%u, builder %u/%u/%u",
+		      n, size.bytes, size.entries, size.pages, b.off, b.entries,
+		      b.pages);
+		vraid_jrec_finish(&b, 0, JUUID, 0);
+		ret = vraid_jhdr_decode(blk, &h, msg, VRAID_MSG_LEN);
+		CHECK(ret == 0, "n %u: the record decodes (%s)", n, msg);
+	}
+	vraid_jsize_init(&size);
+	CHECK(!vraid_jsize_column(&size, 0, 1, 128) &&
+	      !vraid_jsize_column(&size, 32, 1, 128) &&
+	      !vraid_jsize_column(&size, 1, 3, 128) &&
+	      !vraid_jsize_column(&size, 1, 1, VRAID_J_MAX_PAYLOAD + 1) &&
+	      !size.pages && size.bytes == VRAID_J_HDR_SIZE,
+	      "0 or 32 data blocks, 3 P/Q, a payload over the limit: refused");
+	for (cols = 0; vraid_jsize_column(&size, 1, 1, 128); cols++)
+		;
+	CHECK(cols == 33, "%u columns of one block and P in a header", cols);
+	vraid_jsize_init(&size);
+	for (cols = 0; vraid_jsize_column(&size, 7, 2, 128); cols++)
+		;
+	CHECK(cols == 8 && size.bytes == BLK && size.pages == 72,
+	      "%u columns of 7 blocks and P+Q fill the header exactly", cols);
+	vraid_jsize_init(&size);
+	for (cols = 0; vraid_jsize_column(&size, 1, 2, 64); cols++)
+		;
+	CHECK(cols == 21 && size.pages == 63,
+	      "%u columns of 1 block and P+Q under 64 payload blocks", cols);
+	tap_end();
+	free(blk);
+	free(save);
+	free(msg);
+}
+
 static void test_expect(void)
 {
 	u8 *blk = malloc(BLK);
@@ -1257,6 +1360,7 @@ int main(void)
 	test_record_roundtrip();
 	test_record_damage();
 	test_builder();
+	test_jsize();
 	test_expect();
 	test_ring_exhaustive();
 	test_ring_scan();
