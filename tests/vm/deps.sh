@@ -10,6 +10,7 @@
 #                             print it (no installs)
 #   tests/vm/deps.sh --debug-kernel  install what building the debug kernel
 #                             needs (flex, bison, bc, libelf-dev, ...)
+#   tests/vm/deps.sh --profile  install perf (linux-perf) for bench/profile
 #   tests/vm/deps.sh --apt-args print the apt-get/apt-cache options that
 #                             select the kernel's package lists (empty for
 #                             the distribution's own kernel)
@@ -215,6 +216,17 @@ case "${1:-}" in
 	fi
 	exit 0
 	;;
+--profile)
+	# bench/profile: perf, for the VM kit
+	case "$(dpkg-query -W -f='${db:Status-Abbrev}' linux-perf 2>/dev/null || true)" in
+	ii*) exit 0 ;;
+	esac
+	[ "$(id -u)" = 0 ] || { say "must run as root (apt-get install linux-perf)"; exit 1; }
+	say "installing: linux-perf"
+	apt_update
+	quiet apt-get -qq -y -o Dpkg::Use-Pty=0 --no-install-recommends install linux-perf
+	exit 0
+	;;
 --debug-kernel)
 	# what tests/debug/kernel needs besides the usual packages
 	missing=()
@@ -233,7 +245,7 @@ case "${1:-}" in
 	;;
 "") ;;
 *)
-	echo "usage: $0 [--kver|--resolve|--apt-args|--debug-kernel]" >&2
+	echo "usage: $0 [--kver|--resolve|--apt-args|--debug-kernel|--profile]" >&2
 	exit 2
 	;;
 esac

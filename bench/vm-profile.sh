@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/vm-profile.sh - runs inside the VM (bench/profile starts it): one
+# fio cell per write policy on a VD over null_blk members, with perf
+# recording every CPU, then perf's report of where the time went.
+#
+#   PROF_POLICIES  write policies, in turn (default "wt wb awb"; wb attaches
+#                  a null_blk journal first)
+#   PROF_LEVEL     the VD's RAID level (default 5)
+#   PROF_MEMBERS   null_blk members (default 4)
+#   PROF_MODEL     ram | ssd | hdd: what a member I/O costs, as bench/run's
+#                  MODEL (default ssd; the journal costs 20 us with ssd/hdd)
+#   PROF_RW        fio rw (default randwrite), PROF_BS (default 4k)
+#   PROF_QD        outstanding I/O (default 16)
+#   PROF_RUNTIME   seconds measured (default 8), after 3 s not measured
+#   PROF_TOP       symbols listed (default 60)
+#   PROF_CALLERS   symbols whose callers are shown (default: the top 4
+#                  outside the idle loop)
+set -uo pipefail
+
+POLICIES=${PROF_POLICIES:-wt wb awb}
+LEVEL=${PROF_LEVEL:-5}
+NM=${PROF_MEMBERS:-4}
+MODEL=${PROF_MODEL:-ssd}
+RW=${PROF_RW:-randwrite}
+BS=${PROF_BS:-4k}
+QD=${PROF_QD:-16}
+RUNTIME=${PROF_RUNTIME:-8}
+TOP=${PROF_TOP:-60}
+NCPU=$(nproc)
+
+die() {
+	echo "profile: $*" >&2
+	exit 1
+}
+command -v perf >/dev/null || die "no perf in the VM kit (bench/profile builds one with it)"
+
+# a memory-backed null_blk: INDEX MIB MODEL (ram, ssd, hdd, nvme: 20 us)
+nullb() {
+	local d=/sys/kernel/config/nullb/nullb$1
+	mkdir "$d" || die "null_blk configfs $d"
+	echo "$2" >"$d/size"
+	echo 1 >"$d/memory_backed"
+	echo 4096 >"$d/blocksize"
+	echo "$NCPU" >"$d/submit_queues"
+	case $3 in
+	ram) ;;
+	ssd) echo 2 >"$d/irqmode"; echo 100000 >"$d/completion_nsec" ;;
+	nvme) echo 2 >"$d/irqmode"; echo 20000 >"$d/completion_nsec" ;;
+	hdd)
+		echo 2 >"$d/irqmode"; echo 5000000 >"$d/completion_nsec"
+		echo 1 >"$d/submit_queues"; echo 1 >"$d/hw_queue_depth"
+		;;
+	*) die "PROF_MODEL must be ram, ssd or hdd" ;;
+	esac
+	echo 1 >"$d/power"
+}
+
+modprobe null_blk nr_devices=0 || die "modprobe null_blk"
+mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+MEMBERS=()
+for i in $(seq 0 $((NM - 1))); do
+	nullb "$i" 512 "$MODEL"
+	MEMBERS+=("/dev/nullb$i")
+done
+jmodel=nvme
+[ "$MODEL" = ram ] && jmodel=ram
+nullb "$NM" 256 "$jmodel"
+JDEV=/dev/nullb$NM
+udevadm settle 2>/dev/null || sleep 1
+for d in "${MEMBERS[@]}" "$JDEV"; do [ -b "$d" ] || die "$d did not appear"; done
+
+# fio's arguments for VD, SECONDS
+fio_args() {
+	echo "--name=profile --filename=$1 --rw=$RW --bs=$BS --ioengine=libaio" \
+		"--direct=1 --iodepth=$QD --size=1g --time_based --runtime=$2" \
+		"--norandommap --randrepeat=0"
+}
+
+# jiffies busy and idle, all CPUs
+cpu_ticks() { awk '/^cpu /{ print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat; }
+
+echo "profile: RAID$LEVEL over $NM null_blk ($MODEL), $RW $BS at $QD outstanding, ${RUNTIME}s per policy, $NCPU CPUs"
+for pol in $POLICIES; do
+	echo
+	echo "=================== write policy $pol"
+	[ "$pol" = wb ] && { vraidctl controller journal "$JDEV" --force >/dev/null || die "journal attach"; }
+	opts=(--level "$LEVEL" --write-policy "$pol")
+	case $LEVEL in 1 | 5 | 6 | 10 | 50 | 60) opts+=(--init fast) ;; esac
+	case $LEVEL in 50 | 60) opts+=(--spans 2) ;; esac
+	name=$(vraidctl create "${opts[@]}" --name profile "${MEMBERS[@]}") || die "vraidctl create ${opts[*]}"
+	vd=/dev/$name
+	vraidctl show "$vd" | grep -E '^(Level|Write in effect):'
+	# shellcheck disable=SC2046 # the arguments have no spaces
+	fio $(fio_args "$vd" 3) --output-format=terse >/dev/null || die "fio (warm-up) on $vd"
+	read -r b0 i0 < <(cpu_ticks)
+	jw0=$(awk '{ print $5 }' "/sys/block/${JDEV#/dev/}/stat")
+	# shellcheck disable=SC2046
+	perf record -q -a -g -e cpu-clock -o "/tmp/perf.$pol" -- \
+		fio $(fio_args "$vd" "$RUNTIME") --output-format=json >"/tmp/fio.$pol.json" 2>/dev/null ||
+		die "perf record / fio on $vd"
+	read -r b1 i1 < <(cpu_ticks)
+	jw1=$(awk '{ print $5 }' "/sys/block/${JDEV#/dev/}/stat")
+	# the job's read, then write IOPS: their sum
+	iops=$(grep -o '"iops" : [0-9.]*' "/tmp/fio.$pol.json" | head -2 | awk '{ n += $3 } END { printf "%d", n }')
+	busy=$((b1 - b0)) idle=$((i1 - i0))
+	echo "IOPS $iops; CPU busy $((100 * busy / (busy + idle + 1)))%;" \
+		"CPU per I/O $(awk -v b="$busy" -v n="$iops" -v t="$RUNTIME" 'BEGIN { printf "%d", n ? b * 10000 / (n * t) : 0 }') us;" \
+		"journal device writes per I/O $(awk -v j=$((jw1 - jw0)) -v n="$iops" -v t="$RUNTIME" 'BEGIN { printf "%.2f", n ? j / (n * t) : 0 }')"
+	echo "--- where the CPUs went (cpu-clock samples, self)"
+	perf report -i "/tmp/perf.$pol" --stdio --no-children --sort sym -g none 2>/dev/null |
+		grep '%' | head -n "$TOP"
+	syms=${PROF_CALLERS:-$(perf report -i "/tmp/perf.$pol" --stdio --no-children --sort sym -g none 2>/dev/null |
+		grep '%' | grep -v -e safe_halt -e 'idle' | head -4 | awk '{ print $3 }')}
+	for s in $syms; do
+		echo "--- callers of $s"
+		perf report -i "/tmp/perf.$pol" --stdio --no-children --sort sym -S "$s" \
+			-g caller,0.5,callee,function,percent 2>/dev/null | grep -v -e '^#' -e '^$' | head -40
+	done
+	vraidctl stats "$vd" | grep -E '^(Writes|Cache)'
+	vraidctl delete "$vd" >/dev/null || die "vraidctl delete $vd"
+	[ "$pol" = wb ] && vraidctl controller journal none >/dev/null
+done
+exit 0
