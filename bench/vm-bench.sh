@@ -164,41 +164,9 @@ for t in fio mdadm vraidctl; do
 		die "$t not found"
 done
 
-# nullb_make INDEX MIB [MODEL]: a memory-backed null_blk; MODEL as
-# BENCH_MODEL, or nvme (20 us per I/O); sets NULLB
-nullb_make() {
-	local i=$1 mb=$2 model=${3:-ram} d idx t
-	# 6.1 names the disk after the configfs item (older kernels: nullbINDEX)
-	d=/sys/kernel/config/nullb/nullb$i
-	mkdir "$d" || die "null_blk configfs $d"
-	echo "$mb" >"$d/size"
-	echo 1 >"$d/memory_backed"
-	echo 4096 >"$d/blocksize"
-	echo "$NCPU" >"$d/submit_queues"
-	case $model in
-	ram) ;;
-	ssd) echo 2 >"$d/irqmode"; echo 100000 >"$d/completion_nsec" ;;
-	nvme) echo 2 >"$d/irqmode"; echo 20000 >"$d/completion_nsec" ;;
-	hdd)
-		echo 2 >"$d/irqmode"; echo 5000000 >"$d/completion_nsec"
-		echo 1 >"$d/submit_queues"; echo 1 >"$d/hw_queue_depth"
-		;;
-	*) die "nullb_make: unknown model $model" ;;
-	esac
-	echo 1 >"$d/power"
-	idx=$i
-	[ -e /sys/block/nullb$i ] || idx=$(cat "$d/index")
-	for t in $(seq 50); do [ -b /dev/nullb$idx ] && break; sleep 0.1; done
-	[ -b /dev/nullb$idx ] || { ls /sys/block; dmesg | tail -5; die "/dev/nullb$idx did not appear"; }
-	NULLB=/dev/nullb$idx
-	if [ "$model" = hdd ]; then
-		# a disk, as the block layer sees one: rotational, and writeback
-		# throttling's target for rotational disks (75 ms; null_blk
-		# starts with the 2 ms of an SSD, which 5 ms I/Os always miss)
-		echo 1 >/sys/block/nullb$idx/queue/rotational
-		echo 75000 >/sys/block/nullb$idx/queue/wbt_lat_usec 2>/dev/null
-	fi
-}
+# nullb_make INDEX MIB [MODEL] (sets NULLB)
+# shellcheck disable=SC1091 # /vraid/tests/vm/nullb.sh: tests/vm/nullb.sh
+. /vraid/tests/vm/nullb.sh || die "no /vraid/tests/vm/nullb.sh"
 
 # journal_json: the "journal" object of `vraidctl controller show --json`
 # ("null" without one); journal_state: none, healthy, replay-pending, failed

@@ -36,40 +36,22 @@ die() {
 }
 command -v perf >/dev/null || die "no perf in the VM kit (bench/profile builds one with it)"
 
-# a memory-backed null_blk: INDEX MIB MODEL (ram, ssd, hdd, nvme: 20 us)
-nullb() {
-	local d=/sys/kernel/config/nullb/nullb$1
-	mkdir "$d" || die "null_blk configfs $d"
-	echo "$2" >"$d/size"
-	echo 1 >"$d/memory_backed"
-	echo 4096 >"$d/blocksize"
-	echo "$NCPU" >"$d/submit_queues"
-	case $3 in
-	ram) ;;
-	ssd) echo 2 >"$d/irqmode"; echo 100000 >"$d/completion_nsec" ;;
-	nvme) echo 2 >"$d/irqmode"; echo 20000 >"$d/completion_nsec" ;;
-	hdd)
-		echo 2 >"$d/irqmode"; echo 5000000 >"$d/completion_nsec"
-		echo 1 >"$d/submit_queues"; echo 1 >"$d/hw_queue_depth"
-		;;
-	*) die "PROF_MODEL must be ram, ssd or hdd" ;;
-	esac
-	echo 1 >"$d/power"
-}
+# nullb_make INDEX MIB [MODEL] (sets NULLB)
+# shellcheck disable=SC1091 # /vraid/tests/vm/nullb.sh: tests/vm/nullb.sh
+. /vraid/tests/vm/nullb.sh || die "no /vraid/tests/vm/nullb.sh"
 
 modprobe null_blk nr_devices=0 || die "modprobe null_blk"
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+case $MODEL in ram | ssd | hdd) ;; *) die "PROF_MODEL must be ram, ssd or hdd" ;; esac
 MEMBERS=()
 for i in $(seq 0 $((NM - 1))); do
-	nullb "$i" 512 "$MODEL"
-	MEMBERS+=("/dev/nullb$i")
+	nullb_make "$i" 512 "$MODEL"
+	MEMBERS+=("$NULLB")
 done
 jmodel=nvme
 [ "$MODEL" = ram ] && jmodel=ram
-nullb "$NM" 256 "$jmodel"
-JDEV=/dev/nullb$NM
-udevadm settle 2>/dev/null || sleep 1
-for d in "${MEMBERS[@]}" "$JDEV"; do [ -b "$d" ] || die "$d did not appear"; done
+nullb_make "$NM" 256 "$jmodel"
+JDEV=$NULLB
 
 # fio's arguments for VD, SECONDS
 fio_args() {
