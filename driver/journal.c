@@ -1028,11 +1028,12 @@ static void vraid_jpsend(struct vraid_journal *j, struct list_head *batch,
 	submit_bio(&r->bio);
 }
 
-/* Parity records of the open columns, while few are in flight. */
-static void vraid_jppump_work(struct work_struct *work)
+/*
+ * Parity records of the open columns, while few are in flight; the
+ * caller leads (j->pleader), and vraid_jptake() gives the lead up.
+ */
+static void vraid_jpsend_open(struct vraid_journal *j)
 {
-	struct vraid_journal *j = container_of(work, struct vraid_journal,
-					       ppump_work);
 	LIST_HEAD(batch);
 	int pages;
 
@@ -1044,6 +1045,12 @@ static void vraid_jppump_work(struct work_struct *work)
 			return;
 		vraid_jpsend(j, &batch, pages);
 	}
+}
+
+static void vraid_jppump_work(struct work_struct *work)
+{
+	vraid_jpsend_open(container_of(work, struct vraid_journal,
+				       ppump_work));
 }
 
 /*
@@ -1064,25 +1071,18 @@ bool vraid_journal_parity(struct vraid_vd *vd, u32 span, u64 msector,
 		.vd = vd, .span = span, .msector = msector, .data = data,
 		.didx = didx, .dsec = dsec, .n = n, .p = p, .q = q,
 	};
-	LIST_HEAD(batch);
-	int pages = -1;
+	bool lead;
 
 	if (!n || n > VRAID_J_MAX_REFS || !vraid_journal_get(vd))
 		return false;
 	init_completion(&jp.done);
 	spin_lock_irq(&j->lock);
 	list_add_tail(&jp.node, &j->popen);
-	if (!j->pleader) {
-		j->pleader = true;
-		pages = vraid_jptake(j, &batch);
-	}
+	lead = !j->pleader;
+	j->pleader = true;
 	spin_unlock_irq(&j->lock);
-	while (pages >= 0) {
-		vraid_jpsend(j, &batch, pages);
-		spin_lock_irq(&j->lock);
-		pages = vraid_jptake(j, &batch);
-		spin_unlock_irq(&j->lock);
-	}
+	if (lead)
+		vraid_jpsend_open(j);
 	wait_for_completion_io(&jp.done);
 	vraid_journal_put(vd);
 	return jp.ok;
