@@ -993,7 +993,8 @@ static void vraid_destage_line(struct vraid_vd *vd, u64 lno, u16 mask,
 		}
 		bio->bi_end_io = vraid_destage_endio;
 		atomic_inc(&c->destaging);
-		vraid_engine_submit(vd, bio, VRAID_SUB_NOACCT);
+		vraid_engine_submit(vd, bio, VRAID_SUB_NOACCT |
+				    VRAID_SUB_DESTAGE);
 	}
 }
 

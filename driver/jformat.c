@@ -526,21 +526,21 @@ void vraid_jsize_init(struct vraid_jsize *s)
 	s->pages = 0;
 }
 
-bool vraid_jsize_column(struct vraid_jsize *s, u32 n, u32 npq,
+bool vraid_jsize_column(struct vraid_jsize *s, u32 n, u32 nlog, u32 npq,
 			u32 max_pages)
 {
-	u32 bytes = n * VRAID_JE_DATA_SIZE + VRAID_JE_PARITY_SIZE +
+	u32 bytes = nlog * VRAID_JE_DATA_SIZE + VRAID_JE_PARITY_SIZE +
 		    n * VRAID_JE_REF_SIZE;
 
-	if (!n || n > VRAID_J_MAX_REFS || !npq || npq > 2 ||
+	if (!n || n > VRAID_J_MAX_REFS || nlog > n || !npq || npq > 2 ||
 	    max_pages > VRAID_J_MAX_PAYLOAD ||
-	    s->pages + n + npq > max_pages ||
+	    s->pages + nlog + npq > max_pages ||
 	    s->bytes + bytes > VRAID_J_BLOCK ||
-	    s->entries + n + 1 > VRAID_J_MAX_ENTRIES)
+	    s->entries + nlog + 1 > VRAID_J_MAX_ENTRIES)
 		return false;
 	s->bytes += bytes;
-	s->entries += n + 1;
-	s->pages += n + npq;
+	s->entries += nlog + 1;
+	s->pages += nlog + npq;
 	return true;
 }
 

@@ -178,10 +178,11 @@ void vraid_jrec_finish(struct vraid_jbuild *b, u64 position,
 /*
  * Sizing a batch of parity columns before building their record (under a
  * lock, without the header block): what the header and the payload hold
- * so far.  vraid_jsize_column() adds a column of @n data blocks and @npq
- * P/Q blocks if the builder would take its entries (@n PARITY_DATA, one
- * PARITY of @n references) and the payload stays within @max_pages;
- * returns whether it did.
+ * so far.  vraid_jsize_column() adds a column of @n data blocks, @nlog of
+ * them logged in this record (the others referenced in earlier ones),
+ * and @npq P/Q blocks if the builder would take its entries (@nlog
+ * PARITY_DATA, one PARITY of @n references) and the payload stays within
+ * @max_pages; returns whether it did.
  */
 struct vraid_jsize {
 	u32 bytes;			/* of the header block used */
@@ -190,7 +191,7 @@ struct vraid_jsize {
 };
 
 void vraid_jsize_init(struct vraid_jsize *s);
-bool vraid_jsize_column(struct vraid_jsize *s, u32 n, u32 npq,
+bool vraid_jsize_column(struct vraid_jsize *s, u32 n, u32 nlog, u32 npq,
 			u32 max_pages);
 
 /* Encode a PAD header at @position with @payload_blocks to skip. */

@@ -17,7 +17,10 @@
  * Parity records: before a RAID5/6/50/60 VD bound to the journal writes
  * a column (destage, or a write sent around the cache), its new data
  * blocks and P (and Q) are logged, and the member writes wait until that
- * record and every earlier one are durable (vraid_journal_parity()).
+ * record and every earlier one are durable (vraid_journal_parity()).  A
+ * data block a destage writes whole from a cache page that a user record
+ * logged is not logged again: the parity record names that record's
+ * DATA entry (vraid_jpage_version()), which is durable before it.
  * The columns that queue while VRAID_J_PFLIGHT parity records are in
  * flight share the next one (group commit, as user records do): a header
  * and a journal write per batch, not per 4 KiB row.  Replay writes them
@@ -101,7 +104,10 @@ struct vraid_jpar {
 	struct page **data;
 	const u32 *didx;
 	const u64 *dsec;
+	const u64 *ver;			/* vraid_jpage_version() or 0 */
 	u32 n;
+	u32 named;			/* data[i] a DATA entry names: bit i */
+	u32 nlog;			/* blocks logged here: n - named's */
 	struct page *p, *q;
 	bool ok;			/* journalled */
 	struct completion done;
@@ -195,6 +201,8 @@ static struct workqueue_struct *vraid_jparity_wq;
 #define VRAID_J_REC_PAGES	128	/* data pages of one record at most */
 #define VRAID_J_REC_ENTRIES	((VRAID_J_BLOCK - VRAID_J_HDR_SIZE) / \
 				 VRAID_JE_DATA_SIZE)
+static_assert(BIT(VRAID_JVER_ENTRY_BITS) >= VRAID_J_REC_ENTRIES,
+	      "a cache page's version holds its entry's index");
 
 static void vraid_jrec_endio(struct bio *bio);
 static bool vraid_jresume_locked(struct vraid_journal *j);
@@ -786,7 +794,7 @@ static void vraid_jsend(struct vraid_journal *j, struct list_head *batch,
 	struct vraid_jrec *r;
 	struct vraid_jw *w;
 	u64 start;
-	u32 crc = 0, i;
+	u32 crc = 0, i, entry;
 
 	r = vraid_jrec_alloc(j, pages);
 	list_splice_init(batch, &r->jws);
@@ -816,11 +824,17 @@ static void vraid_jsend(struct vraid_journal *j, struct list_head *batch,
 	vraid_jrec_finish(&b, start, j->uuid, crc);
 	r->bio.bi_iter.bi_sector = vraid_jsector(j, start);
 	__bio_add_page(&r->bio, r->hdr, PAGE_SIZE, 0);
+	entry = 0;
 	list_for_each_entry(w, &r->jws, node) {
+		/* the cache's pages: a destage's parity record may name them */
+		u64 ver = r->seq << VRAID_JVER_ENTRY_BITS | entry++;
+
 		this_cpu_inc(w->vd->stats->journal_writes);
 		this_cpu_add(w->vd->stats->journal_pages, w->n);
-		for (i = 0; i < w->n; i++)
+		for (i = 0; i < w->n; i++) {
+			WRITE_ONCE(w->pages[i]->private, ver);
 			__bio_add_page(&r->bio, w->pages[i], PAGE_SIZE, 0);
+		}
 	}
 	atomic_inc(&j->ios);
 	submit_bio(&r->bio);
@@ -934,6 +948,30 @@ void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
 }
 
 /*
+ * Which data blocks of column @jp its record names in the user record
+ * that logged them rather than logging them again: those whose version
+ * is at or after the tail and the VD's floor.  (One before either cannot
+ * be: a checkpoint moves the tail only once every page logged before its
+ * head is destaged, and an unbind destages every page before a bind sets
+ * a new floor.  The check keeps such a page logged all the same.)  Caller
+ * holds j->lock.
+ */
+static void vraid_jpar_name(struct vraid_journal *j, struct vraid_jpar *jp)
+{
+	u64 from = max(j->tail_seq, READ_ONCE(jp->vd->journal_floor));
+	u32 i;
+
+	jp->named = 0;
+	jp->nlog = jp->n;
+	for (i = 0; i < jp->n; i++)
+		if (jp->ver[i] &&
+		    jp->ver[i] >> VRAID_JVER_ENTRY_BITS >= from) {
+			jp->named |= 1U << i;
+			jp->nlog--;
+		}
+}
+
+/*
  * Take a batch of open columns (what a header holds, VRAID_J_REC_PAGES
  * payload blocks at most) into @batch, counting a record in flight.
  * Returns the payload blocks, or -1 (leader given up) if there is
@@ -950,8 +988,9 @@ static int vraid_jptake(struct vraid_journal *j, struct list_head *batch)
 	}
 	vraid_jsize_init(&size);
 	list_for_each_entry_safe(jp, tmp, &j->popen, node) {
+		vraid_jpar_name(j, jp);
 		/* the first always fits: n <= VRAID_J_MAX_REFS, checked */
-		if (!vraid_jsize_column(&size, jp->n, jp->q ? 2 : 1,
+		if (!vraid_jsize_column(&size, jp->n, jp->nlog, jp->q ? 2 : 1,
 					VRAID_J_REC_PAGES))
 			break;
 		list_move_tail(&jp->node, batch);
@@ -974,14 +1013,16 @@ static void vraid_jpsend(struct vraid_journal *j, struct list_head *batch,
 	struct vraid_jpar *jp, *tmp;
 	struct vraid_jbuild b;
 	struct vraid_jrec *r;
-	u32 crc = 0, i, first;
+	u32 crc = 0, i;
 	u64 start;
 
 	/* the payload's checksum first: from its seq on, later records wait */
 	list_for_each_entry(jp, batch, node) {
 		for (i = 0; i < jp->n; i++)
-			crc = vraid_crc32c(crc, page_address(jp->data[i]),
-					   PAGE_SIZE);
+			if (!(jp->named & (1U << i)))
+				crc = vraid_crc32c(crc,
+						   page_address(jp->data[i]),
+						   PAGE_SIZE);
 		crc = vraid_crc32c(crc, page_address(jp->p), PAGE_SIZE);
 		if (jp->q)
 			crc = vraid_crc32c(crc, page_address(jp->q), PAGE_SIZE);
@@ -1006,12 +1047,18 @@ static void vraid_jpsend(struct vraid_journal *j, struct list_head *batch,
 		struct vraid_vd *vd = jp->vd;
 		u32 npq = jp->q ? 2 : 1;
 
-		first = b.entries;
 		for (i = 0; i < jp->n; i++) {
-			vraid_jrec_add_pdata(&b, vd->uuid, jp->dsec[i]);
-			refs[i].seq = r->seq;
-			refs[i].entry = (u16)(first + i);
 			refs[i].data_index = (u16)jp->didx[i];
+			if (jp->named & (1U << i)) {
+				refs[i].seq = jp->ver[i] >>
+					      VRAID_JVER_ENTRY_BITS;
+				refs[i].entry = (u16)(jp->ver[i] &
+						      (BIT(VRAID_JVER_ENTRY_BITS) - 1));
+				continue;
+			}
+			refs[i].seq = r->seq;
+			refs[i].entry = b.entries;
+			vraid_jrec_add_pdata(&b, vd->uuid, jp->dsec[i]);
 			__bio_add_page(&r->bio, jp->data[i], PAGE_SIZE, 0);
 		}
 		vraid_jrec_add_parity(&b, vd->uuid,
@@ -1020,7 +1067,8 @@ static void vraid_jpsend(struct vraid_journal *j, struct list_head *batch,
 		__bio_add_page(&r->bio, jp->p, PAGE_SIZE, 0);
 		if (jp->q)
 			__bio_add_page(&r->bio, jp->q, PAGE_SIZE, 0);
-		this_cpu_add(vd->stats->journal_pages, jp->n + npq);
+		this_cpu_add(vd->stats->journal_pages, jp->nlog + npq);
+		this_cpu_add(vd->stats->journal_refs, jp->n - jp->nlog);
 	}
 	vraid_jrec_finish(&b, start, j->uuid, crc);
 	r->bio.bi_iter.bi_sector = vraid_jsector(j, start);
@@ -1055,21 +1103,23 @@ static void vraid_jppump_work(struct work_struct *work)
 
 /*
  * The parity record of a column @vd is about to write: its @n data blocks
- * @data (data index @didx[i], at VD sector @dsec[i]) and @p (and @q) at
- * member sector @msector (data area) of span @span.  Returns once the
- * record and every earlier one are durable: true if journalled, false if
- * the journal takes none (or failed).  The columns that queue while
+ * @data (data index @didx[i], at VD sector @dsec[i], vraid_jpage_version()
+ * @ver[i] or 0) and @p (and @q) at member sector @msector (data area) of
+ * span @span.  Returns once the record and every earlier one are durable:
+ * true if journalled, false if the journal takes none (or failed).  The columns that queue while
  * parity records are in flight share one (group commit), as user writes
  * do (vraid_jqueue()).  Process context (the column's work).
  */
 bool vraid_journal_parity(struct vraid_vd *vd, u32 span, u64 msector,
 			  struct page **data, const u32 *didx, const u64 *dsec,
-			  u32 n, struct page *p, struct page *q)
+			  const u64 *ver, u32 n, struct page *p,
+			  struct page *q)
 {
 	struct vraid_journal *j = vraid_j;
 	struct vraid_jpar jp = {
 		.vd = vd, .span = span, .msector = msector, .data = data,
-		.didx = didx, .dsec = dsec, .n = n, .p = p, .q = q,
+		.didx = didx, .dsec = dsec, .ver = ver, .n = n, .p = p,
+		.q = q,
 	};
 	bool lead;
 
@@ -1532,38 +1582,117 @@ static void vraid_jreplay_member(struct vraid_vd *vd, u32 member,
 	bio_put(bio);
 }
 
+/* What a replay knows of the records walked, for PARITY references. */
+struct vraid_jrctx {
+	u64 first;			/* seq of pos[0]: the tail's */
+	u64 floor;			/* the VD's: records before are void */
+	u64 *pos;			/* ring block of each record, by seq */
+	struct page *hpage;		/* a referenced record's header */
+	struct page *dpage;		/* a referenced data block */
+};
+
+/*
+ * The ring block of the data block at VD sector @dsec that DATA entry
+ * @ref->entry of the earlier record @ref->seq logged, into @blk: 0, -EIO,
+ * or -ENOENT where the reference names no such block of @vd (a corrupt
+ * journal: the caller skips the entry).
+ */
+static int vraid_jreplay_ref(struct vraid_journal *j, struct vraid_vd *vd,
+			     struct vraid_jrctx *rc,
+			     const struct vraid_jref *ref, u64 dsec, u64 *blk)
+{
+	u64 block = rc->pos[ref->seq - rc->first];
+	u8 *h = page_address(rc->hpage);
+	struct vraid_jhdr hdr;
+	struct vraid_jiter it;
+	struct vraid_jentry e;
+	char why[96];
+	u32 k;
+	int ret;
+
+	if (vraid_jio(j, vraid_jsector(j, block), &rc->hpage, 1,
+		      REQ_OP_READ | REQ_SYNC))
+		return -EIO;
+	if (vraid_jhdr_decode(h, &hdr, why, sizeof(why)) ||
+	    vraid_jhdr_expect(&hdr, j->uuid, ref->seq, block, j->ring, why,
+			      sizeof(why)))
+		return -ENOENT;
+	vraid_jiter_init(&it, h, &hdr);
+	do {
+		ret = vraid_jiter_next(&it, &e, why, sizeof(why));
+	} while (ret > 0 && e.index < ref->entry);
+	if (ret <= 0 || e.index != ref->entry || e.type != VRAID_JE_DATA ||
+	    (e.flags & VRAID_JE_F_PARITY_DATA) ||
+	    memcmp(e.vd_uuid, vd->uuid, VRAID_J_UUID_LEN) ||
+	    dsec < e.sector || dsec >= e.sector + 8ULL * e.pages ||
+	    (dsec - e.sector) % 8)
+		return -ENOENT;
+	k = (dsec - e.sector) / 8;
+	if ((!k && e.first_mask != 0xff) ||
+	    (k == e.pages - 1 && e.last_mask != 0xff))
+		return -ENOENT;
+	/* a record never wraps */
+	*blk = block + 1 + e.page_off + k;
+	return 0;
+}
+
 /*
  * Replay PARITY entry @e of the record read into @w (its entries' first
  * payload blocks in @poff; @pdata: those flagged PARITY_DATA): its data
- * blocks and P (and Q) straight to the members, which makes the column
- * consistent whatever the crash left.  Returns 1 if written, 0 if skipped
- * (it does not fit the VD: logged).
+ * blocks, from this record or named in earlier ones, and P (and Q)
+ * straight to the members, which makes the column consistent whatever
+ * the crash left.  A column that names a record before the tail or the
+ * floor was settled before the crash (cache-design.rst, "Parity records
+ * that name the user's version"): skipped.  Returns 1 if written, 0 if
+ * skipped (or it does not fit the VD: logged), or -EIO.
  */
-static int vraid_jreplay_parity(struct vraid_vd *vd, struct vraid_jwalk *w,
+static int vraid_jreplay_parity(struct vraid_journal *j, struct vraid_vd *vd,
+				struct vraid_jwalk *w, struct vraid_jrctx *rc,
 				const struct vraid_jentry *e, const u32 *poff,
 				const unsigned long *pdata)
 {
 	const struct vraid_geom *g = &vd->geom;
 	u32 width = g->nr_members / g->spans, npar = e->pages, i, m;
-	u64 rel = e->sector - VRAID_DATA_OFFSET_SECTORS, stripe;
+	u64 rel = e->sector - VRAID_DATA_OFFSET_SECTORS, stripe, dsec;
+	u64 jblk[VRAID_J_MAX_REFS];
 	struct vraid_jref ref;
+	int ret;
 
 	if (e->span >= g->spans || rel + 8 > g->member_sectors ||
 	    npar != vraid_jnpar(vd))
 		goto skip;
-	for (i = 0; i < e->nrefs; i++) {
-		vraid_jentry_ref(e, i, &ref);
-		if (ref.seq != w->seq || ref.data_index >= width - npar ||
-		    !test_bit(ref.entry, pdata))
-			goto skip;
-	}
 	stripe = rel >> g->strip_shift;
 	for (i = 0; i < e->nrefs; i++) {
 		vraid_jentry_ref(e, i, &ref);
+		if (ref.data_index >= width - npar)
+			goto skip;
+		if (ref.seq == w->seq) {
+			if (!test_bit(ref.entry, pdata))
+				goto skip;
+			continue;
+		}
+		if (ref.seq < rc->first || ref.seq < rc->floor)
+			return 0;	/* settled */
+		dsec = vraid_layout_vsector(g, e->span, stripe, ref.data_index,
+					    rel & (g->strip_sectors - 1));
+		ret = vraid_jreplay_ref(j, vd, rc, &ref, dsec, &jblk[i]);
+		if (ret == -ENOENT)
+			goto skip;
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < e->nrefs; i++) {
+		struct page *page = rc->dpage;
+
+		vraid_jentry_ref(e, i, &ref);
+		if (ref.seq == w->seq)
+			page = w->pages[poff[ref.entry]];
+		else if (vraid_jio(j, vraid_jsector(j, jblk[i]), &page, 1,
+				   REQ_OP_READ | REQ_SYNC))
+			return -EIO;
 		m = vraid_layout_data_member(g, e->span, stripe,
 					     ref.data_index);
-		vraid_jreplay_member(vd, m, e->sector,
-				     w->pages[poff[ref.entry]]);
+		vraid_jreplay_member(vd, m, e->sector, page);
 	}
 	m = vraid_layout_p_member(g, e->span, stripe);
 	vraid_jreplay_member(vd, m, e->sector, w->pages[e->page_off]);
@@ -1574,7 +1703,7 @@ static int vraid_jreplay_parity(struct vraid_vd *vd, struct vraid_jwalk *w,
 	}
 	return 1;
 skip:
-	pr_warn("%s: journal record %llu: a PARITY entry that does not fit this VD (member sector %llu, span %u): skipped\n",
+	pr_warn("%s: journal record %llu: a PARITY entry that does not fit this VD or names no block of it (member sector %llu, span %u): skipped\n",
 		vd->disk->disk_name, (unsigned long long)w->seq,
 		(unsigned long long)e->sector, e->span);
 	return 0;
@@ -1634,16 +1763,17 @@ static void vraid_jreplay_mask(const struct vraid_jinvals *iv, u64 seq,
 
 /*
  * Write @vd's records from @floor on again (assembly, before the disk is
- * live), in log order: pass 0 finds the INVALIDATEs; pass 1 writes every
- * parity record's data and P/Q straight to the members (each one: a
- * later record's P assumes an earlier one's data); pass 2 every DATA
- * version through the engine, minus sectors a later INVALIDATE covers.
- * With vds_mutex held: the tail stays.
+ * live), in log order: pass 0 finds the INVALIDATEs and where each
+ * record is; pass 1 writes every parity record's data and P/Q straight
+ * to the members (each one: a later record's P assumes an earlier one's
+ * data); pass 2 every DATA version through the engine, minus sectors a
+ * later INVALIDATE covers.  With vds_mutex held: the tail stays.
  */
 static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 				u64 floor, u32 *writes, u32 *columns)
 {
 	struct vraid_jinvals iv = { NULL, 0, 0 };
+	struct vraid_jrctx rc = { .first = j->tail_seq, .floor = floor };
 	struct vraid_jwalk w;
 	struct page *hpage;
 	u64 end_seq = j->head_seq;
@@ -1653,8 +1783,13 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 
 	bitmap_zero(pdata, VRAID_J_MAX_ENTRIES);
 	poff = kmalloc_array(VRAID_J_MAX_ENTRIES, sizeof(*poff), GFP_KERNEL);
+	/* 8 bytes a record: 8 MiB at most for a ring of 4 GiB */
+	rc.pos = kvmalloc_array(max_t(u64, end_seq - rc.first, 1),
+				sizeof(*rc.pos), GFP_KERNEL);
+	rc.hpage = alloc_page(GFP_KERNEL);
+	rc.dpage = alloc_page(GFP_KERNEL);
 	w.pages = vraid_jpages_alloc(&hpage);
-	if (!w.pages || !poff) {
+	if (!w.pages || !poff || !rc.pos || !rc.hpage || !rc.dpage) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -1679,6 +1814,7 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 				       (unsigned long long)w.seq, ret);
 				break;
 			}
+			rc.pos[w.seq - rc.first] = w.block;
 			if (w.seq < floor)
 				continue;
 			vraid_jiter_init(&it, w.blk, &w.hdr);
@@ -1692,11 +1828,15 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 					continue;
 				if (pass == 0 && e.type == VRAID_JE_INVALIDATE)
 					ret = vraid_jinval_add(&iv, w.seq, &e);
-				if (pass == 1 && e.type == VRAID_JE_PARITY)
-					*columns += vraid_jreplay_parity(vd, &w,
-									 &e,
-									 poff,
-									 pdata);
+				if (pass == 1 && e.type == VRAID_JE_PARITY) {
+					ret = vraid_jreplay_parity(j, vd, &w,
+								   &rc, &e,
+								   poff,
+								   pdata);
+					if (ret > 0)
+						*columns += ret;
+					ret = min(ret, 0);
+				}
 				if (pass != 2 || e.type != VRAID_JE_DATA ||
 				    (e.flags & VRAID_JE_F_PARITY_DATA) ||
 				    e.pages > VRAID_J_PAGES)
@@ -1714,6 +1854,11 @@ out:
 	if (w.pages)
 		vraid_jpages_free(w.pages, hpage);
 	kfree(poff);
+	kvfree(rc.pos);
+	if (rc.hpage)
+		__free_page(rc.hpage);
+	if (rc.dpage)
+		__free_page(rc.dpage);
 	if (!ret)
 		vraid_members_flush(vd);
 	return ret;

@@ -95,6 +95,8 @@ struct vraid_row {
 	u32 slot[VRAID_MAX_MEMBERS + 2];	/* ptr index -> slot */
 	u32 p, q;			/* slots of P and Q (q: U32_MAX) */
 	u8 written[VRAID_MAX_MEMBERS];	/* sectors written, per data idx */
+	/* per data idx: the cache page the whole block was last written from */
+	struct page *cpage[VRAID_MAX_MEMBERS];
 	bool read[VRAID_MAX_MEMBERS];	/* data idx to serve reads from */
 	bool failed[VRAID_MAX_MEMBERS];	/* per slot: not readable */
 	bool nowrite[VRAID_MAX_MEMBERS];	/* per slot: not writable */
@@ -127,6 +129,7 @@ struct vraid_pio {
 	unsigned long start;
 	atomic_t remaining;
 	blk_status_t status;
+	bool destage;			/* its pages are the cache's */
 };
 
 /* The part of a VD bio that falls in one column; from sc->piece_pool. */
@@ -141,6 +144,7 @@ struct vraid_piece {
 	bool fua;
 	bool repair;			/* a direct read of it failed */
 	struct vraid_sync *sync;	/* a job's piece: no pio, no data */
+	struct page *cpage;		/* a destage's whole block: its page */
 };
 
 /* Front pad of a direct read clone. */
@@ -558,7 +562,9 @@ static void vraid_write_row(struct vraid_stripe *sh, struct vraid_row *r,
 /*
  * A VD logging to the journal: before the column's writes go out, its new
  * data blocks and P/Q go to the journal (a parity record), so that a
- * replay makes the column consistent whatever the crash tore.
+ * replay makes the column consistent whatever the crash tore.  A block
+ * wholly written from a cache page that a user record logged is named
+ * there rather than logged again (vraid_jpage_version()).
  */
 static noinline_for_stack void vraid_log_row(struct vraid_stripe *sh,
 					     struct vraid_row *r)
@@ -566,7 +572,7 @@ static noinline_for_stack void vraid_log_row(struct vraid_stripe *sh,
 	struct vraid_vd *vd = sh->sc->vd;
 	const struct vraid_geom *g = &vd->geom;
 	struct page *data[VRAID_MAX_MEMBERS];
-	u64 dsec[VRAID_MAX_MEMBERS];
+	u64 dsec[VRAID_MAX_MEMBERS], ver[VRAID_MAX_MEMBERS];
 	u32 didx[VRAID_MAX_MEMBERS], i, n = 0;
 	u64 stripe = sh->msector >> g->strip_shift;
 	u32 offset = sh->msector & (g->strip_sectors - 1);
@@ -577,10 +583,11 @@ static noinline_for_stack void vraid_log_row(struct vraid_stripe *sh,
 		data[n] = sh->dev[r->slot[i]].page;
 		didx[n] = i;
 		dsec[n] = vraid_layout_vsector(g, sh->span, stripe, i, offset);
+		ver[n] = r->cpage[i] ? vraid_jpage_version(r->cpage[i]) : 0;
 		n++;
 	}
-	vraid_journal_parity(vd, sh->span, sh->msector, data, didx, dsec, n,
-			     sh->dev[r->p].page,
+	vraid_journal_parity(vd, sh->span, sh->msector, data, didx, dsec, ver,
+			     n, sh->dev[r->p].page,
 			     r->q != U32_MAX ? sh->dev[r->q].page : NULL);
 }
 
@@ -602,6 +609,8 @@ static void vraid_handle_batch(struct vraid_stripe *sh, struct list_head *batch)
 	list_for_each_entry(pc, batch, list) {
 		if (pc->write) {
 			r->written[pc->data_idx] |= vraid_piece_mask(pc);
+			/* the last write of a block decides what it holds */
+			r->cpage[pc->data_idx] = pc->cpage;
 			any_write = true;
 			fua |= pc->fua;
 		} else {
@@ -904,6 +913,13 @@ static void vraid_parity_cache_bio(struct vraid_vd *vd, struct bio *bio,
 		pc->fua = bio->bi_opf & REQ_FUA;
 		pc->repair = repair;
 		pc->sync = NULL;
+		pc->cpage = NULL;
+		if (pio->destage && pc->write && n == SH_SECTORS) {
+			struct bio_vec bv = bio_iter_iovec(bio, iter);
+
+			if (!bv.bv_offset && bv.bv_len == PAGE_SIZE)
+				pc->cpage = bv.bv_page;
+		}
 		atomic_inc(&pio->remaining);
 
 		sh = vraid_get_stripe(sc, loc.span, msector - off);
@@ -916,7 +932,8 @@ static void vraid_parity_cache_bio(struct vraid_vd *vd, struct bio *bio,
 }
 
 static void vraid_parity_via_cache(struct vraid_vd *vd, struct bio *bio,
-				   unsigned long start, bool repair)
+				   unsigned long start, bool repair,
+				   bool destage)
 {
 	struct vraid_pio *pio;
 
@@ -925,6 +942,7 @@ static void vraid_parity_via_cache(struct vraid_vd *vd, struct bio *bio,
 	pio->bio = bio;
 	pio->start = start;
 	pio->status = BLK_STS_OK;
+	pio->destage = destage;
 	atomic_set(&pio->remaining, 1);
 	vraid_parity_cache_bio(vd, bio, pio, repair);
 	vraid_pio_put(pio);
@@ -939,7 +957,7 @@ static void vraid_dread_work(struct work_struct *work)
 
 	bio_put(&dr->clone);
 	/* The head re-reads the block, reconstructs it and rewrites it. */
-	vraid_parity_via_cache(vd, bio, start, true);
+	vraid_parity_via_cache(vd, bio, start, true, false);
 }
 
 static void vraid_dread_endio(struct bio *clone)
@@ -962,10 +980,11 @@ static void vraid_dread_endio(struct bio *clone)
 	vraid_io_done(vd, bio, start);
 }
 
+/* @arg: non-NULL for a destage (vraid_parity_bio()) */
 static void vraid_parity_resume(struct vraid_vd *vd, struct bio *bio,
 				unsigned long start, void *arg)
 {
-	vraid_parity_via_cache(vd, bio, start, false);
+	vraid_parity_via_cache(vd, bio, start, false, arg);
 }
 
 void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
@@ -1003,9 +1022,11 @@ void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
 	}
 	/* A write waits for its region's bit in the write-intent bitmap. */
 	if (op_is_write(bio_op(bio)) && vd->bitmap &&
-	    !vraid_bitmap_start(vd, bio, start, vraid_parity_resume, NULL))
+	    !vraid_bitmap_start(vd, bio, start, vraid_parity_resume,
+				(flags & VRAID_SUB_DESTAGE) ? vd : NULL))
 		return;
-	vraid_parity_via_cache(vd, bio, start, false);
+	vraid_parity_via_cache(vd, bio, start, false,
+			       flags & VRAID_SUB_DESTAGE);
 }
 
 /*

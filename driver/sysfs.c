@@ -56,6 +56,7 @@ void vraid_stats_sum(struct vraid_vd *vd, struct vraid_stats *sum)
 		sum->cache_destaged += s->cache_destaged;
 		sum->journal_pages += s->journal_pages;
 		sum->journal_writes += s->journal_writes;
+		sum->journal_refs += s->journal_refs;
 	}
 }
 
@@ -162,6 +163,7 @@ VRAID_SUM_ATTR(cache_write_pages);
 VRAID_SUM_ATTR(cache_destaged);
 VRAID_SUM_ATTR(journal_pages);
 VRAID_SUM_ATTR(journal_writes);
+VRAID_SUM_ATTR(journal_refs);
 
 /* Bytes this VD holds in the controller cache. */
 static ssize_t cache_bytes_show(struct device *dev,
@@ -319,6 +321,7 @@ static struct attribute *vraid_attrs[] = {
 	&dev_attr_cache_destaged.attr,
 	&dev_attr_journal_pages.attr,
 	&dev_attr_journal_writes.attr,
+	&dev_attr_journal_refs.attr,
 	&dev_attr_cache_dirty_bytes.attr,
 	&dev_attr_cache_bytes.attr,
 	&dev_attr_access_policy.attr,

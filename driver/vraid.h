@@ -81,6 +81,7 @@ struct vraid_stats {
 	u64 cache_destaged;		/* ... written from it to the members */
 	u64 journal_pages;		/* ... logged to the journal (wb) */
 	u64 journal_writes;		/* writes logged (DATA, INVALIDATE) */
+	u64 journal_refs;		/* destaged blocks named, not logged */
 };
 
 struct vraid_stripe_cache;
@@ -239,6 +240,8 @@ void vraid_submit_bio(struct bio *bio);
 #define VRAID_SUB_CHECKED	(1U << 1)	/* it waited for older dirty data */
 /* the cache's or the journal's own (destage, read-ahead, replay): */
 #define VRAID_SUB_NOACCT	(1U << 2)	/* not in the VD's disk stats */
+/* a destage: its pages are the cache's (vraid_jpage_version()) */
+#define VRAID_SUB_DESTAGE	(1U << 3)
 void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags);
 int vraid_io_init(struct vraid_vd *vd);
 void vraid_io_exit(struct vraid_vd *vd);
@@ -290,7 +293,24 @@ void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
 struct bio *vraid_journal_bypass(struct vraid_vd *vd, struct bio *user);
 bool vraid_journal_parity(struct vraid_vd *vd, u32 span, u64 msector,
 			  struct page **data, const u32 *didx, const u64 *dsec,
-			  u32 n, struct page *p, struct page *q);
+			  const u64 *ver, u32 n, struct page *p,
+			  struct page *q);
+
+/*
+ * The version of a cache page that a user record logged: the record's
+ * seq and its DATA entry's index, (seq << 8) | entry, in page->private
+ * from the record's reserve on; 0 if none (the page allocator hands pages
+ * out with 0).  A cache page never changes once written (a rewrite is a
+ * new page), so a destage's parity record may name that entry instead of
+ * logging the block again.  Only for pages of a destage bio
+ * (VRAID_SUB_DESTAGE): other bios' pages are not the cache's.
+ */
+#define VRAID_JVER_ENTRY_BITS	8
+static inline u64 vraid_jpage_version(struct page *page)
+{
+	return READ_ONCE(page->private);
+}
+
 unsigned long vraid_journal_dirty_cap(void);
 void vraid_journal_bind(struct vraid_vd *vd);
 void vraid_journal_unbind(struct vraid_vd *vd, bool write_md);

@@ -615,13 +615,14 @@ static void test_builder(void)
 }
 
 /*
- * Add one parity column of @n data blocks and @npq P/Q to @b as the
- * module does (PARITY_DATA entries, then the PARITY entry naming them);
- * if the builder refuses any entry, @b and @blk are as before.  Returns
+ * Add one parity column of @n data blocks, the first @nlog logged here,
+ * and @npq P/Q to @b as the module does (PARITY_DATA entries, then the
+ * PARITY entry naming them and DATA entries of an earlier record); if
+ * the builder refuses any entry, @b and @blk are as before.  Returns
  * whether it took the column.
  */
 static bool build_column(struct vraid_jbuild *b, u8 *blk, u8 *save, u32 n,
-			 u32 npq)
+			 u32 nlog, u32 npq)
 {
 	struct vraid_jbuild keep = *b;
 	struct vraid_jref refs[VRAID_J_MAX_REFS];
@@ -630,10 +631,11 @@ static bool build_column(struct vraid_jbuild *b, u8 *blk, u8 *save, u32 n,
 
 	memcpy(save, blk, BLK);
 	for (i = 0; i < n && !ret; i++) {
-		refs[i].seq = b->seq;
-		refs[i].entry = (u16)(first + i);
+		refs[i].seq = i < nlog ? b->seq : b->seq - 1;
+		refs[i].entry = (u16)(i < nlog ? first + i : i);
 		refs[i].data_index = (u16)i;
-		ret = vraid_jrec_add_pdata(b, VD1, 8ULL * i);
+		if (i < nlog)
+			ret = vraid_jrec_add_pdata(b, VD1, 8ULL * i);
 	}
 	if (!ret)
 		ret = vraid_jrec_add_parity(b, VD1, VRAID_DATA_OFFSET_SECTORS,
@@ -654,26 +656,30 @@ static void test_jsize(void)
 	struct vraid_jsize size;
 	struct vraid_jbuild b;
 	struct vraid_jhdr h;
-	u32 k, npq, cols, seed = 12345, n;
+	u32 k, npq, cols, seed = 12345, n, nlog;
 	bool took, built, agree;
 	int ret;
 
 	tap_begin("batch sizing: parity columns as the builder takes them");
-	for (k = 0; k < ARRAY_SIZE(ns) * 2 + 8; k++) {
+	for (k = 0; k < ARRAY_SIZE(ns) * 4 + 16; k++) {
 		npq = 1 + (k & 1);
 		vraid_jrec_init(&b, blk, 77);
 		vraid_jsize_init(&size);
 		agree = true;
 		for (cols = 0;; cols++) {
-			if (k < ARRAY_SIZE(ns) * 2) {
-				n = ns[k / 2];
+			if (k < ARRAY_SIZE(ns) * 4) {
+				/* every block logged, or every other one */
+				n = ns[k / 4];
+				nlog = k & 2 ? n / 2 : n;
 			} else {
 				seed = seed * 1103515245 + 12345;
 				n = 1 + (seed >> 16) % VRAID_J_MAX_REFS;
+				seed = seed * 1103515245 + 12345;
+				nlog = (seed >> 16) % (n + 1);
 			}
-			took = vraid_jsize_column(&size, n, npq,
+			took = vraid_jsize_column(&size, n, nlog, npq,
 						  VRAID_J_MAX_PAYLOAD);
-			built = build_column(&b, blk, save, n, npq);
+			built = build_column(&b, blk, save, n, nlog, npq);
 			if (took != built) {
 				agree = false;
 				break;
@@ -681,8 +687,8 @@ static void test_jsize(void)
 			if (!took)
 				break;
 		}
-		CHECK(agree && cols > 0, "n %u npq %u: %u columns, sizing %d builder %d",
-		      n, npq, cols, took, built);
+		CHECK(agree && cols > 0, "n %u nlog %u npq %u: %u columns, sizing %d builder %d",
+		      n, nlog, npq, cols, took, built);
 		CHECK(size.bytes == b.off && size.entries == b.entries &&
 		      size.pages == b.pages, "n %u: counts %u/%u/%u, builder %u/%u/%u",
 		      n, size.bytes, size.entries, size.pages, b.off, b.entries,
@@ -692,25 +698,32 @@ static void test_jsize(void)
 		CHECK(ret == 0, "n %u: the record decodes (%s)", n, msg);
 	}
 	vraid_jsize_init(&size);
-	CHECK(!vraid_jsize_column(&size, 0, 1, 128) &&
-	      !vraid_jsize_column(&size, 32, 1, 128) &&
-	      !vraid_jsize_column(&size, 1, 3, 128) &&
-	      !vraid_jsize_column(&size, 1, 1, VRAID_J_MAX_PAYLOAD + 1) &&
+	CHECK(!vraid_jsize_column(&size, 0, 0, 1, 128) &&
+	      !vraid_jsize_column(&size, 32, 32, 1, 128) &&
+	      !vraid_jsize_column(&size, 1, 2, 1, 128) &&
+	      !vraid_jsize_column(&size, 1, 1, 3, 128) &&
+	      !vraid_jsize_column(&size, 1, 1, 1, VRAID_J_MAX_PAYLOAD + 1) &&
 	      !size.pages && size.bytes == VRAID_J_HDR_SIZE,
-	      "0 or 32 data blocks, 3 P/Q, a payload over the limit: refused");
-	for (cols = 0; vraid_jsize_column(&size, 1, 1, 128); cols++)
+	      "0 or 32 data blocks, more logged than there are, 3 P/Q, a payload over the limit: refused");
+	for (cols = 0; vraid_jsize_column(&size, 1, 1, 1, 128); cols++)
 		;
 	CHECK(cols == 33, "%u columns of one block and P in a header", cols);
 	vraid_jsize_init(&size);
-	for (cols = 0; vraid_jsize_column(&size, 7, 2, 128); cols++)
+	for (cols = 0; vraid_jsize_column(&size, 7, 7, 2, 128); cols++)
 		;
 	CHECK(cols == 8 && size.bytes == BLK && size.pages == 72,
 	      "%u columns of 7 blocks and P+Q fill the header exactly", cols);
 	vraid_jsize_init(&size);
-	for (cols = 0; vraid_jsize_column(&size, 1, 2, 64); cols++)
+	for (cols = 0; vraid_jsize_column(&size, 1, 1, 2, 64); cols++)
 		;
 	CHECK(cols == 21 && size.pages == 63,
 	      "%u columns of 1 block and P+Q under 64 payload blocks", cols);
+	/* data referenced in earlier records: a header and P per column */
+	vraid_jsize_init(&size);
+	for (cols = 0; vraid_jsize_column(&size, 1, 0, 1, 128); cols++)
+		;
+	CHECK(cols == 56 && size.pages == 56,
+	      "%u columns of one referenced block and P in a header", cols);
 	tap_end();
 	free(blk);
 	free(save);

@@ -102,9 +102,14 @@ dmsetup table vh-p
 # the write of D_w, into the cache and the journal, then destaged
 dd if=/dev/urandom of=/tmp/dw.new bs=4k count=1 2>/dev/null
 d0=$(vd_attr "$vd" cache_destaged)
+r0=$(vd_attr "$vd" journal_refs)
 dd if=/tmp/dw.new of="$vd" bs=4k seek=$DW oflag=direct 2>/dev/null || fail "write of D_w"
 destaged "$vd"
 [ "$(vd_attr "$vd" cache_destaged)" -gt "$d0" ] || fail "D_w was not destaged"
+# the parity record names D_w's user record rather than logging it again:
+# the replay must read D_w from there
+[ "$(vd_attr "$vd" journal_refs)" -gt "$r0" ] ||
+	fail "the destage's parity record logged D_w again (journal_refs $r0 -> $(vd_attr "$vd" journal_refs))"
 blk $MW $MSEC | cmp -s - /tmp/dw.new || fail "the destage did not write D_w to $MW"
 blk $X $PSEC | cmp -s - /tmp/p.old || fail "the parity on X changed: the write was not dropped"
 [ "$(journal_state)" = healthy ] || fail "journal state $(journal_state)"

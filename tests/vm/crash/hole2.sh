@@ -32,6 +32,8 @@ kmsg | grep -qE "vraid[0-9]+: replayed" || fail "assembly did not replay the jou
 # the destage of D_w logged a parity record, which the replay wrote
 kmsg | grep -qE "vraid[0-9]+: replayed [0-9]+ writes? and [1-9][0-9]* parity records?" ||
 	fail "assembly replayed no parity record: $(kmsg | grep -E 'vraid[0-9]+: replayed')"
+! kmsg | grep -E "a PARITY entry that does not fit" ||
+	fail "replay skipped a parity record"
 [ "$(vd_attr "$vd" state)" = degraded ] || fail "state $(vd_attr "$vd" state), expected degraded"
 m2=$(majmin "$MM")
 vd_attr "$vd" members

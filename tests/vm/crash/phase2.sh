@@ -82,6 +82,9 @@ fi
 if [ "${POLICY:-}" = journal ]; then
 	[ "$pending" = 0 ] || dmesg | grep -E "vraid[0-9]+: replayed" ||
 		fail "assembly did not replay the journal"
+	# every parity record resolved, those naming user records included
+	! dmesg | grep -E "a PARITY entry that does not fit" ||
+		fail "replay skipped parity records"
 	[ "$(journal_state)" = healthy ] ||
 		fail "journal state $(journal_state) after assembly: $(journal_json)"
 	[ "$(journal_num pending)" = 0 ] || fail "still pending after assembly: $(journal_json)"
