@@ -1278,7 +1278,8 @@ static void vraid_defer_work(struct work_struct *w)
  * write over dirty data waits for it to reach the members first; with
  * wb any other write goes to the members with FUA and logs an
  * INVALIDATE.  Returns true if the bio is taken care of.  May sleep
- * (->submit_bio): for the dirty limit, memory and journal space.
+ * (->submit_bio): for the dirty limit, memory and journal space, and
+ * for an unbind from the journal to end (vraid_journal_wait_unbind()).
  */
 bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 {
@@ -1290,9 +1291,16 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	u32 n = bio->bi_iter.bi_size >> PAGE_SHIFT;
 	u32 i, j, nl, got, newdirty = 0, replaced = 0;
 	unsigned long start;
-	bool jw = READ_ONCE(vd->write_policy) == VRAID_WRITE_BACK &&
-		  vraid_journal_get(vd);
+	bool jw;
 
+	for (;;) {
+		jw = READ_ONCE(vd->write_policy) == VRAID_WRITE_BACK &&
+		     vraid_journal_get(vd);
+		if (jw || likely(!READ_ONCE(vd->junbinding)) ||
+		    !bio_sectors(bio))
+			break;
+		vraid_journal_wait_unbind(vd);
+	}
 	if (!(jw || vraid_awb(vd)) || bio_op(bio) != REQ_OP_WRITE ||
 	    (bio->bi_opf & REQ_PREFLUSH) ||
 	    (!jw && (bio->bi_opf & REQ_FUA)) || !bio_sectors(bio) ||

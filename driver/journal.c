@@ -928,6 +928,29 @@ void vraid_journal_put(struct vraid_vd *vd)
 }
 
 /*
+ * A user write of @vd that the journal does not log, in ->submit_bio:
+ * while an unbind runs, the metadata names the journal, and a replay
+ * after a crash would write the older versions it holds over this write;
+ * so it waits until the unbind wrote the metadata that no longer does.
+ */
+void vraid_journal_wait_unbind(struct vraid_vd *vd)
+{
+	wait_event(vd->jwait, !READ_ONCE(vd->junbinding));
+}
+
+/* The same for a parity record (vd->jparity): vraid_journal_put() after. */
+static bool vraid_jparity_get(struct vraid_vd *vd)
+{
+	atomic_inc(&vd->jrefs);
+	smp_mb__after_atomic();		/* against the unbind's check */
+	if (READ_ONCE(vd->jparity) &&
+	    READ_ONCE(vraid_j->state) == VRAID_JOURNAL_HEALTHY)
+		return true;
+	vraid_jput_vd(vd);
+	return false;
+}
+
+/*
  * Log the @n pages at @pages (the cache's, references handed over) of a
  * write of @vd at VD sector @sector, and complete @user (accounted from
  * @start) when the record is durable.  Holds a vraid_journal_get().
@@ -1123,7 +1146,7 @@ bool vraid_journal_parity(struct vraid_vd *vd, u32 span, u64 msector,
 	};
 	bool lead;
 
-	if (!n || n > VRAID_J_MAX_REFS || !vraid_journal_get(vd))
+	if (!n || n > VRAID_J_MAX_REFS || !vraid_jparity_get(vd))
 		return false;
 	init_completion(&jp.done);
 	spin_lock_irq(&j->lock);
@@ -1352,6 +1375,7 @@ void vraid_journal_bind(struct vraid_vd *vd)
 		list_add_tail(&vd->jnode, &j->vds);
 		j->nvds++;
 		vraid_jnpar_update(j);
+		WRITE_ONCE(vd->jparity, true);
 		WRITE_ONCE(vd->jbound, true);
 		pr_info("%s: write-back logs to journal %s\n",
 			vd->disk->disk_name, j->name);
@@ -1385,17 +1409,20 @@ static void vraid_jparked_end(struct vraid_journal *j, struct list_head *list)
 
 /*
  * With vds_mutex held: stop logging, get the VD's data out; the writes
- * that were not journalled complete once the metadata says so.
+ * that were not journalled complete once the metadata says so.  Until
+ * then the metadata names the journal, and the drain's member writes
+ * (the destages: the dirty cap bounds them) still log parity records, so
+ * that a crash in between finds a row it tore in the records (the write
+ * hole); the VD counts as bound for their room (j->npar) until the end.
  */
 static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 				 bool write_md)
 {
 	LIST_HEAD(parked);
 
+	WRITE_ONCE(vd->junbinding, true);
+	smp_wmb();			/* a write not logged sees it */
 	WRITE_ONCE(vd->jbound, false);
-	list_del_init(&vd->jnode);
-	j->nvds--;
-	vraid_jnpar_update(j);
 	smp_mb();			/* against vraid_journal_get() */
 	wait_event(vd->jwait, !atomic_read(&vd->jrefs));
 	if (vraid_cache_drain(vd))
@@ -1406,7 +1433,15 @@ static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 		vraid_jmd(vd, j, false);
 	else
 		vd->cache_flags &= ~VRAID_MD_CF_JOURNAL;
+	WRITE_ONCE(vd->jparity, false);
+	smp_mb();			/* against vraid_jparity_get() */
+	wait_event(vd->jwait, !atomic_read(&vd->jrefs));
+	list_del_init(&vd->jnode);
+	j->nvds--;
+	vraid_jnpar_update(j);
 	vraid_jparked_end(j, &parked);
+	WRITE_ONCE(vd->junbinding, false);
+	wake_up_all(&vd->jwait);
 }
 
 /*

@@ -600,6 +600,7 @@ static void vraid_handle_batch(struct vraid_stripe *sh, struct list_head *batch)
 	struct vraid_piece *pc, *tmp;
 	bool want[VRAID_MAX_MEMBERS] = { };
 	bool any_write = false, fua = false, full = false, rmw = false;
+	bool destage = false;
 	blk_status_t status = BLK_STS_OK;
 	u32 i, slot, rcw_reads = 0, rmw_reads = 0;
 	bool rcw_ok = true, rmw_ok;
@@ -611,6 +612,7 @@ static void vraid_handle_batch(struct vraid_stripe *sh, struct list_head *batch)
 			r->written[pc->data_idx] |= vraid_piece_mask(pc);
 			/* the last write of a block decides what it holds */
 			r->cpage[pc->data_idx] = pc->cpage;
+			destage |= pc->pio->destage;
 			any_write = true;
 			fua |= pc->fua;
 		} else {
@@ -720,7 +722,9 @@ static void vraid_handle_batch(struct vraid_stripe *sh, struct list_head *batch)
 		}
 	}
 
-	if (any_write && READ_ONCE(vd->jbound))
+	/* while a VD is being unbound, its drain's writes are logged still */
+	if (any_write && READ_ONCE(vd->jparity) &&
+	    (destage || READ_ONCE(vd->jbound)))
 		vraid_log_row(sh, r);
 	vraid_write_row(sh, r, fua);
 	if (READ_ONCE(vd->state) == VRAID_VD_OFFLINE) {

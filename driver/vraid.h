@@ -132,13 +132,18 @@ struct vraid_vd {
 	u32 write_policy;
 	/*
 	 * The journal (journal.c): metadata fields (md_lock; the control
-	 * plane), and whether writes are logged now (jbound: vds_mutex;
-	 * read on the I/O path), with the records in flight (jrefs).
+	 * plane), whether writes are logged now (jbound: vds_mutex; read on
+	 * the I/O path) and whether destages log parity records (jparity,
+	 * the same: from the bind until the unbind's metadata write; while
+	 * bound, every member write does), with the records in flight
+	 * (jrefs).
 	 */
 	u8 journal_uuid[16];
 	u64 journal_floor;
 	u32 cache_flags;		/* VRAID_MD_CF_* */
 	bool jbound;
+	bool jparity;
+	bool junbinding;		/* user writes wait (vds_mutex; I/O path) */
 	struct list_head jnode;		/* the journal's bound VDs */
 	atomic_t jrefs;
 	wait_queue_head_t jwait;	/* jrefs reaching zero */
@@ -287,6 +292,7 @@ void vraid_journal_module_exit(void);
 u32 vraid_journal_sub_flags(struct bio *bio);
 bool vraid_journal_get(struct vraid_vd *vd);
 void vraid_journal_put(struct vraid_vd *vd);
+void vraid_journal_wait_unbind(struct vraid_vd *vd);
 void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
 			unsigned long start, u64 sector, struct page **pages,
 			u32 n);

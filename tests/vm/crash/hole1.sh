@@ -25,7 +25,10 @@
 # its member, the parity on X does not, and D_m (rebuilt from D_w and that
 # parity) now reads wrong.  The first MiB as it was, the parity before the
 # write and the new D_w go to REF, a disk outside the VD, for the second
-# boot (hole2.sh).
+# boot (hole2.sh).  UNBIND=1: the destage is the drain of write-policy=wt
+# (the unbind from the journal), and dm-delay holds the parity write on X
+# (so the drain) while the power goes; a write meanwhile must wait for
+# the unbind.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
 set -e
@@ -90,35 +93,71 @@ vraidctl fail "$vd" $MM >/tmp/fail.out 2>&1 || { cat /tmp/fail.out; fail "fail $
 expect_write "$vd" write_back
 
 # the parity's 8 sectors drop writes (reads pass); the rest of X, metadata
-# included, stays linear
+# included, stays linear.  UNBIND: they hold writes for 10 minutes
+# instead (dm-delay), which holds the destage, so the drain, so the
+# unbind, before its metadata write
 dmsetup suspend vh-p || fail "dmsetup suspend vh-p"
+ptarget="flakey $X $PSEC 0 3600 1 drop_writes"
+if [ -n "${UNBIND:-}" ]; then
+	modprobe dm-delay || fail "modprobe dm-delay"
+	ptarget="delay $X $PSEC 0 $X $PSEC 600000"
+fi
 printf '%s\n' "0 $PSEC linear $X 0" \
-	"$PSEC 8 flakey $X $PSEC 0 3600 1 drop_writes" \
+	"$PSEC 8 $ptarget" \
 	"$((PSEC + 8)) $((XSZ - PSEC - 8)) linear $X $((PSEC + 8))" |
 	dmsetup load vh-p || fail "dmsetup load vh-p"
 dmsetup resume vh-p || fail "dmsetup resume vh-p"
 dmsetup table vh-p
 
-# the write of D_w, into the cache and the journal, then destaged
+# the write of D_w, into the cache and the journal, then destaged: after
+# 5 s, or (UNBIND) at once by the drain of write-policy=wt, which unbinds
+# the VD from the journal; its metadata names the journal until the end
 dd if=/dev/urandom of=/tmp/dw.new bs=4k count=1 2>/dev/null
 d0=$(vd_attr "$vd" cache_destaged)
 r0=$(vd_attr "$vd" journal_refs)
 dd if=/tmp/dw.new of="$vd" bs=4k seek=$DW oflag=direct 2>/dev/null || fail "write of D_w"
-destaged "$vd"
-[ "$(vd_attr "$vd" cache_destaged)" -gt "$d0" ] || fail "D_w was not destaged"
+if [ -n "${UNBIND:-}" ]; then
+	echo "D_w written; write-policy=wt (the unbind's drain destages it)"
+	vraidctl set "$vd" write-policy=wt >/tmp/set.out 2>&1 &
+	setpid=$!
+	# the destage wrote D_w; its parity write is held
+	i=0
+	until blk $MW $MSEC | cmp -s - /tmp/dw.new; do
+		i=$((i + 1))
+		[ $i -lt 300 ] || fail "the unbind's drain did not write D_w to $MW in 30 s"
+		sleep 0.1
+	done
+else
+	destaged "$vd"
+	[ "$(vd_attr "$vd" cache_destaged)" -gt "$d0" ] || fail "D_w was not destaged"
+fi
 # the parity record names D_w's user record rather than logging it again:
 # the replay must read D_w from there
 [ "$(vd_attr "$vd" journal_refs)" -gt "$r0" ] ||
-	fail "the destage's parity record logged D_w again (journal_refs $r0 -> $(vd_attr "$vd" journal_refs))"
+	fail "the destage's parity record did not name D_w's user record, or there was none (journal_refs $r0 -> $(vd_attr "$vd" journal_refs))"
 blk $MW $MSEC | cmp -s - /tmp/dw.new || fail "the destage did not write D_w to $MW"
 blk $X $PSEC | cmp -s - /tmp/p.old || fail "the parity on X changed: the write was not dropped"
-[ "$(journal_state)" = healthy ] || fail "journal state $(journal_state)"
-expect_write "$vd" write_back
+if [ -n "${UNBIND:-}" ]; then
+	# (no vraidctl command now: the unbind holds the control mutex)
+	# a write now must wait for the unbind: the journal's D_w, which a
+	# replay writes, would overwrite it
+	dd if=/dev/urandom of=/tmp/dw.late bs=4k count=1 2>/dev/null
+	dd if=/tmp/dw.late of="$vd" bs=4k seek=$DW oflag=direct 2>/dev/null &
+	ddpid=$!
+	sleep 2
+	kill -0 $setpid 2>/dev/null ||
+		fail "write-policy=wt ended before the power cut ($(cat /tmp/set.out)): the parity write on X was not held"
+	kill -0 $ddpid 2>/dev/null ||
+		fail "a write during the unbind completed: a replay would write the journal's older D_w over it"
+else
+	[ "$(journal_state)" = healthy ] || fail "journal state $(journal_state)"
+	expect_write "$vd" write_back
+fi
 # REF: the first MiB before the write, then D_w's new 4 KiB and the old
 # parity
 cat /tmp/dw.new /tmp/p.old | dd of="$REF" bs=4k seek=256 oflag=direct,sync 2>/dev/null ||
 	fail "saving D_w on $REF"
-echo "RAID$LEVEL degraded ($MM failed), journal on $JDEV: D_w written and destaged, its parity on $X dropped; power cut"
+echo "RAID$LEVEL degraded ($MM failed), journal on $JDEV: D_w written and destaged${UNBIND:+ by the unbind}, its parity on $X ${UNBIND:+held}${UNBIND:-dropped}; power cut"
 echo "@@VRAID-KILL-IN@@ 0.5"
 sleep 600
 fail "still alive: the power cut did not come"
