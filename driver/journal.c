@@ -907,19 +907,29 @@ static struct vraid_jw *vraid_jw_alloc(struct vraid_journal *j,
 }
 
 /*
+ * A reference on @vd's use of the journal if *@on (vd->jbound: its
+ * writes are logged; vd->jparity: its destages log parity records) and
+ * the journal is healthy; vraid_journal_put() drops it.
+ */
+static bool vraid_jget(struct vraid_vd *vd, const bool *on)
+{
+	atomic_inc(&vd->jrefs);
+	smp_mb__after_atomic();		/* against the unbind's check */
+	if (READ_ONCE(*on) &&
+	    READ_ONCE(vraid_j->state) == VRAID_JOURNAL_HEALTHY)
+		return true;
+	vraid_jput_vd(vd);
+	return false;
+}
+
+/*
  * Whether writes of @vd are journalled now; if so, the caller holds a
  * reference that vraid_journal_data() or vraid_journal_bypass() hands
  * to a logged write, or vraid_journal_put() drops.
  */
 bool vraid_journal_get(struct vraid_vd *vd)
 {
-	atomic_inc(&vd->jrefs);
-	smp_mb__after_atomic();		/* against the unbind's check */
-	if (READ_ONCE(vd->jbound) &&
-	    READ_ONCE(vraid_j->state) == VRAID_JOURNAL_HEALTHY)
-		return true;
-	vraid_jput_vd(vd);
-	return false;
+	return vraid_jget(vd, &vd->jbound);
 }
 
 void vraid_journal_put(struct vraid_vd *vd)
@@ -936,18 +946,6 @@ void vraid_journal_put(struct vraid_vd *vd)
 void vraid_journal_wait_unbind(struct vraid_vd *vd)
 {
 	wait_event(vd->jwait, !READ_ONCE(vd->junbinding));
-}
-
-/* The same for a parity record (vd->jparity): vraid_journal_put() after. */
-static bool vraid_jparity_get(struct vraid_vd *vd)
-{
-	atomic_inc(&vd->jrefs);
-	smp_mb__after_atomic();		/* against the unbind's check */
-	if (READ_ONCE(vd->jparity) &&
-	    READ_ONCE(vraid_j->state) == VRAID_JOURNAL_HEALTHY)
-		return true;
-	vraid_jput_vd(vd);
-	return false;
 }
 
 /*
@@ -1146,7 +1144,7 @@ bool vraid_journal_parity(struct vraid_vd *vd, u32 span, u64 msector,
 	};
 	bool lead;
 
-	if (!n || n > VRAID_J_MAX_REFS || !vraid_jparity_get(vd))
+	if (!n || n > VRAID_J_MAX_REFS || !vraid_jget(vd, &vd->jparity))
 		return false;
 	init_completion(&jp.done);
 	spin_lock_irq(&j->lock);
@@ -1434,7 +1432,7 @@ static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 	else
 		vd->cache_flags &= ~VRAID_MD_CF_JOURNAL;
 	WRITE_ONCE(vd->jparity, false);
-	smp_mb();			/* against vraid_jparity_get() */
+	smp_mb();			/* against vraid_jget() */
 	wait_event(vd->jwait, !atomic_read(&vd->jrefs));
 	list_del_init(&vd->jnode);
 	j->nvds--;
