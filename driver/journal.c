@@ -204,6 +204,17 @@ static struct workqueue_struct *vraid_jparity_wq;
 static_assert(BIT(VRAID_JVER_ENTRY_BITS) >= VRAID_J_REC_ENTRIES,
 	      "a cache page's version holds its entry's index");
 
+/* A cache page's version (vraid_jpage_version()) and back. */
+static u64 vraid_jver(u64 seq, u32 entry)
+{
+	return seq << VRAID_JVER_ENTRY_BITS | entry;
+}
+
+static u64 vraid_jver_seq(u64 ver)
+{
+	return ver >> VRAID_JVER_ENTRY_BITS;
+}
+
 static void vraid_jrec_endio(struct bio *bio);
 static bool vraid_jresume_locked(struct vraid_journal *j);
 static void vraid_jbypass_endio(struct bio *bio);
@@ -320,20 +331,35 @@ struct vraid_jwalk {
  * Read and check the record at @w->block with seq @w->seq: 0, or
  * -ENODATA where the log ends (no record, an older one, a torn one).
  */
+/*
+ * Read into @hpage and check the header of the record at ring block
+ * @block with seq @seq: 0, -EIO, or -ENODATA (no such record there).
+ */
+static int vraid_jhdr_read(struct vraid_journal *j, u64 block, u64 seq,
+			   struct page *hpage, struct vraid_jhdr *hdr)
+{
+	char why[96];
+
+	if (vraid_jio(j, vraid_jsector(j, block), &hpage, 1,
+		      REQ_OP_READ | REQ_SYNC))
+		return -EIO;
+	if (vraid_jhdr_decode(page_address(hpage), hdr, why, sizeof(why)) ||
+	    vraid_jhdr_expect(hdr, j->uuid, seq, block, j->ring, why,
+			      sizeof(why)))
+		return -ENODATA;
+	return 0;
+}
+
 static int vraid_jwalk_read(struct vraid_journal *j, struct vraid_jwalk *w,
 			    struct page *hpage)
 {
-	char why[96];
 	u32 crc = 0, i;
+	int ret;
 
-	if (vraid_jio(j, vraid_jsector(j, w->block), &hpage, 1,
-		      REQ_OP_READ | REQ_SYNC))
-		return -EIO;
+	ret = vraid_jhdr_read(j, w->block, w->seq, hpage, &w->hdr);
+	if (ret)
+		return ret;
 	w->blk = page_address(hpage);
-	if (vraid_jhdr_decode(w->blk, &w->hdr, why, sizeof(why)) ||
-	    vraid_jhdr_expect(&w->hdr, j->uuid, w->seq, w->block, j->ring,
-			      why, sizeof(why)))
-		return -ENODATA;
 	if (w->hdr.flags & VRAID_J_REC_PAD)
 		return 0;
 	for (i = 0; i < w->hdr.payload_blocks; i += VRAID_J_PAGES) {
@@ -827,7 +853,7 @@ static void vraid_jsend(struct vraid_journal *j, struct list_head *batch,
 	entry = 0;
 	list_for_each_entry(w, &r->jws, node) {
 		/* the cache's pages: a destage's parity record may name them */
-		u64 ver = r->seq << VRAID_JVER_ENTRY_BITS | entry++;
+		u64 ver = vraid_jver(r->seq, entry++);
 
 		this_cpu_inc(w->vd->stats->journal_writes);
 		this_cpu_add(w->vd->stats->journal_pages, w->n);
@@ -985,8 +1011,7 @@ static void vraid_jpar_name(struct vraid_journal *j, struct vraid_jpar *jp)
 	jp->named = 0;
 	jp->nlog = jp->n;
 	for (i = 0; i < jp->n; i++)
-		if (jp->ver[i] &&
-		    jp->ver[i] >> VRAID_JVER_ENTRY_BITS >= from) {
+		if (jp->ver[i] && vraid_jver_seq(jp->ver[i]) >= from) {
 			jp->named |= 1U << i;
 			jp->nlog--;
 		}
@@ -1071,10 +1096,9 @@ static void vraid_jpsend(struct vraid_journal *j, struct list_head *batch,
 		for (i = 0; i < jp->n; i++) {
 			refs[i].data_index = (u16)jp->didx[i];
 			if (jp->named & (1U << i)) {
-				refs[i].seq = jp->ver[i] >>
-					      VRAID_JVER_ENTRY_BITS;
-				refs[i].entry = (u16)(jp->ver[i] &
-						      (BIT(VRAID_JVER_ENTRY_BITS) - 1));
+				refs[i].seq = vraid_jver_seq(jp->ver[i]);
+				refs[i].entry = (u16)(jp->ver[i] -
+						      vraid_jver(refs[i].seq, 0));
 				continue;
 			}
 			refs[i].seq = r->seq;
@@ -1127,9 +1151,10 @@ static void vraid_jppump_work(struct work_struct *work)
  * @data (data index @didx[i], at VD sector @dsec[i], vraid_jpage_version()
  * @ver[i] or 0) and @p (and @q) at member sector @msector (data area) of
  * span @span.  Returns once the record and every earlier one are durable:
- * true if journalled, false if the journal takes none (or failed).  The columns that queue while
- * parity records are in flight share one (group commit), as user writes
- * do (vraid_jqueue()).  Process context (the column's work).
+ * true if journalled, false if the journal takes none (or failed).  The
+ * columns that queue while parity records are in flight share one (group
+ * commit), as user writes do (vraid_jqueue()).  Process context (the
+ * column's work).
  */
 bool vraid_journal_parity(struct vraid_vd *vd, u32 span, u64 msector,
 			  struct page **data, const u32 *didx, const u64 *dsec,
@@ -1635,7 +1660,6 @@ static int vraid_jreplay_ref(struct vraid_journal *j, struct vraid_vd *vd,
 			     const struct vraid_jref *ref, u64 dsec, u64 *blk)
 {
 	u64 block = rc->pos[ref->seq - rc->first];
-	u8 *h = page_address(rc->hpage);
 	struct vraid_jhdr hdr;
 	struct vraid_jiter it;
 	struct vraid_jentry e;
@@ -1643,14 +1667,10 @@ static int vraid_jreplay_ref(struct vraid_journal *j, struct vraid_vd *vd,
 	u32 k;
 	int ret;
 
-	if (vraid_jio(j, vraid_jsector(j, block), &rc->hpage, 1,
-		      REQ_OP_READ | REQ_SYNC))
-		return -EIO;
-	if (vraid_jhdr_decode(h, &hdr, why, sizeof(why)) ||
-	    vraid_jhdr_expect(&hdr, j->uuid, ref->seq, block, j->ring, why,
-			      sizeof(why)))
-		return -ENOENT;
-	vraid_jiter_init(&it, h, &hdr);
+	ret = vraid_jhdr_read(j, block, ref->seq, rc->hpage, &hdr);
+	if (ret)
+		return ret == -ENODATA ? -ENOENT : ret;
+	vraid_jiter_init(&it, page_address(rc->hpage), &hdr);
 	do {
 		ret = vraid_jiter_next(&it, &e, why, sizeof(why));
 	} while (ret > 0 && e.index < ref->entry);
@@ -1847,7 +1867,8 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 				       (unsigned long long)w.seq, ret);
 				break;
 			}
-			rc.pos[w.seq - rc.first] = w.block;
+			if (!pass)
+				rc.pos[w.seq - rc.first] = w.block;
 			if (w.seq < floor)
 				continue;
 			vraid_jiter_init(&it, w.blk, &w.hdr);
