@@ -143,6 +143,10 @@
  *                            journal counters (before ABI 1.9)
  *       "journal_pages" int  4 KiB pages of data logged; null as
  *                            journal_writes
+ *       "journal_refs" int   4 KiB pages destaged that parity records
+ *                            named (in the record that logged them)
+ *                            instead of logging them again; null from
+ *                            a module without the counter
  *     MSTAT: "role" "device" "state" as in MEMBER; "reads" "writes" (I/Os
  *            vraid sent it), "read_bytes" "write_bytes" (as the member
  *            device counted them), "errors"
@@ -158,7 +162,7 @@
  *              "cached_bytes":..,"ra_hits_per_s":..,"ra_pages_per_s":..,
  *              "dirty_bytes":..,"write_pages_per_s":..,
  *              "destaged_pages_per_s":..,"journal_writes_per_s":..,
- *              "journal_pages_per_s":..}:
+ *              "journal_pages_per_s":..,"journal_refs_per_s":..}:
  *              the rates of the counters above (pages, one decimal), what
  *              the VD holds now and what of it is dirty; null, and the ra_
  *              and write-back ones null, as without --watch
@@ -2410,6 +2414,8 @@ struct stats_sample {
 	uint64_t dirty, wpages, destaged;
 	bool jl;			/* ... and journal ones (ABI 1.9) */
 	uint64_t jwrites, jpages;
+	bool jr;			/* ... and journal_refs */
+	uint64_t jrefs;
 };
 
 /* sysfs, or a tree standing in for it (VRAIDCTL_SYSFS, for tests) */
@@ -2501,6 +2507,7 @@ static int take_sample(struct ctl *c, uint32_t index, struct stats_sample *s)
 	s->jl = s->wb &&
 		read_vd_attr(index, "journal_writes", &s->jwrites) &&
 		read_vd_attr(index, "journal_pages", &s->jpages);
+	s->jr = s->jl && read_vd_attr(index, "journal_refs", &s->jrefs);
 	for (i = 0; i < s->in.nr_members; i++) {
 		const struct vraid_member_info *m = &s->in.members[i];
 
@@ -2552,6 +2559,10 @@ static void stats_cache_line(const struct stats_sample *s)
 		printf(", journal: %llu writes logged, %llu pages",
 		       (unsigned long long)s->jwrites,
 		       (unsigned long long)s->jpages);
+	/* destaged blocks that parity records named instead of logging */
+	if (s->jr && s->jrefs)
+		printf(" (%llu destaged pages named, not logged again)",
+		       (unsigned long long)s->jrefs);
 	printf(", %s held", human_size(a, sizeof(a), s->cbytes));
 	/*
 	 * direct: reads find what read-ahead and writes (always write-back)
@@ -2597,11 +2608,16 @@ static void stats_cache_json(const struct stats_sample *a,
 		else
 			printf(",\"dirty_bytes\":null,\"write_pages\":null,\"destaged_pages\":null");
 		if (b->jl)
-			printf(",\"journal_writes\":%llu,\"journal_pages\":%llu}",
+			printf(",\"journal_writes\":%llu,\"journal_pages\":%llu",
 			       (unsigned long long)b->jwrites,
 			       (unsigned long long)b->jpages);
 		else
-			printf(",\"journal_writes\":null,\"journal_pages\":null}");
+			printf(",\"journal_writes\":null,\"journal_pages\":null");
+		if (b->jr)
+			printf(",\"journal_refs\":%llu}",
+			       (unsigned long long)b->jrefs);
+		else
+			printf(",\"journal_refs\":null}");
 		return;
 	}
 	printf("{\"read_hits_per_s\":%.1f,\"read_misses_per_s\":%.1f,\"cached_bytes\":%llu",
@@ -2621,11 +2637,16 @@ static void stats_cache_json(const struct stats_sample *a,
 	else
 		printf(",\"dirty_bytes\":null,\"write_pages_per_s\":null,\"destaged_pages_per_s\":null");
 	if (a->jl && b->jl)
-		printf(",\"journal_writes_per_s\":%.1f,\"journal_pages_per_s\":%.1f}",
+		printf(",\"journal_writes_per_s\":%.1f,\"journal_pages_per_s\":%.1f",
 		       rate(b->jwrites, a->jwrites, dt),
 		       rate(b->jpages, a->jpages, dt));
 	else
-		printf(",\"journal_writes_per_s\":null,\"journal_pages_per_s\":null}");
+		printf(",\"journal_writes_per_s\":null,\"journal_pages_per_s\":null");
+	if (a->jr && b->jr)
+		printf(",\"journal_refs_per_s\":%.1f}",
+		       rate(b->jrefs, a->jrefs, dt));
+	else
+		printf(",\"journal_refs_per_s\":null}");
 }
 
 static void stats_member_dev(char *buf, size_t bufsz,

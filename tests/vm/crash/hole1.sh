@@ -152,6 +152,12 @@ if [ -n "${UNBIND:-}" ]; then
 else
 	[ "$(journal_state)" = healthy ] || fail "journal state $(journal_state)"
 	expect_write "$vd" write_back
+	# vraidctl stats says what sysfs counts
+	refs=$(vd_attr "$vd" journal_refs)
+	vraidctl stats "$vd" --json | grep -q "\"journal_refs\":$refs}" ||
+		fail "stats --json does not give journal_refs $refs: $(vraidctl stats "$vd" --json)"
+	vraidctl stats "$vd" | grep -q "($refs destaged pages named, not logged again)" ||
+		fail "stats does not say the $refs pages named: $(vraidctl stats "$vd" | grep Cache)"
 fi
 # REF: the first MiB before the write, then D_w's new 4 KiB and the old
 # parity
