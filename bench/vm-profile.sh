@@ -60,6 +60,13 @@ fio_args() {
 		"--norandommap --randrepeat=0"
 }
 
+# mean write latency in ms between two /sys/block/DEV/stat readings (iostat's
+# w_await: write ticks over writes completed), or - without writes
+w_await() {
+	awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " ")
+		n = y[5] - x[5]; if (n > 0) printf "%.3f", (y[8] - x[8]) / n; else printf "-" }'
+}
+
 # jiffies busy and idle, all CPUs
 cpu_ticks() { awk '/^cpu /{ print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat; }
 
@@ -78,18 +85,26 @@ for pol in $POLICIES; do
 	fio $(fio_args "$vd" 3) --output-format=terse >/dev/null || die "fio (warm-up) on $vd"
 	read -r b0 i0 < <(cpu_ticks)
 	jw0=$(awk '{ print $5 }' "/sys/block/${JDEV#/dev/}/stat")
+	vs0=$(cat "/sys/block/$name/stat") js0=$(cat "/sys/block/${JDEV#/dev/}/stat")
 	# shellcheck disable=SC2046
 	perf record -q -a -g -e cpu-clock -o "/tmp/perf.$pol" -- \
 		fio $(fio_args "$vd" "$RUNTIME") --output-format=json >"/tmp/fio.$pol.json" 2>/dev/null ||
 		die "perf record / fio on $vd"
 	read -r b1 i1 < <(cpu_ticks)
 	jw1=$(awk '{ print $5 }' "/sys/block/${JDEV#/dev/}/stat")
+	vs1=$(cat "/sys/block/$name/stat") js1=$(cat "/sys/block/${JDEV#/dev/}/stat")
 	# the job's read, then write IOPS: their sum
 	iops=$(grep -o '"iops" : [0-9.]*' "/tmp/fio.$pol.json" | head -2 | awk '{ n += $3 } END { printf "%d", n }')
 	busy=$((b1 - b0)) idle=$((i1 - i0))
 	echo "IOPS $iops; CPU busy $((100 * busy / (busy + idle + 1)))%;" \
 		"CPU per I/O $(awk -v b="$busy" -v n="$iops" -v t="$RUNTIME" 'BEGIN { printf "%d", n ? b * 10000 / (n * t) : 0 }') us;" \
 		"journal device writes per I/O $(awk -v j=$((jw1 - jw0)) -v n="$iops" -v t="$RUNTIME" 'BEGIN { printf "%.2f", n ? j / (n * t) : 0 }')"
+	# where a write's time goes: fio's completion latency (what the
+	# application waits) against the block layer's accounting of the VD
+	# (what the driver takes, iostat's w_await) and of the journal device
+	echo "write latency: fio $(grep -A4 '"clat_ns"' "/tmp/fio.$pol.json" | grep '"mean"' | sed -n 2p |
+		tr -dc '0-9.' | awk '{ printf "%.3f", $1 / 1e6 }') ms;" \
+		"in the driver $(w_await "$vs0" "$vs1") ms; journal device $(w_await "$js0" "$js1") ms"
 	echo "--- where the CPUs went (cpu-clock samples, self)"
 	perf report -i "/tmp/perf.$pol" --stdio --no-children --sort sym -g none 2>/dev/null |
 		grep '%' | head -n "$TOP"
