@@ -18,9 +18,19 @@
 #include "vraid.h"
 #include "validate.h"
 
-/* Serialises create/delete/list/info and protects vraid_idr. */
+/*
+ * Serialises create/delete/list/info and protects vraid_idr.  Requests
+ * wait for it a while only (vraid_ctl_lock()); vraid_ctl_what and
+ * vraid_ctl_since say who holds it, for the message to those that gave
+ * up: written by the holder, read racily.
+ */
 static DEFINE_MUTEX(vraid_ctl_mutex);
 static DEFINE_IDR(vraid_idr);
+static const char *vraid_ctl_what;
+static unsigned long vraid_ctl_since;	/* jiffies */
+
+/* How long a request waits in the kernel for another one to end. */
+#define VRAID_CTL_WAIT		HZ
 
 struct workqueue_struct *vraid_wq;
 struct workqueue_struct *vraid_wait_wq;
@@ -291,6 +301,8 @@ static void vraid_spare_work_fn(struct work_struct *work)
 	u32 i;
 
 	mutex_lock(&vraid_ctl_mutex);
+	WRITE_ONCE(vraid_ctl_what, "a hot spare's take-over");
+	WRITE_ONCE(vraid_ctl_since, jiffies);
 	idr_for_each_entry(&vraid_idr, vd, id) {
 		if (!vraid_level_redundant(vd->geom.level) ||
 		    READ_ONCE(vd->state) == VRAID_VD_OFFLINE)
@@ -318,6 +330,7 @@ static void vraid_spare_work_fn(struct work_struct *work)
 			}
 		}
 	}
+	WRITE_ONCE(vraid_ctl_what, NULL);
 	mutex_unlock(&vraid_ctl_mutex);
 }
 
@@ -643,6 +656,58 @@ static const vraid_ctl_fn vraid_ctl_fns[] = {
 	[_IOC_NR(VRAID_IOC_CONTROLLER)]	= vraid_ctl_controller,
 };
 
+/* What each request is, in the message to those that wait for it. */
+static const char *const vraid_ctl_names[] = {
+	[_IOC_NR(VRAID_IOC_CREATE)]	= "a create",
+	[_IOC_NR(VRAID_IOC_DELETE)]	= "a delete or stop",
+	[_IOC_NR(VRAID_IOC_LIST)]	= "a list",
+	[_IOC_NR(VRAID_IOC_INFO)]	= "a show",
+	[_IOC_NR(VRAID_IOC_FAIL_MEMBER)] = "a member fail",
+	[_IOC_NR(VRAID_IOC_ASSEMBLE)]	= "an assembly",
+	[_IOC_NR(VRAID_IOC_JOB)]	= "a job request",
+	[_IOC_NR(VRAID_IOC_SET_POLICY)]	= "a policy change",
+	[_IOC_NR(VRAID_IOC_SPARE)]	= "a spare request",
+	[_IOC_NR(VRAID_IOC_REPLACE)]	= "a replace",
+	[_IOC_NR(VRAID_IOC_CONTROLLER)]	= "a controller request",
+};
+static_assert(ARRAY_SIZE(vraid_ctl_names) == ARRAY_SIZE(vraid_ctl_fns));
+
+/*
+ * Take vraid_ctl_mutex for request @nr, waiting VRAID_CTL_WAIT at most:
+ * another request may hold it for minutes (a policy change or a stop
+ * writing a large cache out to slow disks).  If it cannot, -EBUSY with
+ * VRAID_IOC_REPLY_BUSY in @h->flags and a message saying what holds it:
+ * vraidctl asks again (and can be interrupted), where a sleep on the
+ * mutex could not.
+ */
+static int vraid_ctl_lock(struct vraid_ioc_hdr *h, u32 nr)
+{
+	unsigned long until = jiffies + VRAID_CTL_WAIT;
+
+	while (!mutex_trylock(&vraid_ctl_mutex)) {
+		if (time_after(jiffies, until) || signal_pending(current)) {
+			const char *what = READ_ONCE(vraid_ctl_what);
+
+			snprintf(h->message, sizeof(h->message),
+				 "the controller is busy with %s, for %lu s now",
+				 what ? what : "another request",
+				 (jiffies - READ_ONCE(vraid_ctl_since)) / HZ);
+			h->flags = VRAID_IOC_REPLY_BUSY;
+			return -EBUSY;
+		}
+		schedule_timeout_interruptible(HZ / 50);
+	}
+	WRITE_ONCE(vraid_ctl_what, vraid_ctl_names[nr]);
+	WRITE_ONCE(vraid_ctl_since, jiffies);
+	return 0;
+}
+
+static void vraid_ctl_unlock(void)
+{
+	WRITE_ONCE(vraid_ctl_what, NULL);
+	mutex_unlock(&vraid_ctl_mutex);
+}
+
 /* Copy status and message back; the rest only when the command succeeded. */
 static int vraid_reply(void __user *uarg, struct vraid_ioc_hdr *h, int ret,
 		       u32 size)
@@ -717,9 +782,11 @@ static long vraid_ctl_ioctl(struct file *file, unsigned int cmd,
 	}
 	memcpy(buf, &hdr, sizeof(hdr));
 
-	mutex_lock(&vraid_ctl_mutex);
-	ret = vraid_ctl_fns[nr](buf);
-	mutex_unlock(&vraid_ctl_mutex);
+	ret = vraid_ctl_lock(buf, nr);
+	if (!ret) {
+		ret = vraid_ctl_fns[nr](buf);
+		vraid_ctl_unlock();
+	}
 
 	ret = vraid_reply(uarg, buf, ret, size);
 out:

@@ -948,20 +948,38 @@ static bool ctl_open(struct ctl *c, bool write)
 static int ctl_ioctl(struct ctl *c, unsigned long req, void *buf, size_t size)
 {
 	struct vraid_ioc_hdr *h = buf;
+	bool said = false;
 	int rc, e;
 
-	h->magic = VRAID_IOC_MAGIC;
-	h->size = (uint32_t)size;
-	h->version_major = VRAID_ABI_MAJOR;
-	h->version_minor = VRAID_ABI_MINOR;
-	h->status = 0;
-	h->flags = 0;
-	h->reserved = 0;
-	memset(h->message, 0, sizeof(h->message));
+	for (;;) {
+		h->magic = VRAID_IOC_MAGIC;
+		h->size = (uint32_t)size;
+		h->version_major = VRAID_ABI_MAJOR;
+		h->version_minor = VRAID_ABI_MINOR;
+		h->status = 0;
+		h->flags = 0;
+		h->reserved = 0;
+		memset(h->message, 0, sizeof(h->message));
 
-	rc = ioctl(c->fd, req, buf);
-	e = errno;
-	h->message[sizeof(h->message) - 1] = '\0';
+		rc = ioctl(c->fd, req, buf);
+		e = errno;
+		h->message[sizeof(h->message) - 1] = '\0';
+		/*
+		 * Another request holds the controller (a policy change or a
+		 * stop writing a cache out can take minutes): say so once and
+		 * ask again; the module waited a second each time.  Nothing
+		 * was done, so an interrupt loses nothing.
+		 */
+		if (rc && e == EBUSY && h->status == -EBUSY &&
+		    (h->flags & VRAID_IOC_REPLY_BUSY)) {
+			if (!said)
+				fprintf(stderr, "vraidctl: waiting: %s\n",
+					h->message);
+			said = true;
+			continue;
+		}
+		break;
+	}
 	if (rc == 0 && h->status >= 0)
 		return 0;
 	if (rc == 0)

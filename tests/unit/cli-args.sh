@@ -29,6 +29,9 @@
 #                                    write policy always write-back with
 #                                    EOPNOTSUPP, as modules before ABI 1.8
 #   MOCK_SET_IGNORE=1                SET_POLICY succeeds but changes nothing
+#   MOCK_BUSY=N                      the first N requests fail with EBUSY
+#                                    and VRAID_IOC_REPLY_BUSY: another
+#                                    request holds the controller
 #   MOCK_RA=1                        every VD's read policy is read-ahead
 #   MOCK_AWB=1                       every VD's write policy is always
 #                                    write-back (in effect: volatile)
@@ -547,6 +550,8 @@ static int redundant(uint32_t level)
 
 static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req);
 
+static int busy_count;	/* requests MOCK_BUSY answered */
+
 int mock_ioctl(int fd, unsigned long req, ...)
 {
 	struct vraid_ioc_hdr *h;
@@ -557,6 +562,13 @@ int mock_ioctl(int fd, unsigned long req, ...)
 	va_start(ap, req);
 	h = va_arg(ap, struct vraid_ioc_hdr *);
 	va_end(ap);
+	/* MOCK_BUSY=N: the first N requests find the controller busy */
+	if (getenv("MOCK_BUSY") && busy_count++ < atoi(getenv("MOCK_BUSY"))) {
+		if (h->flags || h->status || h->message[0])
+			return fail(h, EINVAL, "a request asked again kept the reply's header");
+		h->flags = VRAID_IOC_REPLY_BUSY;
+		return fail(h, EBUSY, "the controller is busy with a policy change, for 3 s now");
+	}
 	ret = mock_answer(h, req);
 	/* the module's version goes back in every reply */
 	if (!ret && abi_minor() >= 0)
@@ -1340,6 +1352,14 @@ run_tests() {
 	# against the mock kernel
 	export VRAIDCTL_CONTROL=/dev/null MOCK_LOG="$tmp/log"
 	check "mock: list, none" 0 "no virtual drives" "" env MOCK_VRAID=none "$M" list
+	# another request holds the controller: vraidctl says so once, asks again
+	check "mock: list, controller busy twice" 0 "VD      NAME" "vraidctl: waiting: the controller is busy with a policy change, for 3 s now" env MOCK_VRAID=three MOCK_BUSY=2 "$M" list
+	[ "$(grep -c waiting "$tmp/err")" = 1 ] && say_ok "mock: busy controller: one waiting line" ||
+		say_not_ok "mock: busy controller: one waiting line: $(cat "$tmp/err")"
+	check "mock: set, controller busy" 0 "" "vraidctl: waiting: the controller is busy" env MOCK_VRAID=three MOCK_BUSY=1 "$M" set 0 read-policy=ra
+	# an EBUSY of the command itself (no REPLY_BUSY) is an error, not a wait
+	check "mock: list, EBUSY without the busy flag" 1 "" "device busy here" env MOCK_VRAID=three MOCK_FAIL=list:EBUSY:"device busy here" "$M" list
+	err_lacks "mock: EBUSY without the busy flag: no waiting" "waiting"
 	check "mock: list --json, none" 0 '{"vds":[]}' "" env MOCK_VRAID=none "$M" list --json
 	check "mock: list" 0 "VD      NAME" "" env MOCK_VRAID=three "$M" list
 	order=$(awk 'NR > 1 { printf "%s ", $1 }' "$tmp/out")

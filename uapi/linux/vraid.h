@@ -151,6 +151,13 @@
 #define VRAID_JOB_RUNNING	1
 #define VRAID_JOB_PAUSED	2
 
+/*
+ * Reply flags (vraid_ioc_hdr.flags, out).  BUSY: status -EBUSY because
+ * another request held the controller for the second the module waits;
+ * nothing was done, the message says what holds it: ask again.
+ */
+#define VRAID_IOC_REPLY_BUSY	(1U << 0)
+
 /* Common header of every request. */
 struct vraid_ioc_hdr {
 	__u32 magic;		/* in: VRAID_IOC_MAGIC */
@@ -158,7 +165,7 @@ struct vraid_ioc_hdr {
 	__u16 version_major;	/* in: VRAID_ABI_MAJOR; out: kernel's */
 	__u16 version_minor;	/* in: VRAID_ABI_MINOR; out: kernel's */
 	__s32 status;		/* out: 0 or -errno */
-	__u32 flags;		/* in: per-command flags, unknown bits EINVAL */
+	__u32 flags;		/* in: zero; out: VRAID_IOC_REPLY_* */
 	__u32 reserved;		/* must be zero */
 	char message[VRAID_MSG_LEN];	/* out: why, when status != 0 */
 };

@@ -138,7 +138,12 @@ fi
 blk $MW $MSEC | cmp -s - /tmp/dw.new || fail "the destage did not write D_w to $MW"
 blk $X $PSEC | cmp -s - /tmp/p.old || fail "the parity on X changed: the write was not dropped"
 if [ -n "${UNBIND:-}" ]; then
-	# (no vraidctl command now: the unbind holds the control mutex)
+	# the unbind holds the controller: a vraidctl command waits, and
+	# says for what
+	timeout -s INT 3 vraidctl list >/tmp/list.out 2>&1 &&
+		fail "vraidctl list answered during the unbind"
+	grep -q "waiting: the controller is busy with a policy change" /tmp/list.out ||
+		fail "vraidctl list did not say what it waited for: $(cat /tmp/list.out)"
 	# a write now must wait for the unbind: the journal's D_w, which a
 	# replay writes, would overwrite it
 	dd if=/dev/urandom of=/tmp/dw.late bs=4k count=1 2>/dev/null
