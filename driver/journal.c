@@ -967,11 +967,16 @@ void vraid_journal_put(struct vraid_vd *vd)
  * A user write of @vd that the journal does not log, in ->submit_bio:
  * while an unbind runs, the metadata names the journal, and a replay
  * after a crash would write the older versions it holds over this write;
- * so it waits until the unbind wrote the metadata that no longer does.
+ * so it waits until the unbind wrote the metadata that no longer does
+ * (which on slow members, with a large journal's dirty cap, can take
+ * minutes).
  */
 void vraid_journal_wait_unbind(struct vraid_vd *vd)
 {
-	wait_event(vd->jwait, !READ_ONCE(vd->junbinding));
+	/* waking now and then: a long drain is no hung task */
+	while (!wait_event_timeout(vd->jwait, !READ_ONCE(vd->junbinding),
+				   10 * HZ))
+		;
 }
 
 /*
