@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/capability.h>
+#include <linux/delay.h>
 
 #include "vraid.h"
 #include "validate.h"
@@ -300,7 +301,9 @@ static void vraid_spare_work_fn(struct work_struct *work)
 	int id;
 	u32 i;
 
-	mutex_lock(&vraid_ctl_mutex);
+	/* polling: a long request ahead (a drain) is then no hung task */
+	while (!mutex_trylock(&vraid_ctl_mutex))
+		msleep(100);
 	WRITE_ONCE(vraid_ctl_what, "a hot spare's take-over");
 	WRITE_ONCE(vraid_ctl_since, jiffies);
 	idr_for_each_entry(&vraid_idr, vd, id) {
