@@ -892,11 +892,15 @@ static char *job_outcome(char *buf, size_t bufsz, const struct vraid_info *in,
 
 /* ---- the control device --------------------------------------------------- */
 
+static double now_sec(void);
+
 struct ctl {
 	int fd;
 	const char *path;
 	bool overridden;	/* VRAIDCTL_CONTROL is set */
 	bool replied;		/* the last failed request carries a reply */
+	double deadline;	/* now_sec() after which a busy controller is
+				 * an error, not a wait; 0: none */
 };
 
 static void ctl_path(struct ctl *c)
@@ -913,6 +917,7 @@ static bool ctl_open(struct ctl *c, bool write)
 	int e;
 
 	ctl_path(c);
+	c->deadline = 0;
 	c->fd = open(c->path, O_RDWR | O_CLOEXEC);
 	if (c->fd < 0 && !write && (errno == EACCES || errno == EROFS))
 		c->fd = open(c->path, O_RDONLY | O_CLOEXEC);
@@ -971,7 +976,8 @@ static int ctl_ioctl(struct ctl *c, unsigned long req, void *buf, size_t size)
 		 * was done, so an interrupt loses nothing.
 		 */
 		if (rc && e == EBUSY && h->status == -EBUSY &&
-		    (h->flags & VRAID_IOC_REPLY_BUSY)) {
+		    (h->flags & VRAID_IOC_REPLY_BUSY) &&
+		    (!c->deadline || now_sec() < c->deadline)) {
 			if (!said)
 				fprintf(stderr, "vraidctl: waiting: %s\n",
 					h->message);
@@ -2398,6 +2404,9 @@ static int cmd_wait(int argc, char **argv)
 				   vals[0]);
 	if (!ctl_open(&c, false))
 		return RC_FAIL;
+	/* a busy controller counts against --timeout too */
+	if (timeout >= 0)
+		c.deadline = now_sec() + timeout;
 	rc = resolve_vd(&c, pos[0], &in);
 	if (!rc)
 		rc = wait_job(&c, &in, timeout, stdout, false);

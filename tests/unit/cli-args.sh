@@ -1357,6 +1357,8 @@ run_tests() {
 	[ "$(grep -c waiting "$tmp/err")" = 1 ] && say_ok "mock: busy controller: one waiting line" ||
 		say_not_ok "mock: busy controller: one waiting line: $(cat "$tmp/err")"
 	check "mock: set, controller busy" 0 "" "vraidctl: waiting: the controller is busy" env MOCK_VRAID=three MOCK_BUSY=1 "$M" set 0 read-policy=ra
+	# wait --timeout: a controller busy past it is an error
+	check "mock: wait --timeout, controller busy" 1 "" "the controller is busy with a policy change" env MOCK_VRAID=three MOCK_BUSY=100000000 "$M" wait 0 --timeout 0.3
 	# an EBUSY of the command itself (no REPLY_BUSY) is an error, not a wait
 	check "mock: list, EBUSY without the busy flag" 1 "" "device busy here" env MOCK_VRAID=three MOCK_FAIL=list:EBUSY:"device busy here" "$M" list
 	err_lacks "mock: EBUSY without the busy flag: no waiting" "waiting"
