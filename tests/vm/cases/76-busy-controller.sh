@@ -17,10 +17,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# members whose writes take 100 ms each (reads at once)
+# members whose writes take 100 ms each (reads at once), zeroed: --init
+# fast is consistent then, and check counts what the destage left
+members=$(mixed_members 4)
+# shellcheck disable=SC2086 # the members, one word each
+zero_members 0 $members
 slow=""
 i=0
-for d in $(mixed_members 4); do
+for d in $members; do
 	echo "0 $(blockdev --getsz "$d") delay $d 0 0 $d 0 100" | dmsetup create "slow$i" ||
 		fail "dm-delay over $d"
 	dmsetup mknodes "slow$i"
