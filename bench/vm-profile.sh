@@ -84,15 +84,15 @@ for pol in $POLICIES; do
 	# shellcheck disable=SC2046 # the arguments have no spaces
 	fio $(fio_args "$vd" 3) --output-format=terse >/dev/null || die "fio (warm-up) on $vd"
 	read -r b0 i0 < <(cpu_ticks)
-	jw0=$(awk '{ print $5 }' "/sys/block/${JDEV#/dev/}/stat")
 	vs0=$(cat "/sys/block/$name/stat") js0=$(cat "/sys/block/${JDEV#/dev/}/stat")
 	# shellcheck disable=SC2046
 	perf record -q -a -g -e cpu-clock -o "/tmp/perf.$pol" -- \
 		fio $(fio_args "$vd" "$RUNTIME") --output-format=json >"/tmp/fio.$pol.json" 2>/dev/null ||
 		die "perf record / fio on $vd"
 	read -r b1 i1 < <(cpu_ticks)
-	jw1=$(awk '{ print $5 }' "/sys/block/${JDEV#/dev/}/stat")
 	vs1=$(cat "/sys/block/$name/stat") js1=$(cat "/sys/block/${JDEV#/dev/}/stat")
+	# writes completed (field 5)
+	jw0=$(echo "$js0" | awk '{ print $5 }') jw1=$(echo "$js1" | awk '{ print $5 }')
 	# the job's read, then write IOPS: their sum
 	iops=$(grep -o '"iops" : [0-9.]*' "/tmp/fio.$pol.json" | head -2 | awk '{ n += $3 } END { printf "%d", n }')
 	busy=$((b1 - b0)) idle=$((i1 - i0))

@@ -33,6 +33,19 @@ static unsigned long vraid_ctl_since;	/* jiffies */
 /* How long a request waits in the kernel for another one to end. */
 #define VRAID_CTL_WAIT		HZ
 
+/* vraid_ctl_mutex is taken, for @what (a request's name, see above). */
+static void vraid_ctl_held(const char *what)
+{
+	WRITE_ONCE(vraid_ctl_what, what);
+	WRITE_ONCE(vraid_ctl_since, jiffies);
+}
+
+static void vraid_ctl_unlock(void)
+{
+	WRITE_ONCE(vraid_ctl_what, NULL);
+	mutex_unlock(&vraid_ctl_mutex);
+}
+
 struct workqueue_struct *vraid_wq;
 struct workqueue_struct *vraid_wait_wq;
 
@@ -304,8 +317,7 @@ static void vraid_spare_work_fn(struct work_struct *work)
 	/* polling: a long request ahead (a drain) is then no hung task */
 	while (!mutex_trylock(&vraid_ctl_mutex))
 		msleep(100);
-	WRITE_ONCE(vraid_ctl_what, "a hot spare's take-over");
-	WRITE_ONCE(vraid_ctl_since, jiffies);
+	vraid_ctl_held("a hot spare's take-over");
 	idr_for_each_entry(&vraid_idr, vd, id) {
 		if (!vraid_level_redundant(vd->geom.level) ||
 		    READ_ONCE(vd->state) == VRAID_VD_OFFLINE)
@@ -333,8 +345,7 @@ static void vraid_spare_work_fn(struct work_struct *work)
 			}
 		}
 	}
-	WRITE_ONCE(vraid_ctl_what, NULL);
-	mutex_unlock(&vraid_ctl_mutex);
+	vraid_ctl_unlock();
 }
 
 static int vraid_spare_add(struct vraid_spare *s, char *msg, size_t len)
@@ -700,15 +711,8 @@ static int vraid_ctl_lock(struct vraid_ioc_hdr *h, u32 nr)
 		}
 		schedule_timeout_interruptible(HZ / 50);
 	}
-	WRITE_ONCE(vraid_ctl_what, vraid_ctl_names[nr]);
-	WRITE_ONCE(vraid_ctl_since, jiffies);
+	vraid_ctl_held(vraid_ctl_names[nr]);
 	return 0;
-}
-
-static void vraid_ctl_unlock(void)
-{
-	WRITE_ONCE(vraid_ctl_what, NULL);
-	mutex_unlock(&vraid_ctl_mutex);
 }
 
 /* Copy status and message back; the rest only when the command succeeded. */
