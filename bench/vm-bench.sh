@@ -299,6 +299,9 @@ RAW_KS=$(for l in $RUN_LEVELS; do level_k "$l"; done | sort -n | uniq | tr '\n' 
 	echo "NCPU=$NCPU"
 	echo "CPU='$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)'"
 	echo "MEM_KB=$(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
+	# what sets the price of a timestamp and of a checksum
+	echo "CLOCKSOURCE='$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)'"
+	echo "CRC32C='$(awk '/^name/ { n = $3 } /^driver/ && n == "crc32c" { print $3; exit }' /proc/crypto 2>/dev/null)'"
 	echo "IN_VM=$([ -n "${VRAID_TESTS:-}" ] && echo 1 || echo 0)"
 	echo "FIO='$(fio --version)'"
 	echo "MDADM='$(mdadm --version 2>&1 | head -n1)'"
