@@ -91,11 +91,20 @@ static u32 block_crc(const u8 *blk, u32 off)
 
 /* ---- superblock ---- */
 
-u64 vraid_jring_blocks(u64 dev_sectors)
+/* The most ring blocks a device of @dev_sectors holds. */
+u64 vraid_jring_fit(u64 dev_sectors)
 {
 	if (dev_sectors < VRAID_J_RING_START + 8)
 		return 0;
 	return (dev_sectors - VRAID_J_RING_START) >> 3;
+}
+
+/* The ring a new journal on a device of @dev_sectors takes. */
+u64 vraid_jring_blocks(u64 dev_sectors)
+{
+	u64 fit = vraid_jring_fit(dev_sectors);
+
+	return fit < VRAID_J_NEW_RING_MAX ? fit : VRAID_J_NEW_RING_MAX;
 }
 
 void vraid_jsb_encode(const struct vraid_jsb *sb, u8 *blk)
@@ -186,7 +195,7 @@ int vraid_jsb_decode(const u8 *blk, u32 slot, u64 dev_sectors,
 			 (unsigned long long)VRAID_J_MAX_RING);
 		return -EINVAL;
 	}
-	if (dev_sectors && sb->ring_blocks > vraid_jring_blocks(dev_sectors)) {
+	if (dev_sectors && sb->ring_blocks > vraid_jring_fit(dev_sectors)) {
 		snprintf(msg, msglen,
 			 "journal ring of %llu blocks does not fit a device of %llu sectors",
 			 (unsigned long long)sb->ring_blocks,

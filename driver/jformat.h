@@ -38,6 +38,14 @@
 #define VRAID_J_MIN_BYTES	(64ULL << 20)	/* smallest journal device */
 #define VRAID_J_MIN_RING	((VRAID_J_MIN_BYTES >> 12) - 256)
 #define VRAID_J_MAX_RING	(1ULL << 50)	/* blocks: 4 EiB */
+/*
+ * The ring a new journal takes at most (4 GiB, blocks): the rest of a
+ * bigger device stays unused.  A larger ring holds no more dirty data
+ * (the controller cache bounds that) but lets the log between
+ * checkpoints, which a replay after a crash reads and writes again, grow
+ * with the device.  Rings formatted larger are still read.
+ */
+#define VRAID_J_NEW_RING_MAX	(1ULL << 20)
 #define VRAID_J_MAX_PAYLOAD	256		/* payload blocks of a record */
 #define VRAID_J_HDR_SIZE	64		/* entries start here */
 #define VRAID_J_MAX_ENTRIES	((VRAID_J_BLOCK - VRAID_J_HDR_SIZE) / 40)
@@ -102,6 +110,7 @@ int vraid_jsb_choose(const struct vraid_jsb *s0, int r0,
 		     size_t msglen);
 
 /* Ring blocks of a journal device of @dev_sectors (0 if too small). */
+u64 vraid_jring_fit(u64 dev_sectors);
 u64 vraid_jring_blocks(u64 dev_sectors);
 
 /* The decoded record header (host order). */

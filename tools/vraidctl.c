@@ -3806,6 +3806,19 @@ static void journal_refused(struct ctl *c, const struct vraid_controller *req,
 /* What vraidctl knows of the device before an attach. */
 enum { JN_UNKNOWN, JN_PROBED, JN_FORCED };
 
+/* A journal formatted on @arg (UUID @u): what it takes of the device. */
+static void journal_formatted(const struct vraid_controller *r,
+			      const char *arg, const char *u)
+{
+	char rs[32];
+
+	fprintf(stderr, "controller journal: %s formatted as a new journal (UUID %s); write-back VDs (write-policy=wb) log to it\n",
+		arg, u);
+	if (r->journal_bytes >= VRAID_J_NEW_RING_MAX << 12)
+		fprintf(stderr, "controller journal: its ring takes %s, the most a new journal takes: the rest of %s stays unused\n",
+			human_size(rs, sizeof(rs), r->journal_bytes), arg);
+}
+
 /*
  * What a journal action did, on standard error (stdout has the state);
  * @how JN_PROBED: @old holds the UUID of the journal on the device before
@@ -3824,8 +3837,7 @@ static void journal_note(const struct vraid_controller *r, const char *arg,
 				arg, u);
 		else if (how == JN_FORCED ||
 			 memcmp(r->journal_uuid, old, VRAID_J_UUID_LEN))
-			fprintf(stderr, "controller journal: %s formatted as a new journal (UUID %s); write-back VDs (write-policy=wb) log to it\n",
-				arg, u);
+			journal_formatted(r, arg, u);
 		else
 			fprintf(stderr, "controller journal: attached the vraid journal %s held (UUID %s), as it was\n",
 				arg, u);

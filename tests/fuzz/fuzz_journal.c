@@ -113,7 +113,7 @@ static void fuzz_sb(const u8 *data, size_t size, u8 flags)
 		if (s0.ring_blocks < VRAID_J_MIN_RING ||
 		    s0.ring_blocks > VRAID_J_MAX_RING ||
 		    s0.tail_block >= s0.ring_blocks ||
-		    (dev && s0.ring_blocks > vraid_jring_blocks(dev)) ||
+		    (dev && s0.ring_blocks > vraid_jring_fit(dev)) ||
 		    (s0.generation & 1) != (flags & 1))
 			die("superblock accepted with an impossible ring");
 		vraid_jsb_encode(&s0, again);

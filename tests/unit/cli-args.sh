@@ -867,7 +867,9 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 
 			c->journal_major = jmaj;
 			c->journal_minor = jmin;
-			c->journal_bytes = 1023ULL << 20;
+			c->journal_bytes = getenv("MOCK_JOURNAL_BYTES") ?
+				strtoull(getenv("MOCK_JOURNAL_BYTES"), NULL, 0) :
+				1023ULL << 20;
 			c->journal_used_bytes = 12ULL << 20;
 			memcpy(c->journal_uuid, u, sizeof(u));
 			c->journal_head_seq = 1234;
@@ -2097,6 +2099,8 @@ EOF
 		out_lacks "mock: controller journal DEV, not the cache lines" -qF "Controller cache:"
 		check "mock: controller journal DEV --force" 0 "$jhdr" "controller journal: $blk0 formatted as a new journal (UUID 8c1d0f3e-5244-4a1b-9e07-6d21c355a019); write-back VDs (write-policy=wb) log to it" env MOCK_VRAID=dupname VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk0" --force
 		expect_log "mock: controller journal DEV --force sends FORCE" "controller action=2 flags=1 cache=0 dev=7:0"
+		err_lacks "mock: controller journal DEV --force, a ring under the cap: no note" "its ring takes"
+		check "mock: controller journal DEV --force, a ring at the cap" 0 "$jhdr" "controller journal: its ring takes 4 GiB, the most a new journal takes: the rest of $blk0 stays unused" env MOCK_VRAID=dupname MOCK_JOURNAL_BYTES=$((4 << 30)) VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk0" --force
 		check "mock: controller journal --force DEV" 0 "$jhdr" "" env MOCK_VRAID=dupname VRAIDCTL_SYSFS="$jsys" "$M" controller journal --force "$blk0"
 		expect_log "mock: controller journal --force DEV sends FORCE" "controller action=2 flags=1 cache=0 dev=7:0"
 		check "mock: controller --force journal DEV" 0 "$jhdr" "" env MOCK_VRAID=dupname VRAIDCTL_SYSFS="$jsys" "$M" controller --force journal "$blk0"

@@ -222,6 +222,31 @@ static void test_sb(void)
 	      "64 MiB gives the minimum ring");
 	tap_end();
 
+	tap_begin("superblock: a new ring takes 4 GiB at most; larger old rings are read");
+	{
+		u64 big = VRAID_J_RING_START + (5ULL << 30 >> 9);	/* 5 GiB */
+		u64 huge = 4ULL << 40 >> 9;				/* 4 TiB */
+
+		CHECK(VRAID_J_NEW_RING_MAX << 12 == 4ULL << 30, "4 GiB");
+		CHECK(vraid_jring_fit(big) == 5ULL << 30 >> 12, "fit 5 GiB");
+		CHECK(vraid_jring_blocks(big) == VRAID_J_NEW_RING_MAX &&
+		      vraid_jring_blocks(huge) == VRAID_J_NEW_RING_MAX,
+		      "capped");
+		CHECK(vraid_jring_blocks(dev) == vraid_jring_fit(dev),
+		      "small devices whole");
+		/* a ring of 5 GiB formatted before the cap */
+		sb_sample(&a, 40);
+		a.ring_blocks = vraid_jring_fit(big);
+		vraid_jsb_encode(&a, blk);
+		ret = vraid_jsb_decode(blk, 0, big, &b, msg, VRAID_MSG_LEN);
+		CHECK(ret == 0 && b.ring_blocks == 5ULL << 30 >> 12,
+		      "old 5 GiB ring: %d (%s)", ret, msg);
+		ret = vraid_jsb_decode(blk, 0, big - 8, &b, msg,
+				       VRAID_MSG_LEN);
+		CHECK(ret == -EINVAL, "one block short: %d", ret);
+	}
+	tap_end();
+
 	free(blk);
 	free(good);
 	free(again);

@@ -11,7 +11,9 @@
 # verify load (dm-linear switched to the error target) loses nothing: no
 # write fails, the VD writes through (journal_failed), the journal says
 # failed, and the VD assembles and verifies without it; parity of every
-# row written is consistent once the VD is stopped (pqref).
+# row written is consistent once the VD is stopped (pqref); on a 5 GiB
+# device a new journal's ring takes 4 GiB, says so, and keeps it when
+# attached again.
 # timeout: 600
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
@@ -240,5 +242,29 @@ vd=/dev/$(echo "$out" | cut -d: -f1)
 verify_data "$vd" "after assembly without the failed journal"
 verify_job "$vd" fail --rw=randwrite --bs=4k --size=$(mb 16) --offset=$(mb 128) --randseed=9
 verify_job "$vd" after --rw=randwrite --bs=4k --size=$(mb 4) --offset=$(mb 168) --randseed=11
+
+echo "--- a 5 GiB journal device: a new ring takes 4 GiB of it, and keeps it"
+truncate -s 5G /tmp/bigj.img || fail "truncate"
+bigj=$(losetup -f --show /tmp/bigj.img) || fail "losetup"
+expect_ok vraidctl controller journal "$bigj"
+expect_msg "its ring takes 4 GiB, the most a new journal takes: the rest of $bigj stays unused"
+expect_journal healthy "$bigj"
+[ "$(journal_num size_bytes)" = $((4 << 30)) ] ||
+	fail "ring of $(journal_num size_bytes) bytes on 5 GiB: $(journal_json)"
+expect_write "$vd" write_back
+fio_verify "$vd" big --rw=randwrite --bs=4k --size=$(mb 8) --offset=$(mb 176) --randseed=13 --iodepth=8
+[ "$(journal_num head_seq)" -gt 1 ] || fail "nothing logged to the 5 GiB journal: $(journal_json)"
+expect_ok vraidctl controller journal none
+expect_write "$vd" write_through no_journal
+expect_ok vraidctl controller journal "$bigj"
+expect_msg "attached the vraid journal $bigj held"
+echo "$ERR" | grep -q "its ring takes" && fail "the note on re-attaching: $ERR"
+[ "$(journal_num size_bytes)" = $((4 << 30)) ] ||
+	fail "ring of $(journal_num size_bytes) bytes re-attached: $(journal_json)"
+expect_ok vraidctl controller journal none
+losetup -d "$bigj"
+rm -f /tmp/bigj.img
+verify_data "$vd" "after the 5 GiB journal"
+verify_job "$vd" big --rw=randwrite --bs=4k --size=$(mb 8) --offset=$(mb 176) --randseed=13
 vd_delete "$vd"
 echo "journal: ok"
