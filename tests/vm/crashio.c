@@ -3,7 +3,7 @@
  * crashio - a writer whose acknowledged writes can be checked after a
  * power cut (the crash tests, tests/vm/crash-test).
  *
- *   crashio write DEV LOGDEV BLOCKS [SEED [SYNC]]
+ *   crashio write DEV LOGDEV BLOCKS [SEED [SYNC [BIG]]]
  *	Forever (until killed): pick a 4 KiB block of the first BLOCKS of
  *	DEV, write it (O_DIRECT) with a self-describing content (magic,
  *	block, generation, CRC), and once the write has completed append a
@@ -11,8 +11,12 @@
  *	one 512-byte sector per record).  A record exists only for a write
  *	DEV acknowledged.  With SYNC > 0, for a device with a volatile
  *	cache: SYNC writes, then fsync(DEV) (a flush), then their records,
- *	so that a record exists only for a write a flush covered.  Prints
- *	"crashio: running" once started.
+ *	so that a record exists only for a write a flush covered.  With
+ *	BIG > 0 (and SYNC 0), one write in BIG on average is a run of
+ *	BIG_RUN blocks in one write (132 KiB: more than vraid's cache
+ *	takes, so it goes around it, over blocks whose earlier small
+ *	writes a journal may still hold), a record per block after it.
+ *	Prints "crashio: running" once started.
  *
  *   crashio verify DEV LOGDEV BLOCKS
  *	Read the log up to its first invalid record and check every block
@@ -32,6 +36,7 @@
 #include <unistd.h>
 
 #define BS	4096
+#define BIG_RUN	33		/* blocks of a big write */
 #define MAGIC	0x43524153484f3031ULL	/* "CRASHO01" */
 
 struct rec {
@@ -89,7 +94,7 @@ static int die(const char *what)
 }
 
 static int do_write(const char *dev, const char *logdev, uint64_t blocks,
-		    uint64_t seed, uint64_t sync)
+		    uint64_t seed, uint64_t sync, uint64_t big)
 {
 	uint8_t *buf, *rb;
 	uint64_t *gens, seq = 0, k, n = sync ? sync : 1;
@@ -101,8 +106,10 @@ static int do_write(const char *dev, const char *logdev, uint64_t blocks,
 	if (fd < 0 || lfd < 0)
 		return die("open");
 	gens = calloc(blocks, sizeof(*gens));
-	rs = calloc(n, sizeof(*rs));
-	if (posix_memalign((void **)&buf, BS, BS) ||
+	if (sync || blocks < BIG_RUN)
+		big = 0;
+	rs = calloc(n > BIG_RUN ? n : BIG_RUN, sizeof(*rs));
+	if (posix_memalign((void **)&buf, BS, BIG_RUN * BS) ||
 	    posix_memalign((void **)&rb, BS, 512) || !gens || !rs)
 		return die("memory");
 	/* An empty log: the first record slot invalid. */
@@ -112,6 +119,29 @@ static int do_write(const char *dev, const char *logdev, uint64_t blocks,
 	printf("crashio: running\n");
 	fflush(stdout);
 	for (;;) {
+		if (big && rnd(&seed) % big == 0) {
+			uint64_t b0 = rnd(&seed) % (blocks - BIG_RUN + 1);
+
+			for (k = 0; k < BIG_RUN; k++) {
+				struct rec r = { MAGIC, seq + k, b0 + k,
+						 ++gens[b0 + k], 0 };
+
+				fill(buf + k * BS, b0 + k, r.gen);
+				r.crc = crc32c(0, &r, offsetof(struct rec, crc));
+				rs[k] = r;
+			}
+			if (pwrite(fd, buf, BIG_RUN * BS, (off_t)b0 * BS) !=
+			    BIG_RUN * BS)
+				return die("big write");
+			for (k = 0; k < BIG_RUN; k++) {
+				memset(rb, 0, 512);
+				memcpy(rb, &rs[k], sizeof(rs[k]));
+				if (pwrite(lfd, rb, 512, (off_t)seq * 512) != 512)
+					return die("log write");
+				seq++;
+			}
+			continue;
+		}
 		for (k = 0; k < n; k++) {
 			uint64_t b = rnd(&seed) % blocks;
 			struct rec r = { MAGIC, seq + k, b, ++gens[b], 0 };
@@ -194,9 +224,10 @@ int main(int argc, char **argv)
 	if (argc >= 5 && !strcmp(argv[1], "write"))
 		return do_write(argv[2], argv[3], strtoull(argv[4], NULL, 0),
 				argc > 5 ? strtoull(argv[5], NULL, 0) | 1 : 88172645463325252ULL,
-				argc > 6 ? strtoull(argv[6], NULL, 0) : 0);
+				argc > 6 ? strtoull(argv[6], NULL, 0) : 0,
+				argc > 7 ? strtoull(argv[7], NULL, 0) : 0);
 	if (argc == 5 && !strcmp(argv[1], "verify"))
 		return do_verify(argv[2], argv[3], strtoull(argv[4], NULL, 0));
-	fprintf(stderr, "usage: crashio write DEV LOGDEV BLOCKS [SEED] | verify DEV LOGDEV BLOCKS\n");
+	fprintf(stderr, "usage: crashio write DEV LOGDEV BLOCKS [SEED [SYNC [BIG]]] | verify DEV LOGDEV BLOCKS\n");
 	return 2;
 }
