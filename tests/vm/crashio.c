@@ -93,6 +93,21 @@ static int die(const char *what)
 	return 2;
 }
 
+/* Append records @rs[0..@n) to the log at slot *@seq on: -1 on failure. */
+static int log_recs(int lfd, uint8_t *rb, const struct rec *rs, uint64_t n,
+		    uint64_t *seq)
+{
+	for (uint64_t k = 0; k < n; k++) {
+		memset(rb, 0, 512);
+		memcpy(rb, &rs[k], sizeof(rs[k]));
+		/* The next slot is invalid already (zero). */
+		if (pwrite(lfd, rb, 512, (off_t)*seq * 512) != 512)
+			return -1;
+		(*seq)++;
+	}
+	return 0;
+}
+
 static int do_write(const char *dev, const char *logdev, uint64_t blocks,
 		    uint64_t seed, uint64_t sync, uint64_t big)
 {
@@ -133,13 +148,8 @@ static int do_write(const char *dev, const char *logdev, uint64_t blocks,
 			if (pwrite(fd, buf, BIG_RUN * BS, (off_t)b0 * BS) !=
 			    BIG_RUN * BS)
 				return die("big write");
-			for (k = 0; k < BIG_RUN; k++) {
-				memset(rb, 0, 512);
-				memcpy(rb, &rs[k], sizeof(rs[k]));
-				if (pwrite(lfd, rb, 512, (off_t)seq * 512) != 512)
-					return die("log write");
-				seq++;
-			}
+			if (log_recs(lfd, rb, rs, BIG_RUN, &seq))
+				return die("log write");
 			continue;
 		}
 		for (k = 0; k < n; k++) {
@@ -154,14 +164,8 @@ static int do_write(const char *dev, const char *logdev, uint64_t blocks,
 		}
 		if (sync && fsync(fd))
 			return die("fsync");
-		for (k = 0; k < n; k++) {
-			memset(rb, 0, 512);
-			memcpy(rb, &rs[k], sizeof(rs[k]));
-			/* The next slot is invalid already (zero). */
-			if (pwrite(lfd, rb, 512, (off_t)seq * 512) != 512)
-				return die("log write");
-			seq++;
-		}
+		if (log_recs(lfd, rb, rs, n, &seq))
+			return die("log write");
 	}
 }
 
