@@ -1771,10 +1771,14 @@ struct vraid_jinval {
 	u64 seq, sector, end;
 };
 
-/* The INVALIDATEs of a replay: a growing array. */
+/*
+ * The INVALIDATEs of a replay, in log order (seq ascending): a growing
+ * array.  @later: the first one past the record being replayed, which
+ * only moves on, as pass 2 goes in log order too.
+ */
 struct vraid_jinvals {
 	struct vraid_jinval *v;
-	u32 n, max;
+	u32 n, max, later;
 };
 
 static int vraid_jinval_add(struct vraid_jinvals *iv, u64 seq,
@@ -1801,21 +1805,30 @@ static int vraid_jinval_add(struct vraid_jinvals *iv, u64 seq,
 	return 0;
 }
 
-/* @mask: the sectors of DATA entry @e (of record @seq) no later INVALIDATE voids. */
-static void vraid_jreplay_mask(const struct vraid_jinvals *iv, u64 seq,
+/*
+ * @mask: the sectors of DATA entry @e (of record @seq) no later INVALIDATE
+ * voids.  Records come in log order: the INVALIDATEs of records up to
+ * @seq are passed for good.  Each later one costs a range test, and only
+ * those that overlap clear bits, so a replay stays linear in practice.
+ */
+static void vraid_jreplay_mask(struct vraid_jinvals *iv, u64 seq,
 			       const struct vraid_jentry *e, u8 *mask)
 {
-	u32 i, p;
+	u64 start = e->sector, end = e->sector + (u64)e->pages * 8;
+	u32 i;
 
 	memset(mask, 0xff, e->pages);
-	for (i = 0; i < iv->n; i++) {
+	while (iv->later < iv->n && iv->v[iv->later].seq <= seq)
+		iv->later++;
+	for (i = iv->later; i < iv->n; i++) {
 		const struct vraid_jinval *v = &iv->v[i];
+		u64 p, to;
 
-		if (v->seq <= seq)
+		if (v->end <= start || v->sector >= end)
 			continue;
-		for (p = 0; p < e->pages * 8; p++)
-			if (e->sector + p >= v->sector && e->sector + p < v->end)
-				mask[p / 8] &= ~(1U << (p % 8));
+		to = min(v->end, end) - start;
+		for (p = max(v->sector, start) - start; p < to; p++)
+			mask[p / 8] &= ~(1U << (p % 8));
 	}
 }
 
@@ -1830,7 +1843,7 @@ static void vraid_jreplay_mask(const struct vraid_jinvals *iv, u64 seq,
 static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 				u64 floor, u32 *writes, u32 *columns)
 {
-	struct vraid_jinvals iv = { NULL, 0, 0 };
+	struct vraid_jinvals iv = { NULL, 0, 0, 0 };
 	struct vraid_jrctx rc = { .first = j->tail_seq, .floor = floor };
 	struct vraid_jwalk w;
 	struct page *hpage;
