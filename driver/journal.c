@@ -1809,7 +1809,7 @@ static int vraid_jinval_add(struct vraid_jinvals *iv, u64 seq,
  * @mask: the sectors of DATA entry @e (of record @seq) no later INVALIDATE
  * voids.  Records come in log order: the INVALIDATEs of records up to
  * @seq are passed for good.  Each later one costs a range test, and only
- * those that overlap clear bits, so a replay stays linear in practice.
+ * those that overlap walk their sectors.
  */
 static void vraid_jreplay_mask(struct vraid_jinvals *iv, u64 seq,
 			       const struct vraid_jentry *e, u8 *mask)
