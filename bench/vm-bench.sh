@@ -301,7 +301,10 @@ RAW_KS=$(for l in $RUN_LEVELS; do level_k "$l"; done | sort -n | uniq | tr '\n' 
 	echo "MEM_KB=$(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
 	# what sets the price of a timestamp and of a checksum
 	echo "CLOCKSOURCE='$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)'"
-	echo "CRC32C='$(awk '/^name/ { n = $3 } /^driver/ && n == "crc32c" { print $3; exit }' /proc/crypto 2>/dev/null)'"
+	# the crc32c the kernel uses: of those registered, the highest priority
+	echo "CRC32C='$(awk '/^name/ { n = $3 } /^driver/ { d = $3 }
+		/^priority/ && n == "crc32c" && $3 + 0 > p { p = $3 + 0; best = d }
+		END { print best }' /proc/crypto 2>/dev/null)'"
 	echo "IN_VM=$([ -n "${VRAID_TESTS:-}" ] && echo 1 || echo 0)"
 	echo "FIO='$(fio --version)'"
 	echo "MDADM='$(mdadm --version 2>&1 | head -n1)'"

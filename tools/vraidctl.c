@@ -3814,7 +3814,7 @@ static void journal_formatted(const struct vraid_controller *r,
 
 	fprintf(stderr, "controller journal: %s formatted as a new journal (UUID %s); write-back VDs (write-policy=wb) log to it\n",
 		arg, u);
-	if (r->journal_bytes >= VRAID_J_NEW_RING_MAX << 12)
+	if (r->journal_bytes >= VRAID_J_NEW_RING_MAX * VRAID_J_BLOCK)
 		fprintf(stderr, "controller journal: its ring takes %s, the most a new journal takes: the rest of %s stays unused\n",
 			human_size(rs, sizeof(rs), r->journal_bytes), arg);
 }
