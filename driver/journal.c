@@ -1809,13 +1809,14 @@ static int vraid_jinval_add(struct vraid_jinvals *iv, u64 seq,
  * @mask: the sectors of DATA entry @e (of record @seq) no later INVALIDATE
  * voids.  Records come in log order: the INVALIDATEs of records up to
  * @seq are passed for good.  Each later one costs a range test, and only
- * those that overlap walk their sectors.
+ * those that overlap walk their sectors.  Returns the entry's blocks
+ * with a sector voided.
  */
-static void vraid_jreplay_mask(struct vraid_jinvals *iv, u64 seq,
-			       const struct vraid_jentry *e, u8 *mask)
+static u32 vraid_jreplay_mask(struct vraid_jinvals *iv, u64 seq,
+			      const struct vraid_jentry *e, u8 *mask)
 {
 	u64 start = e->sector, end = e->sector + (u64)e->pages * 8;
-	u32 i;
+	u32 i, voided = 0;
 
 	memset(mask, 0xff, e->pages);
 	while (iv->later < iv->n && iv->v[iv->later].seq <= seq)
@@ -1830,6 +1831,9 @@ static void vraid_jreplay_mask(struct vraid_jinvals *iv, u64 seq,
 		for (p = max(v->sector, start) - start; p < to; p++)
 			mask[p / 8] &= ~(1U << (p % 8));
 	}
+	for (i = 0; i < e->pages; i++)
+		voided += mask[i] != 0xff;
+	return voided;
 }
 
 /*
@@ -1841,7 +1845,8 @@ static void vraid_jreplay_mask(struct vraid_jinvals *iv, u64 seq,
  * later INVALIDATE covers.  With vds_mutex held: the tail stays.
  */
 static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
-				u64 floor, u32 *writes, u32 *columns)
+				u64 floor, u32 *writes, u32 *columns,
+				u32 *voided)
 {
 	struct vraid_jinvals iv = { NULL, 0, 0, 0 };
 	struct vraid_jrctx rc = { .first = j->tail_seq, .floor = floor };
@@ -1866,6 +1871,7 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 	}
 	*writes = 0;
 	*columns = 0;
+	*voided = 0;
 	for (pass = 0; pass < 3 && !ret; pass++) {
 		/* the engine reads what pass 1 wrote */
 		if (pass == 2 && vraid_jnpar(vd))
@@ -1913,7 +1919,8 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 				    (e.flags & VRAID_JE_F_PARITY_DATA) ||
 				    e.pages > VRAID_J_PAGES)
 					continue;
-				vraid_jreplay_mask(&iv, w.seq, &e, mask);
+				*voided += vraid_jreplay_mask(&iv, w.seq, &e,
+							      mask);
 				ret = vraid_jreplay_write(vd, e.sector,
 							  w.pages + e.page_off,
 							  e.pages, mask);
@@ -1955,7 +1962,7 @@ int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 	struct vraid_journal *j = vraid_j;
 	bool need = vd->cache_flags & VRAID_MD_CF_JOURNAL;
 	u64 init_pos = vd->init_pos;
-	u32 writes = 0, columns = 0, i;
+	u32 writes = 0, columns = 0, voided = 0, i;
 	int ret = 0;
 
 	if (need && !vraid_journal_is(j, vd->journal_uuid)) {
@@ -1979,7 +1986,7 @@ int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 		/* reconstruct-writes: parity may be torn where it was written */
 		vd->init_pos = 0;
 		ret = vraid_jreplay_locked(j, vd, vd->journal_floor, &writes,
-					   &columns);
+					   &columns, &voided);
 		vd->init_pos = init_pos;
 		if (ret) {
 			snprintf(msg, len,
@@ -1991,6 +1998,10 @@ int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 		pr_info("%s: replayed %u write%s and %u parity record%s from journal %s\n",
 			vd->disk->disk_name, writes, writes == 1 ? "" : "s",
 			columns, columns == 1 ? "" : "s", j->name);
+		if (voided)
+			pr_info("%s: %u logged 4 KiB block%s superseded by later writes around the cache: not replayed there\n",
+				vd->disk->disk_name, voided,
+				voided == 1 ? "" : "s");
 	}
 	if (vraid_jpending_find(j, vd->uuid, &i)) {
 		memmove(j->pending[i], j->pending[i + 1],
