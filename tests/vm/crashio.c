@@ -13,9 +13,10 @@
  *	cache: SYNC writes, then fsync(DEV) (a flush), then their records,
  *	so that a record exists only for a write a flush covered.  With
  *	BIG > 0 (and SYNC 0), one write in BIG on average is a run of
- *	BIG_RUN blocks in one write (132 KiB: more than vraid's cache
- *	takes, so it goes around it, over blocks whose earlier small
- *	writes a journal may still hold), a record per block after it.
+ *	BIG_RUN blocks in one write (132 KiB, over blocks whose earlier
+ *	small writes a journal may still hold; the VD splits it to its
+ *	limits, and a journal logs the pieces as records of several
+ *	blocks), a record per block after it.
  *	Prints "crashio: running" once started.
  *
  *   crashio verify DEV LOGDEV BLOCKS

@@ -28,10 +28,11 @@ if [ -n "${DEGRADED:-}" ]; then
 		fail "state $(vd_attr "$vd" state) after failing $gone"
 	expect_write "$vd" write_back
 fi
-# awb: a flush every 16 writes; journal: one write in 32 a 132 KiB one,
-# which goes around the cache (an INVALIDATE record) over blocks whose
-# small writes the journal may still hold: replay must not write those
-# older versions over it
+# awb: a flush every 16 writes; journal: one write in 32 a 132 KiB one
+# over blocks whose small writes the journal may still hold, logged as
+# records of several blocks (the VD splits it to its limits, 128 KiB
+# here, and the cache takes each piece; writes around the cache, whose
+# INVALIDATEs replay must respect, are the LEVELi rounds' part)
 case ${POLICY:-} in
 awb) cio_args=16 ;;
 journal) cio_args="0 32" ;;
