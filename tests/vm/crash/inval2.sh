@@ -4,11 +4,13 @@
 # journal, attached, says replay pending; assembly replays A and C minus
 # what later INVALIDATEs cover: B's sectors of A stay B's (the kernel
 # log says one logged block was superseded), C is written over D.
-# Blocks 96-103 must read as the log disk's reference; the resync and
-# vraid's check find the VD consistent.
+# Blocks 96-103 and 200-215 must read as the log disk's reference; the
+# resync and vraid's check find the VD consistent.
 . "$(dirname "$0")/common.sh"
 set -e
 dd if="$LOGDEV" of=/tmp/want bs=4k count=8 iflag=direct 2>/dev/null
+dd if="$LOGDEV" of=/tmp/want2 bs=4k skip=8 count=16 iflag=direct 2>/dev/null
+nlog=$(dd if="$LOGDEV" bs=4k skip=24 count=1 iflag=direct 2>/dev/null | tr -d '\0' | head -n1)
 dd if=/dev/zero of=/tmp/zero bs=4k count=8 2>/dev/null
 ! cmp -s /tmp/want /tmp/zero || fail "no reference on $LOGDEV: the first boot did not get there"
 
@@ -31,12 +33,17 @@ for b in $bad; do
 	esac
 done
 [ -z "$bad" ] || fail "blocks 96-103 read wrong after the replay: $bad"
+dd if="$vd" of=/tmp/got2 bs=4k skip=200 count=16 iflag=direct 2>/dev/null || fail "read of $vd"
+bad=$(cmp -l /tmp/got2 /tmp/want2 | awk '{ print 200 + int(($1 - 1) / 4096) }' | uniq | tr '\n' ' ')
+[ -z "$bad" ] ||
+	fail "blocks of the random writes read wrong after the replay (an older logged version over a later write around the cache, or the reverse): $bad"
 
 kmsg | grep -E "vraid[0-9]+: (replayed|[0-9]+ logged)"
-# A and C (B and D went around the cache: INVALIDATEs)
-kmsg | grep -qE "vraid[0-9]+: replayed 2 writes and" ||
-	fail "assembly did not replay A and C: $(kmsg | grep -E 'vraid[0-9]+: replayed')"
-kmsg | grep -qE "vraid[0-9]+: 1 logged 4 KiB block superseded by later writes around the cache" ||
+# A, C and the random 4 KiB writes (B, D and the others around the
+# cache: INVALIDATEs)
+kmsg | grep -qE "vraid[0-9]+: replayed $nlog writes and" ||
+	fail "assembly did not replay the $nlog logged writes: $(kmsg | grep -E 'vraid[0-9]+: replayed')"
+kmsg | grep -qE "vraid[0-9]+: [0-9]+ logged 4 KiB blocks? superseded by later writes around the cache" ||
 	fail "the replay did not leave B's sectors of A to B"
 [ "$(journal_state)" = healthy ] || fail "journal state $(journal_state) after assembly"
 expect_write "$vd" write_back
@@ -48,4 +55,4 @@ vraidctl wait "$vd" >/dev/null
 	fail "vraid check: $(vd_attr $vd mismatch_cnt) mismatches after the replay"
 kmsg | grep -E "vraid[0-9]*: " | tail -n 12
 dmesg_check || fail "the kernel log shows problems"
-echo "RAID$LEVEL: the replay left B's sectors of A to B, written around the cache after it, and wrote C over D; blocks 96-103 read back"
+echo "RAID$LEVEL: the replay left B's sectors of A to B, written around the cache after it, and wrote C over D; blocks 96-103 and the $nlog logged writes' region read back"
