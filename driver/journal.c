@@ -65,6 +65,7 @@
 #include <linux/blkdev.h>
 #include <linux/bio.h>
 #include <linux/highmem.h>
+#include <linux/interval_tree_generic.h>
 #include <linux/mempool.h>
 #include <linux/random.h>
 #include <linux/sched/mm.h>
@@ -1767,18 +1768,31 @@ skip:
 	return 0;
 }
 
+/* An INVALIDATE of a replay: sectors @start to @last, of record @seq. */
 struct vraid_jinval {
-	u64 seq, sector, end;
+	struct rb_node rb;
+	u64 seq, start, last;
+	u64 subtree_last;		/* the interval tree's */
 };
+
+#define VRAID_JINVAL_START(v)	((v)->start)
+#define VRAID_JINVAL_LAST(v)	((v)->last)
+INTERVAL_TREE_DEFINE(struct vraid_jinval, rb, u64, subtree_last,
+		     VRAID_JINVAL_START, VRAID_JINVAL_LAST, static,
+		     vraid_jinval_tree)
 
 /*
  * The INVALIDATEs of a replay, in log order (seq ascending): a growing
- * array.  @later: the first one past the record being replayed, which
- * only moves on, as pass 2 goes in log order too.
+ * array (pass 0), then (pass 2) also an interval tree of those later
+ * than the record being replayed.  @later: the first one past that
+ * record, which only moves on, as pass 2 goes in log order too; those
+ * it passes leave the tree.
  */
 struct vraid_jinvals {
 	struct vraid_jinval *v;
 	u32 n, max, later;
+	bool tree;			/* built */
+	struct rb_root_cached root;
 };
 
 static int vraid_jinval_add(struct vraid_jinvals *iv, u64 seq,
@@ -1799,8 +1813,8 @@ static int vraid_jinval_add(struct vraid_jinvals *iv, u64 seq,
 		iv->max = max;
 	}
 	iv->v[iv->n].seq = seq;
-	iv->v[iv->n].sector = e->sector;
-	iv->v[iv->n].end = e->sector + e->sectors;
+	iv->v[iv->n].start = e->sector;
+	iv->v[iv->n].last = e->sector + e->sectors - 1;
 	iv->n++;
 	return 0;
 }
@@ -1808,27 +1822,33 @@ static int vraid_jinval_add(struct vraid_jinvals *iv, u64 seq,
 /*
  * @mask: the sectors of DATA entry @e (of record @seq) no later INVALIDATE
  * voids.  Records come in log order: the INVALIDATEs of records up to
- * @seq are passed for good.  Each later one costs a range test, and only
- * those that overlap walk their sectors.  Returns the entry's blocks
- * with a sector voided.
+ * @seq leave the tree for good, and a lookup finds only later ones that
+ * overlap the entry, O(log n) each; only those walk their sectors.
+ * Returns the entry's blocks with a sector voided.
  */
 static u32 vraid_jreplay_mask(struct vraid_jinvals *iv, u64 seq,
 			      const struct vraid_jentry *e, u8 *mask)
 {
 	u64 start = e->sector, end = e->sector + (u64)e->pages * 8;
+	struct vraid_jinval *v;
 	u32 i, voided = 0;
 
 	memset(mask, 0xff, e->pages);
+	if (!e->pages)
+		return 0;
+	if (!iv->tree) {
+		iv->root = RB_ROOT_CACHED;
+		for (i = 0; i < iv->n; i++)
+			vraid_jinval_tree_insert(&iv->v[i], &iv->root);
+		iv->tree = true;
+	}
 	while (iv->later < iv->n && iv->v[iv->later].seq <= seq)
-		iv->later++;
-	for (i = iv->later; i < iv->n; i++) {
-		const struct vraid_jinval *v = &iv->v[i];
-		u64 p, to;
+		vraid_jinval_tree_remove(&iv->v[iv->later++], &iv->root);
+	for (v = vraid_jinval_tree_iter_first(&iv->root, start, end - 1); v;
+	     v = vraid_jinval_tree_iter_next(v, start, end - 1)) {
+		u64 p, to = min(v->last + 1, end) - start;
 
-		if (v->end <= start || v->sector >= end)
-			continue;
-		to = min(v->end, end) - start;
-		for (p = max(v->sector, start) - start; p < to; p++)
+		for (p = max(v->start, start) - start; p < to; p++)
 			mask[p / 8] &= ~(1U << (p % 8));
 	}
 	for (i = 0; i < e->pages; i++)
@@ -1848,7 +1868,7 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 				u64 floor, u32 *writes, u32 *columns,
 				u32 *voided)
 {
-	struct vraid_jinvals iv = { NULL, 0, 0, 0 };
+	struct vraid_jinvals iv = { NULL, 0, 0, 0, false, RB_ROOT_CACHED };
 	struct vraid_jrctx rc = { .first = j->tail_seq, .floor = floor };
 	struct vraid_jwalk w;
 	struct page *hpage;
