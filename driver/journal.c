@@ -1973,11 +1973,12 @@ static bool vraid_journal_is(struct vraid_journal *j, const u8 *uuid)
  * Assembly of @vd, before its disk goes live (vraid_ctl_mutex held):
  * its metadata's journal fields are in vd.  If they name a journal, that
  * journal must be attached (@no_journal: go on without, losing those
- * writes); its records are replayed.  Either way the VD no longer awaits
- * replay.  Returns 0 or an error with @msg.
+ * writes); its records are replayed (@done: what that did).  Either way
+ * the VD no longer awaits replay.  Returns 0 or an error with @msg.
  */
 int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
-			   char *msg, size_t len)
+			   struct vraid_jreplayed *done, char *msg,
+			   size_t len)
 {
 	struct vraid_journal *j = vraid_j;
 	bool need = vd->cache_flags & VRAID_MD_CF_JOURNAL;
@@ -1985,6 +1986,7 @@ int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 	u32 writes = 0, columns = 0, voided = 0, i;
 	int ret = 0;
 
+	memset(done, 0, sizeof(*done));
 	if (need && !vraid_journal_is(j, vd->journal_uuid)) {
 		if (!no_journal) {
 			snprintf(msg, len,
@@ -2022,6 +2024,9 @@ int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 			pr_info("%s: %u logged 4 KiB block%s superseded by later writes around the cache: not replayed there\n",
 				vd->disk->disk_name, voided,
 				voided == 1 ? "" : "s");
+		done->writes = writes;
+		done->columns = columns;
+		done->superseded = voided;
 	}
 	if (vraid_jpending_find(j, vd->uuid, &i)) {
 		memmove(j->pending[i], j->pending[i + 1],

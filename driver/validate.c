@@ -296,8 +296,9 @@ int vraid_validate_assemble(const struct vraid_assemble *a, char *msg,
 {
 	u32 i, j;
 
+	/* replayed, replay_parity and replay_superseded are out only */
 	if ((a->asm_flags & ~VRAID_ASM_NO_JOURNAL) || a->reserved1 ||
-	    !all_zero(a->reserved2, sizeof(a->reserved2))) {
+	    a->reserved3 || !all_zero(a->reserved2, sizeof(a->reserved2))) {
 		snprintf(msg, msglen, "flags or reserved fields are not zero");
 		return -EINVAL;
 	}

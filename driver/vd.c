@@ -294,6 +294,7 @@ static struct vraid_vd *vraid_vd_alloc(void)
 struct vraid_asm_ctx {
 	bool clean;			/* the metadata says stopped cleanly */
 	bool no_journal;		/* VRAID_ASM_NO_JOURNAL */
+	struct vraid_jreplayed replayed;	/* out */
 };
 
 /*
@@ -303,7 +304,7 @@ struct vraid_asm_ctx {
  * own steps only.  Called with vraid_ctl_mutex held.
  */
 static int vraid_vd_start(struct vraid_vd *vd, const char *verb,
-			  const struct vraid_asm_ctx *ac, char *msg, size_t len)
+			  struct vraid_asm_ctx *ac, char *msg, size_t len)
 {
 	struct vraid_limits *lim;
 	struct gendisk *disk;
@@ -349,8 +350,8 @@ static int vraid_vd_start(struct vraid_vd *vd, const char *verb,
 	set_capacity(disk, vd->geom.size_sectors);
 	set_disk_ro(disk, vd->access_policy != VRAID_ACCESS_RW);
 	if (ac) {
-		ret = vraid_journal_assemble(vd, ac->clean, ac->no_journal, msg,
-					     len);
+		ret = vraid_journal_assemble(vd, ac->clean, ac->no_journal,
+					     &ac->replayed, msg, len);
 		if (ret)
 			goto out_disk;
 	}
@@ -657,7 +658,7 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 	struct vraid_md *mds, *best = NULL;
 	struct vraid_bdev_handle *h;
 	struct vraid_vd *vd = NULL;
-	struct vraid_asm_ctx ac;
+	struct vraid_asm_ctx ac = {};
 	int *role_of, ret, stale = 0;
 	u32 i, j, n = a->nr_devices, used = 0;
 
@@ -829,6 +830,9 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 	a->index = vd->index;
 	a->nr_used = used;
 	a->nr_stale = stale;
+	a->replayed = ac.replayed.writes;
+	a->replay_parity = ac.replayed.columns;
+	a->replay_superseded = ac.replayed.superseded;
 	strscpy(a->disk_name, vd->disk->disk_name, sizeof(a->disk_name));
 	memcpy(a->name, vd->name, sizeof(a->name));
 	vd = NULL;

@@ -320,8 +320,16 @@ static inline u64 vraid_jpage_version(struct page *page)
 unsigned long vraid_journal_dirty_cap(void);
 void vraid_journal_bind(struct vraid_vd *vd);
 void vraid_journal_unbind(struct vraid_vd *vd, bool write_md);
+/* What an assembly's replay of the journal did (ASSEMBLE's out fields). */
+struct vraid_jreplayed {
+	u32 writes;			/* DATA entries written again */
+	u32 columns;			/* parity records written */
+	u32 superseded;			/* logged blocks later writes replaced */
+};
+
 int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
-			   char *msg, size_t len);
+			   struct vraid_jreplayed *done, char *msg,
+			   size_t len);
 int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len);
 int vraid_journal_detach(bool released, char *msg, size_t len);
 int vraid_journal_discard(char *msg, size_t len);

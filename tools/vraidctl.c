@@ -3448,6 +3448,8 @@ static void uuid_str(char *out, const uint8_t *u)
 
 /* The first module ABI with the journal (ATTACH, DETACH, DISCARD). */
 #define ABI_MINOR_JOURNAL	9
+/* ASSEMBLE says what the journal's replay did (replayed, ...) */
+#define ABI_MINOR_REPLAY_COUNTS	10
 
 static const struct vname journal_states[] = {
 	{ VRAID_JOURNAL_NONE, "none", "none" },
@@ -4638,6 +4640,19 @@ static int assemble_one(struct ctl *c, const char *const *devs, size_t n,
 	if (req.nr_stale)
 		printf(", %u stale (left out)", req.nr_stale);
 	putchar('\n');
+	/* a module before ABI 1.10 leaves them 0: it says so in its log */
+	if (req.hdr.version_minor >= ABI_MINOR_REPLAY_COUNTS &&
+	    (req.replayed || req.replay_parity)) {
+		printf("%s: replayed %u write%s and %u parity record%s from the controller journal",
+		       req.disk_name, req.replayed,
+		       req.replayed == 1 ? "" : "s", req.replay_parity,
+		       req.replay_parity == 1 ? "" : "s");
+		if (req.replay_superseded)
+			printf(" (%u logged 4 KiB block%s superseded by later writes around the cache, not replayed there)",
+			       req.replay_superseded,
+			       req.replay_superseded == 1 ? "" : "s");
+		putchar('\n');
+	}
 	return RC_OK;
 }
 

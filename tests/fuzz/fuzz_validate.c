@@ -302,6 +302,10 @@ static void fuzz_request(u32 nr, const void *req, u32 len)
 			die("assemble: accepted %u devices", a->nr_devices);
 		if (!ret && (a->asm_flags & ~VRAID_ASM_NO_JOURNAL))
 			die("assemble: accepted flags 0x%x", a->asm_flags);
+		/* the replay's counts (ABI 1.10) are out: any value */
+		if (!ret && (a->reserved1 || a->reserved3 ||
+			     a->reserved2[0] || a->reserved2[1]))
+			die("assemble: accepted reserved fields not zero");
 		break;
 	}
 	case 4: {

@@ -66,7 +66,9 @@
 # as on a module before it.  CONTROLLER requests other than SHOW are
 # logged to MOCK_LOG.
 # ASSEMBLE (checked by vraid_validate_assemble()) is logged to MOCK_LOG
-# and brings up vraid0 from all the devices given.
+# and brings up vraid0 from all the devices given; MOCK_REPLAYED="W P S"
+# says the journal's replay wrote W writes and P parity records and left
+# S blocks to later writes around the cache (ABI 1.10).
 #
 # Environment: CC (default cc), SANITIZE=0 to skip the ASan/UBSan pass.
 set -u
@@ -884,7 +886,8 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 		char m[400] = "";
 
 		if (a->index || a->nr_used || a->nr_stale || a->disk_name[0] ||
-		    a->name[0])
+		    a->name[0] || a->replayed || a->replay_parity ||
+		    a->replay_superseded)
 			return fail(h, EINVAL, "mock: assemble fields not zeroed");
 		if ((ret = vraid_validate_assemble(a, msg, sizeof(msg))))
 			return refused(h, ret, msg);
@@ -897,6 +900,10 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 		a->nr_used = a->nr_devices;
 		strcpy(a->disk_name, "vraid0");
 		strcpy(a->name, "fast");
+		if (getenv("MOCK_REPLAYED") &&
+		    sscanf(getenv("MOCK_REPLAYED"), "%u %u %u", &a->replayed,
+			   &a->replay_parity, &a->replay_superseded) != 3)
+			return fail(h, EINVAL, "mock: MOCK_REPLAYED is W P S");
 		return 0;
 	}
 	default: {
@@ -2127,6 +2134,14 @@ EOF
 		expect_log "mock: assemble --no-journal sends NO_JOURNAL" "assemble nr=2 flags=1 devices=7:0,7:1"
 		check "mock: assemble DEV --no-journal DEV" 0 "vraid0: assembled" "" env MOCK_VRAID=none "$M" assemble "$blk0" --no-journal "$blk1"
 		expect_log "mock: assemble DEV --no-journal DEV sends NO_JOURNAL" "assemble nr=2 flags=1 devices=7:0,7:1"
+		# ABI 1.10: what the journal's replay did
+		check "mock: assemble, nothing replayed" 0 "vraid0: assembled fast" "" env MOCK_VRAID=none "$M" assemble "$blk0" "$blk1"
+		out_lacks "mock: assemble, nothing replayed: no replay line" -q "replayed"
+		check "mock: assemble, replayed" 0 "vraid0: replayed 202 writes and 3 parity records from the controller journal (5 logged 4 KiB blocks superseded by later writes around the cache, not replayed there)" "" env MOCK_VRAID=none MOCK_REPLAYED="202 3 5" "$M" assemble "$blk0" "$blk1"
+		check "mock: assemble, replayed one, none superseded" 0 "vraid0: replayed 1 write and 0 parity records from the controller journal" "" env MOCK_VRAID=none MOCK_REPLAYED="1 0 0" "$M" assemble "$blk0" "$blk1"
+		out_lacks "mock: assemble, none superseded: not said" -q "superseded"
+		check "mock: assemble, module 1.9: no replay line" 0 "vraid0: assembled fast" "" env MOCK_VRAID=none MOCK_ABI_MINOR=9 MOCK_REPLAYED="7 1 0" "$M" assemble "$blk0" "$blk1"
+		out_lacks "mock: assemble, module 1.9: its counts not read" -q "replayed"
 		jheld="writes wait in journal 8c1d0f3e-5244-4a1b-9e07-6d21c355a019: attach it (vraidctl controller journal DEV) or --no-journal"
 		# (133 bytes: the reply cuts it at VRAID_MSG_LEN - 1, as the module's)
 		check "mock: assemble, journal missing" 1 "" "vraidctl: assemble $blk0 ...: writes wait in journal 8c1d0f3e-5244-4a1b-9e07-6d21c355a019: attach it" env MOCK_VRAID=none MOCK_FAIL="assemble:ENOENT:$jheld" "$M" assemble "$blk0" "$blk1"

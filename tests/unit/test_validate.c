@@ -521,7 +521,19 @@ static void test_abi(void)
 	OFF(struct vraid_controller, journal_pending, 280);
 	OFF(struct vraid_controller, journal_vds, 284);
 	OFF(struct vraid_controller, reserved, 288);
+	OFF(struct vraid_assemble, nr_devices, 152);
+	OFF(struct vraid_assemble, reserved1, 172);
+	OFF(struct vraid_assemble, name, 208);
+	/* ABI 1.10: the replay's counts took 16 of reserved2's bytes */
+	OFF(struct vraid_assemble, replayed, 240);
+	OFF(struct vraid_assemble, replay_parity, 244);
+	OFF(struct vraid_assemble, replay_superseded, 248);
+	OFF(struct vraid_assemble, reserved3, 252);
+	OFF(struct vraid_assemble, reserved2, 256);
+	OFF(struct vraid_assemble, devices, 272);
 #undef OFF
+	CHECK(FSZ(struct vraid_assemble, reserved2) == 16,
+	      "assemble reserved2 %zu", FSZ(struct vraid_assemble, reserved2));
 	CHECK(FSZ(struct vraid_controller, reserved) == 24,
 	      "controller reserved %zu", FSZ(struct vraid_controller, reserved));
 	CHECK(VRAID_CTRL_SHOW == 0 && VRAID_CTRL_SET_CACHE_SIZE == 1 &&
@@ -977,22 +989,26 @@ static void test_assemble(void)
 {
 	static const struct {
 		const char *what;
-		u32 nr, flags, res1, dup, slot_extra;
+		u32 nr, flags, res1, dup, slot_extra, out, res3, res2;
 		u32 major0;
 		int err;
 		const char *needle;
 	} t[] = {
-		{ "3 devices",        3, 0, 0, 0, 0, 8, 0, NULL },
-		{ "32 devices",       32, 0, 0, 0, 0, 8, 0, NULL },
-		{ "0 devices",        0, 0, 0, 0, 0, 8, -EINVAL, "0 devices" },
-		{ "33 devices",       33, 0, 0, 0, 0, 8, -EINVAL, "33 devices" },
-		{ "no-journal",       2, 1, 0, 0, 0, 8, 0, NULL },
-		{ "flags",            2, 2, 0, 0, 0, 8, -EINVAL, "flags" },
-		{ "flags 1<<31",      2, 1U << 31, 0, 0, 0, 8, -EINVAL, "flags" },
-		{ "reserved1",        2, 0, 1, 0, 0, 8, -EINVAL, "reserved" },
-		{ "duplicate",        3, 0, 0, 1, 0, 8, -EINVAL, "twice" },
-		{ "stray slot",       2, 0, 0, 0, 1, 8, -EINVAL, "slot" },
-		{ "device 0:0",       2, 0, 0, 0, 0, 0, -EINVAL, "0:0" },
+		{ "3 devices",        3, 0, 0, 0, 0, 0, 0, 0, 8, 0, NULL },
+		{ "32 devices",       32, 0, 0, 0, 0, 0, 0, 0, 8, 0, NULL },
+		{ "0 devices",        0, 0, 0, 0, 0, 0, 0, 0, 8, -EINVAL, "0 devices" },
+		{ "33 devices",       33, 0, 0, 0, 0, 0, 0, 0, 8, -EINVAL, "33 devices" },
+		{ "no-journal",       2, 1, 0, 0, 0, 0, 0, 0, 8, 0, NULL },
+		{ "flags",            2, 2, 0, 0, 0, 0, 0, 0, 8, -EINVAL, "flags" },
+		{ "flags 1<<31",      2, 1U << 31, 0, 0, 0, 0, 0, 0, 8, -EINVAL, "flags" },
+		{ "reserved1",        2, 0, 1, 0, 0, 0, 0, 0, 8, -EINVAL, "reserved" },
+		{ "duplicate",        3, 0, 0, 1, 0, 0, 0, 0, 8, -EINVAL, "twice" },
+		{ "stray slot",       2, 0, 0, 0, 1, 0, 0, 0, 8, -EINVAL, "slot" },
+		{ "device 0:0",       2, 0, 0, 0, 0, 0, 0, 0, 0, -EINVAL, "0:0" },
+		/* ABI 1.10: the replay's counts are out only; the rest reserved */
+		{ "replay counts in", 2, 0, 0, 0, 0, 7, 0, 0, 8, 0, NULL },
+		{ "reserved3",        2, 0, 0, 0, 0, 0, 1, 0, 8, -EINVAL, "reserved" },
+		{ "reserved2",        2, 0, 0, 0, 0, 0, 0, 1, 8, -EINVAL, "reserved" },
 	};
 	size_t i;
 	u32 j;
@@ -1004,6 +1020,11 @@ static void test_assemble(void)
 		a->nr_devices = t[i].nr;
 		a->asm_flags = t[i].flags;
 		a->reserved1 = t[i].res1;
+		a->replayed = t[i].out;
+		a->replay_parity = t[i].out;
+		a->replay_superseded = t[i].out;
+		a->reserved3 = t[i].res3;
+		a->reserved2[1] = t[i].res2;
 		for (j = 0; j < t[i].nr && j < VRAID_MAX_MEMBERS; j++) {
 			a->devices[j].major = j ? 259 : t[i].major0;
 			a->devices[j].minor = j;

@@ -1134,9 +1134,12 @@ static void model_assemble(struct fz_verdict *v,
 {
 	uint32_t i, j, n = a->nr_devices, stopped = 0;
 
-	/* NO_JOURNAL (ABI 1.9): no VD the fuzzer assembles names a journal */
+	/*
+	 * NO_JOURNAL (ABI 1.9): no VD the fuzzer assembles names a journal;
+	 * the replay's counts (ABI 1.10) are out only
+	 */
 	if ((a->asm_flags & ~VRAID_ASM_NO_JOURNAL) || a->reserved1 ||
-	    !all_zero(a->reserved2, sizeof(a->reserved2)))
+	    a->reserved3 || !all_zero(a->reserved2, sizeof(a->reserved2)))
 		viol(v, CL_RESERVED);
 	if (!n || n > VRAID_MAX_MEMBERS) {
 		viol(v, CL_COUNT);
@@ -1553,6 +1556,10 @@ static const struct field f_assemble[] = {
 	F(vraid_assemble, asm_flags, K_FLAGS), F(vraid_assemble, index, K_OUT),
 	F(vraid_assemble, nr_stale, K_OUT), F(vraid_assemble, reserved1, K_RES32),
 	F(vraid_assemble, disk_name, K_OUT), F(vraid_assemble, name, K_OUT),
+	F(vraid_assemble, replayed, K_OUT),
+	F(vraid_assemble, replay_parity, K_OUT),
+	F(vraid_assemble, replay_superseded, K_OUT),
+	F(vraid_assemble, reserved3, K_RES32),
 	F(vraid_assemble, reserved2, K_RES64),
 	F(vraid_assemble, devices, K_SLOTS), F(vraid_assemble, devices, K_SLOTS),
 };

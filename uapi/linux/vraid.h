@@ -45,9 +45,11 @@
  * cache, set its size); 8: write policy always write-back is accepted (a
  * volatile write-back cache); 9: the controller's journal (CONTROLLER
  * JOURNAL_ATTACH, _DETACH, _DISCARD), write-back journalled while it is
- * healthy, ASSEMBLE's VRAID_ASM_NO_JOURNAL.
+ * healthy, ASSEMBLE's VRAID_ASM_NO_JOURNAL; 10: ASSEMBLE says what it
+ * replayed from the journal (replayed, replay_parity, replay_superseded,
+ * formerly reserved2[0..1]).
  */
-#define VRAID_ABI_MINOR		9
+#define VRAID_ABI_MINOR		10
 
 #define VRAID_MAX_MEMBERS	32	/* members of one virtual drive */
 #define VRAID_MAX_VDS		256	/* virtual drives per system */
@@ -300,7 +302,13 @@ struct vraid_assemble {
 	__u32 reserved1;	/* must be zero */
 	char disk_name[VRAID_DEVNAME_LEN];	/* out: "vraidN" */
 	char name[VRAID_NAME_LEN];	/* out: its name (suffixed on a clash) */
-	__u64 reserved2[4];	/* must be zero */
+	/* out (ABI 1.10), from the journal's replay: writes, parity records */
+	__u32 replayed;
+	__u32 replay_parity;
+	/* out (ABI 1.10): logged 4 KiB blocks later writes around replaced */
+	__u32 replay_superseded;
+	__u32 reserved3;	/* must be zero */
+	__u64 reserved2[2];	/* must be zero */
 	struct vraid_member_ref devices[VRAID_MAX_MEMBERS];	/* in */
 };
 

@@ -45,6 +45,11 @@ kmsg | grep -qE "vraid[0-9]+: replayed $nlog writes and" ||
 	fail "assembly did not replay the $nlog logged writes: $(kmsg | grep -E 'vraid[0-9]+: replayed')"
 kmsg | grep -qE "vraid[0-9]+: [0-9]+ logged 4 KiB blocks? superseded by later writes around the cache" ||
 	fail "the replay did not leave B's sectors of A to B"
+# vraidctl assemble says it too (ABI 1.10), with the kernel log's counts
+sup=$(kmsg | grep -oE "vraid[0-9]+: [0-9]+ logged 4 KiB blocks? superseded" | tail -n1 | awk '{ print $2 }')
+par=$(kmsg | grep -oE "vraid[0-9]+: replayed [0-9]+ writes? and [0-9]+ parity" | tail -n1 | awk '{ print $6 }')
+grep -qE "^vraid[0-9]+: replayed $nlog writes and $par parity records? from the controller journal \($sup logged 4 KiB blocks? superseded by later writes around the cache, not replayed there\)$" /tmp/asm.out ||
+	fail "vraidctl assemble did not say what the replay did ($nlog writes, $par parity records, $sup superseded)"
 [ "$(journal_state)" = healthy ] || fail "journal state $(journal_state) after assembly"
 expect_write "$vd" write_back
 

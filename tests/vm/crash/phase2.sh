@@ -82,6 +82,13 @@ fi
 if [ "${POLICY:-}" = journal ]; then
 	[ "$pending" = 0 ] || dmesg | grep -E "vraid[0-9]+: replayed" ||
 		fail "assembly did not replay the journal"
+	# vraidctl assemble says what the kernel log does (ABI 1.10)
+	rl=$(dmesg | grep -oE "vraid[0-9]+: replayed [0-9]+ writes? and [0-9]+ parity records?" | tail -n1)
+	case "$rl" in
+	"" | *" replayed 0 writes and 0 parity records") ;;
+	*) grep -qF "$rl from the controller journal" /tmp/asm.out ||
+		fail "vraidctl assemble did not say '$rl' ($(cat /tmp/asm.out))" ;;
+	esac
 	# every parity record resolved, those naming user records included
 	! dmesg | grep -E "a PARITY entry that does not fit" ||
 		fail "replay skipped parity records"
