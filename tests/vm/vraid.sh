@@ -240,6 +240,24 @@ md_oracle() {
 
 # ---- the controller's journal (ABI 1.9) ----
 
+# replay_assemble JDEV: after a power cut, attach the journal on JDEV
+# (which must say replay pending) and assemble --scan; prints the VD's
+# device.  Their output is in /tmp/journal.out and /tmp/asm.out.
+replay_assemble() {
+	local vd
+	vraidctl controller journal "$1" >/tmp/journal.out 2>&1 ||
+		{ cat /tmp/journal.out >&2; fail "controller journal $1"; }
+	cat /tmp/journal.out >&2
+	[ "$(journal_state)" = replay-pending ] ||
+		fail "journal state $(journal_state) after the power cut: $(journal_json)"
+	vraidctl assemble --scan >/tmp/asm.out 2>&1 ||
+		{ cat /tmp/asm.out >&2; fail "assemble --scan"; }
+	cat /tmp/asm.out >&2
+	vd=/dev/$(vraidctl list --json | grep -o '"vd":"vraid[0-9]*"' | head -n1 | cut -d'"' -f4)
+	[ -b "$vd" ] || fail "no VD after assemble"
+	echo "$vd"
+}
+
 # journal_json: the "journal" member of `vraidctl controller show --json`
 # ("null" when none is attached)
 journal_json() {

@@ -19,15 +19,7 @@ dd if="$REF" of=/tmp/p.old bs=4k skip=257 count=1 iflag=direct 2>/dev/null
 dd if=/dev/zero of=/tmp/zero bs=4k count=1 2>/dev/null
 ! cmp -s /tmp/dw.new /tmp/zero || fail "no D_w on $REF: the first boot did not get there"
 
-vraidctl controller journal "$JDEV" >/tmp/journal.out 2>&1 ||
-	{ cat /tmp/journal.out; fail "controller journal $JDEV"; }
-cat /tmp/journal.out
-[ "$(journal_state)" = replay-pending ] ||
-	fail "journal state $(journal_state) after the power cut: $(journal_json)"
-vraidctl assemble --scan >/tmp/asm.out 2>&1 || { cat /tmp/asm.out; fail "assemble --scan"; }
-cat /tmp/asm.out
-vd=/dev/$(vraidctl list --json | grep -o '"vd":"vraid[0-9]*"' | head -n1 | cut -d'"' -f4)
-[ -b "$vd" ] || fail "no VD after assemble"
+vd=$(replay_assemble "$JDEV") || exit 1
 kmsg | grep -qE "vraid[0-9]+: replayed" || fail "assembly did not replay the journal"
 # the destage of D_w logged a parity record, which the replay wrote
 kmsg | grep -qE "vraid[0-9]+: replayed [0-9]+ writes? and [1-9][0-9]* parity records?" ||

@@ -14,15 +14,7 @@ nlog=$(dd if="$LOGDEV" bs=4k skip=24 count=1 iflag=direct 2>/dev/null | tr -d '\
 dd if=/dev/zero of=/tmp/zero bs=4k count=8 2>/dev/null
 ! cmp -s /tmp/want /tmp/zero || fail "no reference on $LOGDEV: the first boot did not get there"
 
-vraidctl controller journal "$JDEV" >/tmp/journal.out 2>&1 ||
-	{ cat /tmp/journal.out; fail "controller journal $JDEV"; }
-cat /tmp/journal.out
-[ "$(journal_state)" = replay-pending ] ||
-	fail "journal state $(journal_state) after the power cut: $(journal_json)"
-vraidctl assemble --scan >/tmp/asm.out 2>&1 || { cat /tmp/asm.out; fail "assemble --scan"; }
-cat /tmp/asm.out
-vd=/dev/$(vraidctl list --json | grep -o '"vd":"vraid[0-9]*"' | head -n1 | cut -d'"' -f4)
-[ -b "$vd" ] || fail "no VD after assemble"
+vd=$(replay_assemble "$JDEV") || exit 1
 dd if="$vd" of=/tmp/got bs=4k skip=96 count=8 iflag=direct 2>/dev/null || fail "read of $vd"
 bad=$(cmp -l /tmp/got /tmp/want | awk '{ print 96 + int(($1 - 1) / 4096) }' | uniq | tr '\n' ' ')
 for b in $bad; do
