@@ -3,7 +3,8 @@
 # the cache into it, D around, C over D, and cut the power): the
 # journal, attached, says replay pending; assembly replays A and C minus
 # what later INVALIDATEs cover: B's sectors of A stay B's (the kernel
-# log says one logged block was superseded), C is written over D.
+# log and vraidctl assemble count the logged blocks superseded so), C is
+# written over D.
 # Blocks 96-103 and 200-215 must read as the log disk's reference; the
 # resync and vraid's check find the VD consistent.
 . "$(dirname "$0")/common.sh"
