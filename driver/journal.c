@@ -1783,15 +1783,14 @@ INTERVAL_TREE_DEFINE(struct vraid_jinval, rb, u64, subtree_last,
 
 /*
  * The INVALIDATEs of a replay, in log order (seq ascending): a growing
- * array (pass 0), then (pass 2) also an interval tree of those later
- * than the record being replayed.  @later: the first one past that
- * record, which only moves on, as pass 2 goes in log order too; those
- * it passes leave the tree.
+ * array (pass 0), then (pass 2, vraid_jinval_tree()) also an interval
+ * tree of those later than the record being replayed.  @later: the first
+ * one past that record, which only moves on, as pass 2 goes in log order
+ * too; those it passes leave the tree.
  */
 struct vraid_jinvals {
 	struct vraid_jinval *v;
 	u32 n, max, later;
-	bool tree;			/* built */
 	struct rb_root_cached root;
 };
 
@@ -1819,6 +1818,15 @@ static int vraid_jinval_add(struct vraid_jinvals *iv, u64 seq,
 	return 0;
 }
 
+/* Once pass 0 has them all (the array no longer moves): the tree. */
+static void vraid_jinval_tree(struct vraid_jinvals *iv)
+{
+	u32 i;
+
+	for (i = 0; i < iv->n; i++)
+		vraid_jinval_tree_insert(&iv->v[i], &iv->root);
+}
+
 /*
  * @mask: the sectors of DATA entry @e (of record @seq) no later INVALIDATE
  * voids.  Records come in log order: the INVALIDATEs of records up to
@@ -1834,14 +1842,6 @@ static u32 vraid_jreplay_mask(struct vraid_jinvals *iv, u64 seq,
 	u32 i, voided = 0;
 
 	memset(mask, 0xff, e->pages);
-	if (!e->pages)
-		return 0;
-	if (!iv->tree) {
-		iv->root = RB_ROOT_CACHED;
-		for (i = 0; i < iv->n; i++)
-			vraid_jinval_tree_insert(&iv->v[i], &iv->root);
-		iv->tree = true;
-	}
 	while (iv->later < iv->n && iv->v[iv->later].seq <= seq)
 		vraid_jinval_tree_remove(&iv->v[iv->later++], &iv->root);
 	for (v = vraid_jinval_tree_iter_first(&iv->root, start, end - 1); v;
@@ -1868,7 +1868,7 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 				u64 floor, u32 *writes, u32 *columns,
 				u32 *voided)
 {
-	struct vraid_jinvals iv = { NULL, 0, 0, 0, false, RB_ROOT_CACHED };
+	struct vraid_jinvals iv = { NULL, 0, 0, 0, RB_ROOT_CACHED };
 	struct vraid_jrctx rc = { .first = j->tail_seq, .floor = floor };
 	struct vraid_jwalk w;
 	struct page *hpage;
@@ -1896,6 +1896,8 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 		/* the engine reads what pass 1 wrote */
 		if (pass == 2 && vraid_jnpar(vd))
 			vraid_parity_invalidate(vd);
+		if (pass == 2)
+			vraid_jinval_tree(&iv);
 		w.block = j->tail_block;
 		w.seq = j->tail_seq;
 		for (; w.seq < end_seq && !ret; vraid_jwalk_next(j, &w)) {
@@ -1983,7 +1985,7 @@ int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 	struct vraid_journal *j = vraid_j;
 	bool need = vd->cache_flags & VRAID_MD_CF_JOURNAL;
 	u64 init_pos = vd->init_pos;
-	u32 writes = 0, columns = 0, voided = 0, i;
+	u32 i;
 	int ret = 0;
 
 	memset(done, 0, sizeof(*done));
@@ -2007,8 +2009,9 @@ int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 			vraid_bitmap_load(vd);
 		/* reconstruct-writes: parity may be torn where it was written */
 		vd->init_pos = 0;
-		ret = vraid_jreplay_locked(j, vd, vd->journal_floor, &writes,
-					   &columns, &voided);
+		ret = vraid_jreplay_locked(j, vd, vd->journal_floor,
+					   &done->writes, &done->columns,
+					   &done->superseded);
 		vd->init_pos = init_pos;
 		if (ret) {
 			snprintf(msg, len,
@@ -2018,15 +2021,13 @@ int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 			return ret;
 		}
 		pr_info("%s: replayed %u write%s and %u parity record%s from journal %s\n",
-			vd->disk->disk_name, writes, writes == 1 ? "" : "s",
-			columns, columns == 1 ? "" : "s", j->name);
-		if (voided)
+			vd->disk->disk_name, done->writes,
+			done->writes == 1 ? "" : "s", done->columns,
+			done->columns == 1 ? "" : "s", j->name);
+		if (done->superseded)
 			pr_info("%s: %u logged 4 KiB block%s superseded by later writes around the cache: not replayed there\n",
-				vd->disk->disk_name, voided,
-				voided == 1 ? "" : "s");
-		done->writes = writes;
-		done->columns = columns;
-		done->superseded = voided;
+				vd->disk->disk_name, done->superseded,
+				done->superseded == 1 ? "" : "s");
 	}
 	if (vraid_jpending_find(j, vd->uuid, &i)) {
 		memmove(j->pending[i], j->pending[i + 1],
