@@ -3,12 +3,14 @@
  * crashio - a writer whose acknowledged writes can be checked after a
  * power cut (the crash tests, tests/vm/crash-test).
  *
- *   crashio write DEV LOGDEV BLOCKS [SEED [SYNC [BIG]]]
+ *   crashio write DEV LOGDEV BLOCKS [SEED [SYNC [BIG [SUB]]]]
  *	Forever (until killed): pick a 4 KiB block of the first BLOCKS of
- *	DEV, write it (O_DIRECT) with a self-describing content (magic,
- *	block, generation, CRC), and once the write has completed append a
- *	record "block B reached generation G" to LOGDEV (O_DIRECT|O_DSYNC,
- *	one 512-byte sector per record).  A record exists only for a write
+ *	DEV, write it (O_DIRECT) with a new generation of it, and once the
+ *	write has completed append a record "sectors M of block B reached
+ *	generation G" to LOGDEV (O_DIRECT|O_DSYNC, one 512-byte sector per
+ *	record).  Every 512-byte sector written is self-describing (magic,
+ *	block, sector, generation, CRC), so a write torn between sectors
+ *	is still a set of valid sectors.  A record exists only for a write
  *	DEV acknowledged.  With SYNC > 0, for a device with a volatile
  *	cache: SYNC writes, then fsync(DEV) (a flush), then their records,
  *	so that a record exists only for a write a flush covered.  With
@@ -16,20 +18,25 @@
  *	BIG_RUN blocks in one write (132 KiB, over blocks whose earlier
  *	small writes a journal may still hold; the VD splits it to its
  *	limits, and a journal logs the pieces as records of several
- *	blocks), a record per block after it.
+ *	blocks), a record per block after it.  With SUB > 0 (and SYNC 0),
+ *	one write in SUB on average covers 1 to 7 sectors of one block,
+ *	never the whole block: a write-back VD sends such a write around
+ *	its cache, and a journal logs an INVALIDATE of those sectors
+ *	instead of their data.
  *	Prints "crashio: running" once started.
  *
  *   crashio verify DEV LOGDEV BLOCKS
- *	Read the log up to its first invalid record and check every block
- *	it names: the block must hold a valid content of generation >= the
- *	last one logged (an unlogged later write may have landed too); a
- *	lower generation is an acknowledged write lost.  Blocks never
- *	logged are not checked.  Exit 0 when all is well.
+ *	Read the log up to its first invalid record and check every sector
+ *	it names: the sector must hold a valid content of generation >= the
+ *	last one logged for it (an unlogged later write may have landed
+ *	too); a lower generation is an acknowledged write lost.  Sectors
+ *	never logged are not checked.  Exit 0 when all is well.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,14 +44,18 @@
 #include <unistd.h>
 
 #define BS	4096
+#define SS	512		/* a sector */
+#define SPB	(BS / SS)	/* sectors per block */
+#define ALL	((1U << SPB) - 1)	/* the mask of a whole block */
 #define BIG_RUN	33		/* blocks of a big write */
-#define MAGIC	0x43524153484f3031ULL	/* "CRASHO01" */
+#define MAGIC	0x43524153484f3032ULL	/* "CRASHO02" */
 
 struct rec {
 	uint64_t magic;
 	uint64_t seq;
 	uint64_t block;
 	uint64_t gen;
+	uint32_t mask;		/* the sectors of the block written */
 	uint32_t crc;
 };
 
@@ -69,23 +80,40 @@ static uint64_t rnd(uint64_t *s)
 	return *s;
 }
 
-/* Content of @block at generation @gen. */
-static void fill(uint8_t *buf, uint64_t block, uint64_t gen)
+/* The CRC of sector content @buf: all but its CRC field (bytes 28-31). */
+static uint32_t sector_crc(const uint8_t *buf)
 {
-	uint64_t s = block * 0x9e3779b97f4a7c15ULL ^ gen ^ 0x1234567;
+	return crc32c(crc32c(0, buf, 28), buf + 32, SS - 32);
+}
+
+/* Content of sector @idx of @block at generation @gen. */
+static void fill_sector(uint8_t *buf, uint64_t block, uint32_t idx,
+			uint64_t gen)
+{
+	uint64_t s = block * 0x9e3779b97f4a7c15ULL ^ gen ^ 0x1234567 ^
+		     (uint64_t)idx << 56;
 	uint64_t hdr[3] = { MAGIC, block, gen };
 	uint32_t crc;
 
 	if (!s)
 		s = 1;
-	for (size_t i = 0; i < BS; i += 8) {
+	for (size_t i = 0; i < SS; i += 8) {
 		uint64_t v = rnd(&s);
 
 		memcpy(buf + i, &v, 8);
 	}
 	memcpy(buf, hdr, sizeof(hdr));
-	crc = crc32c(0, buf + 28, BS - 28);
-	memcpy(buf + 24, &crc, 4);
+	memcpy(buf + 24, &idx, 4);
+	crc = sector_crc(buf);
+	memcpy(buf + 28, &crc, 4);
+}
+
+/* Sectors @first.. (@n of them) of @block at generation @gen into @buf. */
+static void fill(uint8_t *buf, uint64_t block, uint32_t first, uint32_t n,
+		 uint64_t gen)
+{
+	for (uint32_t i = 0; i < n; i++)
+		fill_sector(buf + i * SS, block, first + i, gen);
 }
 
 static int die(const char *what)
@@ -110,7 +138,7 @@ static int log_recs(int lfd, uint8_t *rb, const struct rec *rs, uint64_t n,
 }
 
 static int do_write(const char *dev, const char *logdev, uint64_t blocks,
-		    uint64_t seed, uint64_t sync, uint64_t big)
+		    uint64_t seed, uint64_t sync, uint64_t big, uint64_t sub)
 {
 	uint8_t *buf, *rb;
 	uint64_t *gens, seq = 0, k, n = sync ? sync : 1;
@@ -124,6 +152,8 @@ static int do_write(const char *dev, const char *logdev, uint64_t blocks,
 	gens = calloc(blocks, sizeof(*gens));
 	if (sync || blocks < BIG_RUN)
 		big = 0;
+	if (sync)
+		sub = 0;
 	rs = calloc(n > BIG_RUN ? n : BIG_RUN, sizeof(*rs));
 	if (posix_memalign((void **)&buf, BS, BIG_RUN * BS) ||
 	    posix_memalign((void **)&rb, BS, 512) || !gens || !rs)
@@ -140,9 +170,9 @@ static int do_write(const char *dev, const char *logdev, uint64_t blocks,
 
 			for (k = 0; k < BIG_RUN; k++) {
 				struct rec r = { MAGIC, seq + k, b0 + k,
-						 ++gens[b0 + k], 0 };
+						 ++gens[b0 + k], ALL, 0 };
 
-				fill(buf + k * BS, b0 + k, r.gen);
+				fill(buf + k * BS, b0 + k, 0, SPB, r.gen);
 				r.crc = crc32c(0, &r, offsetof(struct rec, crc));
 				rs[k] = r;
 			}
@@ -153,11 +183,30 @@ static int do_write(const char *dev, const char *logdev, uint64_t blocks,
 				return die("log write");
 			continue;
 		}
+		if (sub && rnd(&seed) % sub == 0) {
+			/* 1 to 7 sectors of one block, not all of it */
+			uint64_t b = rnd(&seed) % blocks;
+			uint32_t first = rnd(&seed) % SPB;
+			uint32_t len = 1 + rnd(&seed) % (SPB - first -
+							 (first == 0));
+			struct rec r = { MAGIC, seq, b, ++gens[b],
+					 ((1U << len) - 1) << first, 0 };
+
+			fill(buf, b, first, len, r.gen);
+			if (pwrite(fd, buf, len * SS,
+				   (off_t)b * BS + first * SS) !=
+			    (ssize_t)(len * SS))
+				return die("sub-block write");
+			r.crc = crc32c(0, &r, offsetof(struct rec, crc));
+			if (log_recs(lfd, rb, &r, 1, &seq))
+				return die("log write");
+			continue;
+		}
 		for (k = 0; k < n; k++) {
 			uint64_t b = rnd(&seed) % blocks;
-			struct rec r = { MAGIC, seq + k, b, ++gens[b], 0 };
+			struct rec r = { MAGIC, seq + k, b, ++gens[b], ALL, 0 };
 
-			fill(buf, b, r.gen);
+			fill(buf, b, 0, SPB, r.gen);
 			if (pwrite(fd, buf, BS, (off_t)b * BS) != BS)
 				return die("write");
 			r.crc = crc32c(0, &r, offsetof(struct rec, crc));
@@ -173,14 +222,15 @@ static int do_write(const char *dev, const char *logdev, uint64_t blocks,
 static int do_verify(const char *dev, const char *logdev, uint64_t blocks)
 {
 	uint8_t *buf, *rb;
-	uint64_t *gens, seq, checked = 0, newer = 0, bad = 0;
+	uint64_t *gens, seq, checked = 0, sectors = 0, newer = 0, bad = 0;
 	int fd, lfd;
 
 	fd = open(dev, O_RDONLY | O_DIRECT);
 	lfd = open(logdev, O_RDONLY | O_DIRECT);
 	if (fd < 0 || lfd < 0)
 		return die("open");
-	gens = calloc(blocks, sizeof(*gens));
+	/* per sector: the last generation logged for it (0: none) */
+	gens = calloc(blocks * SPB, sizeof(*gens));
 	if (posix_memalign((void **)&buf, BS, BS) ||
 	    posix_memalign((void **)&rb, BS, 512) || !gens)
 		return die("memory");
@@ -191,36 +241,51 @@ static int do_verify(const char *dev, const char *logdev, uint64_t blocks)
 			break;
 		memcpy(&r, rb, sizeof(r));
 		if (r.magic != MAGIC || r.seq != seq || r.block >= blocks ||
+		    !r.mask || r.mask > ALL ||
 		    r.crc != crc32c(0, &r, offsetof(struct rec, crc)))
 			break;
-		gens[r.block] = r.gen;
+		for (uint32_t i = 0; i < SPB; i++)
+			if (r.mask & (1U << i))
+				gens[r.block * SPB + i] = r.gen;
 	}
 	for (uint64_t b = 0; b < blocks; b++) {
-		uint64_t hdr[3];
-		uint32_t crc;
+		const uint64_t *want = gens + b * SPB;
+		bool any = false;
 
-		if (!gens[b])
+		for (uint32_t i = 0; i < SPB; i++)
+			any |= want[i] != 0;
+		if (!any)
 			continue;
 		checked++;
 		if (pread(fd, buf, BS, (off_t)b * BS) != BS)
 			return die("read");
-		memcpy(hdr, buf, sizeof(hdr));
-		memcpy(&crc, buf + 24, 4);
-		if (hdr[0] != MAGIC || hdr[1] != b ||
-		    crc != crc32c(0, buf + 28, BS - 28)) {
-			printf("crashio: block %" PRIu64 ": not a valid block (gen %" PRIu64 " acknowledged)\n",
-			       b, gens[b]);
-			bad++;
-		} else if (hdr[2] < gens[b]) {
-			printf("crashio: block %" PRIu64 ": generation %" PRIu64 ", but %" PRIu64 " was acknowledged\n",
-			       b, hdr[2], gens[b]);
-			bad++;
-		} else if (hdr[2] > gens[b]) {
-			newer++;
+		for (uint32_t i = 0; i < SPB; i++) {
+			const uint8_t *sp = buf + i * SS;
+			uint64_t hdr[3];
+			uint32_t idx, crc;
+
+			if (!want[i])
+				continue;
+			sectors++;
+			memcpy(hdr, sp, sizeof(hdr));
+			memcpy(&idx, sp + 24, 4);
+			memcpy(&crc, sp + 28, 4);
+			if (hdr[0] != MAGIC || hdr[1] != b || idx != i ||
+			    crc != sector_crc(sp)) {
+				printf("crashio: block %" PRIu64 " sector %u: not a valid sector (gen %" PRIu64 " acknowledged)\n",
+				       b, i, want[i]);
+				bad++;
+			} else if (hdr[2] < want[i]) {
+				printf("crashio: block %" PRIu64 " sector %u: generation %" PRIu64 ", but %" PRIu64 " was acknowledged\n",
+				       b, i, hdr[2], want[i]);
+				bad++;
+			} else if (hdr[2] > want[i]) {
+				newer++;
+			}
 		}
 	}
-	printf("crashio: %" PRIu64 " log records, %" PRIu64 " blocks checked, %" PRIu64 " newer than logged, %" PRIu64 " bad\n",
-	       seq, checked, newer, bad);
+	printf("crashio: %" PRIu64 " log records, %" PRIu64 " blocks (%" PRIu64 " sectors) checked, %" PRIu64 " sectors newer than logged, %" PRIu64 " bad\n",
+	       seq, checked, sectors, newer, bad);
 	return bad || !seq ? 1 : 0;
 }
 
@@ -230,9 +295,10 @@ int main(int argc, char **argv)
 		return do_write(argv[2], argv[3], strtoull(argv[4], NULL, 0),
 				argc > 5 ? strtoull(argv[5], NULL, 0) | 1 : 88172645463325252ULL,
 				argc > 6 ? strtoull(argv[6], NULL, 0) : 0,
-				argc > 7 ? strtoull(argv[7], NULL, 0) : 0);
+				argc > 7 ? strtoull(argv[7], NULL, 0) : 0,
+				argc > 8 ? strtoull(argv[8], NULL, 0) : 0);
 	if (argc == 5 && !strcmp(argv[1], "verify"))
 		return do_verify(argv[2], argv[3], strtoull(argv[4], NULL, 0));
-	fprintf(stderr, "usage: crashio write DEV LOGDEV BLOCKS [SEED [SYNC [BIG]]] | verify DEV LOGDEV BLOCKS\n");
+	fprintf(stderr, "usage: crashio write DEV LOGDEV BLOCKS [SEED [SYNC [BIG [SUB]]]] | verify DEV LOGDEV BLOCKS\n");
 	return 2;
 }

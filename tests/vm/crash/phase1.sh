@@ -31,11 +31,13 @@ fi
 # awb: a flush every 16 writes; journal: one write in 32 a 132 KiB one
 # over blocks whose small writes the journal may still hold, logged as
 # records of several blocks (the VD splits it to its limits, 128 KiB
-# here, and the cache takes each piece; writes around the cache, whose
-# INVALIDATEs replay must respect, are the LEVELi rounds' part)
+# here, and the cache takes each piece), and one in 4 a write of 1 to 7
+# sectors of one block, which goes around the cache (an INVALIDATE
+# record, waiting for the block's dirty page to be destaged first):
+# replay must not write an older logged block over it
 case ${POLICY:-} in
 awb) cio_args=16 ;;
-journal) cio_args="0 32" ;;
+journal) cio_args="0 32 4" ;;
 *) cio_args= ;;
 esac
 # shellcheck disable=SC2086 # the arguments, split

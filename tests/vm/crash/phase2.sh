@@ -26,10 +26,10 @@ journal) grep -Eq "^Journal: +[0-9a-f-]{36}, from seq [0-9]+" /tmp/examine.out |
 	{ cat /tmp/examine.out; fail "examine shows a cache the VD did not have"; } ;;
 esac
 if [ "${POLICY:-}" = journal ]; then
-	# crashio's log: its first record's magic ("CRASHO01" little-endian)
+	# crashio's log: its first record's magic ("CRASHO02" little-endian)
 	# if any write was acknowledged
 	logged=0
-	[ "$(dd if="$LOGDEV" bs=512 count=1 2>/dev/null | head -c 8)" = 10OHSARC ] && logged=1
+	[ "$(dd if="$LOGDEV" bs=512 count=1 2>/dev/null | head -c 8)" = 20OHSARC ] && logged=1
 	if [ "$logged" = 1 ]; then
 		# named members: assemble looks for no journal
 		if vraidctl assemble $LM_DEVS >/tmp/asm.out 2>&1; then
