@@ -31,8 +31,8 @@ die() {
 # shellcheck disable=SC1091 # /vraid/tests/vm/nullb.sh: tests/vm/nullb.sh
 . /vraid/tests/vm/nullb.sh
 modprobe null_blk nr_devices=0 || die "modprobe null_blk"
-mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
-mountpoint -q $T || mount -t tracefs none $T || die "no tracefs"
+grep -q " /sys/kernel/config " /proc/mounts || mount -t configfs none /sys/kernel/config
+grep -q " $T " /proc/mounts || mount -t tracefs none $T || die "no tracefs"
 members=()
 for i in 0 1 2 3; do
 	nullb_make $i 512 "$MODEL"
