@@ -48,6 +48,8 @@
 #   BENCH_MD_BITMAP  md's bitmap on RAID1/5/6/10: none (default: md as an
 #                    expert tunes it for speed) or internal (like vraid's
 #                    write-intent bitmap, which cannot be turned off)
+#   BENCH_MD_STOP_WAIT  seconds to wait for `mdadm --stop` before the run ends
+#                    with the results so far (default 300)
 #   BENCH_VRAID_POLICIES  vraid's policies at create, comma separated KEY=VALUE
 #                    of vraidctl create's policy options, e.g.
 #                    read-policy=ra,io-policy=cached (default: none given,
@@ -142,9 +144,14 @@ finish() {
 	local rc=$1
 	[ -n "${WATCH:-}" ] && kill "$WATCH" 2>/dev/null
 	# never leave arrays behind: the members must be free for the next user
-	for md in /dev/md/* /dev/md[0-9]*; do
-		[ -b "$md" ] && mdadm --stop "$md" >/dev/null 2>&1
-	done
+	# (but do not wait on md again once a stop of it hung)
+	if [ -z "${MD_HUNG:-}" ]; then
+		for md in /dev/md/* /dev/md[0-9]*; do
+			[ -b "$md" ] && mdadm --stop "$md" >/dev/null 2>&1
+		done
+	else
+		dmesg | tail -n 400 >"$OUT/dmesg.txt"
+	fi
 	vraidctl list --json 2>/dev/null | grep -o '"vd":"vraid[0-9]*"' |
 		grep -o 'vraid[0-9]*' | while read -r v; do vraidctl delete "$v"; done
 	[ "$(journal_state)" = none ] || vraidctl controller journal none >/dev/null 2>&1
@@ -546,9 +553,27 @@ md_make() { # LEVEL K MEMBER_SIZE_KIB -> MDDEV
 	esac
 	MDDEV=/dev/md0
 }
+# md_drop: stop the arrays md_create made.  A stop that hangs (md's
+# write-back journal on emulated NVMe members has been seen to, in
+# raid5_quiesce) would hang the run with every result inside the VM: after
+# MD_STOP_WAIT seconds the run ends with the results so far.
+MD_STOP_WAIT=${BENCH_MD_STOP_WAIT:-300} MD_HUNG=""
 md_drop() {
-	local m
-	for m in $MD_STOP; do mdadm --stop "$m" >/dev/null 2>&1 || die "mdadm --stop $m"; done
+	local m pid t
+	for m in $MD_STOP; do
+		mdadm --stop "$m" >"$OUT/mdadm-stop.out" 2>&1 &
+		pid=$! t=0
+		while kill -0 "$pid" 2>/dev/null && [ $t -lt "$MD_STOP_WAIT" ]; do
+			sleep 1
+			t=$((t + 1))
+		done
+		if kill -0 "$pid" 2>/dev/null; then
+			MD_HUNG=$m
+			die "mdadm --stop $m has not returned after $MD_STOP_WAIT s (md hangs: see dmesg.txt); the run ends here with the results so far"
+		fi
+		wait "$pid" || die "mdadm --stop $m: $(cat "$OUT/mdadm-stop.out")"
+	done
+	rm -f "$OUT/mdadm-stop.out"
 	MD_STOP=""
 }
 md_record() { # LEVEL: what md runs with, once
