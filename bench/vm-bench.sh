@@ -70,6 +70,9 @@
 #   BENCH_JOURNAL_QD outstanding I/O of the random-write cells (default
 #                    1,16,64)
 #   BENCH_JOURNAL_MIX_QD  outstanding I/O of the 70:30 cells (default 16)
+#   BENCH_JOURNAL_SKEW_QD outstanding I/O of the skewed random-write cells
+#                    (zipf_4k_r0_qN: fio random_distribution=zipf:1.2, a few
+#                    blocks written often; default 16, none: no such cell)
 #   BENCH_JOURNAL_FILL    MiB of 4 KiB random writes, not measured, before
 #                    each configuration's cells (default 0)
 #   BENCH_OUTDIR     where results go (default /tmp/bench-out)
@@ -128,6 +131,8 @@ case $JOURNAL in 0 | 1 | only) ;; *) echo "vm-bench: BENCH_JOURNAL must be 0, 1 
 JOURNAL_MB=${BENCH_JOURNAL_MB:-256}
 JOURNAL_QD=$(echo "${BENCH_JOURNAL_QD:-1,16,64}" | tr ',' ' ')
 JOURNAL_MIX_QD=$(echo "${BENCH_JOURNAL_MIX_QD:-16}" | tr ',' ' ')
+JOURNAL_SKEW_QD=$(echo "${BENCH_JOURNAL_SKEW_QD:-16}" | tr ',' ' ')
+[ "$JOURNAL_SKEW_QD" = none ] && JOURNAL_SKEW_QD=""
 JOURNAL_FILL=${BENCH_JOURNAL_FILL:-0}
 # the journal configurations pick their own write policy
 JPOLOPTS=$(echo "$VRAID_POLOPTS" | sed -E 's/ --write-policy [^ ]*//g')
@@ -379,11 +384,12 @@ for w in $WORKLOADS; do
 done
 echo "CELLS='$CELLS'" >>"$OUT/meta.env"
 # the journal benchmark's configurations (journal_one) and cells: random
-# writes, and the 70:30 mix
+# writes, the 70:30 mix and skewed random writes
 JCONFIGS="vraid-wt vraid-wb vraid-awb md md-wb"
 JCELLS=""
 for q in $JOURNAL_QD; do JCELLS="$JCELLS rand_4k_r0_q$q"; done
 for q in $JOURNAL_MIX_QD; do JCELLS="$JCELLS rand_4k_r70_q$q"; done
+for q in $JOURNAL_SKEW_QD; do JCELLS="$JCELLS zipf_4k_r0_q$q"; done
 [ "$JOURNAL" != 0 ] && echo "JCELLS='$JCELLS'" >>"$OUT/meta.env"
 
 # The journal benchmark's cells start from an idle target, so that no cell
@@ -461,6 +467,8 @@ jobfile() {
 			echo "stonewall"
 			echo "rw=$rw"
 			[ "$rw" = randrw ] || [ "$rw" = rw ] && echo "rwmixread=$r"
+			# zipf: random, but a few blocks take most of the writes
+			[ "$kind" = zipf ] && echo "random_distribution=zipf:1.2"
 			echo "bs=$bs"
 			echo "numjobs=$nj"
 			echo "iodepth=$dep"
