@@ -58,7 +58,7 @@
 #   BENCH_NO_MD=1    skip md;  BENCH_NO_RAW=1  skip the raw members
 #   BENCH_JOURNAL    1: also the journal benchmark; only: the journal
 #                    benchmark alone (default 0).  RAID5 over the members,
-#                    4 KiB random writes and 70:30, per round: vraid
+#                    4 KiB random writes (uniform, skewed) and 70:30, per round: vraid
 #                    write-through, vraid write-back with the controller
 #                    journal, vraid always write-back (volatile), md raid5,
 #                    md raid5 with a write journal in write-back mode;
