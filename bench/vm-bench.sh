@@ -58,10 +58,11 @@
 #   BENCH_NO_MD=1    skip md;  BENCH_NO_RAW=1  skip the raw members
 #   BENCH_JOURNAL    1: also the journal benchmark; only: the journal
 #                    benchmark alone (default 0).  RAID5 over the members,
-#                    4 KiB random writes (uniform, skewed) and 70:30, per round: vraid
-#                    write-through, vraid write-back with the controller
-#                    journal, vraid always write-back (volatile), md raid5,
-#                    md raid5 with a write journal in write-back mode;
+#                    4 KiB random writes (uniform, skewed) and 70:30, per
+#                    round: vraid write-through, vraid write-back with the
+#                    controller journal, vraid always write-back (volatile),
+#                    md raid5, md raid5 with a write journal in write-back
+#                    mode;
 #                    each cell starts from an idle target (settle.log)
 #   BENCH_JOURNAL_DEV  the journal device (default: null_blk: one more
 #                    null_blk of BENCH_JOURNAL_MB; nvme: the NVMe disk after
