@@ -69,8 +69,9 @@
 #                    the members; needed with BENCH_DEVS).  Overwritten.
 #   BENCH_JOURNAL_MB the null_blk journal's size in MiB (default 256)
 #   BENCH_JOURNAL_QD outstanding I/O of the random-write cells (default
-#                    1,16,64)
-#   BENCH_JOURNAL_MIX_QD  outstanding I/O of the 70:30 cells (default 16)
+#                    1,16,64, none: no such cells)
+#   BENCH_JOURNAL_MIX_QD  outstanding I/O of the 70:30 cells (default 16,
+#                    none: no such cells)
 #   BENCH_JOURNAL_SKEW_QD outstanding I/O of the skewed random-write cells
 #                    (zipf_4k_r0_qN: fio random_distribution=zipf:1.2, a few
 #                    blocks written often; default 16, none: no such cell)
@@ -133,6 +134,9 @@ JOURNAL_MB=${BENCH_JOURNAL_MB:-256}
 JOURNAL_QD=$(echo "${BENCH_JOURNAL_QD:-1,16,64}" | tr ',' ' ')
 JOURNAL_MIX_QD=$(echo "${BENCH_JOURNAL_MIX_QD:-16}" | tr ',' ' ')
 JOURNAL_SKEW_QD=$(echo "${BENCH_JOURNAL_SKEW_QD:-16}" | tr ',' ' ')
+# "none": no such cell
+[ "$JOURNAL_QD" = none ] && JOURNAL_QD=""
+[ "$JOURNAL_MIX_QD" = none ] && JOURNAL_MIX_QD=""
 [ "$JOURNAL_SKEW_QD" = none ] && JOURNAL_SKEW_QD=""
 JOURNAL_FILL=${BENCH_JOURNAL_FILL:-0}
 # the journal configurations pick their own write policy
