@@ -121,6 +121,7 @@ struct vraid_cache {
 	atomic_t epoch;			/* the flush epoch */
 	atomic_t dtarget;		/* destage lines of epochs below it */
 	atomic_t destaging;		/* destage bios in flight */
+	atomic_t draining;		/* vraid_cache_drain()s running */
 	unsigned long rstamp;		/* jiffies of the last user read (racy) */
 	atomic_t derr;			/* a destage failed since the last flush */
 	u32 dclock;			/* next bucket to destage (dwork only) */
@@ -998,10 +999,14 @@ static void vraid_destage_line(struct vraid_vd *vd, u64 lno, u16 mask,
 	}
 }
 
-/* What a destage pass takes: lines of epochs below @below, or aged, or all. */
+/*
+ * What a destage pass takes: lines of epochs below @below, or aged, or all;
+ * a drain's (@old): only lines of epochs below @below.
+ */
 struct vraid_dpass {
 	u32 below;
 	bool all;
+	bool old;
 	u32 max;		/* lines to start at most */
 	u32 started;
 };
@@ -1092,7 +1097,8 @@ static void vraid_destage_bucket(struct vraid_vd *vd, struct vraid_cbucket *b,
 			if (!l->dirty || l->busy)
 				continue;
 			if (!p->all && (int)(l->epoch - p->below) >= 0 &&
-			    time_before(jiffies, l->stamp + VRAID_DESTAGE_AGE))
+			    (p->old ||
+			     time_before(jiffies, l->stamp + VRAID_DESTAGE_AGE)))
 				continue;
 			lno = l->lno;
 			mask = vraid_destage_take(l, pages);
@@ -1184,7 +1190,13 @@ static void vraid_destage_work(struct work_struct *w)
 	struct vraid_dpass p = { 0 };
 	int room = vraid_destage_room(c);
 
-	if (room <= 0 || !atomic_long_read(&c->dirty))
+	/*
+	 * While a drain runs its passes have the destage slots: what it
+	 * waits for (a flush, a checkpoint) goes first, and its completions
+	 * clean pages for the writers just as well.
+	 */
+	if (room <= 0 || !atomic_long_read(&c->dirty) ||
+	    atomic_read(&c->draining))
 		return;
 	vraid_cache_limits_now(READ_ONCE(vraid_cache_limit), &lim);
 	p.below = atomic_read(&c->dtarget);
@@ -1221,10 +1233,11 @@ int vraid_cache_drain(struct vraid_vd *vd)
 	if (atomic_long_read(&c->dirty)) {
 		u32 from = 0;
 
+		atomic_inc(&c->draining);
 		e = atomic_inc_return(&c->epoch);
 		vraid_atomic_max(&c->dtarget, e);
 		for (;;) {
-			struct vraid_dpass p = { .below = e };
+			struct vraid_dpass p = { .below = e, .old = true };
 			int room = vraid_destage_room(c), busy;
 
 			if (room > 0) {
@@ -1243,6 +1256,9 @@ int vraid_cache_drain(struct vraid_vd *vd)
 			else
 				cond_resched();
 		}
+		/* what the destage work left meanwhile */
+		if (atomic_dec_and_test(&c->draining))
+			vraid_destage_kick(c);
 	}
 	return atomic_xchg(&c->derr, 0) ? -EIO : 0;
 }

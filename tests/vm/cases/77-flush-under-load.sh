@@ -1,0 +1,135 @@
+#!/bin/sh
+# A flush, and a journal checkpoint, complete while a sustained write load
+# with a hot set runs on slow members (null_blk, 5 ms per I/O, one at a
+# time): awb, a flush (fsync) sent 4 s into a 60 s zipf:1.2 random-write
+# load returns while the load still runs; wb with the journal, the
+# journal's tail moves (a checkpoint ends) while the same load runs and
+# before 70 % of the ring is in use (at 75 % writers stop for room).
+# Lines written over and over stay dirty, and dirty for longer than the
+# destage age, for as long as the load runs: a drain writes out what was
+# dirty when it came and does not go on taking those lines (until the
+# twenty-second session it did, so a flush or checkpoint ended only once
+# the load stopped, and with wb the ring filled and writers stopped for
+# seconds). Data written before reads back verified.
+# timeout: 400
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../vraid.sh"
+set -e
+
+require_devs 4 nvme
+J=$(echo $NVME_DEVS | cut -d' ' -f4)	# the journal
+
+# null_blk members that cost what a disk costs (tests/vm/nullb.sh)
+NCPU=$(nproc)
+die() { fail "$*"; }
+. "$(dirname "$0")/../nullb.sh"
+modprobe null_blk nr_devices=0 || fail "modprobe null_blk"
+grep -q " /sys/kernel/config configfs " /proc/mounts ||
+	mount -t configfs none /sys/kernel/config || fail "mount configfs"
+members=""
+for i in 0 1 2 3; do
+	nullb_make $i 96 hdd
+	members="$members $NULLB"
+done
+
+cleanup_flush() {
+	set +e
+	[ -n "${pid:-}" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	for d in /sys/block/vraid*; do
+		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" >/dev/null 2>&1
+	done
+	vraidctl controller journal none >/dev/null 2>&1
+	vraidctl controller set cache-size=default >/dev/null 2>&1
+	for i in 0 1 2 3; do
+		d=/sys/kernel/config/nullb/nullb$i
+		[ -d "$d" ] && echo 0 >"$d/power" && rmdir "$d"
+	done
+	rmmod null_blk 2>/dev/null
+	return 0
+}
+trap cleanup_flush EXIT
+
+# data_write VD / data_check VD WHAT: 4 MiB of verified random writes at
+# the start of VD / they still read back verified
+data_write() {
+	fio_verify "$1" data --rw=randwrite --bs=4k --size=$(mb 4) --iodepth=8
+}
+data_check() {
+	fio --name=data --filename="$1" --rw=randwrite --bs=4k --size=$(mb 4) \
+		--direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
+		--verify_only=1 --verify_fatal=1 >/tmp/fio.vo 2>&1 ||
+		{ cat /tmp/fio.vo; fail "data of $1 differs ($2)"; }
+}
+
+# hot_load VD: 4 KiB random writes, zipf:1.2 over 64 MiB past the first
+# 8 MiB, for 60 s in the background; sets pid
+hot_load() {
+	fio --name=hot --filename="$1" --rw=randwrite --bs=4k --offset=$(mb 8) \
+		--size=$(mb 64) --direct=1 --ioengine=libaio --iodepth=16 \
+		--random_distribution=zipf:1.2 --time_based --runtime=60 \
+		>/tmp/hot.out 2>&1 &
+	pid=$!
+}
+
+# still_running WHAT: the load has not ended (WHAT happened before it did)
+still_running() {
+	kill -0 "$pid" 2>/dev/null ||
+		{ cat /tmp/hot.out; fail "$1 only once the 60 s load had ended"; }
+}
+
+stop_load() {
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	pid=""
+}
+
+# a small cache: the hot set fills it, the drain is short
+vraidctl controller set cache-size=16M >/dev/null || fail "cache-size=16M"
+
+echo "--- awb: a flush under the load"
+vd=$(vd_create --level 5 --init fast --write-policy awb $members)
+settle
+data_write "$vd"
+hot_load "$vd"
+sleep 4		# lines dirty for longer than the destage age (2 s)
+d0=$(vd_attr $vd cache_destaged)
+f0=$(vd_attr $vd flushes)
+dd if=/dev/zero of="$vd" bs=4k count=0 conv=notrunc,fsync 2>/dev/null ||
+	fail "fsync of $vd failed"
+still_running "the flush returned"
+[ "$(vd_attr $vd flushes)" -gt "$f0" ] || fail "fsync sent no flush"
+[ "$(vd_attr $vd cache_destaged)" -gt "$d0" ] || fail "the flush destaged nothing"
+echo "flush returned with the load running ($(($(vd_attr $vd cache_destaged) - d0)) pages destaged meanwhile)"
+stop_load
+data_check "$vd" "after the flush under load"
+vd_delete "$vd"
+
+echo "--- wb with the journal: a checkpoint under the load"
+out=$(vraidctl controller journal "$J" 2>&1) || fail "controller journal $J: $out"
+vd=$(vd_create --level 5 --init fast --write-policy wb $members)
+settle
+expect_write "$vd" write_back
+data_write "$vd"
+t0=$(journal_num tail_seq)
+ring=$(journal_num size_bytes)
+hot_load "$vd"
+i=0 max=0
+while [ "$(journal_num tail_seq)" = "$t0" ]; do
+	still_running "the journal's tail moved"
+	u=$(journal_num used_bytes)
+	[ "$u" -gt "$max" ] && max=$u
+	i=$((i + 1))
+	[ $i -lt 600 ] || fail "the tail did not move in 60 s"
+	sleep 0.1
+done
+still_running "the journal's tail moved"
+echo "the tail moved from $t0 to $(journal_num tail_seq) with the load running; most of the ring in use before: $max of $ring bytes"
+[ "$max" -lt $((ring / 10 * 7)) ] ||
+	fail "70 % of the ring was in use before a checkpoint ended ($max of $ring bytes; at 75 % writers stop for room)"
+stop_load
+data_check "$vd" "after checkpoints under load"
+[ "$(write_in_effect "$vd")" = "write_back " ] ||
+	fail "$vd writes '$(write_in_effect "$vd")' after the load"
+vd_delete "$vd"
+vraidctl controller journal none >/dev/null || fail "journal none"
+echo "flush under load: ok"
