@@ -33,8 +33,8 @@
  * meanwhile is replaced (copy on write) and stays dirty; a line keeps the
  * flush epoch it became dirty in, raised to a destage's epoch once that
  * destage is done; a flush waits for every line of an older epoch and
- * writes out only those (aged lines too, and under a sustained load it
- * would never end: a line rewritten while destaged keeps its age), the
+ * writes out only those (taking aged lines too, it would never end under
+ * a sustained load: a line rewritten while destaged keeps its age), the
  * VD's background destage waiting meanwhile; a write or read the cache
  * does not take whole waits (vraid_defer_work()) for older dirty data it
  * touches to reach the members.  Throttle: all VDs' dirty pages stay
