@@ -62,12 +62,13 @@ fio_verify() {
 	echo "fio $name on $dev: ok"
 }
 
-# verify_data DEV [WHAT]: the 16 MiB that `fio_verify DEV data
-# --rw=randwrite --bs=4k --size=$(mb 16) --iodepth=8` wrote still verify.
+# verify_data DEV [WHAT [MIB]]: the MIB (default 16) MiB that `fio_verify
+# DEV data --rw=randwrite --bs=4k --size=$(mb MIB) --iodepth=8` wrote
+# still verify.
 verify_data() {
-	fio --name=data --filename="$1" --rw=randwrite --bs=4k --size=$(mb 16) \
-		--direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
-		--verify_only=1 --verify_fatal=1 >/tmp/fio.vo 2>&1 ||
+	fio --name=data --filename="$1" --rw=randwrite --bs=4k \
+		--size=$(mb "${3:-16}") --direct=1 --ioengine=libaio --iodepth=8 \
+		--verify=crc32c --verify_only=1 --verify_fatal=1 >/tmp/fio.vo 2>&1 ||
 		{ cat /tmp/fio.vo; fail "data of $1 differs${2:+ ($2)}"; }
 }
 

@@ -49,16 +49,10 @@ cleanup_flush() {
 }
 trap cleanup_flush EXIT
 
-# data_write VD / data_check VD WHAT: 4 MiB of verified random writes at
-# the start of VD / they still read back verified
+# data_write VD: 4 MiB of verified random writes at the start of VD
+# (verify_data VD WHAT 4 checks them again)
 data_write() {
 	fio_verify "$1" data --rw=randwrite --bs=4k --size=$(mb 4) --iodepth=8
-}
-data_check() {
-	fio --name=data --filename="$1" --rw=randwrite --bs=4k --size=$(mb 4) \
-		--direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
-		--verify_only=1 --verify_fatal=1 >/tmp/fio.vo 2>&1 ||
-		{ cat /tmp/fio.vo; fail "data of $1 differs ($2)"; }
 }
 
 # hot_load VD: 4 KiB random writes, zipf:1.2 over 64 MiB past the first
@@ -101,7 +95,7 @@ still_running "the flush returned"
 [ "$(vd_attr $vd cache_destaged)" -gt "$d0" ] || fail "the flush destaged nothing"
 echo "flush returned with the load running ($(($(vd_attr $vd cache_destaged) - d0)) pages destaged meanwhile)"
 stop_load
-data_check "$vd" "after the flush under load"
+verify_data "$vd" "after the flush under load" 4
 vd_delete "$vd"
 
 echo "--- wb with the journal: a checkpoint under the load"
@@ -127,7 +121,7 @@ echo "the tail moved from $t0 to $(journal_num tail_seq) with the load running; 
 [ "$max" -lt $((ring / 10 * 7)) ] ||
 	fail "70 % of the ring was in use before a checkpoint ended ($max of $ring bytes; at 75 % writers stop for room)"
 stop_load
-data_check "$vd" "after checkpoints under load"
+verify_data "$vd" "after checkpoints under load" 4
 [ "$(write_in_effect "$vd")" = "write_back " ] ||
 	fail "$vd writes '$(write_in_effect "$vd")' after the load"
 vd_delete "$vd"
