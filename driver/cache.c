@@ -1297,8 +1297,9 @@ static void vraid_defer_work(struct work_struct *w)
  * write over dirty data waits for it to reach the members first; with
  * wb any other write goes to the members with FUA and logs an
  * INVALIDATE.  Returns true if the bio is taken care of.  May sleep
- * (->submit_bio): for the dirty limit, memory and journal space, and
- * for an unbind from the journal to end (vraid_journal_wait_unbind()).
+ * (->submit_bio): for the dirty limit, memory and journal space, and,
+ * for a write not logged while the VD is bound, for its unbind from the
+ * journal to end (vraid_journal_wait_unbind()).
  */
 bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 {
@@ -1312,10 +1313,15 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	unsigned long start;
 	bool jw;
 
+	/*
+	 * Not logged while the VD is bound or being unbound (the policy
+	 * changed, the journal failed, before the unbind ends): a replay
+	 * would write the older versions the journal holds over it.
+	 */
 	for (;;) {
 		jw = READ_ONCE(vd->write_policy) == VRAID_WRITE_BACK &&
 		     vraid_journal_get(vd);
-		if (jw || likely(!READ_ONCE(vd->junbinding)) ||
+		if (jw || likely(!vraid_journal_binds(vd)) ||
 		    !bio_sectors(bio))
 			break;
 		vraid_journal_wait_unbind(vd);

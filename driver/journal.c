@@ -965,19 +965,29 @@ void vraid_journal_put(struct vraid_vd *vd)
 }
 
 /*
- * A user write of @vd that the journal does not log, in ->submit_bio:
- * while an unbind runs, the metadata names the journal, and a replay
+ * Whether @vd's metadata may name the journal: it is bound, or being
+ * unbound (vraid_junbind_locked() sets junbinding before it clears
+ * jbound, and clears it once the metadata no longer does).
+ */
+bool vraid_journal_binds(struct vraid_vd *vd)
+{
+	return READ_ONCE(vd->junbinding) || READ_ONCE(vd->jbound);
+}
+
+/*
+ * A user write of @vd that the journal does not log while @vd is bound
+ * or being unbound, in ->submit_bio: its write policy is no longer wb,
+ * or the journal failed, and the unbind has not ended (it may not even
+ * have begun: a checkpoint holds vds_mutex for as long as its drain
+ * takes).  Until it ends the metadata names the journal, and a replay
  * after a crash would write the older versions it holds over this write;
- * so it waits until the unbind wrote the metadata that no longer does
- * (which on slow members, with a large journal's dirty cap, can take
- * minutes).
+ * so it waits (which on slow members, with a large journal's dirty cap,
+ * can take minutes), a tenth of a second at a time: the caller looks
+ * again (the VD may be bound anew meanwhile, wb logs again).
  */
 void vraid_journal_wait_unbind(struct vraid_vd *vd)
 {
-	/* waking now and then: a long drain is no hung task */
-	while (!wait_event_timeout(vd->jwait, !READ_ONCE(vd->junbinding),
-				   10 * HZ))
-		;
+	wait_event_timeout(vd->jwait, !vraid_journal_binds(vd), HZ / 10);
 }
 
 /*

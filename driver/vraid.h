@@ -292,6 +292,7 @@ void vraid_journal_module_exit(void);
 u32 vraid_journal_sub_flags(struct bio *bio);
 bool vraid_journal_get(struct vraid_vd *vd);
 void vraid_journal_put(struct vraid_vd *vd);
+bool vraid_journal_binds(struct vraid_vd *vd);
 void vraid_journal_wait_unbind(struct vraid_vd *vd);
 void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
 			unsigned long start, u64 sector, struct page **pages,
