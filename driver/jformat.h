@@ -276,17 +276,20 @@ int vraid_jring_reserve(u64 ring, u64 tail, u64 head, u64 blocks, u64 *start,
 			u64 *pad);
 
 /*
- * With a parity VD bound, a checkpoint starts once ring / VRAID_J_CP_PARITY
- * blocks are in use; a user record reserves only if it leaves
- * vraid_jparity_reserve() blocks free (a quarter of the ring), which
- * parity records may use; writes around the cache wait while a checkpoint
- * runs, and at most ring / VRAID_J_BYPASS pages of them are in flight (or
- * one write alone, of up to 512 pages); and the cache holds at most
- * vraid_jparity_dirty_cap() dirty pages.  Then the parity records written
- * before the next user record reserves always fit (each page written
- * costs at most 2 + @npar blocks: header, data, P, Q;
+ * A checkpoint starts once ring / VRAID_J_CP_PARITY blocks are in use
+ * (with only mirrors bound too: a drain of up to the cap must end before
+ * the ring fills).  With a parity VD bound a user record reserves only if
+ * it leaves vraid_jparity_reserve() blocks free (a quarter of the ring),
+ * which parity records may use; writes around the cache wait while a
+ * checkpoint runs, and at most ring / VRAID_J_BYPASS pages of them are in
+ * flight (or one write alone, of up to 512 pages); and the cache holds at
+ * most vraid_jparity_dirty_cap() dirty pages.  Then the parity records
+ * written before the next user record reserves always fit (each page
+ * written costs at most 2 + @npar blocks: header, data, P, Q;
  * Documentation/cache-design.rst, "Parity records and the write hole").
- * The cap is at least 64 pages.
+ * The cap is at least 64 pages.  With only mirrors bound (@npar 0) the
+ * same rule caps dirty data: nothing is reserved then, but the cap bounds
+ * how long a checkpoint's drain takes, while user records fill the ring.
  */
 #define VRAID_J_CP_PARITY	16
 #define VRAID_J_BYPASS		64

@@ -37,6 +37,8 @@
  * the cache wait while one runs and dirty data is capped
  * (vraid_journal_dirty_cap()), which keeps them fitting (see
  * Documentation/cache-design.rst, "Parity records and the write hole").
+ * With only mirrors bound dirty data is capped too, by the same rule
+ * with no parity: that bounds how long a checkpoint's drain takes.
  *
  * Replay: a VD whose metadata names the journal has its records from the
  * floor on written again through the engine, in order, minus what a
@@ -751,8 +753,8 @@ static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
 			used = vraid_jring_used(j->ring, j->tail_block,
 						j->head_block);
 			/* at once: the next record sees it queued */
-			kick = used > j->ring / (j->npar ? VRAID_J_CP_PARITY :
-						 4) && vraid_jkick_locked(j);
+			kick = used > j->ring / VRAID_J_CP_PARITY &&
+			       vraid_jkick_locked(j);
 			spin_unlock_irqrestore(&j->lock, flags);
 			if (padn) {
 				atomic_inc(&j->ios);
@@ -1373,7 +1375,10 @@ static int vraid_jmd(struct vraid_vd *vd, struct vraid_journal *j, bool bind)
 /*
  * With vds_mutex held: the bound VDs changed; while one has parity,
  * parity records must fit between two tail moves (see the top of this
- * file): the dirty cap follows.
+ * file).  While any VD is bound, dirty data is capped (for mirrors by
+ * the same rule with no parity): a checkpoint writes every dirty page
+ * out before the tail moves, and without a cap, on slow members, that
+ * took longer than the ring took to fill, so writers stopped for room.
  */
 static void vraid_jnpar_update(struct vraid_journal *j)
 {
@@ -1386,7 +1391,7 @@ static void vraid_jnpar_update(struct vraid_journal *j)
 	j->npar = npar;
 	j->preserve = npar ? vraid_jparity_reserve(j->ring, npar) : 0;
 	spin_unlock_irq(&j->lock);
-	WRITE_ONCE(vraid_jdirty_cap, npar ?
+	WRITE_ONCE(vraid_jdirty_cap, j->nvds ?
 		   (unsigned long)vraid_jparity_dirty_cap(j->ring, npar) :
 		   ULONG_MAX);
 }

@@ -4,14 +4,16 @@
 # time): awb, a flush (fsync) sent 4 s into a 60 s zipf:1.2 random-write
 # load returns while the load still runs; wb with the journal, the
 # journal's tail moves (a checkpoint ends) while the same load runs and
-# before 70 % of the ring is in use (at 75 % writers stop for room).
+# before 70 % of the ring is in use (at 75 % writers stop for room);
+# RAID10 with wb and the journal keeps dirty data under the journal's cap
+# and the ring from filling under uniform random writes.
 # Lines written over and over stay dirty, and dirty for longer than the
 # destage age, for as long as the load runs: a drain writes out what was
 # dirty when it came and does not go on taking those lines (until the
 # twenty-second session it did, so a flush or checkpoint ended only once
 # the load stopped, and with wb the ring filled and writers stopped for
 # seconds). Data written before reads back verified.
-# timeout: 400
+# timeout: 500
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
 set -e
@@ -125,5 +127,55 @@ verify_data "$vd" "after checkpoints under load" 4
 [ "$(write_in_effect "$vd")" = "write_back " ] ||
 	fail "$vd writes '$(write_in_effect "$vd")' after the load"
 vd_delete "$vd"
+
+# ctl_num KEY: a number of `vraidctl controller show --json` (the cache's)
+ctl_num() {
+	vraidctl controller show --json | grep -o "\"$1\":[0-9]*" | head -n 1 |
+		cut -d: -f2
+}
+
+# With only a mirror bound, dirty data is capped as with parity VDs (the
+# same rule, no parity records): a checkpoint writes out every dirty page
+# before the tail moves, and on slow members the uncapped cache (up to
+# half of it dirty) took longer to write out than the ring took to fill,
+# so writers stopped for room for seconds (until the twenty-third
+# session). Uniform random writes over 64 MiB, more than the cap, for
+# 30 s: dirty data stays under the cap, the tail moves, the ring never
+# comes near full.
+echo "--- RAID10 wb with the journal: dirty data capped, the ring never fills"
+vraidctl controller set cache-size=default >/dev/null || fail "cache-size=default"
+h0=$(ctl_num dirty_high_bytes)
+vd=$(vd_create --level 10 --init fast --write-policy wb $members)
+settle
+expect_write "$vd" write_back
+h1=$(ctl_num dirty_high_bytes)
+echo "dirty limit $h0 bytes, $h1 with a RAID10 VD bound"
+[ "$h1" -lt "$h0" ] || fail "a mirror VD bound to the journal left dirty data uncapped ($h1 of $h0 bytes)"
+data_write "$vd"
+t0=$(journal_num tail_seq)
+fio --name=uni --filename="$vd" --rw=randwrite --bs=4k --offset=$(mb 8) \
+	--size=$(mb 64) --direct=1 --ioengine=libaio --iodepth=16 \
+	--time_based --runtime=30 >/tmp/hot.out 2>&1 &
+pid=$!
+max=0 dmax=0
+while kill -0 "$pid" 2>/dev/null; do
+	u=$(journal_num used_bytes)
+	[ "$u" -gt "$max" ] && max=$u
+	d=$(ctl_num dirty_bytes)
+	[ "$d" -gt "$dmax" ] && dmax=$d
+	sleep 0.2
+done
+wait "$pid" || { cat /tmp/hot.out; fail "the load on $vd failed"; }
+pid=""
+echo "most dirty $dmax bytes (cap $h1), most of the ring in use $max of $ring bytes, tail $t0 -> $(journal_num tail_seq)"
+# writers at the limit each add their 4 KiB after they see room
+[ "$dmax" -le $((h1 + 1048576)) ] || fail "dirty data reached $dmax bytes, over the cap of $h1"
+[ "$(journal_num tail_seq)" != "$t0" ] || fail "the tail did not move in 30 s of writes"
+[ "$max" -lt $((ring / 10 * 9)) ] ||
+	fail "90 % of the ring was in use ($max of $ring bytes): writers were about to stop for room"
+verify_data "$vd" "RAID10 after the capped load" 4
+vd_delete "$vd"
+[ "$(ctl_num dirty_high_bytes)" = "$h0" ] ||
+	fail "the cap stayed with no VD bound ($(ctl_num dirty_high_bytes) of $h0 bytes)"
 vraidctl controller journal none >/dev/null || fail "journal none"
 echo "flush under load: ok"
