@@ -93,7 +93,7 @@ struct vraid_cline {
 	u16 busy;			/* dirty pages a destage is writing */
 	u16 stale;			/* busy pages a later write went around */
 	u32 epoch;			/* see "Write-back" at the top */
-	unsigned long stamp;		/* jiffies when it last became dirty */
+	unsigned long stamp;		/* jiffies: what is dirty, dirty since */
 	struct page *page[VRAID_CLINE_PAGES];
 };
 
@@ -152,6 +152,7 @@ struct vraid_destage {
 	u64 lno;
 	u16 mask;			/* its pages in the line */
 	u32 epoch;			/* the VD's epoch when it started */
+	unsigned long taken;		/* jiffies when its pages were taken */
 	struct page *page[VRAID_CLINE_PAGES];	/* by index in the line */
 	struct bio bio;			/* must be last */
 };
@@ -936,10 +937,16 @@ static void vraid_destage_endio(struct bio *bio)
 	/*
 	 * Once the last bio of this destage of the line is done, what the
 	 * line held when it started is on the members: a flush of an epoch
-	 * up to that one no longer waits for pages rewritten since.
+	 * up to that one no longer waits for pages rewritten since, and
+	 * what is dirty now became dirty since it was taken (else the age
+	 * rule would take a line written over and over at every pass).
 	 */
-	if (l->dirty && !l->busy && (int)(d->epoch - l->epoch) > 0)
-		l->epoch = d->epoch;
+	if (l->dirty && !l->busy) {
+		if ((int)(d->epoch - l->epoch) > 0)
+			l->epoch = d->epoch;
+		if (time_before(l->stamp, d->taken))
+			l->stamp = d->taken;
+	}
 	if (!l->dirty && clean)
 		b->ndirty--;
 	vraid_dirty_sub(c, clean);
@@ -969,6 +976,7 @@ static void vraid_destage_line(struct vraid_vd *vd, u64 lno, u16 mask,
 {
 	struct vraid_cache *c = vd->cache;
 	struct block_device *bdev = vd->disk->part0;
+	unsigned long taken = jiffies;
 	u32 i = 0;
 
 	while (i < VRAID_CLINE_PAGES) {
@@ -989,6 +997,7 @@ static void vraid_destage_line(struct vraid_vd *vd, u64 lno, u16 mask,
 		d->lno = lno;
 		d->mask = GENMASK(j - 1, i);
 		d->epoch = epoch;
+		d->taken = taken;
 		bio->bi_iter.bi_sector = (lno << VRAID_CLINE_SHIFT) +
 					 ((u64)i << (PAGE_SHIFT - SECTOR_SHIFT));
 		for (; i < j; i++) {
