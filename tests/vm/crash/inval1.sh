@@ -25,10 +25,7 @@
 . "$(dirname "$0")/common.sh"
 set -e
 [ "${POLICY:-}" = journal ] || fail "POLICY=journal expected (crash-test sets it)"
-vraidctl controller journal "$JDEV" >/tmp/journal.out 2>&1 ||
-	{ cat /tmp/journal.out; fail "controller journal $JDEV"; }
-[ "$(journal_state)" = healthy ] ||
-	fail "journal state $(journal_state): $(vraidctl controller show --json)"
+journal_new
 vd=$(vd_create $LM_OPTS --strip 16K --init fast --name inval$LEVEL \
 	--write-policy wb $LM_DEVS)
 expect_write "$vd" write_back

@@ -10,10 +10,7 @@ set -e
 # every acknowledged write counts.  DEGRADED=1: a member fails first.
 wpol=${POLICY:-}
 if [ "$wpol" = journal ]; then
-	vraidctl controller journal "$JDEV" >/tmp/journal.out 2>&1 ||
-		{ cat /tmp/journal.out; fail "controller journal $JDEV"; }
-	[ "$(journal_state)" = healthy ] ||
-		fail "journal state $(journal_state): $(vraidctl controller show --json)"
+	journal_new
 	wpol=wb
 fi
 vd=$(vd_create $LM_OPTS --strip 16K --init fast --name crash$LEVEL \

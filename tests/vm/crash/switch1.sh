@@ -19,10 +19,7 @@
 . "$(dirname "$0")/common.sh"
 set -e
 [ "${POLICY:-}" = journal ] || fail "POLICY=journal expected (crash-test sets it)"
-vraidctl controller journal "$JDEV" >/tmp/journal.out 2>&1 ||
-	{ cat /tmp/journal.out; fail "controller journal $JDEV"; }
-[ "$(journal_state)" = healthy ] ||
-	fail "journal state $(journal_state): $(vraidctl controller show --json)"
+journal_new
 
 X=$(echo $LM_DEVS | awk '{ print $NF }')
 XSZ=$(blockdev --getsz "$X")
