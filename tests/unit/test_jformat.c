@@ -1119,6 +1119,23 @@ static void test_parity_cap(void)
 	      "256 MiB journal, RAID5: %llu pages",
 	      (unsigned long long)vraid_jparity_dirty_cap(65280, 1));
 	CHECK(vraid_jparity_dirty_cap(1000, 2) == 64, "tiny ring: the floor");
+	/*
+	 * Only mirrors bound (npar 0): no reserve, the same rule caps dirty
+	 * data, larger than with parity; two drains of it (a user record
+	 * block per page at least) fit in the eighth of the ring between
+	 * the checkpoint's start (ring / 16) and three sixteenths.
+	 */
+	for (i = 0; i < sizeof(rings) / sizeof(rings[0]); i++) {
+		u64 ring = rings[i], cap = vraid_jparity_dirty_cap(ring, 0);
+
+		CHECK(cap > vraid_jparity_dirty_cap(ring, 1) &&
+		      2 * cap <= ring / 8,
+		      "ring %llu, mirrors: cap %llu",
+		      (unsigned long long)ring, (unsigned long long)cap);
+	}
+	CHECK(vraid_jparity_dirty_cap(65280, 0) == 3185,
+	      "256 MiB journal, mirrors: %llu pages (12.4 MiB)",
+	      (unsigned long long)vraid_jparity_dirty_cap(65280, 0));
 	tap_end();
 }
 
