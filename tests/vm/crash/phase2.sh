@@ -4,7 +4,9 @@
 # is there; vraid's check and md's check (the md oracle) find the parity
 # and copies consistent.  POLICY=journal: assembly without the journal is
 # refused (it holds writes of the VD); the journal, attached first, says
-# replay pending, and the kernel log names the VD; assembly replays it.
+# replay pending, and the kernel log names the VD; assembly replays it
+# (unless a checkpoint ended after the last acknowledged write, leaving
+# the journal empty: then the writes are on the members).
 # Even ROUNDs let assemble --scan find and attach the journal instead.
 # POLICY=awb: assembly warns that writes the volatile cache held may be
 # lost.  DEGRADED=1 (a member failed in the first boot): the VD comes up
@@ -47,7 +49,11 @@ if [ "${POLICY:-}" = journal ]; then
 		grep -q "journal .* attached" /tmp/asm.out ||
 			fail "assemble --scan did not attach the journal"
 		scanned=1
-		pending=$logged
+		# what it held (see below for a journal with none)
+		grep -q "it holds acknowledged writes of 1 virtual drive" /tmp/asm.out &&
+			pending=1
+		[ "$pending" = 1 ] || [ "$logged" = 0 ] ||
+			echo "the journal held none of the VD's writes: a checkpoint ended after the last acknowledged one"
 	else
 		vraidctl controller journal "$JDEV" >/tmp/journal.out 2>&1 ||
 			{ cat /tmp/journal.out; fail "controller journal $JDEV"; }
@@ -56,7 +62,12 @@ if [ "${POLICY:-}" = journal ]; then
 		echo "journal on $JDEV: $st, $(journal_json)"
 		case "$st" in
 		replay-pending) pending=1 ;;
-		healthy) [ "$logged" = 0 ] || fail "the journal holds no writes to replay after acknowledged writes" ;;
+		# a checkpoint that ended after the last acknowledged write
+		# (one around the cache waits for it, so crashio, writing one
+		# at a time, logs nothing meanwhile) leaves the journal empty:
+		# those writes are on the members (crashio verify below)
+		healthy) [ "$logged" = 0 ] ||
+			echo "the journal holds none of the VD's writes: a checkpoint ended after the last acknowledged one" ;;
 		*) fail "journal state '$st' after the power cut" ;;
 		esac
 		[ "$pending" = 0 ] || [ "$(journal_num pending)" -ge 1 ] ||
