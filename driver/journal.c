@@ -967,16 +967,6 @@ void vraid_journal_put(struct vraid_vd *vd)
 }
 
 /*
- * Whether @vd's metadata may name the journal: it is bound, or being
- * unbound (vraid_junbind_locked() sets junbinding before it clears
- * jbound, and clears it once the metadata no longer does).
- */
-bool vraid_journal_binds(struct vraid_vd *vd)
-{
-	return READ_ONCE(vd->junbinding) || READ_ONCE(vd->jbound);
-}
-
-/*
  * A user write of @vd that the journal does not log while @vd is bound
  * or being unbound, in ->submit_bio: its write policy is no longer wb,
  * or the journal failed, and the unbind has not ended (it may not even

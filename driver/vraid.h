@@ -292,7 +292,18 @@ void vraid_journal_module_exit(void);
 u32 vraid_journal_sub_flags(struct bio *bio);
 bool vraid_journal_get(struct vraid_vd *vd);
 void vraid_journal_put(struct vraid_vd *vd);
-bool vraid_journal_binds(struct vraid_vd *vd);
+
+/*
+ * Whether @vd's metadata may name the journal: it is bound, or being
+ * unbound (vraid_junbind_locked() sets junbinding before it clears
+ * jbound, and clears it once the metadata no longer does).  Inline: every
+ * write the journal does not log asks (vraid_cache_write()).
+ */
+static inline bool vraid_journal_binds(struct vraid_vd *vd)
+{
+	return READ_ONCE(vd->junbinding) || READ_ONCE(vd->jbound);
+}
+
 void vraid_journal_wait_unbind(struct vraid_vd *vd);
 void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
 			unsigned long start, u64 sector, struct page **pages,

@@ -276,10 +276,40 @@ journal_state() {
 	esac
 }
 
+# json_num KEY JSON: the number KEY has in JSON (the first; empty if none)
+json_num() {
+	echo "$2" | grep -o "\"$1\":[0-9]*" | head -n 1 | cut -d: -f2
+}
+
 # journal_num KEY: the number KEY of the attached journal (head_seq,
 # pending, vds, ...); empty without a journal
 journal_num() {
-	journal_json | grep -o "\"$1\":[0-9]*" | head -n 1 | cut -d: -f2
+	json_num "$1" "$(journal_json)"
+}
+
+# ctl_num KEY: a number of `vraidctl controller show --json` outside
+# "journal" (cache_bytes, dirty_bytes, dirty_high_bytes, ...)
+ctl_num() {
+	json_num "$1" "$(vraidctl controller show --json)"
+}
+
+# journal_new DEV: attach DEV as the controller's journal, which must
+# come up healthy (a new one, or one with nothing to replay)
+journal_new() {
+	vraidctl controller journal "$1" >/tmp/journal.out 2>&1 ||
+		{ cat /tmp/journal.out; fail "controller journal $1"; }
+	[ "$(journal_state)" = healthy ] ||
+		fail "journal state $(journal_state): $(vraidctl controller show --json)"
+}
+
+# destaged VD: wait until the controller cache holds nothing dirty (30 s)
+destaged() {
+	local i=0
+	while [ "$(vd_attr "$1" cache_dirty_bytes)" != 0 ]; do
+		i=$((i + 1))
+		[ $i -lt 300 ] || fail "still $(vd_attr "$1" cache_dirty_bytes) bytes dirty after 30 s"
+		sleep 0.1
+	done
 }
 
 # majmin DEV: "major:minor" of a block device node

@@ -19,23 +19,18 @@ ctl_json() {
 	vraidctl controller show --json || fail "controller show --json"
 }
 
-# jnum KEY JSON: the number KEY has in JSON
-jnum() {
-	echo "$2" | grep -o "\"$1\":[0-9]*" | head -n 1 | cut -d: -f2
-}
-
 mib0=$(cat /sys/module/vraid/parameters/cache_mib)
 j=$(ctl_json)
 echo "controller: $j"
-[ "$(jnum cache_bytes "$j")" = $((mib0 * 1048576)) ] ||
-	fail "controller show: size $(jnum cache_bytes "$j"), cache_mib $mib0"
-[ "$(jnum cache_default_bytes "$j")" = $((mib0 * 1048576)) ] ||
-	fail "default $(jnum cache_default_bytes "$j") is not the size loaded ($mib0 MiB)"
-max=$(jnum cache_max_bytes "$j")
+[ "$(json_num cache_bytes "$j")" = $((mib0 * 1048576)) ] ||
+	fail "controller show: size $(json_num cache_bytes "$j"), cache_mib $mib0"
+[ "$(json_num cache_default_bytes "$j")" = $((mib0 * 1048576)) ] ||
+	fail "default $(json_num cache_default_bytes "$j") is not the size loaded ($mib0 MiB)"
+max=$(json_num cache_max_bytes "$j")
 ram=$(awk '/^MemTotal/ { print $2 * 1024 }' /proc/meminfo)
 [ "$max" -le $((ram / 2)) ] && [ "$max" -gt $((ram / 4)) ] ||
 	fail "max $max for $ram bytes of RAM"
-[ "$(jnum dirty_bytes "$j")" = 0 ] || fail "dirty bytes without write-back: $j"
+[ "$(json_num dirty_bytes "$j")" = 0 ] || fail "dirty bytes without write-back: $j"
 vraidctl controller show | grep -q "$mib0 MiB" || fail "show: $(vraidctl controller show)"
 vraid-raw --drop-privs controller || fail "controller show as nobody"
 vraid-raw --drop-privs --want-message controller set-size cache-bytes=$((32 << 20)) ||
@@ -52,18 +47,18 @@ held=$(vd_attr $vd cache_bytes)
 echo "held after reading 32 MiB: $held bytes"
 [ "$held" -ge $((24 << 20)) ] || fail "only $held bytes cached after reading 32 MiB"
 j=$(ctl_json)
-[ "$(jnum vds "$j")" = 1 ] || fail "controller: $(jnum vds "$j") VDs, want 1"
-[ "$(jnum used_bytes "$j")" -ge "$held" ] || fail "controller used $(jnum used_bytes "$j") < VD's $held"
+[ "$(json_num vds "$j")" = 1 ] || fail "controller: $(json_num vds "$j") VDs, want 1"
+[ "$(json_num used_bytes "$j")" -ge "$held" ] || fail "controller used $(json_num used_bytes "$j") < VD's $held"
 
 vraidctl controller set cache-size=16M || fail "set cache-size=16M"
 kmsg | grep -q "vraid: controller cache 16 MiB" || fail "the kernel log does not say the new size"
 [ "$(cat /sys/module/vraid/parameters/cache_mib)" = 16 ] || fail "cache_mib is not 16"
 j=$(ctl_json)
-[ "$(jnum cache_bytes "$j")" = $((16 << 20)) ] || fail "size after set: $j"
+[ "$(json_num cache_bytes "$j")" = $((16 << 20)) ] || fail "size after set: $j"
 held=$(vd_attr $vd cache_bytes)
 echo "held after shrinking to 16 MiB: $held bytes"
 [ "$held" -le $((16 << 20)) ] || fail "VD holds $held bytes in a 16 MiB cache"
-[ "$(jnum used_bytes "$j")" -le $((16 << 20)) ] || fail "controller uses $(jnum used_bytes "$j") of 16 MiB"
+[ "$(json_num used_bytes "$j")" -le $((16 << 20)) ] || fail "controller uses $(json_num used_bytes "$j") of 16 MiB"
 fio --name=a --filename="$vd" --rw=write --bs=64k --size=$(mb 32) --randseed=1 \
 	--direct=1 --ioengine=libaio --iodepth=4 --verify=crc32c --verify_only=1 \
 	--verify_fatal=1 >/tmp/fio.ctl 2>&1 || { cat /tmp/fio.ctl; fail "data after the shrink"; }
@@ -75,13 +70,13 @@ for bad in 15M 1536K 0 x $(((ram / 1048576 / 2 + 1)))M; do
 		fail "cache-size=$bad was taken"
 	fi
 	grep -qi "size" /tmp/ctl.out || fail "cache-size=$bad: no reason given: $(cat /tmp/ctl.out)"
-	[ "$(jnum cache_bytes "$(ctl_json)")" = $((16 << 20)) ] || fail "cache-size=$bad changed the size"
+	[ "$(json_num cache_bytes "$(ctl_json)")" = $((16 << 20)) ] || fail "cache-size=$bad changed the size"
 done
 vraid-raw --expect EINVAL --want-message controller set-size cache-bytes=$((16 << 20 | 4096)) ||
 	fail "a size not a MiB multiple was taken"
 vraid-raw --expect EINVAL --want-message controller show cache-bytes=$((64 << 20)) ||
 	fail "SHOW with a size was taken"
-[ "$(jnum cache_bytes "$(ctl_json)")" = $((16 << 20)) ] || fail "a refused request changed the size"
+[ "$(json_num cache_bytes "$(ctl_json)")" = $((16 << 20)) ] || fail "a refused request changed the size"
 
 echo "--- journal requests without a journal, or with a device unfit for one"
 nojournal='"journal":{"state":"none","major":0,"minor":0,"size_bytes":0,"used_bytes":0,"device":"","uuid":"","head_seq":0,"tail_seq":0,"pending":0,"vds":0}'
@@ -90,7 +85,7 @@ no_journal() {
 	ctl_json | grep -qF "$nojournal" || fail "$1: controller show --json: $(ctl_json)"
 	vraidctl controller show | grep -q "^Journal: *none (write-back writes through)" ||
 		fail "$1: controller show: $(vraidctl controller show)"
-	[ "$(jnum cache_bytes "$(ctl_json)")" = $((16 << 20)) ] || fail "$1 changed the cache size"
+	[ "$(json_num cache_bytes "$(ctl_json)")" = $((16 << 20)) ] || fail "$1 changed the cache size"
 }
 # journal_refused ARGS... : `vraidctl controller journal ARGS` fails; its
 # stderr is in /tmp/ctl.out
@@ -178,5 +173,5 @@ fio --name=a --filename="$vd" --rw=write --bs=64k --size=$(mb 32) --randseed=1 \
 	--verify_fatal=1 >/tmp/fio.ctl 2>&1 || { cat /tmp/fio.ctl; fail "data after the shrinker"; }
 vd_delete "$vd"
 j=$(ctl_json)
-[ "$(jnum vds "$j")" = 0 ] && [ "$(jnum used_bytes "$j")" = 0 ] || fail "after delete: $j"
+[ "$(json_num vds "$j")" = 0 ] && [ "$(json_num used_bytes "$j")" = 0 ] || fail "after delete: $j"
 echo "controller: ok"

@@ -159,12 +159,6 @@ verify_data "$vd" "after checkpoints under load" 4
 	fail "$vd writes '$(write_in_effect "$vd")' after the load"
 vd_delete "$vd"
 
-# ctl_num KEY: a number of `vraidctl controller show --json` (the cache's)
-ctl_num() {
-	vraidctl controller show --json | grep -o "\"$1\":[0-9]*" | head -n 1 |
-		cut -d: -f2
-}
-
 # With only a mirror bound, dirty data is capped as with parity VDs (the
 # same rule, no parity records): a checkpoint writes out every dirty page
 # before the tail moves, and on slow members the uncapped cache (up to

@@ -17,11 +17,3 @@ LOGDEV=$(for d in $SAS_DEVS $SATA_DEVS $NVME_DEVS; do
 done | tail -n1)
 [ -n "$LOGDEV" ] || fail "no disk left for the crashio log"
 BLOCKS=4096	# 16 MiB written at random, 4 KiB at a time
-
-# journal_new: a first boot attaches JDEV, which must come up healthy
-journal_new() {
-	vraidctl controller journal "$JDEV" >/tmp/journal.out 2>&1 ||
-		{ cat /tmp/journal.out; fail "controller journal $JDEV"; }
-	[ "$(journal_state)" = healthy ] ||
-		fail "journal state $(journal_state): $(vraidctl controller show --json)"
-}

@@ -39,20 +39,7 @@ blk() {
 	dd if="$1" bs=512 skip="$2" count=8 iflag=direct 2>/dev/null
 }
 
-# destaged VD: wait until the controller cache holds nothing dirty
-destaged() {
-	local i=0
-	while [ "$(vd_attr "$1" cache_dirty_bytes)" != 0 ]; do
-		i=$((i + 1))
-		[ $i -lt 300 ] || fail "still $(vd_attr "$1" cache_dirty_bytes) bytes dirty after 30 s"
-		sleep 0.1
-	done
-}
-
-vraidctl controller journal "$JDEV" >/tmp/journal.out 2>&1 ||
-	{ cat /tmp/journal.out; fail "controller journal $JDEV"; }
-[ "$(journal_state)" = healthy ] ||
-	fail "journal state $(journal_state): $(vraidctl controller show --json)"
+journal_new "$JDEV"
 
 modprobe dm-flakey || fail "modprobe dm-flakey"
 XSZ=$(blockdev --getsz "$X")

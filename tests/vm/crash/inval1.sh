@@ -25,7 +25,7 @@
 . "$(dirname "$0")/common.sh"
 set -e
 [ "${POLICY:-}" = journal ] || fail "POLICY=journal expected (crash-test sets it)"
-journal_new
+journal_new "$JDEV"
 vd=$(vd_create $LM_OPTS --strip 16K --init fast --name inval$LEVEL \
 	--write-policy wb $LM_DEVS)
 expect_write "$vd" write_back

@@ -10,7 +10,7 @@ set -e
 # every acknowledged write counts.  DEGRADED=1: a member fails first.
 wpol=${POLICY:-}
 if [ "$wpol" = journal ]; then
-	journal_new
+	journal_new "$JDEV"
 	wpol=wb
 fi
 vd=$(vd_create $LM_OPTS --strip 16K --init fast --name crash$LEVEL \

@@ -49,11 +49,8 @@ if [ "${POLICY:-}" = journal ]; then
 		grep -q "journal .* attached" /tmp/asm.out ||
 			fail "assemble --scan did not attach the journal"
 		scanned=1
-		# what it held (see below for a journal with none)
 		grep -q "it holds acknowledged writes of 1 virtual drive" /tmp/asm.out &&
 			pending=1
-		[ "$pending" = 1 ] || [ "$logged" = 0 ] ||
-			echo "the journal held none of the VD's writes: a checkpoint ended after the last acknowledged one"
 	else
 		vraidctl controller journal "$JDEV" >/tmp/journal.out 2>&1 ||
 			{ cat /tmp/journal.out; fail "controller journal $JDEV"; }
@@ -62,17 +59,18 @@ if [ "${POLICY:-}" = journal ]; then
 		echo "journal on $JDEV: $st, $(journal_json)"
 		case "$st" in
 		replay-pending) pending=1 ;;
-		# a checkpoint that ended after the last acknowledged write
-		# (one around the cache waits for it, so crashio, writing one
-		# at a time, logs nothing meanwhile) leaves the journal empty:
-		# those writes are on the members (crashio verify below)
-		healthy) [ "$logged" = 0 ] ||
-			echo "the journal holds none of the VD's writes: a checkpoint ended after the last acknowledged one" ;;
+		healthy) ;;
 		*) fail "journal state '$st' after the power cut" ;;
 		esac
 		[ "$pending" = 0 ] || [ "$(journal_num pending)" -ge 1 ] ||
 			fail "replay pending for $(journal_num pending) VDs"
 	fi
+	# a checkpoint that ended after the last acknowledged write (one
+	# around the cache waits for it, so crashio, writing one at a time,
+	# logs nothing meanwhile) leaves the journal empty: those writes are
+	# on the members (crashio verify below)
+	[ "$pending" = 1 ] || [ "$logged" = 0 ] ||
+		echo "the journal holds none of the VD's writes: a checkpoint ended after the last acknowledged one"
 	# the kernel log names the VDs it waits for
 	[ "$pending" = 0 ] || dmesg | grep -q "holds writes of VD [0-9a-f-]*: assemble it" ||
 		fail "attach did not name the VD whose writes wait"

@@ -19,7 +19,7 @@
 . "$(dirname "$0")/common.sh"
 set -e
 [ "${POLICY:-}" = journal ] || fail "POLICY=journal expected (crash-test sets it)"
-journal_new
+journal_new "$JDEV"
 
 X=$(echo $LM_DEVS | awk '{ print $NF }')
 XSZ=$(blockdev --getsz "$X")
@@ -34,12 +34,7 @@ expect_write "$vd" write_back
 # A: logged, then on the members
 dd if=/dev/urandom of=/tmp/a bs=4k count=1 2>/dev/null
 dd if=/tmp/a of="$vd" bs=4k oflag=direct 2>/dev/null || fail "write of A"
-i=0
-while [ "$(vd_attr "$vd" cache_dirty_bytes)" != 0 ]; do
-	i=$((i + 1))
-	[ $i -lt 300 ] || fail "A not destaged after 30 s"
-	sleep 0.1
-done
+destaged "$vd"
 t0=$(journal_num tail_seq)
 # the region's write-intent bits set before X holds writes (the bitmap
 # is outside the data area anyway)
