@@ -1275,13 +1275,60 @@ int vraid_cache_drain(struct vraid_vd *vd)
 	return atomic_xchg(&c->derr, 0) ? -EIO : 0;
 }
 
-/* The bios held back: once older dirty data is out, into the engine. */
+/*
+ * Whether pages @bio touches are dirty since an epoch below @below; with
+ * @start, their lines not being destaged are destaged now (whole).
+ */
+static bool vraid_cache_old_range(struct vraid_vd *vd, struct bio *bio,
+				  u32 below, bool start)
+{
+	struct vraid_cache *c = vd->cache;
+	u64 sector = bio->bi_iter.bi_sector, end = bio_end_sector(bio), lno;
+	struct page *pages[VRAID_CLINE_PAGES];
+	bool old = false;
+
+	if (end <= sector)
+		return false;
+	for (lno = vraid_lno(sector); lno <= vraid_lno(end - 1); lno++) {
+		struct vraid_cbucket *b = vraid_cbucket_of(c, lno);
+		struct vraid_cline *l;
+		unsigned long flags;
+		u32 epoch;
+		u16 mask = 0;
+
+		if (!READ_ONCE(b->ndirty))
+			continue;
+		epoch = atomic_read(&c->epoch);
+		spin_lock_irqsave(&b->lock, flags);
+		l = vraid_cline_find(b, lno);
+		if (l && (l->dirty & vraid_line_mask(lno, sector, end)) &&
+		    (int)(l->epoch - below) < 0) {
+			old = true;
+			if (start && !l->busy)
+				mask = vraid_destage_take(l, pages);
+		}
+		spin_unlock_irqrestore(&b->lock, flags);
+		if (mask)
+			vraid_destage_line(vd, lno, mask, pages, epoch);
+	}
+	return old;
+}
+
+/*
+ * The bios held back: once the dirty data each touches (dirty when it
+ * came) is on the members, into the engine.  Only their lines are
+ * destaged and waited for, not the whole cache: a write sent around a
+ * cache that is being drained (a policy change), or a partial write over
+ * a hot line, waits for a line's destage, not for every dirty page.
+ */
 static void vraid_defer_work(struct work_struct *w)
 {
 	struct vraid_cache *c = container_of(w, struct vraid_cache, pwork);
+	struct vraid_vd *vd = c->vd;
 	struct bio_list bios;
 	struct bio *bio;
 	unsigned long flags;
+	u32 e;
 
 	for (;;) {
 		spin_lock_irqsave(&c->plock, flags);
@@ -1290,25 +1337,34 @@ static void vraid_defer_work(struct work_struct *w)
 		spin_unlock_irqrestore(&c->plock, flags);
 		if (bio_list_empty(&bios))
 			return;
-		if (vraid_cache_drain(c->vd))
-			atomic_set(&c->derr, 1);	/* for the next flush */
-		while ((bio = bio_list_pop(&bios)))
-			vraid_engine_submit(c->vd, bio,
+		/* lines dirtied from now on are of a later epoch */
+		e = atomic_inc_return(&c->epoch);
+		bio_list_for_each(bio, &bios)
+			vraid_cache_old_range(vd, bio, e, true);
+		while ((bio = bio_list_pop(&bios))) {
+			while (vraid_cache_old_range(vd, bio, e, true))
+				wait_event_timeout(c->dwait,
+						   !vraid_cache_old_range(vd, bio,
+									  e, false),
+						   HZ / 10);
+			vraid_engine_submit(vd, bio,
 					    VRAID_SUB_USER | VRAID_SUB_CHECKED);
+		}
 	}
 }
 
 /*
  * A user write of a VD (after the split to the limits, before the
  * engine).  Write-back takes whole aligned pages, VRAID_CACHE_MAX_PAGES at
- * most, into the cache: awb (not FUA) completes them at once, wb logs them
- * to the journal first (journal.c), FUA or not.  With awb any other
- * write over dirty data waits for it to reach the members first; with
- * wb any other write goes to the members with FUA and logs an
- * INVALIDATE.  Returns true if the bio is taken care of.  May sleep
- * (->submit_bio): for the dirty limit, memory and journal space, and,
- * for a write not logged while the VD is bound, for its unbind from the
- * journal to end (vraid_journal_wait_unbind()).
+ * most, into the cache: awb (not FUA) completes them at once, a VD bound
+ * to the journal (wb) logs them first (journal.c), FUA or not.  With awb
+ * any other write over dirty data waits for it to reach the members
+ * first; a bound VD's other writes, and all of them while its unbind
+ * drains the cache, go to the members with FUA and log an INVALIDATE.
+ * Returns true if the bio is taken care of.  May sleep (->submit_bio):
+ * for the dirty limit, memory and journal space, and, for a write the
+ * journal cannot log while the VD may be bound, for its unbind to send
+ * writes around or to end (vraid_journal_wait_unbind()).
  */
 bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 {
