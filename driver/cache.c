@@ -1376,22 +1376,27 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	u32 n = bio->bi_iter.bi_size >> PAGE_SHIFT;
 	u32 i, j, nl, got, newdirty = 0, replaced = 0;
 	unsigned long start;
-	bool jw;
+	bool jw, ja = false;
 
 	/*
-	 * Not logged while the VD is bound or being unbound (the policy
-	 * changed, the journal failed, before the unbind ends): a replay
+	 * A bound VD logs its writes, also once its write policy is no
+	 * longer wb, until the unbind begins (a checkpoint may hold it up);
+	 * while the unbind drains the cache they go around it and log
+	 * INVALIDATEs (ja).  Never unlogged while the VD may be bound (the
+	 * journal failed, the unbind waits for the VD's records): a replay
 	 * would write the older versions the journal holds over it.
 	 */
 	for (;;) {
-		jw = READ_ONCE(vd->write_policy) == VRAID_WRITE_BACK &&
-		     vraid_journal_get(vd);
+		jw = vraid_journal_get(vd);
 		if (jw || likely(!vraid_journal_binds(vd)) ||
 		    !bio_sectors(bio))
 			break;
+		ja = vraid_journal_get_around(vd);
+		if (ja)
+			break;
 		vraid_journal_wait_unbind(vd);
 	}
-	if (!(jw || vraid_awb(vd)) || bio_op(bio) != REQ_OP_WRITE ||
+	if (ja || !(jw || vraid_awb(vd)) || bio_op(bio) != REQ_OP_WRITE ||
 	    (bio->bi_opf & REQ_PREFLUSH) ||
 	    (!jw && (bio->bi_opf & REQ_FUA)) || !bio_sectors(bio) ||
 	    ((sector | bio_sectors(bio)) & (PAGE_SECTORS - 1)) ||
@@ -1486,7 +1491,7 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	return true;
 
 around:
-	if (jw && bio_sectors(bio)) {
+	if ((jw || ja) && bio_sectors(bio)) {
 		bio = vraid_journal_bypass(vd, bio);
 		if (vraid_cache_conflict(c, bio))
 			vraid_cache_defer(c, bio);

@@ -221,10 +221,12 @@ static void vraid_flush_work(struct work_struct *work)
 		 * First run: what the controller cache holds dirty goes to
 		 * the members (on vraid_cache_wq, which may wait for it),
 		 * unless the journal holds it (every completed write of a
-		 * bound VD is in a durable record), then send the flushes
-		 * (a bias holds the count up).
+		 * bound VD, or of one whose unbind drains the cache, is in a
+		 * durable record or went around), then send the flushes (a
+		 * bias holds the count up).
 		 */
-		if (!READ_ONCE(vd->jbound) && vraid_cache_drain(vd))
+		if (!READ_ONCE(vd->jbound) && !READ_ONCE(vd->jaround) &&
+		    vraid_cache_drain(vd))
 			fl->status = BLK_STS_IOERR;
 		fl->sent = true;
 		atomic_set(&fl->pending, 0);

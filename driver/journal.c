@@ -47,6 +47,14 @@
  * until each has been assembled (or the records are discarded) nothing
  * is logged, the tail stays, and wb writes through.
  *
+ * Unbind (a policy change, a stop): the VD stops logging, its writes in
+ * flight end (those whose record did not start park), its cache drains
+ * to the members, which flush, and its metadata stops naming the
+ * journal.  While the cache drains, writes go around it as a bound VD's
+ * writes the cache does not take do (to the members, then an
+ * INVALIDATE; on parity VDs their columns log parity records), so that
+ * none waits for the drain unless it overlaps dirty data.
+ *
  * Failure: the first failed record write fails the journal.  The writes
  * of that and every later record complete once their VD is drained to
  * the members and flushed, and its metadata no longer names the journal
@@ -663,13 +671,20 @@ static void vraid_jrec_endio(struct bio *bio)
 		wake_up_all(&vraid_jidle);
 }
 
-/* Whether every VD with a write in @r still logs (none being unbound). */
-static bool vraid_jrec_bound(struct vraid_jrec *r)
+/*
+ * Whether every VD with a write in @r still logs: it is bound, or (with
+ * @unbinding) being unbound.  A write holds a reference on its VD until
+ * its record is done, which keeps junbinding set: the unbind's first
+ * wait ends once the records of the writes the cache took are, and
+ * writes sent around while it drains log their INVALIDATEs.
+ */
+static bool vraid_jrec_bound(struct vraid_jrec *r, bool unbinding)
 {
 	struct vraid_jw *w;
 
 	list_for_each_entry(w, &r->jws, node)
-		if (!READ_ONCE(w->vd->jbound))
+		if (!READ_ONCE(w->vd->jbound) &&
+		    !(unbinding && READ_ONCE(w->vd->junbinding)))
 			return false;
 	return true;
 }
@@ -727,7 +742,8 @@ static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
 
 	for (;;) {
 		spin_lock_irqsave(&j->lock, flags);
-		if (j->state != VRAID_JOURNAL_HEALTHY || !vraid_jrec_bound(r))
+		if (j->state != VRAID_JOURNAL_HEALTHY ||
+		    !vraid_jrec_bound(r, true))
 			break;
 		if (vraid_jfits_locked(j, blocks, start, &padn, parity)) {
 			if (padn && !pad) {
@@ -771,6 +787,12 @@ static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
 			full = true;
 			break;
 		}
+		/*
+		 * A VD being unbound holds vds_mutex, so no checkpoint makes
+		 * room until its unbind ends, which waits for this record.
+		 */
+		if (!vraid_jrec_bound(r, false))
+			break;
 		spin_unlock_irqrestore(&j->lock, flags);
 		vraid_jkick_checkpoint(j);
 		wait_event_timeout(j->wait, vraid_jroom(j, blocks), HZ / 10);
@@ -840,10 +862,20 @@ static void vraid_jsend(struct vraid_journal *j, struct list_head *batch,
 					   PAGE_SIZE);
 	}
 	if (!vraid_jreserve(j, r, 1 + pages, &start, false)) {
+		struct vraid_jw *tmp;
 		unsigned long flags;
 
+		/*
+		 * The writes of VDs still bound to a healthy journal go back
+		 * to the head of the open ones, for the next record: only a
+		 * VD being unbound, with no room now, made this one fail.
+		 */
 		spin_lock_irqsave(&j->lock, flags);
 		j->nflight--;
+		list_for_each_entry_safe_reverse(w, tmp, &r->jws, node)
+			if (j->state == VRAID_JOURNAL_HEALTHY &&
+			    READ_ONCE(w->vd->jbound))
+				list_move(&w->node, &j->open);
 		spin_unlock_irqrestore(&j->lock, flags);
 		vraid_jws_complete(j, &r->jws, false);
 		vraid_jrec_free(j, r);
@@ -961,6 +993,17 @@ bool vraid_journal_get(struct vraid_vd *vd)
 	return vraid_jget(vd, &vd->jbound);
 }
 
+/*
+ * Whether a write of @vd, which is being unbound, may go around the cache
+ * now (vraid_journal_bypass(): to the members with FUA, then an
+ * INVALIDATE): while the unbind drains the cache (vd->jaround), with a
+ * reference as vraid_journal_get() gives.
+ */
+bool vraid_journal_get_around(struct vraid_vd *vd)
+{
+	return vraid_jget(vd, &vd->jaround);
+}
+
 void vraid_journal_put(struct vraid_vd *vd)
 {
 	vraid_jput_vd(vd);
@@ -968,14 +1011,14 @@ void vraid_journal_put(struct vraid_vd *vd)
 
 /*
  * A user write of @vd that the journal does not log while @vd is bound
- * or being unbound, in ->submit_bio: its write policy is no longer wb,
- * or the journal failed, and the unbind has not ended (it may not even
- * have begun: a checkpoint holds vds_mutex for as long as its drain
- * takes).  Until it ends the metadata names the journal, and a replay
- * after a crash would write the older versions it holds over this write;
- * so it waits (which on slow members, with a large journal's dirty cap,
- * can take minutes), a tenth of a second at a time: the caller looks
- * again (the VD may be bound anew meanwhile, wb logs again).
+ * or being unbound, in ->submit_bio: the journal failed, or the unbind
+ * has begun but does not yet send writes around the cache (it waits for
+ * the VD's records in flight).  Until the unbind ends the metadata names
+ * the journal, and a replay after a crash would write the older versions
+ * it holds over this write; so it waits, a tenth of a second at a time:
+ * the caller looks again (writes may go around by then, or the VD be
+ * bound anew).  After a journal failure that lasts until the cache is
+ * written out, which on slow members can take seconds.
  */
 void vraid_journal_wait_unbind(struct vraid_vd *vd)
 {
@@ -1239,19 +1282,23 @@ static void vraid_jbypass_endio(struct bio *clone)
 
 /*
  * Whether a write around the cache of @pages may go to a parity VD now,
- * counted if so: not while a checkpoint runs, and with at most
- * ring / VRAID_J_BYPASS pages of them in flight (one alone whatever its
- * size), since each column it writes logs a parity record.  Always once
- * @vd is being unbound or the journal fails.
+ * counted if so: not while a checkpoint is queued or runs, and with at
+ * most ring / VRAID_J_BYPASS pages of them in flight (one alone whatever
+ * its size), since each column it writes logs a parity record.  While
+ * @vd's unbind drains its cache (jaround) only the second rule holds: no
+ * checkpoint runs until the unbind ends, and that waits for these
+ * writes.  Always once the journal fails, or @vd's unbind no longer
+ * sends writes around (they do not log).
  */
 static bool vraid_jbypass_ok(struct vraid_journal *j, struct vraid_vd *vd,
 			     u32 pages)
 {
 	u32 inflight = READ_ONCE(j->byp_pages);
+	bool around = READ_ONCE(vd->jaround);
 
-	return !READ_ONCE(vd->jbound) ||
+	return !(READ_ONCE(vd->jbound) || around) ||
 	       READ_ONCE(j->state) != VRAID_JOURNAL_HEALTHY ||
-	       (!vraid_jcp_holds(j) &&
+	       ((around || !vraid_jcp_holds(j)) &&
 		(!inflight || inflight + pages <= j->ring / VRAID_J_BYPASS));
 }
 
@@ -1442,6 +1489,26 @@ static void vraid_jparked_end(struct vraid_journal *j, struct list_head *list)
 }
 
 /*
+ * The writes of @vd, being unbound, that wait for a record (open) complete
+ * unjournalled (as if their record had found no room): with the ring
+ * full, a record of another VD that waits for room ahead of them would
+ * hold them back until a checkpoint, which cannot run before this unbind
+ * ends, and that waits for them.
+ */
+static void vraid_jopen_evict(struct vraid_journal *j, struct vraid_vd *vd)
+{
+	struct vraid_jw *w, *tmp;
+	LIST_HEAD(out);
+
+	spin_lock_irq(&j->lock);
+	list_for_each_entry_safe(w, tmp, &j->open, node)
+		if (w->vd == vd)
+			list_move_tail(&w->node, &out);
+	spin_unlock_irq(&j->lock);
+	vraid_jws_complete(j, &out, false);
+}
+
+/*
  * With vds_mutex held: stop logging, get the VD's data out; the writes
  * that were not journalled complete once the metadata says so.  Until
  * then the metadata names the journal, and the drain's member writes
@@ -1453,23 +1520,40 @@ static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 				 bool write_md)
 {
 	LIST_HEAD(parked);
+	bool md;
 
 	WRITE_ONCE(vd->junbinding, true);
 	smp_wmb();			/* a write not logged sees it */
 	WRITE_ONCE(vd->jbound, false);
 	smp_mb();			/* against vraid_journal_get() */
-	wait_event(vd->jwait, !atomic_read(&vd->jrefs));
+	while (!wait_event_timeout(vd->jwait, !atomic_read(&vd->jrefs),
+				   HZ / 10))
+		if (!vraid_jroom(j, VRAID_J_MAX_PAYLOAD))
+			vraid_jopen_evict(j, vd);
+	/*
+	 * Every write the cache took is logged (or parked).  While the cache
+	 * drains, writes go around it and log INVALIDATEs rather than wait:
+	 * a write over dirty data waits for it (vraid_cache_defer()), and
+	 * the records that logged older versions of the rest are older than
+	 * their INVALIDATEs.
+	 */
+	WRITE_ONCE(vd->jaround, true);
 	if (vraid_cache_drain(vd))
 		pr_warn("%s: writing out the controller cache failed\n",
 			vd->disk->disk_name);
 	vraid_members_flush(vd);
-	if (vraid_jparked_take(j, vd, &parked) || write_md)
+	md = vraid_jparked_take(j, vd, &parked) || write_md;
+	if (md)
 		vraid_jmd(vd, j, false);
 	else
 		vd->cache_flags &= ~VRAID_MD_CF_JOURNAL;
+	WRITE_ONCE(vd->jaround, false);
 	WRITE_ONCE(vd->jparity, false);
 	smp_mb();			/* against vraid_jget() */
 	wait_event(vd->jwait, !atomic_read(&vd->jrefs));
+	/* writes sent around whose INVALIDATE the journal, failed, did not take */
+	if (vraid_jparked_take(j, vd, &parked) && !md)
+		vraid_jmd(vd, j, false);
 	list_del_init(&vd->jnode);
 	j->nvds--;
 	vraid_jnpar_update(j);

@@ -722,9 +722,12 @@ static void vraid_handle_batch(struct vraid_stripe *sh, struct list_head *batch)
 		}
 	}
 
-	/* while a VD is being unbound, its drain's writes are logged still */
+	/*
+	 * while a VD is being unbound, its drain's writes are logged still,
+	 * and those sent around the cache meanwhile (jaround)
+	 */
 	if (any_write && READ_ONCE(vd->jparity) &&
-	    (destage || READ_ONCE(vd->jbound)))
+	    (destage || READ_ONCE(vd->jbound) || READ_ONCE(vd->jaround)))
 		vraid_log_row(sh, r);
 	vraid_write_row(sh, r, fua);
 	if (READ_ONCE(vd->state) == VRAID_VD_OFFLINE) {

@@ -136,14 +136,18 @@ struct vraid_vd {
 	 * the I/O path) and whether destages log parity records (jparity,
 	 * the same: from the bind until the unbind's metadata write; while
 	 * bound, every member write does), with the records in flight
-	 * (jrefs).
+	 * (jrefs).  While the unbind drains the cache (jaround, the same),
+	 * writes go around it to the members and log INVALIDATEs (and
+	 * their columns parity records), as a bound VD's writes the cache
+	 * does not take do.
 	 */
 	u8 journal_uuid[16];
 	u64 journal_floor;
 	u32 cache_flags;		/* VRAID_MD_CF_* */
 	bool jbound;
 	bool jparity;
-	bool junbinding;		/* user writes wait (vds_mutex; I/O path) */
+	bool jaround;
+	bool junbinding;		/* vds_mutex; read on the I/O path */
 	struct list_head jnode;		/* the journal's bound VDs */
 	atomic_t jrefs;
 	wait_queue_head_t jwait;	/* jrefs reaching zero */
@@ -291,6 +295,7 @@ int vraid_journal_module_init(void);
 void vraid_journal_module_exit(void);
 u32 vraid_journal_sub_flags(struct bio *bio);
 bool vraid_journal_get(struct vraid_vd *vd);
+bool vraid_journal_get_around(struct vraid_vd *vd);
 void vraid_journal_put(struct vraid_vd *vd);
 
 /*

@@ -1,24 +1,32 @@
 #!/bin/sh
-# Crash test with a set order (tests/vm/crash-test LEVELs), first boot: a
-# write-policy change from wb while a journal checkpoint runs.  A fresh
-# VD writing back through the controller's journal (one member under a
-# dm device, X) takes A (4 KiB at VD block 0), logged and then destaged
-# (on the members, its record still in the journal).  Member sectors
-# from 512 KiB into X's data area on then hold writes (dm-delay, ten
-# minutes); 1 MiB at VD 4 MiB (their blocks reach X there) is written
-# over and over until the journal holds a quarter of its ring, so a
-# checkpoint starts whose drain cannot end: it holds the journal's VDs
-# (vds_mutex).  `vraidctl set VD write-policy=wt` then switches the
-# policy and waits there to unbind the VD from the journal: the VD's
-# metadata names the journal until that ends.  A2 is written over A now:
-# not logged (the policy is wt), it must not be acknowledged before the
-# unbind ends (a replay would write the journal's A over it).  Until
-# the twenty-third session it went to the members at once and was
-# acknowledged.  Then the power goes.  The log disk gets A, A2, whether
-# A2 was acknowledged, and the last 1 MiB written, for switch2.sh.
+# Crash test with a set order (tests/vm/crash-test LEVELs and LEVELu),
+# first boot: a write-policy change from wb while something holds it up.
+# A fresh VD writing back through the controller's journal (one member
+# under a dm device, X) takes A (4 KiB at VD block 0), logged and then
+# destaged (on the members, its record still in the journal).  Member
+# sectors from 512 KiB into X's data area on then hold writes (dm-delay,
+# ten minutes), and 1 MiB at VD 4 MiB (their blocks reach X there) is
+# written:
+#  - SWITCH=checkpoint (LEVELs): over and over until the journal holds a
+#    quarter of its ring, so a checkpoint starts whose drain cannot end:
+#    it holds the journal's VDs (vds_mutex), and `vraidctl set VD
+#    write-policy=wt` waits there to unbind the VD.  The VD is still
+#    bound: its writes are logged.  (Until the twenty-third session they
+#    went to the members unlogged and were acknowledged, and the replay
+#    wrote the journal's A over A2; in that session they waited.)
+#  - SWITCH=drain (LEVELu): once, so that the cache holds it dirty and
+#    the unbind's drain cannot end.  Writes go around the cache then, to
+#    the members, and log INVALIDATEs (until the twenty-fourth session
+#    they waited for the drain).
+# A2 is written over A now; it must be acknowledged while the change
+# waits, and must not be lost to a replay (which would write the
+# journal's A over it unless A2 is logged after it).  Then the power goes.
+# The log disk gets A, A2, whether A2 was acknowledged, and the last
+# 1 MiB written, for switch2.sh.
 . "$(dirname "$0")/common.sh"
 set -e
 [ "${POLICY:-}" = journal ] || fail "POLICY=journal expected (crash-test sets it)"
+case ${SWITCH:-} in checkpoint | drain) ;; *) fail "SWITCH=checkpoint or drain expected (crash-test sets it)" ;; esac
 journal_new "$JDEV"
 
 X=$(echo $LM_DEVS | awk '{ print $NF }')
@@ -50,45 +58,55 @@ printf '%s\n' "0 $hold linear $X 0" \
 	dmsetup load vs-x || fail "dmsetup load vs-x"
 dmsetup resume vs-x || fail "dmsetup resume vs-x"
 
-# 1 MiB at 4 MiB over and over (under every level's dirty cap: nothing
-# waits for the destage X holds) until a quarter of the ring is in use
+# 1 MiB at 4 MiB (under every level's dirty cap: nothing waits for the
+# destage X holds), over and over until a quarter of the ring is in use
+# (checkpoint), or once (drain)
 ring=$(journal_num size_bytes)
 n=0
-while [ "$(journal_num used_bytes)" -lt $((ring / 4 + (1 << 20))) ]; do
+while :; do
 	n=$((n + 1))
 	[ $n -le 100 ] || fail "the journal holds only $(journal_num used_bytes) of $ring bytes after 100 MiB"
 	dd if=/dev/urandom of=/tmp/last bs=64k count=16 2>/dev/null
 	dd if=/tmp/last of="$vd" bs=64k seek=64 oflag=direct 2>/dev/null ||
 		fail "write $n at 4 MiB"
+	[ "$SWITCH" = checkpoint ] || break
+	[ "$(journal_num used_bytes)" -lt $((ring / 4 + (1 << 20))) ] || break
 done
 sleep 2
 [ "$(journal_num tail_seq)" = "$t0" ] ||
 	fail "the tail moved ($t0 -> $(journal_num tail_seq)): a checkpoint ended although X holds writes"
-echo "$n MiB written at 4 MiB; the journal holds $(journal_num used_bytes) of $ring bytes, a checkpoint waits for X"
+[ "$(vd_attr "$vd" cache_dirty_bytes)" -gt 0 ] ||
+	fail "nothing dirty in the cache although X holds writes"
+echo "$n MiB written at 4 MiB; the journal holds $(journal_num used_bytes) of $ring bytes, $(vd_attr "$vd" cache_dirty_bytes) bytes dirty wait for X"
 
 vraidctl set "$vd" write-policy=wt >/tmp/set.out 2>&1 &
 setpid=$!
 sleep 2
 kill -0 $setpid 2>/dev/null ||
-	fail "write-policy=wt ended while the checkpoint held the journal ($(cat /tmp/set.out))"
+	fail "write-policy=wt ended although X holds the $SWITCH ($(cat /tmp/set.out))"
+[ "$(vd_attr "$vd" write_policy)" = write-through ] ||
+	fail "sysfs write_policy $(vd_attr "$vd" write_policy) while the change waits"
 
-# A2 over A, not logged: it must wait for the unbind
+# A2 over A: acknowledged while the change waits (logged, or sent
+# around the cache with an INVALIDATE after A's record)
 dd if=/dev/urandom of=/tmp/a2 bs=4k count=1 2>/dev/null
 dd if=/tmp/a2 of="$vd" bs=4k oflag=direct 2>/dev/null &
 ddpid=$!
-sleep 3
-acked=0
-if kill -0 $ddpid 2>/dev/null; then
-	echo "A2 waits for the unbind from the journal"
-else
-	wait $ddpid || fail "the write of A2 failed"
-	acked=1
-	echo "A2 was acknowledged before the unbind ended"
-fi
+i=0
+while kill -0 $ddpid 2>/dev/null; do
+	i=$((i + 1))
+	[ $i -lt 300 ] || fail "A2 waited 30 s for the write-policy change ($SWITCH held by X)"
+	sleep 0.1
+done
+wait $ddpid || fail "the write of A2 failed"
+acked=1
+kill -0 $setpid 2>/dev/null ||
+	fail "write-policy=wt ended although X holds the $SWITCH ($(cat /tmp/set.out))"
+echo "A2 was acknowledged while write-policy=wt waits for the $SWITCH"
 # the log disk: A, A2, the acknowledgement, the last 1 MiB
 { cat /tmp/a /tmp/a2; echo "$acked" | dd bs=4k conv=sync 2>/dev/null; cat /tmp/last; } |
 	dd of="$LOGDEV" bs=4k oflag=direct,sync 2>/dev/null || fail "saving the reference on $LOGDEV"
-echo "RAID$LEVEL on $LM_DEVS, journal on $JDEV: A logged and destaged, a checkpoint held, write-policy=wt waiting for it, A2 over A; power cut"
+echo "RAID$LEVEL on $LM_DEVS, journal on $JDEV: A logged and destaged, the $SWITCH held, write-policy=wt waiting for it, A2 over A; power cut"
 echo "@@VRAID-KILL-IN@@ 0.5"
 sleep 600
 fail "still alive: the power cut did not come"

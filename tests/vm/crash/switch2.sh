@@ -1,10 +1,11 @@
 #!/bin/sh
 # Crash test with a set order, second boot (switch1.sh wrote A, logged
-# and destaged, held a checkpoint, switched write-policy to wt, wrote A2
-# over A and cut the power): assembly replays the journal.  A2, if it
-# was acknowledged, must read back (the journal's A, older, must not be
-# written over it); if not, block 0 reads A or A2.  The 1 MiB at 4 MiB
-# last written reads back; vraid's check finds the VD consistent.
+# and destaged, held a checkpoint or the unbind's drain, switched
+# write-policy to wt, wrote A2 over A and cut the power): assembly
+# replays the journal.  A2, if it was acknowledged, must read back (the
+# journal's A, older, must not be written over it); if not, block 0 reads
+# A or A2.  The 1 MiB at 4 MiB last written reads back; vraid's check
+# finds the VD consistent.
 . "$(dirname "$0")/common.sh"
 set -e
 dd if="$LOGDEV" of=/tmp/a bs=4k count=1 iflag=direct 2>/dev/null
@@ -35,4 +36,4 @@ vraidctl wait "$vd" >/dev/null
 [ "$(vd_attr $vd mismatch_cnt)" = 0 ] ||
 	fail "vraid check: $(vd_attr $vd mismatch_cnt) mismatches after the replay"
 dmesg_check || fail "the kernel log shows problems"
-echo "RAID$LEVEL: no acknowledged write lost across a policy change held by a checkpoint"
+echo "RAID$LEVEL: no acknowledged write lost across a policy change held by a member"
