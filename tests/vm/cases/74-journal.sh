@@ -5,7 +5,8 @@
 # a write-back VD (write-policy=wb) writes back through it: writes read
 # back verified whatever their size, the journal's head sequence grows,
 # data survives stop and assembly; write and io policies switched
-# under a verify load lose nothing; `journal none` makes the VD write
+# under a verify load lose nothing, nor does a second VD logging to the
+# journal meanwhile; `journal none` makes the VD write
 # through (no_journal), attaching the same device again (as it is, no
 # replay pending) makes it write back again; the journal failing under a
 # verify load (dm-linear switched to the error target) loses nothing: no
@@ -180,13 +181,31 @@ fio_verify "$vd" h --rw=randwrite --bs=4k --size=$(mb 4) --offset=$(mb 80) --ran
 [ "$(journal_num head_seq)" -gt "$h2" ] || fail "writes after re-attaching were not logged"
 verify_data "$vd" "after re-attaching"
 
-echo "--- policies switched under a verify load, the journal attached"
+echo "--- policies switched under a verify load, the journal attached, a second VD logging"
+# a second wb VD shares the journal's records: its writes must go on
+# while the first one's unbinds drain (none may be parked until an
+# unbind of its own, which never comes)
+vd2=$(vd_create --level 1 --init fast --write-policy wb "$J2" "$SMALL_ON")
+settle
+expect_write "$vd2" write_back
+fio_verify "$vd2" two --rw=randwrite --bs=4k --size=$(mb 16) --randseed=13 \
+	--iodepth=8 --verify_backlog=64 --loops=6 &
+pid2=$!
 fio_verify "$vd" sw --rw=randwrite --bs=4k --size=$(mb 8) --offset=$(mb 88) --randseed=12 \
 	--iodepth=8 --verify_backlog=64 --loops=3 &
 switch_under_load "$vd" $! write-policy=wt write-policy=wb io-policy=cached \
 	write-policy=awb write-policy=wb io-policy=direct
 wait $! || fail "fio under policy switches with the journal attached"
 echo "$SWITCHES switches"
+i=0
+while kill -0 $pid2 2>/dev/null; do
+	i=$((i + 1))
+	[ $i -lt 1200 ] || fail "the second VD's load did not end within 120 s of the switches"
+	sleep 0.1
+done
+wait $pid2 || fail "fio on the second VD, while the first one's policy switched"
+expect_write "$vd2" write_back
+vd_delete "$vd2"
 vraidctl set "$vd" write-policy=wb io-policy=direct >/dev/null || fail "back to wb"
 expect_write "$vd" write_back
 verify_data "$vd" "after the policy switches"
