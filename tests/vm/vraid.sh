@@ -312,6 +312,47 @@ destaged() {
 	done
 }
 
+# await PID SECONDS WHAT: wait up to SECONDS for PID (a job of this
+# shell) to end, failing with WHAT if it has not; returns its status
+await() {
+	local i=0
+	while kill -0 "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt $(($2 * 10)) ] || fail "$3"
+		sleep 0.1
+	done
+	wait "$1"
+}
+
+# dm_over NAME DEV: /dev/mapper/NAME, a dm-linear over all of DEV
+dm_over() {
+	echo "0 $(blockdev --getsz "$2") linear $2 0" | dmsetup create "$1" ||
+		fail "dmsetup create $1 over $2"
+	settle
+	[ -b "/dev/mapper/$1" ] || fail "/dev/mapper/$1 missing"
+}
+
+# dm_hold NAME DEV FROM: NAME (dm_over DEV) holds writes from sector
+# FROM of DEV on for ten minutes (dm-delay); dm_release NAME DEV lets
+# them go (a suspend sends what it delays)
+dm_hold() {
+	local sz
+	sz=$(blockdev --getsz "$2")
+	modprobe dm-delay || fail "modprobe dm-delay"
+	dmsetup suspend "$1" || fail "dmsetup suspend $1"
+	printf '%s\n' "0 $3 linear $2 0" \
+		"$3 $((sz - $3)) delay $2 $3 0 $2 $3 600000" |
+		dmsetup load "$1" || fail "dmsetup load $1"
+	dmsetup resume "$1" || fail "dmsetup resume $1"
+}
+
+dm_release() {
+	dmsetup suspend "$1" || fail "dmsetup suspend $1"
+	echo "0 $(blockdev --getsz "$2") linear $2 0" | dmsetup load "$1" ||
+		fail "dmsetup load $1"
+	dmsetup resume "$1" || fail "dmsetup resume $1"
+}
+
 # majmin DEV: "major:minor" of a block device node
 majmin() {
 	local t

@@ -197,13 +197,8 @@ switch_under_load "$vd" $! write-policy=wt write-policy=wb io-policy=cached \
 	write-policy=awb write-policy=wb io-policy=direct
 wait $! || fail "fio under policy switches with the journal attached"
 echo "$SWITCHES switches"
-i=0
-while kill -0 $pid2 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -lt 1200 ] || fail "the second VD's load did not end within 120 s of the switches"
-	sleep 0.1
-done
-wait $pid2 || fail "fio on the second VD, while the first one's policy switched"
+await $pid2 120 "the second VD's load did not end within 120 s of the switches" ||
+	fail "fio on the second VD, while the first one's policy switched"
 expect_write "$vd2" write_back
 vd_delete "$vd2"
 vraidctl set "$vd" write-policy=wb io-policy=direct >/dev/null || fail "back to wb"

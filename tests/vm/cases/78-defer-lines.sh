@@ -23,23 +23,14 @@ members=$(mixed_members 4)
 # shellcheck disable=SC2086 # the members, one word each
 zero_members 0 $members
 X=$(echo $members | awk '{ print $NF }')
-XSZ=$(blockdev --getsz "$X")
-modprobe dm-delay || fail "modprobe dm-delay"
-echo "0 $XSZ linear $X 0" | dmsetup create vd-x || fail "dmsetup create vd-x"
-settle
-[ -b /dev/mapper/vd-x ] || fail "/dev/mapper/vd-x missing"
+dm_over vd-x "$X"
 vd=$(vd_create --level 5 --strip 16K --init fast --write-policy awb \
 	$(echo $members | sed "s#$X#/dev/mapper/vd-x#"))
 settle
 
 # X holds writes from 512 KiB into its data area on (VD block 0's row is
 # before that; VD 4 MiB reaches X after it)
-hold=$((DATA_OFFSET + 1024))
-dmsetup suspend vd-x || fail "dmsetup suspend vd-x"
-printf '%s\n' "0 $hold linear $X 0" \
-	"$hold $((XSZ - hold)) delay $X $hold 0 $X $hold 600000" |
-	dmsetup load vd-x || fail "dmsetup load vd-x"
-dmsetup resume vd-x || fail "dmsetup resume vd-x"
+dm_hold vd-x "$X" $((DATA_OFFSET + 1024))
 
 # 1 MiB at 4 MiB: dirty, and its destage (every 2 s) waits for X
 dd if=/dev/urandom of=/tmp/held bs=64k count=16 2>/dev/null
@@ -61,14 +52,8 @@ ddpid=$!
 dd if="$vd" of=/tmp/r bs=512 skip=9 count=1 iflag=direct 2>/dev/null &
 rdpid=$!
 for pid in $ddpid $rdpid; do
-	i=0
-	while kill -0 $pid 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -lt 600 ] ||
-			fail "a partial write or read over dirty data waited 60 s: it waits for the dirty data X holds"
-		sleep 0.1
-	done
-	wait $pid || fail "the partial write or read failed"
+	await $pid 60 "a partial write or read over dirty data waited 60 s: it waits for the dirty data X holds" ||
+		fail "the partial write or read failed"
 done
 echo "a 1 KiB write and a 512-byte read over dirty data took $(awk "BEGIN { print $(now) - $t0 }") s while X holds other dirty data"
 dd if=/tmp/b bs=512 skip=9 count=1 2>/dev/null | cmp -s - /tmp/r ||
@@ -81,9 +66,7 @@ cmp -s /tmp/got /tmp/want || fail "block 0 does not read back B with the 1 KiB o
 	fail "the dirty 1 MiB X holds went out"
 
 # X lets writes go: everything goes out and reads back
-dmsetup suspend vd-x || fail "dmsetup suspend vd-x"	# sends what it delays
-echo "0 $XSZ linear $X 0" | dmsetup load vd-x || fail "dmsetup load vd-x"
-dmsetup resume vd-x || fail "dmsetup resume vd-x"
+dm_release vd-x "$X"
 destaged "$vd"
 dd if="$vd" of=/tmp/got bs=64k skip=64 count=16 iflag=direct 2>/dev/null ||
 	fail "read at 4 MiB"

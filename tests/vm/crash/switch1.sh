@@ -30,11 +30,7 @@ case ${SWITCH:-} in checkpoint | drain) ;; *) fail "SWITCH=checkpoint or drain e
 journal_new "$JDEV"
 
 X=$(echo $LM_DEVS | awk '{ print $NF }')
-XSZ=$(blockdev --getsz "$X")
-modprobe dm-delay || fail "modprobe dm-delay"
-echo "0 $XSZ linear $X 0" | dmsetup create vs-x || fail "dmsetup create vs-x"
-settle
-[ -b /dev/mapper/vs-x ] || fail "/dev/mapper/vs-x missing"
+dm_over vs-x "$X"
 vd=$(vd_create $LM_OPTS --strip 16K --init fast --name switch$LEVEL \
 	--write-policy wb $(echo $LM_DEVS | sed "s#$X#/dev/mapper/vs-x#"))
 expect_write "$vd" write_back
@@ -51,12 +47,7 @@ dd if=/dev/urandom of="$vd" bs=64k seek=64 count=16 oflag=direct 2>/dev/null ||
 
 # X holds writes from 512 KiB into its data area on (VD block 0's row
 # is before that on every level)
-hold=$((DATA_OFFSET + 1024))
-dmsetup suspend vs-x || fail "dmsetup suspend vs-x"
-printf '%s\n' "0 $hold linear $X 0" \
-	"$hold $((XSZ - hold)) delay $X $hold 0 $X $hold 600000" |
-	dmsetup load vs-x || fail "dmsetup load vs-x"
-dmsetup resume vs-x || fail "dmsetup resume vs-x"
+dm_hold vs-x "$X" $((DATA_OFFSET + 1024))
 
 # 1 MiB at 4 MiB (under every level's dirty cap: nothing waits for the
 # destage X holds), over and over until a quarter of the ring is in use
@@ -91,14 +82,8 @@ kill -0 $setpid 2>/dev/null ||
 # around the cache with an INVALIDATE after A's record)
 dd if=/dev/urandom of=/tmp/a2 bs=4k count=1 2>/dev/null
 dd if=/tmp/a2 of="$vd" bs=4k oflag=direct 2>/dev/null &
-ddpid=$!
-i=0
-while kill -0 $ddpid 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -lt 300 ] || fail "A2 waited 30 s for the write-policy change ($SWITCH held by X)"
-	sleep 0.1
-done
-wait $ddpid || fail "the write of A2 failed"
+await $! 30 "A2 waited 30 s for the write-policy change ($SWITCH held by X)" ||
+	fail "the write of A2 failed"
 acked=1
 kill -0 $setpid 2>/dev/null ||
 	fail "write-policy=wt ended although X holds the $SWITCH ($(cat /tmp/set.out))"
