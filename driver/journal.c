@@ -969,7 +969,8 @@ static struct vraid_jw *vraid_jw_alloc(struct vraid_journal *j,
 
 /*
  * A reference on @vd's use of the journal if *@on (vd->jbound: its
- * writes are logged; vd->jparity: its destages log parity records) and
+ * writes are logged; vd->jparity: its column writes log parity records;
+ * vd->jaround: its writes go around the cache and log INVALIDATEs) and
  * the journal is healthy; vraid_journal_put() drops it.
  */
 static bool vraid_jget(struct vraid_vd *vd, const bool *on)
@@ -1538,6 +1539,7 @@ static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 	 * their INVALIDATEs.
 	 */
 	WRITE_ONCE(vd->jaround, true);
+	wake_up_all(&vd->jwait);	/* vraid_journal_wait_unbind() */
 	if (vraid_cache_drain(vd))
 		pr_warn("%s: writing out the controller cache failed\n",
 			vd->disk->disk_name);

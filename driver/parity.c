@@ -600,7 +600,6 @@ static void vraid_handle_batch(struct vraid_stripe *sh, struct list_head *batch)
 	struct vraid_piece *pc, *tmp;
 	bool want[VRAID_MAX_MEMBERS] = { };
 	bool any_write = false, fua = false, full = false, rmw = false;
-	bool destage = false;
 	blk_status_t status = BLK_STS_OK;
 	u32 i, slot, rcw_reads = 0, rmw_reads = 0;
 	bool rcw_ok = true, rmw_ok;
@@ -612,7 +611,6 @@ static void vraid_handle_batch(struct vraid_stripe *sh, struct list_head *batch)
 			r->written[pc->data_idx] |= vraid_piece_mask(pc);
 			/* the last write of a block decides what it holds */
 			r->cpage[pc->data_idx] = pc->cpage;
-			destage |= pc->pio->destage;
 			any_write = true;
 			fua |= pc->fua;
 		} else {
@@ -723,11 +721,11 @@ static void vraid_handle_batch(struct vraid_stripe *sh, struct list_head *batch)
 	}
 
 	/*
-	 * while a VD is being unbound, its drain's writes are logged still,
-	 * and those sent around the cache meanwhile (jaround)
+	 * while the VD's metadata names the journal (jparity), every column
+	 * write is logged: also those of an unbind's drain, and writes sent
+	 * around the cache while it drains (or in flight as it began)
 	 */
-	if (any_write && READ_ONCE(vd->jparity) &&
-	    (destage || READ_ONCE(vd->jbound) || READ_ONCE(vd->jaround)))
+	if (any_write && READ_ONCE(vd->jparity))
 		vraid_log_row(sh, r);
 	vraid_write_row(sh, r, fua);
 	if (READ_ONCE(vd->state) == VRAID_VD_OFFLINE) {

@@ -133,13 +133,12 @@ struct vraid_vd {
 	/*
 	 * The journal (journal.c): metadata fields (md_lock; the control
 	 * plane), whether writes are logged now (jbound: vds_mutex; read on
-	 * the I/O path) and whether destages log parity records (jparity,
-	 * the same: from the bind until the unbind's metadata write; while
-	 * bound, every member write does), with the records in flight
-	 * (jrefs).  While the unbind drains the cache (jaround, the same),
-	 * writes go around it to the members and log INVALIDATEs (and
-	 * their columns parity records), as a bound VD's writes the cache
-	 * does not take do.
+	 * the I/O path) and whether column writes log parity records
+	 * (jparity, the same: every one from the bind until the unbind's
+	 * metadata write), with the records in flight (jrefs).  While the
+	 * unbind drains the cache (jaround, the same), writes go around it
+	 * to the members and log INVALIDATEs, as a bound VD's writes the
+	 * cache does not take do.
 	 */
 	u8 journal_uuid[16];
 	u64 journal_floor;
