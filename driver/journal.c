@@ -1491,10 +1491,11 @@ static void vraid_jparked_end(struct vraid_journal *j, struct list_head *list)
 
 /*
  * The writes of @vd, being unbound, that wait for a record (open) complete
- * unjournalled (as if their record had found no room): with the ring
- * full, a record of another VD that waits for room ahead of them would
- * hold them back until a checkpoint, which cannot run before this unbind
- * ends, and that waits for them.
+ * unjournalled (as if their record had found no room; writes sent around
+ * the cache park until the unbind ends): with the ring full, a record of
+ * another VD that waits for room ahead of them would hold them back until
+ * a checkpoint, which cannot run before this unbind ends, and that waits
+ * for them.
  */
 static void vraid_jopen_evict(struct vraid_journal *j, struct vraid_vd *vd)
 {
@@ -1507,6 +1508,15 @@ static void vraid_jopen_evict(struct vraid_journal *j, struct vraid_vd *vd)
 			list_move_tail(&w->node, &out);
 	spin_unlock_irq(&j->lock);
 	vraid_jws_complete(j, &out, false);
+}
+
+/* The unbind of @vd waits for its references (records, writes around). */
+static void vraid_junbind_wait(struct vraid_journal *j, struct vraid_vd *vd)
+{
+	while (!wait_event_timeout(vd->jwait, !atomic_read(&vd->jrefs),
+				   HZ / 10))
+		if (!vraid_jroom(j, VRAID_J_MAX_PAYLOAD))
+			vraid_jopen_evict(j, vd);
 }
 
 /*
@@ -1527,10 +1537,7 @@ static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 	smp_wmb();			/* a write not logged sees it */
 	WRITE_ONCE(vd->jbound, false);
 	smp_mb();			/* against vraid_journal_get() */
-	while (!wait_event_timeout(vd->jwait, !atomic_read(&vd->jrefs),
-				   HZ / 10))
-		if (!vraid_jroom(j, VRAID_J_MAX_PAYLOAD))
-			vraid_jopen_evict(j, vd);
+	vraid_junbind_wait(j, vd);
 	/*
 	 * Every write the cache took is logged (or parked).  While the cache
 	 * drains, writes go around it and log INVALIDATEs rather than wait:
@@ -1552,8 +1559,8 @@ static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 	WRITE_ONCE(vd->jaround, false);
 	WRITE_ONCE(vd->jparity, false);
 	smp_mb();			/* against vraid_jget() */
-	wait_event(vd->jwait, !atomic_read(&vd->jrefs));
-	/* writes sent around whose INVALIDATE the journal, failed, did not take */
+	vraid_junbind_wait(j, vd);
+	/* writes sent around whose INVALIDATE the journal did not take */
 	if (vraid_jparked_take(j, vd, &parked) && !md)
 		vraid_jmd(vd, j, false);
 	list_del_init(&vd->jnode);
