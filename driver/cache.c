@@ -1387,7 +1387,8 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	 * would write the older versions the journal holds over it.
 	 */
 	for (;;) {
-		jw = vraid_journal_get(vd);
+		/* (a VD not bound takes no reference: no shared atomic) */
+		jw = READ_ONCE(vd->jbound) && vraid_journal_get(vd);
 		if (jw || likely(!vraid_journal_binds(vd)) ||
 		    !bio_sectors(bio))
 			break;
