@@ -854,34 +854,6 @@ static u16 vraid_line_mask(u64 lno, u64 sector, u64 end)
 		       lno == vraid_lno(sector) ? vraid_pidx(sector) : 0);
 }
 
-/*
- * Whether @bio, which the cache does not take or answer whole, meets dirty
- * data (not on the members yet) in the pages it touches.
- */
-static bool vraid_cache_conflict(struct vraid_cache *c, struct bio *bio)
-{
-	u64 sector = bio->bi_iter.bi_sector, end = bio_end_sector(bio);
-	u64 lno;
-	bool hit = false;
-
-	if (!atomic_long_read(&c->dirty) || end <= sector)
-		return false;
-	for (lno = vraid_lno(sector); lno <= vraid_lno(end - 1) && !hit;
-	     lno++) {
-		struct vraid_cbucket *b = vraid_cbucket_of(c, lno);
-		struct vraid_cline *l;
-		unsigned long flags;
-
-		if (!READ_ONCE(b->ndirty))
-			continue;
-		spin_lock_irqsave(&b->lock, flags);
-		l = vraid_cline_find(b, lno);
-		hit = l && (l->dirty & vraid_line_mask(lno, sector, end));
-		spin_unlock_irqrestore(&b->lock, flags);
-	}
-	return hit;
-}
-
 /* Hold @bio back until older dirty data is on the members. */
 static void vraid_cache_defer(struct vraid_cache *c, struct bio *bio)
 {
@@ -1276,20 +1248,21 @@ int vraid_cache_drain(struct vraid_vd *vd)
 }
 
 /*
- * Whether pages @bio touches are dirty since an epoch below @below; with
- * @start, their lines not being destaged are destaged now (whole).
+ * Whether pages @bio touches are dirty (@any), or dirty since an epoch
+ * below @below; with @start (process context), their lines not being
+ * destaged are destaged now (whole), else it stops at the first.
  */
-static bool vraid_cache_old_range(struct vraid_vd *vd, struct bio *bio,
-				  u32 below, bool start)
+static bool vraid_cache_dirty_range(struct vraid_cache *c, struct bio *bio,
+				    bool any, u32 below, bool start)
 {
-	struct vraid_cache *c = vd->cache;
 	u64 sector = bio->bi_iter.bi_sector, end = bio_end_sector(bio), lno;
 	struct page *pages[VRAID_CLINE_PAGES];
-	bool old = false;
+	bool hit = false;
 
 	if (end <= sector)
 		return false;
-	for (lno = vraid_lno(sector); lno <= vraid_lno(end - 1); lno++) {
+	for (lno = vraid_lno(sector);
+	     lno <= vraid_lno(end - 1) && (start || !hit); lno++) {
 		struct vraid_cbucket *b = vraid_cbucket_of(c, lno);
 		struct vraid_cline *l;
 		unsigned long flags;
@@ -1302,16 +1275,33 @@ static bool vraid_cache_old_range(struct vraid_vd *vd, struct bio *bio,
 		spin_lock_irqsave(&b->lock, flags);
 		l = vraid_cline_find(b, lno);
 		if (l && (l->dirty & vraid_line_mask(lno, sector, end)) &&
-		    (int)(l->epoch - below) < 0) {
-			old = true;
+		    (any || (int)(l->epoch - below) < 0)) {
+			hit = true;
 			if (start && !l->busy)
 				mask = vraid_destage_take(l, pages);
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
 		if (mask)
-			vraid_destage_line(vd, lno, mask, pages, epoch);
+			vraid_destage_line(c->vd, lno, mask, pages, epoch);
 	}
-	return old;
+	return hit;
+}
+
+/*
+ * Whether @bio, which the cache does not take or answer whole, meets dirty
+ * data (not on the members yet) in the pages it touches.
+ */
+static bool vraid_cache_conflict(struct vraid_cache *c, struct bio *bio)
+{
+	return atomic_long_read(&c->dirty) &&
+	       vraid_cache_dirty_range(c, bio, true, 0, false);
+}
+
+/* Whether pages @bio touches are dirty since an epoch below @below. */
+static bool vraid_cache_old_range(struct vraid_cache *c, struct bio *bio,
+				  u32 below, bool start)
+{
+	return vraid_cache_dirty_range(c, bio, false, below, start);
 }
 
 /*
@@ -1340,11 +1330,11 @@ static void vraid_defer_work(struct work_struct *w)
 		/* lines dirtied from now on are of a later epoch */
 		e = atomic_inc_return(&c->epoch);
 		bio_list_for_each(bio, &bios)
-			vraid_cache_old_range(vd, bio, e, true);
+			vraid_cache_old_range(c, bio, e, true);
 		while ((bio = bio_list_pop(&bios))) {
-			while (vraid_cache_old_range(vd, bio, e, true))
+			while (vraid_cache_old_range(c, bio, e, true))
 				wait_event_timeout(c->dwait,
-						   !vraid_cache_old_range(vd, bio,
+						   !vraid_cache_old_range(c, bio,
 									  e, false),
 						   HZ / 10);
 			vraid_engine_submit(vd, bio,
