@@ -125,6 +125,7 @@ struct vraid_cache {
 	atomic_t dtarget;		/* destage lines of epochs below it */
 	atomic_t destaging;		/* destage bios in flight */
 	atomic_t draining;		/* vraid_cache_drain()s running */
+	atomic_long_t drain_from;	/* dirty pages as a write-out began */
 	unsigned long rstamp;		/* jiffies of the last user read (racy) */
 	atomic_t derr;			/* a destage failed since the last flush */
 	u32 dclock;			/* next bucket to destage (dwork only) */
@@ -1511,6 +1512,76 @@ unsigned long vraid_cache_dirty_pages(struct vraid_vd *vd)
 }
 
 /*
+ * vraid_cache_drain() for a request that waits for it (a policy change
+ * away from write-back, a stop, an unbind from the journal), which can
+ * take minutes on slow disks: its progress shows in sysfs (cache_drain)
+ * and to the requests that wait for the controller meanwhile
+ * (vraid_cache_drain_note()).  Not for checkpoints: they are the
+ * journal's own business, and short.
+ */
+int vraid_cache_write_out(struct vraid_vd *vd)
+{
+	struct vraid_cache *c = vd->cache;
+	int ret;
+
+	if (!c)
+		return 0;
+	atomic_long_set(&c->drain_from, atomic_long_read(&c->dirty));
+	ret = vraid_cache_drain(vd);
+	atomic_long_set(&c->drain_from, 0);
+	return ret;
+}
+
+/*
+ * The write-out under way: pages left and pages dirty as it began (both
+ * 0 if none runs).  Writes that come in meanwhile do not count.
+ */
+void vraid_cache_drain_progress(struct vraid_vd *vd, unsigned long *left,
+				unsigned long *from)
+{
+	struct vraid_cache *c = vd->cache;
+	long f = c ? atomic_long_read(&c->drain_from) : 0;
+
+	*from = max(f, 0L);
+	*left = c ? clamp(atomic_long_read(&c->dirty), 0L, (long)*from) : 0;
+}
+
+/* @pages as MiB with one decimal, into @buf. */
+static void vraid_mib(char *buf, size_t len, unsigned long pages)
+{
+	u64 tenths = ((u64)pages * 10 + 128) >> 8;
+
+	snprintf(buf, len, "%llu.%llu", tenths / 10, tenths % 10);
+}
+
+/*
+ * The first write-out under way, for the message to requests that wait
+ * for the controller ("vraid0 cache write-out: 35.7 of 48.0 MiB left"):
+ * into @buf (empty if none runs).
+ */
+void vraid_cache_drain_note(char *buf, size_t len)
+{
+	struct vraid_cache *c;
+	char l[24], f[24];
+
+	buf[0] = '\0';
+	rcu_read_lock();
+	list_for_each_entry_rcu(c, &vraid_cache_vds, node) {
+		unsigned long left, from;
+
+		vraid_cache_drain_progress(c->vd, &left, &from);
+		if (!from)
+			continue;
+		vraid_mib(l, sizeof(l), left);
+		vraid_mib(f, sizeof(f), from);
+		snprintf(buf, len, "%s cache write-out: %s of %s MiB left",
+			 c->vd->disk->disk_name, l, f);
+		break;
+	}
+	rcu_read_unlock();
+}
+
+/*
  * Before the VD's I/O goes (its disk is gone, no new bio comes): the bios
  * held back go on, dirty data goes to the members.  Returns -EIO if some
  * could not be written.
@@ -1521,7 +1592,7 @@ int vraid_cache_stop(struct vraid_vd *vd)
 	int ret;
 
 	flush_work(&c->pwork);
-	ret = vraid_cache_drain(vd);
+	ret = vraid_cache_write_out(vd);
 	cancel_delayed_work_sync(&c->dage);
 	cancel_work_sync(&c->dwork);
 	wait_event(c->dwait, !atomic_read(&c->destaging));

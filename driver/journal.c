@@ -1547,7 +1547,7 @@ static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 	 */
 	WRITE_ONCE(vd->jaround, true);
 	wake_up_all(&vd->jwait);	/* vraid_journal_wait_unbind() */
-	if (vraid_cache_drain(vd))
+	if (vraid_cache_write_out(vd))
 		pr_warn("%s: writing out the controller cache failed\n",
 			vd->disk->disk_name);
 	vraid_members_flush(vd);

@@ -183,6 +183,22 @@ static ssize_t cache_dirty_bytes_show(struct device *dev,
 static DEVICE_ATTR_RO(cache_dirty_bytes);
 
 /*
+ * A write-out of the cache a request waits for (a policy change away
+ * from write-back, an unbind from the journal): "LEFT FROM" in bytes,
+ * what is left to write and what was dirty as it began; "0 0" if none.
+ */
+static ssize_t cache_drain_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	unsigned long left, from;
+
+	vraid_cache_drain_progress(dev_to_vd(dev), &left, &from);
+	return sysfs_emit(buf, "%lu %lu\n", left << PAGE_SHIFT,
+			  from << PAGE_SHIFT);
+}
+static DEVICE_ATTR_RO(cache_drain);
+
+/*
  * The background job: "job" is "none" or "<type> running|paused";
  * job_progress is "done total" in member sectors; job_percent has one
  * decimal; job_eta is seconds left (0 unknown); job_rate_kib is the limit
@@ -323,6 +339,7 @@ static struct attribute *vraid_attrs[] = {
 	&dev_attr_journal_writes.attr,
 	&dev_attr_journal_refs.attr,
 	&dev_attr_cache_dirty_bytes.attr,
+	&dev_attr_cache_drain.attr,
 	&dev_attr_cache_bytes.attr,
 	&dev_attr_access_policy.attr,
 	&dev_attr_disk_cache_policy.attr,

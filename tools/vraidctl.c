@@ -223,9 +223,11 @@
 #include <string.h>
 #include <strings.h>
 #include <dirent.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -893,6 +895,9 @@ static char *job_outcome(char *buf, size_t bufsz, const struct vraid_info *in,
 /* ---- the control device --------------------------------------------------- */
 
 static double now_sec(void);
+static void sleep_sec(double s);
+
+#define POLL_SEC	0.5	/* INFO this often while waiting */
 
 struct ctl {
 	int fd;
@@ -945,6 +950,102 @@ static bool ctl_open(struct ctl *c, bool write)
 	return false;
 }
 
+#define PROGRESS_EVERY	10.0	/* seconds between progress lines, no tty */
+
+/*
+ * The module's message to a request that waits for the controller ends
+ * in ": vraid0 cache write-out: 35.7 of 48.0 MiB left" while a request
+ * writes a VD's cache out (ABI 1.10 modules from the twenty-fifth
+ * session on): that part, or NULL.
+ */
+static const char *busy_note(const char *msg)
+{
+	const char *n = strstr(msg, " now: ");
+
+	return n && strstr(n, " cache write-out: ") ? n + 6 : NULL;
+}
+
+static volatile sig_atomic_t watch_drawn;
+
+static void watch_term(int sig)
+{
+	(void)sig;
+	if (watch_drawn)
+		(void)!write(STDERR_FILENO, "\n", 1);
+	_exit(0);
+}
+
+/*
+ * The child of watch_start(): while the parent's request holds the
+ * controller, ask for it (LIST), and show what the busy reply says of a
+ * cache write-out on standard error: redrawn in place on a terminal, else
+ * a line at most every PROGRESS_EVERY seconds.  The module waits a second
+ * before it answers busy, so this asks about once a second.
+ */
+static void watch_run(int fd)
+{
+	bool tty = isatty(STDERR_FILENO);
+	double last = -PROGRESS_EVERY;
+	struct vraid_list l;
+	const char *n;
+
+	signal(SIGTERM, watch_term);
+	sleep_sec(1);
+	for (;;) {
+		memset(&l, 0, sizeof(l));
+		l.hdr.magic = VRAID_IOC_MAGIC;
+		l.hdr.size = sizeof(l);
+		l.hdr.version_major = VRAID_ABI_MAJOR;
+		l.hdr.version_minor = VRAID_ABI_MINOR;
+		if (!ioctl(fd, VRAID_IOC_LIST, &l) ||
+		    !(n = busy_note(l.hdr.message))) {
+			sleep_sec(POLL_SEC);
+			continue;
+		}
+		sleep_sec(POLL_SEC);
+		if (tty) {
+			fprintf(stderr, "\rvraidctl: %s\033[K", n);
+			watch_drawn = 1;
+		} else if (now_sec() - last >= PROGRESS_EVERY) {
+			fprintf(stderr, "vraidctl: %s\n", n);
+			last = now_sec();
+		}
+		fflush(stderr);
+	}
+}
+
+/*
+ * Before a request that may write a cache out (a policy change, a stop or
+ * delete, a controller change), which on slow disks takes minutes: a
+ * child that shows its progress meanwhile (watch_run()).  Returns its pid,
+ * or 0 (none: the request goes on without).
+ */
+static pid_t watch_start(struct ctl *c, unsigned long req, const void *buf)
+{
+	const struct vraid_controller *r = buf;
+	pid_t pid;
+
+	if (req != VRAID_IOC_SET_POLICY && req != VRAID_IOC_DELETE &&
+	    (req != VRAID_IOC_CONTROLLER || r->action == VRAID_CTRL_SHOW))
+		return 0;
+	fflush(stderr);
+	pid = fork();
+	if (pid == 0) {
+		watch_run(c->fd);
+		_exit(0);
+	}
+	return pid > 0 ? pid : 0;
+}
+
+static void watch_stop(pid_t pid)
+{
+	if (!pid)
+		return;
+	kill(pid, SIGTERM);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
 /*
  * Send one request: fill the header, issue the ioctl.  Returns 0 or a
  * positive errno; c->replied tells whether the kernel wrote the header
@@ -954,8 +1055,12 @@ static int ctl_ioctl(struct ctl *c, unsigned long req, void *buf, size_t size)
 {
 	struct vraid_ioc_hdr *h = buf;
 	bool said = false;
+	double last = 0;
+	const char *n;
+	pid_t watch;
 	int rc, e;
 
+	watch = watch_start(c, req, buf);
 	for (;;) {
 		h->magic = VRAID_IOC_MAGIC;
 		h->size = (uint32_t)size;
@@ -978,14 +1083,21 @@ static int ctl_ioctl(struct ctl *c, unsigned long req, void *buf, size_t size)
 		if (rc && e == EBUSY && h->status == -EBUSY &&
 		    (h->flags & VRAID_IOC_REPLY_BUSY) &&
 		    (!c->deadline || now_sec() < c->deadline)) {
+			/* then how a cache write-out it waits for goes on */
+			n = busy_note(h->message);
 			if (!said)
 				fprintf(stderr, "vraidctl: waiting: %s\n",
 					h->message);
+			else if (n && now_sec() - last >= PROGRESS_EVERY)
+				fprintf(stderr, "vraidctl: waiting: %s\n", n);
+			if (!said || (n && now_sec() - last >= PROGRESS_EVERY))
+				last = now_sec();
 			said = true;
 			continue;
 		}
 		break;
 	}
+	watch_stop(watch);
 	if (rc == 0 && h->status >= 0)
 		return 0;
 	if (rc == 0)
@@ -1243,8 +1355,6 @@ static int resolve_vd(struct ctl *c, const char *arg, struct vraid_info *in)
 
 /* ---- waiting for a job ---------------------------------------------------- */
 
-#define POLL_SEC	0.5	/* INFO this often while waiting */
-#define PROGRESS_EVERY	10.0	/* seconds between progress lines, no tty */
 
 /* Columns of the terminal @f, 80 if it does not say. */
 static size_t tty_cols(FILE *f)

@@ -29,6 +29,10 @@
 #                                    write policy always write-back with
 #                                    EOPNOTSUPP, as modules before ABI 1.8
 #   MOCK_SET_IGNORE=1                SET_POLICY succeeds but changes nothing
+#   MOCK_DRAIN=FILE                  SET_POLICY lasts 2.5 s, and meanwhile
+#                                    (while FILE exists) LIST fails with
+#                                    EBUSY, REPLY_BUSY and a cache
+#                                    write-out's progress in the message
 #   MOCK_BUSY=N                      the first N requests fail with EBUSY
 #                                    and VRAID_IOC_REPLY_BUSY: another
 #                                    request holds the controller
@@ -163,6 +167,7 @@ cat >"$tmp/mock.c" <<'EOF'
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/vraid.h>
 #include "validate.h"
 #include "cachecore.h"
@@ -564,6 +569,12 @@ int mock_ioctl(int fd, unsigned long req, ...)
 	va_start(ap, req);
 	h = va_arg(ap, struct vraid_ioc_hdr *);
 	va_end(ap);
+	/* MOCK_DRAIN=FILE: while it exists, LIST finds a write-out */
+	if (getenv("MOCK_DRAIN") && _IOC_NR(req) == 0x02 &&
+	    access(getenv("MOCK_DRAIN"), F_OK) == 0) {
+		h->flags = VRAID_IOC_REPLY_BUSY;
+		return fail(h, EBUSY, "the controller is busy with a policy change, for 2 s now: vraid0 cache write-out: 12.0 of 48.0 MiB left");
+	}
 	/* MOCK_BUSY=N: the first N requests find the controller busy */
 	if (getenv("MOCK_BUSY") && busy_count++ < atoi(getenv("MOCK_BUSY"))) {
 		if (h->flags || h->status || h->message[0])
@@ -766,6 +777,15 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 			return fail(h, EOPNOTSUPP, OLD_AWB_MSG);
 		if (!vd_exists(p->index))
 			return fail(h, ENOENT, "no virtual drive");
+		if (getenv("MOCK_DRAIN")) {
+			/* a write-out that lasts 2.5 s */
+			FILE *d = fopen(getenv("MOCK_DRAIN"), "w");
+
+			if (d)
+				fclose(d);
+			usleep(2500000);
+			unlink(getenv("MOCK_DRAIN"));
+		}
 		if (getenv("MOCK_SET_IGNORE"))
 			return 0;
 		pols[p->index].mask |= p->set_mask;
@@ -1366,6 +1386,10 @@ run_tests() {
 	[ "$(grep -c waiting "$tmp/err")" = 1 ] && say_ok "mock: busy controller: one waiting line" ||
 		say_not_ok "mock: busy controller: one waiting line: $(cat "$tmp/err")"
 	check "mock: set, controller busy" 0 "" "vraidctl: waiting: the controller is busy" env MOCK_VRAID=three MOCK_BUSY=1 "$M" set 0 read-policy=ra
+	# a request that writes a cache out shows how far it got (on stderr)
+	check "mock: set shows a cache write-out" 0 "" "vraidctl: vraid0 cache write-out: 12.0 of 48.0 MiB left" env MOCK_VRAID=three MOCK_DRAIN="$tmp/drain" "$M" set 0 write-policy=wt
+	[ "$(grep -c "write-out" "$tmp/err")" = 1 ] && say_ok "mock: a write-out of 2.5 s: one progress line" ||
+		say_not_ok "mock: a write-out of 2.5 s: one progress line: $(cat "$tmp/err")"
 	# wait --timeout: a controller busy past it is an error
 	check "mock: wait --timeout, controller busy" 1 "" "the controller is busy with a policy change" env MOCK_VRAID=three MOCK_BUSY=100000000 "$M" wait 0 --timeout 0.3
 	# an EBUSY of the command itself (no REPLY_BUSY) is an error, not a wait

@@ -2,10 +2,12 @@
 # A request that holds the controller for long (write-policy awb -> wt
 # writing 32 MiB of random dirty pages out to members that dm-delay slows
 # to 100 ms a write): a vraidctl show meanwhile says once what it waits
-# for ("waiting: the controller is busy with a policy change"), then
-# answers once the change is done, with the new policy; a show interrupted
-# while waiting changes nothing; the data written reads back (fio crc32c)
-# and parity is consistent.
+# for ("waiting: the controller is busy with a policy change") and how
+# far the write-out is ("vraidN cache write-out: X of Y MiB left"), then
+# answers once the change is done, with the new policy; sysfs cache_drain
+# shows the write-out go down, and the policy change itself shows it on
+# standard error; a show interrupted while waiting changes nothing; the
+# data written reads back (fio crc32c) and parity is consistent.
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
@@ -51,6 +53,13 @@ vraidctl set "$vd" write-policy=wt >/tmp/busy.set 2>&1 &
 setpid=$!
 sleep 1
 kill -0 $setpid 2>/dev/null || fail "the policy change ended within a second: nothing to wait for ($(cat /tmp/busy.set))"
+# sysfs: bytes left, bytes dirty as the write-out began
+# shellcheck disable=SC2046 # two numbers
+set -- $(vd_attr "$vd" cache_drain)
+left0=$1 from0=$2
+echo "cache_drain at 1 s: $left0 $from0"
+[ "$from0" -ge $((8 << 20)) ] && [ "$left0" -le "$from0" ] && [ "$left0" -gt 0 ] ||
+	fail "cache_drain during the write-out: '$left0 $from0', want LEFT <= FROM, FROM >= 8 MiB"
 # one show interrupted while it waits: nothing changes
 timeout -s INT 2 vraidctl show "$vd" >/tmp/busy.int 2>&1 && fail "a show answered during the policy change"
 grep -q "waiting: the controller is busy with a policy change" /tmp/busy.int ||
@@ -60,7 +69,22 @@ vraidctl show "$vd" >/tmp/busy.out 2>/tmp/busy.err || fail "show failed: $(cat /
 echo "show's stderr: $(cat /tmp/busy.err)"
 [ "$(grep -c "waiting: the controller is busy with a policy change, for [0-9]* s now" /tmp/busy.err)" = 1 ] ||
 	fail "show did not say once what it waited for: $(cat /tmp/busy.err)"
+grep -q "now: ${vd#/dev/} cache write-out: [0-9.]* of [0-9.]* MiB left" /tmp/busy.err ||
+	fail "show did not say how far the write-out it waited for was: $(cat /tmp/busy.err)"
+# shellcheck disable=SC2046 # two numbers
+set -- $(vd_attr "$vd" cache_drain)
+left1=$1 from1=$2
+echo "cache_drain later: $left1 $from1"
+if kill -0 $setpid 2>/dev/null; then
+	[ "$from1" = "$from0" ] && [ "$left1" -lt "$left0" ] ||
+		fail "cache_drain did not go down: '$left0 $from0', then '$left1 $from1'"
+fi
 wait $setpid || fail "write-policy=wt failed: $(cat /tmp/busy.set)"
+echo "the policy change said: $(cat /tmp/busy.set)"
+grep -q "^vraidctl: ${vd#/dev/} cache write-out: [0-9.]* of [0-9.]* MiB left" /tmp/busy.set ||
+	fail "the policy change did not show how far its write-out was: $(cat /tmp/busy.set)"
+[ "$(vd_attr "$vd" cache_drain)" = "0 0" ] ||
+	fail "cache_drain after the write-out: $(vd_attr "$vd" cache_drain)"
 grep -q "^Write in effect: *Write Through" /tmp/busy.out ||
 	fail "show, answered after the change, does not give write-through: $(grep -i write /tmp/busy.out)"
 [ "$(vd_attr "$vd" cache_dirty_bytes)" = 0 ] || fail "dirty data left after write-policy=wt"
