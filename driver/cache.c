@@ -1546,6 +1546,12 @@ void vraid_cache_drain_progress(struct vraid_vd *vd, unsigned long *left,
 	*left = c ? clamp(atomic_long_read(&c->dirty), 0L, (long)*from) : 0;
 }
 
+/* Whether a write-out of @vd's cache a request waits for runs. */
+bool vraid_cache_writing_out(struct vraid_vd *vd)
+{
+	return vd->cache && atomic_long_read(&vd->cache->drain_from) > 0;
+}
+
 /* @pages as MiB with one decimal, into @buf. */
 static void vraid_mib(char *buf, size_t len, unsigned long pages)
 {

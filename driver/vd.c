@@ -1012,6 +1012,8 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
  * Write-back logs to a healthy journal; without one (none, replay
  * pending, failed) it writes through, as a controller's write-back does
  * with a bad battery.  Always write-back keeps a volatile cache anyway.
+ * While a request writes the cache out (a change away from write-back,
+ * an unbind from the journal) a VD not set to awb is "draining".
  */
 u32 vraid_write_effective(struct vraid_vd *vd, u32 *cache_flags)
 {
@@ -1020,13 +1022,16 @@ u32 vraid_write_effective(struct vraid_vd *vd, u32 *cache_flags)
 	*cache_flags = 0;
 	if (vd->write_policy == VRAID_WRITE_BACK_ALWAYS)
 		return VRAID_WEFF_BACK_VOLATILE;
-	if (vd->write_policy != VRAID_WRITE_BACK)
-		return VRAID_WEFF_THROUGH;
-	if (READ_ONCE(vd->jbound) && js == VRAID_JOURNAL_HEALTHY)
-		return VRAID_WEFF_BACK;
-	*cache_flags = js == VRAID_JOURNAL_FAILED ? VRAID_CACHE_JOURNAL_FAILED :
-		       VRAID_CACHE_NO_JOURNAL;
-	return VRAID_WEFF_THROUGH;
+	if (vd->write_policy == VRAID_WRITE_BACK) {
+		if (READ_ONCE(vd->jbound) && js == VRAID_JOURNAL_HEALTHY)
+			return VRAID_WEFF_BACK;
+		*cache_flags = js == VRAID_JOURNAL_FAILED ?
+			       VRAID_CACHE_JOURNAL_FAILED :
+			       VRAID_CACHE_NO_JOURNAL;
+	}
+	/* the cache being written out, towards less caching */
+	return vraid_cache_writing_out(vd) ? VRAID_WEFF_DRAINING :
+					     VRAID_WEFF_THROUGH;
 }
 
 /* Say in the log what a write policy just set means. */

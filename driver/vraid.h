@@ -277,6 +277,7 @@ int vraid_cache_write_out(struct vraid_vd *vd);
 void vraid_cache_drain_progress(struct vraid_vd *vd, unsigned long *left,
 				unsigned long *from);
 void vraid_cache_drain_note(char *buf, size_t len);
+bool vraid_cache_writing_out(struct vraid_vd *vd);
 int vraid_cache_stop(struct vraid_vd *vd);
 extern struct workqueue_struct *vraid_cache_wq;
 u32 vraid_cache_sub_flags(struct bio *bio);

@@ -5,7 +5,8 @@
 # for ("waiting: the controller is busy with a policy change") and how
 # far the write-out is ("vraidN cache write-out: X of Y MiB left"), then
 # answers once the change is done, with the new policy; sysfs cache_drain
-# shows the write-out go down, and the policy change itself shows it on
+# shows the write-out go down (write_policy_effective "draining"
+# meanwhile), and the policy change itself shows it on
 # standard error; a show interrupted while waiting changes nothing; the
 # data written reads back (fio crc32c) and parity is consistent.
 # timeout: 300
@@ -60,6 +61,8 @@ left0=$1 from0=$2
 echo "cache_drain at 1 s: $left0 $from0"
 [ "$from0" -ge $((8 << 20)) ] && [ "$left0" -le "$from0" ] && [ "$left0" -gt 0 ] ||
 	fail "cache_drain during the write-out: '$left0 $from0', want LEFT <= FROM, FROM >= 8 MiB"
+[ "$(vd_attr "$vd" write_policy_effective)" = draining ] ||
+	fail "write_policy_effective during the write-out: $(vd_attr "$vd" write_policy_effective), want draining"
 # one show interrupted while it waits: nothing changes
 timeout -s INT 2 vraidctl show "$vd" >/tmp/busy.int 2>&1 && fail "a show answered during the policy change"
 grep -q "waiting: the controller is busy with a policy change" /tmp/busy.int ||
@@ -85,6 +88,8 @@ grep -q "^vraidctl: ${vd#/dev/} cache write-out: [0-9.]* of [0-9.]* MiB left" /t
 	fail "the policy change did not show how far its write-out was: $(cat /tmp/busy.set)"
 [ "$(vd_attr "$vd" cache_drain)" = "0 0" ] ||
 	fail "cache_drain after the write-out: $(vd_attr "$vd" cache_drain)"
+[ "$(vd_attr "$vd" write_policy_effective)" = write-through ] ||
+	fail "write_policy_effective after the write-out: $(vd_attr "$vd" write_policy_effective)"
 grep -q "^Write in effect: *Write Through" /tmp/busy.out ||
 	fail "show, answered after the change, does not give write-through: $(grep -i write /tmp/busy.out)"
 [ "$(vd_attr "$vd" cache_dirty_bytes)" = 0 ] || fail "dirty data left after write-policy=wt"
