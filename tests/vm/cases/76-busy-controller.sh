@@ -8,7 +8,9 @@
 # shows the write-out go down (write_policy_effective "draining"
 # meanwhile), and the policy change itself shows it on
 # standard error; a show interrupted while waiting changes nothing; the
-# data written reads back (fio crc32c) and parity is consistent.
+# data written reads back (fio crc32c) and parity is consistent; a stop
+# of the VD with dirty data shows its write-out too, and after assembly
+# everything reads back.
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
@@ -100,4 +102,22 @@ fio $fjob --verify_only >/tmp/busy.fio 2>&1 || { cat /tmp/busy.fio; fail "fio ve
 vraidctl check "$vd" >/dev/null || fail "check of $vd did not start"
 vraidctl wait "$vd" >/dev/null || fail "check of $vd failed"
 [ "$(vd_attr "$vd" mismatch_cnt)" = 0 ] || fail "parity mismatches after the destage: $(vd_attr "$vd" mismatch_cnt)"
+
+echo "--- a stop writes the cache out and shows it (its sysfs is gone by then)"
+vraidctl set "$vd" write-policy=awb >/dev/null || fail "set awb again"
+sjob="--name=stop --filename=$vd --rw=randwrite --bs=4k --size=128M --offset=128M --io_size=12M --direct=1 --ioengine=libaio --iodepth=16 --randrepeat=1 --randseed=7 --verify=crc32c"
+# shellcheck disable=SC2086 # the options, one word each
+fio $sjob --do_verify=0 >/tmp/busy.fio 2>&1 || { cat /tmp/busy.fio; fail "fio writes to $vd"; }
+echo "dirty before the stop: $(vd_attr "$vd" cache_dirty_bytes) bytes"
+vraidctl stop "$vd" >/dev/null 2>/tmp/busy.stop || fail "stop: $(cat /tmp/busy.stop)"
+echo "the stop said: $(cat /tmp/busy.stop)"
+grep -q "^vraidctl: ${vd#/dev/} cache write-out: [0-9.]* of [0-9.]* MiB left" /tmp/busy.stop ||
+	fail "the stop did not show how far its write-out was: $(cat /tmp/busy.stop)"
+# shellcheck disable=SC2086 # the members, one word each
+out=$(vraidctl assemble $slow) || fail "assemble: $out"
+vd=/dev/$(echo "$out" | cut -d: -f1)
+# shellcheck disable=SC2086
+fio $sjob --verify_only >/tmp/busy.fio 2>&1 || { cat /tmp/busy.fio; fail "fio verify after stop and assemble"; }
+# shellcheck disable=SC2086
+fio $fjob --verify_only >/tmp/busy.fio 2>&1 || { cat /tmp/busy.fio; fail "fio verify of the first writes after stop and assemble"; }
 echo "busy controller: ok"
