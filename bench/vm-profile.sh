@@ -13,6 +13,9 @@
 #                  MODEL (default ssd; the journal costs 20 us with ssd/hdd)
 #   PROF_RW        fio rw (default randwrite), PROF_BS (default 4k)
 #   PROF_QD        outstanding I/O (default 16)
+#   PROF_DIST      fio random_distribution (default: uniform)
+#   PROF_JMODEL    the journal's null_blk model (default nvme; ram with
+#                  PROF_MODEL=ram)
 #   PROF_RUNTIME   seconds measured (default 8), after 3 s not measured
 #   PROF_TOP       symbols listed (default 60)
 #   PROF_CALLERS   symbols whose callers are shown (default: the top 4
@@ -26,6 +29,7 @@ MODEL=${PROF_MODEL:-ssd}
 RW=${PROF_RW:-randwrite}
 BS=${PROF_BS:-4k}
 QD=${PROF_QD:-16}
+DIST=${PROF_DIST:-}
 RUNTIME=${PROF_RUNTIME:-8}
 TOP=${PROF_TOP:-60}
 NCPU=$(nproc)
@@ -50,6 +54,7 @@ for i in $(seq 0 $((NM - 1))); do
 done
 jmodel=nvme
 [ "$MODEL" = ram ] && jmodel=ram
+jmodel=${PROF_JMODEL:-$jmodel}
 nullb_make "$NM" 256 "$jmodel"
 JDEV=$NULLB
 
@@ -57,7 +62,7 @@ JDEV=$NULLB
 fio_args() {
 	echo "--name=profile --filename=$1 --rw=$RW --bs=$BS --ioengine=libaio" \
 		"--direct=1 --iodepth=$QD --size=1g --time_based --runtime=$2" \
-		"--norandommap --randrepeat=0"
+		"--norandommap --randrepeat=0${DIST:+ --random_distribution=$DIST}"
 }
 
 # mean write latency in ms between two /sys/block/DEV/stat readings (iostat's
@@ -70,7 +75,7 @@ w_await() {
 # jiffies busy and idle, all CPUs
 cpu_ticks() { awk '/^cpu /{ print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat; }
 
-echo "profile: RAID$LEVEL over $NM null_blk ($MODEL), $RW $BS at $QD outstanding, ${RUNTIME}s per policy, $NCPU CPUs"
+echo "profile: RAID$LEVEL over $NM null_blk ($MODEL), $RW${DIST:+ ($DIST)} $BS at $QD outstanding, ${RUNTIME}s per policy, $NCPU CPUs"
 for pol in $POLICIES; do
 	echo
 	echo "=================== write policy $pol"
