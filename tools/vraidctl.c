@@ -1017,8 +1017,8 @@ static void watch_run(int fd)
 /*
  * Before a request that may write a cache out (a policy change, a stop or
  * delete, a controller change), which on slow disks takes minutes: a
- * child that shows its progress meanwhile (watch_run()).  Returns its pid,
- * or 0 (none: the request goes on without).
+ * child that shows its progress meanwhile (watch_run(), from 2 s on).
+ * Returns its pid, or 0 (none: the request goes on without).
  */
 static pid_t watch_start(struct ctl *c, unsigned long req, const void *buf)
 {
@@ -1060,7 +1060,6 @@ static int ctl_ioctl(struct ctl *c, unsigned long req, void *buf, size_t size)
 	pid_t watch;
 	int rc, e;
 
-	watch = watch_start(c, req, buf);
 	for (;;) {
 		h->magic = VRAID_IOC_MAGIC;
 		h->size = (uint32_t)size;
@@ -1071,8 +1070,15 @@ static int ctl_ioctl(struct ctl *c, unsigned long req, void *buf, size_t size)
 		h->reserved = 0;
 		memset(h->message, 0, sizeof(h->message));
 
+		/*
+		 * A watcher per attempt: one that waits for another request
+		 * ends within a second or so, before its watcher says
+		 * anything (the waiting lines below say it instead).
+		 */
+		watch = watch_start(c, req, buf);
 		rc = ioctl(c->fd, req, buf);
 		e = errno;
+		watch_stop(watch);
 		h->message[sizeof(h->message) - 1] = '\0';
 		/*
 		 * Another request holds the controller (a policy change or a
@@ -1097,7 +1103,6 @@ static int ctl_ioctl(struct ctl *c, unsigned long req, void *buf, size_t size)
 		}
 		break;
 	}
-	watch_stop(watch);
 	if (rc == 0 && h->status >= 0)
 		return 0;
 	if (rc == 0)
