@@ -1562,15 +1562,16 @@ static void vraid_mib(char *buf, size_t len, unsigned long pages)
 
 /*
  * The first write-out under way, for the message to requests that wait
- * for the controller ("vraid0 cache write-out: 35.7 of 48.0 MiB left"):
- * into @buf (empty if none runs).
+ * for the controller (": vraid0 cache write-out: 35.7 of 48.0 MiB
+ * left"): into @buf (empty if none runs), cut to @len.
  */
 void vraid_cache_drain_note(char *buf, size_t len)
 {
 	struct vraid_cache *c;
 	char l[24], f[24];
 
-	buf[0] = '\0';
+	if (len)
+		buf[0] = '\0';
 	rcu_read_lock();
 	list_for_each_entry_rcu(c, &vraid_cache_vds, node) {
 		unsigned long left, from;
@@ -1580,8 +1581,8 @@ void vraid_cache_drain_note(char *buf, size_t len)
 			continue;
 		vraid_mib(l, sizeof(l), left);
 		vraid_mib(f, sizeof(f), from);
-		snprintf(buf, len, "%s cache write-out: %s of %s MiB left",
-			 c->vd->disk->disk_name, l, f);
+		scnprintf(buf, len, ": %s cache write-out: %s of %s MiB left",
+			  c->vd->disk->disk_name, l, f);
 		break;
 	}
 	rcu_read_unlock();

@@ -701,15 +701,15 @@ static int vraid_ctl_lock(struct vraid_ioc_hdr *h, u32 nr)
 	while (!mutex_trylock(&vraid_ctl_mutex)) {
 		if (time_after(jiffies, until) || signal_pending(current)) {
 			const char *what = READ_ONCE(vraid_ctl_what);
-			char note[VRAID_MSG_LEN];
+			int n;
 
+			n = scnprintf(h->message, sizeof(h->message),
+				      "the controller is busy with %s, for %lu s now",
+				      what ? what : "another request",
+				      (jiffies - READ_ONCE(vraid_ctl_since)) / HZ);
 			/* a write-out of a cache is what takes long */
-			vraid_cache_drain_note(note, sizeof(note));
-			snprintf(h->message, sizeof(h->message),
-				 "the controller is busy with %s, for %lu s now%s%s",
-				 what ? what : "another request",
-				 (jiffies - READ_ONCE(vraid_ctl_since)) / HZ,
-				 note[0] ? ": " : "", note);
+			vraid_cache_drain_note(h->message + n,
+					       sizeof(h->message) - n);
 			h->flags = VRAID_IOC_REPLY_BUSY;
 			return -EBUSY;
 		}
