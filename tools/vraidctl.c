@@ -982,7 +982,7 @@ static void watch_term(int sig)
  * a line at most every PROGRESS_EVERY seconds.  The module waits a second
  * before it answers busy, so this asks about once a second.
  */
-static void watch_run(int fd)
+static void watch_run(int fd, pid_t parent)
 {
 	bool tty = isatty(STDERR_FILENO);
 	double last = -PROGRESS_EVERY;
@@ -991,7 +991,8 @@ static void watch_run(int fd)
 
 	signal(SIGTERM, watch_term);
 	sleep_sec(1);
-	for (;;) {
+	/* ends with its parent, also one killed alone (kill -9 PID) */
+	while (getppid() == parent) {
 		memset(&l, 0, sizeof(l));
 		l.hdr.magic = VRAID_IOC_MAGIC;
 		l.hdr.size = sizeof(l);
@@ -1023,7 +1024,7 @@ static void watch_run(int fd)
 static pid_t watch_start(struct ctl *c, unsigned long req, const void *buf)
 {
 	const struct vraid_controller *r = buf;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	if (req != VRAID_IOC_SET_POLICY && req != VRAID_IOC_DELETE &&
 	    (req != VRAID_IOC_CONTROLLER || r->action == VRAID_CTRL_SHOW))
@@ -1031,8 +1032,8 @@ static pid_t watch_start(struct ctl *c, unsigned long req, const void *buf)
 	fflush(stderr);
 	pid = fork();
 	if (pid == 0) {
-		watch_run(c->fd);
-		_exit(0);
+		watch_run(c->fd, parent);
+		watch_term(0);
 	}
 	return pid > 0 ? pid : 0;
 }

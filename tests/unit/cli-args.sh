@@ -1390,6 +1390,18 @@ run_tests() {
 	check "mock: set shows a cache write-out" 0 "" "vraidctl: vraid0 cache write-out: 12.0 of 48.0 MiB left" env MOCK_VRAID=three MOCK_DRAIN="$tmp/drain" "$M" set 0 write-policy=wt
 	[ "$(grep -c "write-out" "$tmp/err")" = 1 ] && say_ok "mock: a write-out of 2.5 s: one progress line" ||
 		say_not_ok "mock: a write-out of 2.5 s: one progress line: $(cat "$tmp/err")"
+	# its watcher ends with it, also when only it is killed (kill -9 PID)
+	MOCK_VRAID=three MOCK_DRAIN="$tmp/drain2" "$M" set 0 write-policy=wt >/dev/null 2>&1 &
+	sleep 1.5
+	kill -KILL $!
+	wait $! 2>/dev/null
+	sleep 3
+	if pgrep -f "$M" >/dev/null; then
+		say_not_ok "mock: the write-out watcher ends with its vraidctl"
+		pkill -f "$M"
+	else
+		say_ok "mock: the write-out watcher ends with its vraidctl"
+	fi
 	# wait --timeout: a controller busy past it is an error
 	check "mock: wait --timeout, controller busy" 1 "" "the controller is busy with a policy change" env MOCK_VRAID=three MOCK_BUSY=100000000 "$M" wait 0 --timeout 0.3
 	# an EBUSY of the command itself (no REPLY_BUSY) is an error, not a wait
