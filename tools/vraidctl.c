@@ -952,6 +952,19 @@ static bool ctl_open(struct ctl *c, bool write)
 
 #define PROGRESS_EVERY	10.0	/* seconds between progress lines, no tty */
 
+/* A request's header as the module wants it sent, for @size bytes. */
+static void ctl_hdr(struct vraid_ioc_hdr *h, size_t size)
+{
+	h->magic = VRAID_IOC_MAGIC;
+	h->size = (uint32_t)size;
+	h->version_major = VRAID_ABI_MAJOR;
+	h->version_minor = VRAID_ABI_MINOR;
+	h->status = 0;
+	h->flags = 0;
+	h->reserved = 0;
+	memset(h->message, 0, sizeof(h->message));
+}
+
 /*
  * The module's message to a request that waits for the controller ends
  * in ": vraid0 cache write-out: 35.7 of 48.0 MiB left" while a request
@@ -994,10 +1007,7 @@ static void watch_run(int fd, pid_t parent)
 	/* ends with its parent, also one killed alone (kill -9 PID) */
 	while (getppid() == parent) {
 		memset(&l, 0, sizeof(l));
-		l.hdr.magic = VRAID_IOC_MAGIC;
-		l.hdr.size = sizeof(l);
-		l.hdr.version_major = VRAID_ABI_MAJOR;
-		l.hdr.version_minor = VRAID_ABI_MINOR;
+		ctl_hdr(&l.hdr, sizeof(l));
 		if (!ioctl(fd, VRAID_IOC_LIST, &l) ||
 		    !(n = busy_note(l.hdr.message))) {
 			sleep_sec(POLL_SEC);
@@ -1062,15 +1072,7 @@ static int ctl_ioctl(struct ctl *c, unsigned long req, void *buf, size_t size)
 	int rc, e;
 
 	for (;;) {
-		h->magic = VRAID_IOC_MAGIC;
-		h->size = (uint32_t)size;
-		h->version_major = VRAID_ABI_MAJOR;
-		h->version_minor = VRAID_ABI_MINOR;
-		h->status = 0;
-		h->flags = 0;
-		h->reserved = 0;
-		memset(h->message, 0, sizeof(h->message));
-
+		ctl_hdr(h, size);
 		/*
 		 * A watcher per attempt: one that waits for another request
 		 * ends within a second or so, before its watcher says
@@ -1092,13 +1094,11 @@ static int ctl_ioctl(struct ctl *c, unsigned long req, void *buf, size_t size)
 		    (!c->deadline || now_sec() < c->deadline)) {
 			/* then how a cache write-out it waits for goes on */
 			n = busy_note(h->message);
-			if (!said)
+			if (!said || (n && now_sec() - last >= PROGRESS_EVERY)) {
 				fprintf(stderr, "vraidctl: waiting: %s\n",
-					h->message);
-			else if (n && now_sec() - last >= PROGRESS_EVERY)
-				fprintf(stderr, "vraidctl: waiting: %s\n", n);
-			if (!said || (n && now_sec() - last >= PROGRESS_EVERY))
+					said ? n : h->message);
 				last = now_sec();
+			}
 			said = true;
 			continue;
 		}
