@@ -55,12 +55,13 @@ done
 jmodel=nvme
 [ "$MODEL" = ram ] && jmodel=ram
 jmodel=${PROF_JMODEL:-$jmodel}
-nullb_make "$NM" 256 "$jmodel"
+JMB=256
+nullb_make "$NM" "$JMB" "$jmodel"
 JDEV=$NULLB
 # The journal written once, as bench/run's preconditioning does: null_blk
 # allocates and clears a page at a block's first write, a cost no real
 # device has, and the ring's first pass would charge it to wb alone.
-dd if=/dev/zero of="$JDEV" bs=1M count=256 oflag=direct 2>/dev/null || die "preconditioning $JDEV"
+dd if=/dev/zero of="$JDEV" bs=1M count="$JMB" oflag=direct 2>/dev/null || die "preconditioning $JDEV"
 
 # fio's arguments for VD, SECONDS
 fio_args() {
