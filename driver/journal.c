@@ -185,7 +185,8 @@ struct vraid_journal {
 	struct bio_set bypass_set;	/* clones of writes sent around */
 };
 
-static struct vraid_journal *vraid_j;	/* vraid_ctl_mutex */
+/* vraid_ctl_mutex; freed after a grace period (vraid_journal_state()) */
+static struct vraid_journal *vraid_j;
 /* dirty pages allowed, for the parity records to fit (vds_mutex) */
 static unsigned long vraid_jdirty_cap = ULONG_MAX;
 /* vraid_journal.ios reaching zero: outside the journal, which then goes */
@@ -2431,6 +2432,7 @@ int vraid_journal_detach(bool released, char *msg, size_t len)
 		vraid_jparked_end(j, &left);
 	WRITE_ONCE(vraid_j, NULL);
 	pr_info("vraid: journal %s detached\n", j->name);
+	synchronize_rcu();		/* vraid_journal_state() */
 	vraid_jfree(j);
 	return 0;
 }
@@ -2486,11 +2488,18 @@ void vraid_journal_show(struct vraid_controller *c)
 }
 
 /* The journal's state for a VD's write policy in effect. */
+/* Also without vraid_ctl_mutex (sysfs): a detach frees after a grace period. */
 u32 vraid_journal_state(void)
 {
-	struct vraid_journal *j = READ_ONCE(vraid_j);
+	struct vraid_journal *j;
+	u32 state = VRAID_JOURNAL_NONE;
 
-	return j ? READ_ONCE(j->state) : VRAID_JOURNAL_NONE;
+	rcu_read_lock();
+	j = READ_ONCE(vraid_j);
+	if (j)
+		state = READ_ONCE(j->state);
+	rcu_read_unlock();
+	return state;
 }
 
 int __init vraid_journal_module_init(void)
