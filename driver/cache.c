@@ -1589,6 +1589,32 @@ void vraid_cache_drain_note(char *buf, size_t len)
 }
 
 /*
+ * The first cache being drained (a flush, a checkpoint), for the message
+ * to requests that wait for the controller while a journal checkpoint
+ * holds it up (vraid_journal_busy_note()): ": vraid0 cache 1.0 MiB
+ * dirty" into @buf (empty if no drain runs), cut to @len.
+ */
+void vraid_cache_draining_note(char *buf, size_t len)
+{
+	struct vraid_cache *c;
+	char d[24];
+
+	if (len)
+		buf[0] = '\0';
+	rcu_read_lock();
+	list_for_each_entry_rcu(c, &vraid_cache_vds, node) {
+		if (!atomic_read(&c->draining))
+			continue;
+		vraid_mib(d, sizeof(d),
+			  max(atomic_long_read(&c->dirty), 0L));
+		scnprintf(buf, len, ": %s cache %s MiB dirty",
+			  c->vd->disk->disk_name, d);
+		break;
+	}
+	rcu_read_unlock();
+}
+
+/*
  * Before the VD's I/O goes (its disk is gone, no new bio comes): the bios
  * held back go on, dirty data goes to the members.  Returns -EIO if some
  * could not be written.

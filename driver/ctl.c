@@ -707,9 +707,15 @@ static int vraid_ctl_lock(struct vraid_ioc_hdr *h, u32 nr)
 				      "the controller is busy with %s, for %lu s now",
 				      what ? what : "another request",
 				      (jiffies - READ_ONCE(vraid_ctl_since)) / HZ);
-			/* a write-out of a cache is what takes long */
+			/*
+			 * a write-out of a cache is what takes long, or a
+			 * journal checkpoint the request waits for
+			 */
 			vraid_cache_drain_note(h->message + n,
 					       sizeof(h->message) - n);
+			if (!h->message[n])
+				vraid_journal_busy_note(h->message + n,
+							sizeof(h->message) - n);
 			h->flags = VRAID_IOC_REPLY_BUSY;
 			return -EBUSY;
 		}

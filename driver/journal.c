@@ -161,6 +161,7 @@ struct vraid_journal {
 	bool pleader;			/* someone builds records of popen */
 	bool cp_busy;			/* a checkpoint is queued or runs */
 	bool cp_run;			/* a checkpoint waits for destage */
+	unsigned long cp_start;		/* jiffies | 1 it began; 0: none */
 	u32 npar;			/* P/Q blocks of bound VDs, at most */
 	u64 preserve;			/* blocks user records leave free */
 	u32 byp_pages;			/* of writes sent around (npar) */
@@ -1629,6 +1630,7 @@ static int vraid_jcheckpoint_locked(struct vraid_journal *j, u32 sb_flags)
 	block = j->head_block;
 	seq = j->head_seq;
 	spin_unlock_irq(&j->lock);
+	WRITE_ONCE(j->cp_start, jiffies | 1);
 	/* records reserved before now are done (their data in the cache) */
 	wait_event(j->wait, READ_ONCE(j->acked_seq) + 1 >= seq);
 	/*
@@ -1659,8 +1661,37 @@ out:
 	}
 	j->cp_run = false;
 	spin_unlock_irq(&j->lock);
+	WRITE_ONCE(j->cp_start, 0);
 	wake_up_all(&j->wait);
 	return ret;
+}
+
+/*
+ * A checkpoint that has run for a second or more, for the message to
+ * requests that wait for the controller (": journal checkpoint for 12 s:
+ * vraid0 cache 1.0 MiB dirty"): it holds vds_mutex, which a policy
+ * change, a stop or a detach waits for, for as long as the members take
+ * to write its VDs' dirty data (slow or stuck members: minutes).  Into
+ * @buf (empty if none runs), cut to @len.
+ */
+void vraid_journal_busy_note(char *buf, size_t len)
+{
+	struct vraid_journal *j;
+	unsigned long since = 0;
+	int n;
+
+	if (len)
+		buf[0] = '\0';
+	rcu_read_lock();
+	j = READ_ONCE(vraid_j);
+	if (j)
+		since = READ_ONCE(j->cp_start);
+	rcu_read_unlock();
+	if (!since || time_before(jiffies, since + HZ))
+		return;
+	n = scnprintf(buf, len, ": journal checkpoint for %lu s",
+		      (jiffies - since) / HZ);
+	vraid_cache_draining_note(buf + n, len - n);
 }
 
 static void vraid_jcheckpoint_work(struct work_struct *w)

@@ -277,6 +277,7 @@ int vraid_cache_write_out(struct vraid_vd *vd);
 void vraid_cache_drain_progress(struct vraid_vd *vd, unsigned long *left,
 				unsigned long *from);
 void vraid_cache_drain_note(char *buf, size_t len);
+void vraid_cache_draining_note(char *buf, size_t len);
 bool vraid_cache_writing_out(struct vraid_vd *vd);
 int vraid_cache_stop(struct vraid_vd *vd);
 extern struct workqueue_struct *vraid_cache_wq;
@@ -356,6 +357,7 @@ int vraid_journal_detach(bool released, char *msg, size_t len);
 int vraid_journal_discard(char *msg, size_t len);
 void vraid_journal_show(struct vraid_controller *c);
 u32 vraid_journal_state(void);
+void vraid_journal_busy_note(char *buf, size_t len);
 
 /* member.c */
 bool vraid_member_fail(struct vraid_vd *vd, u32 member, const char *why);

@@ -969,13 +969,17 @@ static void ctl_hdr(struct vraid_ioc_hdr *h, size_t size)
  * The module's message to a request that waits for the controller ends
  * in ": vraid0 cache write-out: 35.7 of 48.0 MiB left" while a request
  * writes a VD's cache out (ABI 1.10 modules from the twenty-fifth
- * session on): that part, or NULL.
+ * session on), or in ": journal checkpoint for 12 s: vraid0 cache 1.0
+ * MiB dirty" while a request waits for a journal checkpoint (from the
+ * twenty-eighth session on): that part, or NULL.
  */
 static const char *busy_note(const char *msg)
 {
 	const char *n = strstr(msg, " now: ");
 
-	return n && strstr(n, " cache write-out: ") ? n + 6 : NULL;
+	return n && (strstr(n, " cache write-out: ") ||
+		     !strncmp(n + 6, "journal checkpoint for ", 23)) ?
+	       n + 6 : NULL;
 }
 
 static volatile sig_atomic_t watch_drawn;
