@@ -3,9 +3,10 @@
 # detached: no acknowledged write lost, nothing hung. One member of a
 # RAID5 VD writing back through the journal holds its writes (dm-delay),
 # so destage and checkpoints cannot end; crashio keeps writing over a
-# small set of blocks of that VD and of a RAID1 VD bound to the same
-# journal (every write a new record, no new dirty data), until the ring
-# is full and the writers of both VDs wait for room. Then:
+# small set of blocks of that VD (and fio over 16 more) and of a RAID1
+# VD bound to the same journal (every write a new record, no new dirty
+# data), until the ring is full and the writers of both VDs wait for
+# room. Then:
 #  - `vraidctl set RAID1 write-policy=wt` is asked while the ring is
 #    full; the member lets writes go; the request completes, the RAID1
 #    VD writes through and its writer goes on;
@@ -29,13 +30,16 @@ LOG1=$(echo $NVME_DEVS | cut -d' ' -f3)	# crashio's log for the RAID5 VD
 J_ON=$(echo $NVME_DEVS | cut -d' ' -f4)	# the journal, then the RAID1 log
 M1=$(echo $SATA_DEVS | cut -d' ' -f2)	# the RAID1 VD
 M2=$(echo $SAS_DEVS | cut -d' ' -f2)
-JSECT=262144				# a 128 MiB journal: it fills sooner
+# a 128 MiB journal: it fills sooner (a smaller ring caps dirty data at
+# 256 KiB, less than the writers' blocks, so they wait for destage first)
+JSECT=262144
 
 cleanup_ring() {
 	local d
 	set +e
 	[ -n "${c1:-}" ] && kill "$c1" 2>/dev/null
 	[ -n "${c2:-}" ] && kill "$c2" 2>/dev/null
+	[ -n "${fp:-}" ] && kill "$fp" 2>/dev/null
 	# whatever X holds goes, so that nothing below waits for ten minutes
 	dmsetup table fr-x 2>/dev/null | grep -q delay && dm_release fr-x "$X"
 	[ -n "${sp:-}" ] && wait "$sp" 2>/dev/null
@@ -142,6 +146,12 @@ writer "$vd" "$LOG1" 256 1
 c1=$wpid
 writer "$vd2" "$LOG2" 128 2
 c2=$wpid
+# and 16 outstanding writes over 16 blocks past crashio's: the ring
+# fills in seconds (a record per write or per batch, no new dirty data)
+fio --name=fill --filename="$vd" --rw=randwrite --bs=4k --offset=$(mb 8) \
+	--size=64k --direct=1 --ioengine=libaio --iodepth=16 --time_based \
+	--runtime=600 >/tmp/fill.out 2>&1 &
+fp=$!
 ring_full "both VDs"
 w1=$(writes_of "$vd2")
 sleep 1
@@ -185,10 +195,12 @@ expect_write "$vd" write_through no_journal
 goes_on "$vd" "after journal none"
 goes_on "$vd2" "after journal none"
 
-kill "$c1" "$c2"
+kill -0 "$fp" || { cat /tmp/fill.out; fail "fio over $vd ended early"; }
+kill "$c1" "$c2" "$fp"
 wait "$c1" 2>/dev/null || true
 wait "$c2" 2>/dev/null || true
-c1="" c2=""
+wait "$fp" 2>/dev/null || true
+c1="" c2="" fp=""
 crashio verify "$vd" "$LOG1" 256 || fail "$vd: an acknowledged write was lost"
 crashio verify "$vd2" "$LOG2" 128 || fail "$vd2: an acknowledged write was lost"
 for v in "$vd" "$vd2"; do
