@@ -2518,8 +2518,10 @@ void vraid_journal_show(struct vraid_controller *c)
 	c->journal_vds = j->nvds;
 }
 
-/* The journal's state for a VD's write policy in effect. */
-/* Also without vraid_ctl_mutex (sysfs): a detach frees after a grace period. */
+/*
+ * The journal's state for a VD's write policy in effect; also without
+ * vraid_ctl_mutex (sysfs): a detach frees the journal after a grace period.
+ */
 u32 vraid_journal_state(void)
 {
 	struct vraid_journal *j;
