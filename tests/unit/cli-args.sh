@@ -2144,6 +2144,11 @@ EOF
 		expect_log "mock: controller journal DEV --force sends FORCE" "controller action=2 flags=1 cache=0 dev=7:0"
 		err_lacks "mock: controller journal DEV --force, a ring under the cap: no note" "its ring takes"
 		check "mock: controller journal DEV --force, a ring at the cap" 0 "$jhdr" "controller journal: its ring takes 4 GiB, the most a new journal takes: the rest of $blk0 stays unused" env MOCK_VRAID=dupname MOCK_JOURNAL_BYTES=$((4 << 30)) VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk0" --force
+		err_lacks "mock: controller journal DEV, a 4 GiB ring: no small-ring note" "caps the cache's dirty data"
+		check "mock: controller journal DEV, a 127 MiB ring: what it caps dirty data at" 0 "$jhdr" "controller journal: its ring of 127 MiB caps the cache's dirty data at 3 MiB while a RAID5/50 VD writes back through it, 1.7 MiB with RAID6/60, 5.4 MiB with mirrors only (writers wait for destage beyond it); a journal of 256 MiB or more suits parity VDs" env MOCK_VRAID=dupname MOCK_JOURNAL_BYTES=133169152 VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk0"
+		check "mock: controller journal DEV, the smallest ring" 0 "$jhdr" "controller journal: its ring of 64 MiB caps the cache's dirty data at 852 KiB while a RAID5/50 VD writes back through it, 256 KiB with RAID6/60, 2 MiB with mirrors only" env MOCK_VRAID=dupname MOCK_JOURNAL_BYTES=$((64 << 20)) VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk0"
+		check "mock: controller journal DEV, a 255 MiB ring: no note" 0 "$jhdr" "" env MOCK_VRAID=dupname MOCK_JOURNAL_BYTES=$((255 << 20)) VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk0"
+		err_lacks "mock: controller journal DEV, a 255 MiB ring: no small-ring note" "caps the cache's dirty data"
 		check "mock: controller journal --force DEV" 0 "$jhdr" "" env MOCK_VRAID=dupname VRAIDCTL_SYSFS="$jsys" "$M" controller journal --force "$blk0"
 		expect_log "mock: controller journal --force DEV sends FORCE" "controller action=2 flags=1 cache=0 dev=7:0"
 		check "mock: controller --force journal DEV" 0 "$jhdr" "" env MOCK_VRAID=dupname VRAIDCTL_SYSFS="$jsys" "$M" controller --force journal "$blk0"

@@ -30,8 +30,9 @@ LOG1=$(echo $NVME_DEVS | cut -d' ' -f3)	# crashio's log for the RAID5 VD
 J_ON=$(echo $NVME_DEVS | cut -d' ' -f4)	# the journal, then the RAID1 log
 M1=$(echo $SATA_DEVS | cut -d' ' -f2)	# the RAID1 VD
 M2=$(echo $SAS_DEVS | cut -d' ' -f2)
-# a 128 MiB journal: it fills sooner (a smaller ring caps dirty data at
-# 256 KiB, less than the writers' blocks, so they wait for destage first)
+# a 128 MiB journal: it fills sooner (a 65 MiB ring caps dirty data at
+# 0.9 MiB with a RAID5 bound, under the writers' 1.5 MiB of blocks, so
+# they would wait for destage before the ring fills)
 JSECT=262144
 
 cleanup_ring() {
@@ -66,6 +67,10 @@ LOG2=/dev/mapper/fr-log2
 dd if=/dev/zero of=$JDEV bs=1M count=4 oflag=direct 2>/dev/null
 journal_new $JDEV
 ring=$(journal_num size_bytes)
+# a journal this small: attaching it says what it caps dirty data at
+cat /tmp/journal.out
+grep -q "its ring of 127 MiB caps the cache's dirty data at 3 MiB while a RAID5/50 VD writes back through it, 1.7 MiB with RAID6/60, 5.4 MiB with mirrors only" /tmp/journal.out ||
+	fail "attaching a 128 MiB journal did not say what its ring caps dirty data at"
 vd=$(vd_create --level 5 --init fast --write-policy wb \
 	$(echo $members | sed "s#$X#/dev/mapper/fr-x#"))
 vd2=$(vd_create --level 1 --init fast --write-policy wb $M1 $M2)
