@@ -324,6 +324,20 @@ await() {
 	wait "$1"
 }
 
+# crashio_start OUT ARGS...: `crashio write ARGS...` in the background,
+# its output in OUT; returns once it writes (sets cio_pid)
+crashio_start() {
+	local out=$1 i=0
+	shift
+	crashio write "$@" >"$out" 2>&1 &
+	cio_pid=$!
+	until grep -q running "$out"; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { cat "$out"; fail "crashio did not start on $1"; }
+		sleep 0.1
+	done
+}
+
 # dm_over NAME DEV: /dev/mapper/NAME, a dm-linear over all of DEV
 dm_over() {
 	echo "0 $(blockdev --getsz "$2") linear $2 0" | dmsetup create "$1" ||

@@ -79,19 +79,10 @@ expect_write "$vd" write_back
 expect_write "$vd2" write_back
 
 # writer VD LOG BLOCKS SEED: crashio over the first BLOCKS blocks of VD
-# in the background, its log on LOG (zeroed first); sets wpid
+# in the background, its log on LOG (zeroed first); sets cio_pid
 writer() {
-	blkdiscard -z -l $((64 << 20)) "$2" 2>/dev/null ||
-		dd if=/dev/zero of="$2" bs=1M count=64 oflag=direct 2>/dev/null ||
-		fail "cannot zero $2"
-	crashio write "$1" "$2" "$3" "$4" >"/tmp/cio.$4" 2>&1 &
-	wpid=$!
-	i=0
-	until grep -q running "/tmp/cio.$4"; do
-		i=$((i + 1))
-		[ $i -lt 100 ] || { cat "/tmp/cio.$4"; fail "crashio did not start on $1"; }
-		sleep 0.1
-	done
+	zero_range "$2" 0 $((64 << 20))
+	crashio_start "/tmp/cio.$4" "$@"
 }
 
 # writes_of VD: writes the VD completed so far
@@ -148,9 +139,9 @@ says_checkpoint() {
 echo "--- the ring full: a VD unbound"
 dm_hold fr-x "$X" "$DATA_OFFSET"
 writer "$vd" "$LOG1" 256 1
-c1=$wpid
+c1=$cio_pid
 writer "$vd2" "$LOG2" 128 2
-c2=$wpid
+c2=$cio_pid
 # and 16 outstanding writes over 16 blocks past crashio's: the ring
 # fills in seconds (a record per write or per batch, no new dirty data)
 fio --name=fill --filename="$vd" --rw=randwrite --bs=4k --offset=$(mb 8) \

@@ -38,12 +38,7 @@ journal) cio_args="0 32 4" ;;
 *) cio_args= ;;
 esac
 # shellcheck disable=SC2086 # the arguments, split
-crashio write "$vd" "$LOGDEV" $BLOCKS "${SEED:-1}" $cio_args >/tmp/crashio.out 2>&1 &
-i=0
-until grep -q running /tmp/crashio.out; do
-	i=$((i + 1)); [ $i -lt 100 ] || { cat /tmp/crashio.out; fail "crashio did not start"; }
-	sleep 0.1
-done
+crashio_start /tmp/crashio.out "$vd" "$LOGDEV" $BLOCKS "${SEED:-1}" $cio_args
 echo "RAID$LEVEL${DEGRADED:+ (degraded: $gone failed)} on $LM_DEVS, log on $LOGDEV${JDEV:+, journal on $JDEV}: writing; power cut in ${KILL_IN}s"
 echo "@@VRAID-KILL-IN@@ $KILL_IN"
 sleep 600
