@@ -3945,17 +3945,18 @@ static void journal_formatted(const struct vraid_controller *r,
  * A ring under 255 MiB: the dirty data of write-back VDs bound to it is
  * capped low (so that their parity records always fit the ring,
  * vraid_jparity_dirty_cap()), and write-back gains little over
- * write-through: say how low, and what size suits.
+ * write-through: say how low, and what size suits, on a line that begins
+ * with @who.
  */
-static void journal_small(const struct vraid_controller *r)
+static void journal_small(const struct vraid_controller *r, const char *who)
 {
 	uint64_t ring = r->journal_bytes / VRAID_J_BLOCK;
 	char rs[32], c1[32], c2[32], c0[32];
 
 	if (!ring || r->journal_bytes >= (255ULL << 20))
 		return;
-	fprintf(stderr, "controller journal: its ring of %s caps the cache's dirty data at %s while a RAID5/50 VD writes back through it, %s with RAID6/60, %s with mirrors only (writers wait for destage beyond it); a journal of 256 MiB or more suits parity VDs\n",
-		human_size(rs, sizeof(rs), r->journal_bytes),
+	fprintf(stderr, "%s: its ring of %s caps the cache's dirty data at %s while a RAID5/50 VD writes back through it, %s with RAID6/60, %s with mirrors only (writers wait for destage beyond it); a journal of 256 MiB or more suits parity VDs\n",
+		who, human_size(rs, sizeof(rs), r->journal_bytes),
 		human_size(c1, sizeof(c1),
 			   vraid_jparity_dirty_cap(ring, 1) * VRAID_J_BLOCK),
 		human_size(c2, sizeof(c2),
@@ -3990,7 +3991,7 @@ static void journal_note(const struct vraid_controller *r, const char *arg,
 			fprintf(stderr, "controller journal: it holds acknowledged writes of %u virtual drive%s from before a crash or power loss: `vraidctl assemble --scan` replays them; write-back writes through until then; `vraidctl controller journal discard` drops them (they are lost)\n",
 				r->journal_pending,
 				r->journal_pending == 1 ? "" : "s");
-		journal_small(r);
+		journal_small(r, "controller journal");
 		break;
 	case VRAID_CTRL_JOURNAL_DETACH:
 		fprintf(stderr, "controller journal: detached; write-back VDs (write-policy=wb) write through until `vraidctl controller journal DEV` attaches one\n");
@@ -4741,6 +4742,7 @@ static int scan_attach_journal(struct ctl *c, struct scan_journal *jc,
 		       pick[0]->path, req.journal_pending,
 		       req.journal_pending == 1 ? "" : "s",
 		       req.journal_pending == 1 ? "it is" : "they are");
+	journal_small(&req, pick[0]->path);
 	return RC_OK;
 }
 
