@@ -163,6 +163,7 @@ static void vraid_bm_set_work(struct work_struct *work)
 					       set_work);
 	struct vraid_vd *vd = bm->vd;
 	struct vraid_bm_park *p, *tmp;
+	struct blk_plug plug;
 	bool dirty = false;
 	LIST_HEAD(list);
 
@@ -178,11 +179,17 @@ static void vraid_bm_set_work(struct work_struct *work)
 		vraid_bm_write(vd);
 	mutex_unlock(&bm->lock);
 
+	/*
+	 * under a plug, as they were submitted: the strips of a full-stripe
+	 * write parked here reach their stripe heads in one batch again
+	 */
+	blk_start_plug(&plug);
 	list_for_each_entry_safe(p, tmp, &list, list) {
 		list_del(&p->list);
 		p->fn(vd, p->bio, p->start, p->arg);
 		mempool_free(p, &bm->park_pool);
 	}
+	blk_finish_plug(&plug);
 }
 
 static void vraid_bm_clear_work(struct work_struct *work)

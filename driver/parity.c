@@ -24,7 +24,14 @@
  *  4. serve the read pieces from the head and complete the pieces.
  *
  * Heads started under a block plug are queued at the unplug, so that the
- * strips of a full-stripe write land in one batch and need no reads.
+ * strips of a full-stripe write land in one batch and need no reads; the
+ * heads of one plug are handled together by one work item, each stage
+ * (reads, then writes) for all of them under a block plug of its own,
+ * so that the 4 KiB member I/Os of neighbouring columns merge into large
+ * requests, as md's raid5d submits under a plug (one head's work each
+ * would send them one by one).  A VD logging parity records keeps a
+ * work item per head: a head waits for its record, and they would wait
+ * in turn.
  *
  * Background jobs (job.c) send "sync" pieces through the same heads, one
  * per column, so they are serialised with user writes: rebuild
@@ -55,7 +62,19 @@
 #define SH_SECTORS	(PAGE_SIZE >> SECTOR_SHIFT)
 #define SC_BUCKETS	16		/* power of two */
 #define SC_HASH		32		/* chains per bucket, power of two */
-#define SC_HEADS	256		/* heads per VD */
+/*
+ * Heads per VD: SC_HEAD_BYTES of pages, within [SC_HEADS_MIN,
+ * SC_HEADS_MAX].  A full-stripe write needs a head per column of its
+ * rows at once (a 1 MiB write on a 4-member RAID5: 86); a submitter that
+ * finds none free sleeps, which flushes its plug and splits the batch
+ * into reads.  So that several large writes in flight (and a row of 1 MiB
+ * strips, 256 columns) find theirs: 1024 heads up to 8 members (16 MiB
+ * of pages with 4, 32 MiB with 8), fewer on wider VDs, whose rows hold
+ * more data per column (256 with 32 members).
+ */
+#define SC_HEAD_BYTES	(32U << 20)
+#define SC_HEADS_MIN	256
+#define SC_HEADS_MAX	1024
 
 /* Flags of a column block (struct vraid_sdev.flags). */
 #define SDEV_UPTODATE	BIT(0)		/* page holds the block's content */
@@ -103,6 +122,18 @@ struct vraid_row {
 	void *ptr[VRAID_MAX_MEMBERS + 2];	/* data idx order, P, Q */
 };
 
+/* A head's batch between the stages of its handling (vraid_head_begin()). */
+struct vraid_hstate {
+	struct list_head batch;		/* the pieces being handled */
+	struct list_head sync;		/* job pieces, handled after them */
+	bool want[VRAID_MAX_MEMBERS];	/* per slot: block to read */
+	bool any_write, fua;
+	bool full;			/* read the whole row, rebuild it */
+	bool rmw;			/* read-modify-write (else rcw) */
+	bool wrote;			/* the row's writes went out */
+	blk_status_t status;
+};
+
 struct vraid_stripe {
 	struct hlist_node hash;
 	struct list_head idle;
@@ -119,6 +150,7 @@ struct vraid_stripe {
 	atomic_t io_pending;
 	struct completion io_done;
 	struct vraid_row row;		/* the batch being handled */
+	struct vraid_hstate hs;		/* and what was decided for it */
 	struct vraid_sdev *dev;		/* per member of the span */
 };
 
@@ -241,13 +273,25 @@ static void vraid_stripe_maybe_idle(struct vraid_stripe *sh)
 struct vraid_plug {
 	struct blk_plug_cb cb;		/* must be first: freed as a whole */
 	struct list_head heads;
+	struct work_struct work;	/* vraid_heads_work() */
 };
+
+static void vraid_heads_work(struct work_struct *work);
 
 static void vraid_unplug(struct blk_plug_cb *cb, bool from_schedule)
 {
 	struct vraid_plug *plug = container_of(cb, struct vraid_plug, cb);
 	struct vraid_stripe *sh, *tmp;
 
+	sh = list_first_entry_or_null(&plug->heads, struct vraid_stripe,
+				      plugged);
+	if (sh && !list_is_singular(&plug->heads) &&
+	    !READ_ONCE(sh->sc->vd->jparity)) {
+		/* the heads belong to this plug until vraid_heads_work() */
+		INIT_WORK(&plug->work, vraid_heads_work);
+		queue_work(vraid_wq, &plug->work);
+		return;
+	}
 	list_for_each_entry_safe(sh, tmp, &plug->heads, plugged) {
 		list_del_init(&sh->plugged);
 		queue_work(vraid_wq, &sh->work);
@@ -391,12 +435,10 @@ static bool vraid_dev_uptodate(struct vraid_stripe *sh, u32 slot)
 	return test_bit(SDEV_UPTODATE, &sh->dev[slot].flags);
 }
 
-/* Read the blocks in @want that are not up to date; false on a read error. */
-static bool vraid_read_blocks(struct vraid_stripe *sh, struct vraid_row *r,
+/* Send reads of the blocks in @want that are not up to date. */
+static void vraid_read_submit(struct vraid_stripe *sh, struct vraid_row *r,
 			      const bool *want)
 {
-	struct vraid_vd *vd = sh->sc->vd;
-	bool ok = true;
 	u32 slot;
 
 	vraid_sh_io_start(sh);
@@ -407,6 +449,16 @@ static bool vraid_read_blocks(struct vraid_stripe *sh, struct vraid_row *r,
 		clear_bit(SDEV_RERR, &sh->dev[slot].flags);
 		vraid_sdev_submit(sh, slot, REQ_OP_READ);
 	}
+}
+
+/* Wait for vraid_read_submit()'s reads; false on a read error. */
+static bool vraid_read_end(struct vraid_stripe *sh, struct vraid_row *r,
+			   const bool *want)
+{
+	struct vraid_vd *vd = sh->sc->vd;
+	bool ok = true;
+	u32 slot;
+
 	vraid_sh_io_wait(sh);
 	for (slot = 0; slot < r->width; slot++) {
 		struct vraid_sdev *dev = &sh->dev[slot];
@@ -429,21 +481,24 @@ static bool vraid_read_blocks(struct vraid_stripe *sh, struct vraid_row *r,
 	return ok;
 }
 
-/*
- * Make every block of the row up to date: read all the surviving blocks
- * and reconstruct the missing ones (failed members, read errors).
- * Returns false if more blocks are missing than the level can rebuild.
- */
-static bool vraid_reconstruct(struct vraid_stripe *sh, struct vraid_row *r)
+/* Read the blocks in @want that are not up to date; false on a read error. */
+static bool vraid_read_blocks(struct vraid_stripe *sh, struct vraid_row *r,
+			      const bool *want)
 {
-	bool want[VRAID_MAX_MEMBERS];
-	u32 miss[VRAID_MAX_MEMBERS + 2], nmiss = 0;
-	u32 i, slot;
-	int a, b;
+	vraid_read_submit(sh, r, want);
+	return vraid_read_end(sh, r, want);
+}
 
-	for (slot = 0; slot < r->width; slot++)
-		want[slot] = true;
-	vraid_read_blocks(sh, r, want);
+/*
+ * Once every surviving block is read: reconstruct the missing ones
+ * (failed members, read errors).  Returns false if more blocks are
+ * missing than the level can rebuild.
+ */
+static bool vraid_rebuild_missing(struct vraid_stripe *sh, struct vraid_row *r)
+{
+	u32 miss[VRAID_MAX_MEMBERS + 2], nmiss = 0;
+	u32 i;
+	int a, b;
 
 	/* Missing blocks by ptr index (data idx, then P, then Q). */
 	for (i = 0; i < r->width; i++)
@@ -493,6 +548,22 @@ static bool vraid_reconstruct(struct vraid_stripe *sh, struct vraid_row *r)
 	return true;
 }
 
+/*
+ * Make every block of the row up to date: read all the surviving blocks
+ * and reconstruct the missing ones.  Returns false if more blocks are
+ * missing than the level can rebuild.
+ */
+static bool vraid_reconstruct(struct vraid_stripe *sh, struct vraid_row *r)
+{
+	bool want[VRAID_MAX_MEMBERS];
+	u32 slot;
+
+	for (slot = 0; slot < r->width; slot++)
+		want[slot] = true;
+	vraid_read_blocks(sh, r, want);
+	return vraid_rebuild_missing(sh, r);
+}
+
 static void vraid_copy_piece(struct vraid_piece *pc, void *page, bool to_page)
 {
 	struct bio *bio = pc->pio->bio;
@@ -510,12 +581,11 @@ static void vraid_copy_piece(struct vraid_piece *pc, void *page, bool to_page)
 }
 
 /*
- * Write the blocks marked dirty, and rewrite those that failed to read
- * (repair), to every member that takes writes; fail members whose
- * writes fail.
+ * Send the blocks marked dirty, and those that failed to read (repair),
+ * to every member that takes writes.
  */
-static void vraid_write_row(struct vraid_stripe *sh, struct vraid_row *r,
-			    bool fua)
+static void vraid_write_submit(struct vraid_stripe *sh, struct vraid_row *r,
+			       bool fua)
 {
 	struct vraid_vd *vd = sh->sc->vd;
 	u32 slot;
@@ -534,6 +604,14 @@ static void vraid_write_row(struct vraid_stripe *sh, struct vraid_row *r,
 				  (fua ? REQ_FUA : vraid_member_fua(vd)) |
 				  REQ_SYNC);
 	}
+}
+
+/* Wait for vraid_write_submit()'s writes; fail members whose writes fail. */
+static void vraid_write_end(struct vraid_stripe *sh, struct vraid_row *r)
+{
+	struct vraid_vd *vd = sh->sc->vd;
+	u32 slot;
+
 	vraid_sh_io_wait(sh);
 	for (slot = 0; slot < r->width; slot++) {
 		struct vraid_sdev *dev = &sh->dev[slot];
@@ -557,6 +635,18 @@ static void vraid_write_row(struct vraid_stripe *sh, struct vraid_row *r,
 					    (unsigned long long)sh->msector);
 		}
 	}
+}
+
+/*
+ * Write the blocks marked dirty, and rewrite those that failed to read
+ * (repair), to every member that takes writes; fail members whose
+ * writes fail.
+ */
+static void vraid_write_row(struct vraid_stripe *sh, struct vraid_row *r,
+			    bool fua)
+{
+	vraid_write_submit(sh, r, fua);
+	vraid_write_end(sh, r);
 }
 
 /*
@@ -591,28 +681,35 @@ static noinline_for_stack void vraid_log_row(struct vraid_stripe *sh,
 			     r->q != U32_MAX ? sh->dev[r->q].page : NULL);
 }
 
-/* Handle one batch of pieces of a head. */
-static void vraid_handle_batch(struct vraid_stripe *sh, struct list_head *batch)
+/*
+ * Stage 1 of a head's batch (hs->batch): choose how to compute the row
+ * and send the reads that needs.
+ */
+static void vraid_batch_begin(struct vraid_stripe *sh)
 {
-	struct vraid_stripe_cache *sc = sh->sc;
-	struct vraid_vd *vd = sc->vd;
+	struct vraid_vd *vd = sh->sc->vd;
 	struct vraid_row *r = &sh->row;
-	struct vraid_piece *pc, *tmp;
-	bool want[VRAID_MAX_MEMBERS] = { };
-	bool any_write = false, fua = false, full = false, rmw = false;
-	blk_status_t status = BLK_STS_OK;
+	struct vraid_hstate *hs = &sh->hs;
+	struct vraid_piece *pc;
 	u32 i, slot, rcw_reads = 0, rmw_reads = 0;
 	bool rcw_ok = true, rmw_ok;
 
+	memset(hs->want, 0, sizeof(hs->want));
+	hs->any_write = false;
+	hs->fua = false;
+	hs->full = false;
+	hs->rmw = false;
+	hs->wrote = false;
+	hs->status = BLK_STS_OK;
 	vraid_row_init(sh, r);
 
-	list_for_each_entry(pc, batch, list) {
+	list_for_each_entry(pc, &hs->batch, list) {
 		if (pc->write) {
 			r->written[pc->data_idx] |= vraid_piece_mask(pc);
 			/* the last write of a block decides what it holds */
 			r->cpage[pc->data_idx] = pc->cpage;
-			any_write = true;
-			fua |= pc->fua;
+			hs->any_write = true;
+			hs->fua |= pc->fua;
 		} else {
 			r->read[pc->data_idx] = true;
 			/* Rewrite it, from the head's copy or rebuilt. */
@@ -625,12 +722,12 @@ static void vraid_handle_batch(struct vraid_stripe *sh, struct list_head *batch)
 	/* Reads of a data block on a failed member need the whole row. */
 	for (i = 0; i < r->data; i++) {
 		if (r->read[i] && r->failed[r->slot[i]])
-			full = true;
+			hs->full = true;
 		if (r->read[i])
-			want[r->slot[i]] = true;
+			hs->want[r->slot[i]] = true;
 	}
 
-	if (any_write && !full) {
+	if (hs->any_write && !hs->full) {
 		/* Reconstruct-write: every data block not wholly rewritten. */
 		for (i = 0; i < r->data; i++) {
 			slot = r->slot[i];
@@ -660,42 +757,68 @@ static void vraid_handle_batch(struct vraid_stripe *sh, struct list_head *batch)
 			rmw_reads++;
 
 		if (rmw_ok && (!rcw_ok || rmw_reads < rcw_reads)) {
-			rmw = true;
+			hs->rmw = true;
 			for (i = 0; i < r->data; i++)
 				if (r->written[i])
-					want[r->slot[i]] = true;
-			want[r->p] = true;
+					hs->want[r->slot[i]] = true;
+			hs->want[r->p] = true;
 		} else if (rcw_ok) {
 			for (i = 0; i < r->data; i++)
 				if (r->written[i] != 0xff)
-					want[r->slot[i]] = true;
+					hs->want[r->slot[i]] = true;
 		} else {
-			full = true;
+			hs->full = true;
 		}
 	}
 
-	if (!full && !vraid_read_blocks(sh, r, want))
-		full = true;	/* a read error: rebuild the row instead */
-	if (full) {
-		rmw = false;
+	/* the whole row: read every surviving block now (vraid_reconstruct()) */
+	if (hs->full)
+		for (slot = 0; slot < r->width; slot++)
+			hs->want[slot] = true;
+	vraid_read_submit(sh, r, hs->want);
+}
+
+/*
+ * Stage 2: once the reads are in (or the row rebuilt), overlay the new
+ * data, compute the parity and send the writes.
+ */
+static void vraid_batch_write(struct vraid_stripe *sh)
+{
+	struct vraid_vd *vd = sh->sc->vd;
+	struct vraid_row *r = &sh->row;
+	struct vraid_hstate *hs = &sh->hs;
+	struct vraid_piece *pc;
+	u32 i;
+
+	if (hs->full) {
+		/* every surviving block was read: rebuild the missing ones */
+		vraid_read_end(sh, r, hs->want);
+		if (!vraid_rebuild_missing(sh, r)) {
+			hs->status = BLK_STS_IOERR;
+			return;
+		}
+	} else if (!vraid_read_end(sh, r, hs->want)) {
+		/* a read error: rebuild the row instead */
+		hs->full = true;
+		hs->rmw = false;
 		if (!vraid_reconstruct(sh, r)) {
-			status = BLK_STS_IOERR;
-			goto invalidate;
+			hs->status = BLK_STS_IOERR;
+			return;
 		}
 	}
 
-	if (any_write) {
+	if (hs->any_write) {
 		void *p = r->ptr[r->data];
 
 		/* RMW: P ^= old data; then the new data goes in; P ^= new. */
-		if (rmw)
+		if (hs->rmw)
 			for (i = 0; i < r->data; i++)
 				if (r->written[i])
 					vraid_xor(p, &r->ptr[i], 1);
-		list_for_each_entry(pc, batch, list)
+		list_for_each_entry(pc, &hs->batch, list)
 			if (pc->write)
 				vraid_copy_piece(pc, r->ptr[pc->data_idx], true);
-		if (rmw) {
+		if (hs->rmw) {
 			for (i = 0; i < r->data; i++)
 				if (r->written[i])
 					vraid_xor(p, &r->ptr[i], 1);
@@ -725,28 +848,40 @@ static void vraid_handle_batch(struct vraid_stripe *sh, struct list_head *batch)
 	 * write is logged: also those of an unbind's drain, and writes sent
 	 * around the cache while it drains (or in flight as it began)
 	 */
-	if (any_write && READ_ONCE(vd->jparity))
+	if (hs->any_write && READ_ONCE(vd->jparity))
 		vraid_log_row(sh, r);
-	vraid_write_row(sh, r, fua);
-	if (READ_ONCE(vd->state) == VRAID_VD_OFFLINE) {
-		status = BLK_STS_IOERR;
-		goto invalidate;
+	vraid_write_submit(sh, r, hs->fua);
+	hs->wrote = true;
+}
+
+/* Stage 3: once the writes are done, serve the reads, complete the pieces. */
+static void vraid_batch_end(struct vraid_stripe *sh)
+{
+	struct vraid_stripe_cache *sc = sh->sc;
+	struct vraid_row *r = &sh->row;
+	struct vraid_hstate *hs = &sh->hs;
+	struct vraid_piece *pc, *tmp;
+	u32 slot;
+
+	if (hs->wrote) {
+		vraid_write_end(sh, r);
+		if (READ_ONCE(sc->vd->state) == VRAID_VD_OFFLINE)
+			hs->status = BLK_STS_IOERR;
 	}
-
-	list_for_each_entry(pc, batch, list)
-		if (!pc->write)
-			vraid_copy_piece(pc, r->ptr[pc->data_idx], false);
-	goto complete;
-
-invalidate:
-	for (slot = 0; slot < sc->width; slot++)
-		sh->dev[slot].flags = 0;
-complete:
-	list_for_each_entry_safe(pc, tmp, batch, list) {
+	if (!hs->status) {
+		list_for_each_entry(pc, &hs->batch, list)
+			if (!pc->write)
+				vraid_copy_piece(pc, r->ptr[pc->data_idx],
+						 false);
+	} else {
+		for (slot = 0; slot < sc->width; slot++)
+			sh->dev[slot].flags = 0;
+	}
+	list_for_each_entry_safe(pc, tmp, &hs->batch, list) {
 		struct vraid_pio *pio = pc->pio;
 
-		if (status)
-			pio->status = status;
+		if (hs->status)
+			pio->status = hs->status;
 		list_del(&pc->list);
 		mempool_free(pc, &sc->piece_pool);
 		vraid_pio_put(pio);
@@ -853,24 +988,46 @@ out:
 	vraid_sync_done(sy, error);
 }
 
-static void vraid_stripe_work(struct work_struct *work)
+/*
+ * A head's handling, in stages so that the heads of one plug can take
+ * each stage together (vraid_heads_work()): take what is pending and
+ * send the reads; compute and send the writes; complete, then the job
+ * pieces; then let the head go.
+ */
+static void vraid_head_begin(struct vraid_stripe *sh)
 {
-	struct vraid_stripe *sh = container_of(work, struct vraid_stripe, work);
+	struct vraid_hstate *hs = &sh->hs;
 	struct vraid_bucket *b = sh->bucket;
 	struct vraid_piece *pc, *tmp;
-	LIST_HEAD(batch);
-	LIST_HEAD(sync);
 
+	INIT_LIST_HEAD(&hs->batch);
+	INIT_LIST_HEAD(&hs->sync);
 	spin_lock(&b->lock);
-	list_splice_init(&sh->pending, &batch);
+	list_splice_init(&sh->pending, &hs->batch);
 	spin_unlock(&b->lock);
 
-	list_for_each_entry_safe(pc, tmp, &batch, list)
+	list_for_each_entry_safe(pc, tmp, &hs->batch, list)
 		if (pc->sync)
-			list_move_tail(&pc->list, &sync);
-	if (!list_empty(&batch))
-		vraid_handle_batch(sh, &batch);
-	list_for_each_entry_safe(pc, tmp, &sync, list) {
+			list_move_tail(&pc->list, &hs->sync);
+	if (!list_empty(&hs->batch))
+		vraid_batch_begin(sh);
+}
+
+static void vraid_head_write(struct vraid_stripe *sh)
+{
+	if (!list_empty(&sh->hs.batch))
+		vraid_batch_write(sh);
+}
+
+static void vraid_head_end(struct vraid_stripe *sh)
+{
+	struct vraid_hstate *hs = &sh->hs;
+	struct vraid_bucket *b = sh->bucket;
+	struct vraid_piece *pc, *tmp;
+
+	if (!list_empty(&hs->batch))
+		vraid_batch_end(sh);
+	list_for_each_entry_safe(pc, tmp, &hs->sync, list) {
 		list_del(&pc->list);
 		vraid_sync_column(sh, pc);
 	}
@@ -885,6 +1042,43 @@ static void vraid_stripe_work(struct work_struct *work)
 	sh->busy = false;
 	vraid_stripe_maybe_idle(sh);
 	spin_unlock(&b->lock);
+}
+
+static void vraid_stripe_work(struct work_struct *work)
+{
+	struct vraid_stripe *sh = container_of(work, struct vraid_stripe, work);
+
+	vraid_head_begin(sh);
+	vraid_head_write(sh);
+	vraid_head_end(sh);
+}
+
+/*
+ * The heads a plug started (vraid_unplug()), each stage for all of them
+ * under a block plug: the member I/Os of neighbouring columns merge.  A
+ * head that has to wait (its reads, a rebuilt row) flushes the plug as it
+ * sleeps.
+ */
+static void vraid_heads_work(struct work_struct *work)
+{
+	struct vraid_plug *plug = container_of(work, struct vraid_plug, work);
+	struct vraid_stripe *sh, *tmp;
+	struct blk_plug bp;
+
+	blk_start_plug(&bp);
+	list_for_each_entry(sh, &plug->heads, plugged)
+		vraid_head_begin(sh);
+	blk_finish_plug(&bp);
+	blk_start_plug(&bp);
+	list_for_each_entry(sh, &plug->heads, plugged)
+		vraid_head_write(sh);
+	blk_finish_plug(&bp);
+	list_for_each_entry_safe(sh, tmp, &plug->heads, plugged) {
+		/* before it may be started again, by another plug */
+		list_del_init(&sh->plugged);
+		vraid_head_end(sh);
+	}
+	kfree(plug);
 }
 
 /* ---- the VD bio ---- */
@@ -1116,7 +1310,8 @@ int vraid_parity_init(struct vraid_vd *vd)
 	sc->vd = vd;
 	sc->width = vraid_layout_span_width(&vd->geom);
 	sc->data = vraid_layout_span_data(&vd->geom);
-	sc->nr_heads = SC_HEADS;
+	sc->nr_heads = clamp_t(u32, SC_HEAD_BYTES / (sc->width * PAGE_SIZE),
+			       SC_HEADS_MIN, SC_HEADS_MAX);
 	for (i = 0; i < SC_BUCKETS; i++) {
 		struct vraid_bucket *b = &sc->buckets[i];
 
