@@ -548,12 +548,8 @@ static bool vraid_rebuild_missing(struct vraid_stripe *sh, struct vraid_row *r)
 	return true;
 }
 
-/*
- * Make every block of the row up to date: read all the surviving blocks
- * and reconstruct the missing ones.  Returns false if more blocks are
- * missing than the level can rebuild.
- */
-static bool vraid_reconstruct(struct vraid_stripe *sh, struct vraid_row *r)
+/* Read every surviving block of the row that is not up to date. */
+static void vraid_read_row(struct vraid_stripe *sh, struct vraid_row *r)
 {
 	bool want[VRAID_MAX_MEMBERS];
 	u32 slot;
@@ -561,6 +557,16 @@ static bool vraid_reconstruct(struct vraid_stripe *sh, struct vraid_row *r)
 	for (slot = 0; slot < r->width; slot++)
 		want[slot] = true;
 	vraid_read_blocks(sh, r, want);
+}
+
+/*
+ * Make every block of the row up to date: read all the surviving blocks
+ * and reconstruct the missing ones.  Returns false if more blocks are
+ * missing than the level can rebuild.
+ */
+static bool vraid_reconstruct(struct vraid_stripe *sh, struct vraid_row *r)
+{
+	vraid_read_row(sh, r);
 	return vraid_rebuild_missing(sh, r);
 }
 
@@ -790,21 +796,16 @@ static void vraid_batch_write(struct vraid_stripe *sh)
 	struct vraid_piece *pc;
 	u32 i;
 
-	if (hs->full) {
-		/* every surviving block was read: rebuild the missing ones */
-		vraid_read_end(sh, r, hs->want);
-		if (!vraid_rebuild_missing(sh, r)) {
-			hs->status = BLK_STS_IOERR;
-			return;
-		}
-	} else if (!vraid_read_end(sh, r, hs->want)) {
-		/* a read error: rebuild the row instead */
+	if (!vraid_read_end(sh, r, hs->want) && !hs->full) {
+		/* a read error: read the rest of the row, rebuild it instead */
 		hs->full = true;
 		hs->rmw = false;
-		if (!vraid_reconstruct(sh, r)) {
-			hs->status = BLK_STS_IOERR;
-			return;
-		}
+		vraid_read_row(sh, r);
+	}
+	/* every surviving block is read: rebuild the missing ones */
+	if (hs->full && !vraid_rebuild_missing(sh, r)) {
+		hs->status = BLK_STS_IOERR;
+		return;
 	}
 
 	if (hs->any_write) {
