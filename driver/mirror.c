@@ -136,7 +136,9 @@ static void vraid_wl_release(struct vraid_mio *mio)
 	list_del(&mio->wl);
 	mio->registered = false;
 	list_for_each_entry_safe(w, tmp, &b->waiting, wl) {
+		/* (those moved to @start are as good as active) */
 		if (vraid_wl_conflict(w, &b->active, NULL) ||
+		    vraid_wl_conflict(w, &start, NULL) ||
 		    vraid_wl_conflict(w, &b->waiting, w))
 			continue;
 		list_move_tail(&w->wl, &start);
