@@ -402,6 +402,10 @@ int vraid_bitmap_init(struct vraid_vd *vd)
 	struct vraid_bitmap *bm;
 	int ret = -ENOMEM;
 
+	/* A RAID1 bio (one unit) never crosses a region, nor a strip a unit. */
+	BUILD_BUG_ON(VRAID_MIRROR1_UNIT_SHIFT > VRAID_BM_MIN_SHIFT);
+	BUILD_BUG_ON(VRAID_STRIP_MAX >> SECTOR_SHIFT >
+		     1U << VRAID_MIRROR1_UNIT_SHIFT);
 	if (!vraid_level_redundant(vd->geom.level))
 		return 0;
 	bm = kzalloc(sizeof(*bm), GFP_KERNEL);

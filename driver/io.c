@@ -392,12 +392,15 @@ void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags)
 	if (!bio)
 		return;
 	/*
-	 * chunk_sectors keeps reads and writes within a strip, but the block
-	 * layer splits discards and write-zeroes by size only: cut those at
-	 * the strip's end here (the rest comes back through submit_bio).
+	 * chunk_sectors keeps reads and writes within a strip (RAID1: a
+	 * unit, vraid_mirror_unit_shift()), but the block layer splits
+	 * discards and write-zeroes by size only: cut those at the strip's
+	 * (unit's) end here (the rest comes back through submit_bio).
 	 */
 	if (vd->geom.strip_sectors) {
-		u32 strip = vd->geom.strip_sectors;
+		u32 strip = vd->geom.level == VRAID_LEVEL_1 ?
+			    1U << vraid_mirror_unit_shift(&vd->geom) :
+			    vd->geom.strip_sectors;
 		u32 left = strip - (bio->bi_iter.bi_sector & (strip - 1));
 
 		if (unlikely(bio_sectors(bio) > left)) {

@@ -2,8 +2,9 @@
 /*
  * The mirror engine: RAID1 and RAID10 (md raid10 "near 2").
  *
- * A VD bio lies within one strip (chunk_sectors, and io.c cuts discards
- * at the strip's end); layout.c gives its copies.  Writes are cloned (no data copy)
+ * A VD bio lies within one unit (chunk_sectors: a strip on RAID10, 1 MiB
+ * on RAID1, vraid_mirror_unit_shift(); io.c cuts discards at the strip's
+ * end); layout.c gives its copies.  Writes are cloned (no data copy)
  * to every online copy; the VD bio succeeds when at least one copy was
  * written, and a copy whose write fails is failed.  Reads go to one copy,
  * chosen to keep a sequential stream on the member that served its last
@@ -16,7 +17,7 @@
  * bad block are skipped when a write will cover it anyway), so the copies
  * of a block never end up holding different generations: every write
  * registers its range in a hash bucket of in-flight writes, keyed by the
- * strip it lies in (bios never cross a strip: chunk_sectors).
+ * unit it lies in (bios never cross a unit: chunk_sectors).
  *
  * Writes also go to rebuilding members; reads never do.  Background jobs
  * (job.c) work through vraid_mirror_sync(): each step registers its VD
@@ -55,7 +56,7 @@ struct vraid_mio {
 
 #define VRAID_WL_BUCKETS	64	/* power of two */
 
-/* In-flight writes of the strips that hash here. */
+/* In-flight writes of the units that hash here. */
 struct vraid_wl_bucket {
 	spinlock_t lock;		/* active, waiting */
 	struct list_head active;	/* writes in flight */
@@ -69,9 +70,9 @@ struct vraid_wl {
 static struct vraid_wl_bucket *vraid_wl_bucket(struct vraid_mio *mio)
 {
 	struct vraid_vd *vd = mio->vd;
-	u64 strip = mio->wl_sector >> vd->geom.strip_shift;
+	u64 unit = mio->wl_sector >> vraid_mirror_unit_shift(&vd->geom);
 
-	return &vd->wl->b[hash_64(strip, 6) & (VRAID_WL_BUCKETS - 1)];
+	return &vd->wl->b[hash_64(unit, 6) & (VRAID_WL_BUCKETS - 1)];
 }
 
 static bool vraid_wl_overlap(struct vraid_mio *a, struct vraid_mio *b)

@@ -1,14 +1,45 @@
 #!/bin/sh
 # Every redundant level over mixed NVMe/SATA/SAS members: fio with crc32c
 # verification for random 4 KiB and 8 KiB, sequential 256 KiB and 1 MiB,
-# unaligned (512-byte aligned, random sizes across strips) and 512-byte
-# I/O; then four jobs writing overlapping regions at once, after which the
-# parity (or the mirror copies) on the members must be consistent, as
-# checked by an independent GF(2^8) model (pqref).
+# unaligned (512-byte aligned, random sizes across strips, up to 2 MiB)
+# and 512-byte I/O, and on RAID1 that 1 MiB reads reach the members whole,
+# not cut at strips; then four jobs writing overlapping regions at once,
+# after which the parity (or the mirror copies) on the members must be
+# consistent, as checked by an independent GF(2^8) model (pqref).
 # timeout: 900
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
 set -e
+
+# large_reads VD MEMBER...: RAID1 is not cut at strips (md raid1 is not
+# either): 1 MiB reads of VD reach its members as requests larger than
+# the 32 KiB strip.
+large_reads() {
+	local vd=$1 devs m ios=0 kb=0 i=0
+	shift
+	devs="$*"
+	# (the initialisation's reads would count too)
+	while [ "$(vd_attr "$vd" job)" != none ]; do
+		i=$((i + 1))
+		[ $i -lt 1200 ] || fail "RAID1: $vd still runs $(vd_attr "$vd" job)"
+		sleep 0.1
+	done
+	for m in $devs; do
+		set -- $(cat /sys/block/${m#/dev/}/stat)
+		ios=$((ios - $1)) kb=$((kb - $3 / 2))
+	done
+	fio --filename="$vd" --direct=1 --ioengine=libaio --name=rd \
+		--rw=read --bs=1M --size=$(mb 8) --offset=$(mb 32) \
+		--iodepth=2 --output-format=terse >/dev/null ||
+		fail "RAID1: 1 MiB reads failed"
+	for m in $devs; do
+		set -- $(cat /sys/block/${m#/dev/}/stat)
+		ios=$((ios + $1)) kb=$((kb + $3 / 2))
+	done
+	[ $ios -gt 0 ] && [ $((kb / ios)) -ge 64 ] ||
+		fail "RAID1: 1 MiB reads reached the members as $ios requests for $kb KiB (want >= 64 KiB each)"
+	echo "RAID1: 1 MiB reads reached the members as $ios requests of $((kb / ios)) KiB on average"
+}
 
 for lvl in 1 10 5 6 50 60; do
 	level_members $lvl
@@ -27,12 +58,15 @@ for lvl in 1 10 5 6 50 60; do
 		--name=unal --rw=randwrite --bsrange=512-96k --blockalign=512 \
 			--size=$(mb 4) --offset=$(mb 24) --iodepth=8 \
 		--name=b512 --rw=randwrite --bs=512 --size=$(mb 1) --offset=$(mb 28) --iodepth=8 \
+		--name=big --rw=randwrite --bsrange=64k-2m --blockalign=512 \
+			--size=$(mb 8) --offset=$(mb 32) --iodepth=4 \
 		>/tmp/fio.out 2>&1 || { cat /tmp/fio.out; fail "RAID$lvl: fio verify failed"; }
 	grep -q "verify:" /tmp/fio.out && { cat /tmp/fio.out; fail "RAID$lvl: verify errors"; }
-	echo "RAID$lvl: verified 4k/8k/256k/1m/unaligned/512"
+	echo "RAID$lvl: verified 4k/8k/256k/1m/unaligned/512/large unaligned"
+	if [ $lvl = 1 ]; then large_reads "$vd" $LM_DEVS; fi
 	# Overlapping writers: no verification possible, parity must hold.
 	fio --filename="$vd" --direct=1 --ioengine=libaio --rw=randwrite \
-		--bsrange=512-64k --blockalign=512 --size=$(mb 2) --offset=0 \
+		--bsrange=512-1536k --blockalign=512 --size=$(mb 2) --offset=0 \
 		--numjobs=4 --iodepth=8 --name=overlap --randrepeat=0 \
 		--output-format=terse >/dev/null || fail "RAID$lvl: overlapping fio failed"
 	vd_delete "$vd"
