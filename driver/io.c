@@ -366,6 +366,13 @@ void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags)
 	bio = bio_split_to_limits(bio);
 	if (!bio)
 		return;
+	/*
+	 * A piece split off here carries REQ_NOMERGE, meant for this queue
+	 * (which merges nothing anyway); on the members, neighbouring pieces
+	 * of one member (a RAID0 row's strips) may merge again, as md lets
+	 * them (md_submit_bio()).
+	 */
+	bio->bi_opf &= ~REQ_NOMERGE;
 	if (unlikely(!bio_sectors(bio))) {
 		bio_endio(bio);
 		return;

@@ -17,6 +17,26 @@ mixed_members() {
 	echo $list | tr ' ' '\n' | head -n "$n" | tr '\n' ' '
 }
 
+# member_reqs r|w DEV...: "REQUESTS KIB", the reads (r) or writes (w) the
+# whole disks DEV... completed so far (/sys/block/*/stat)
+member_reqs() {
+	local f=1 m
+	[ "$1" = w ] && f=5
+	shift
+	for m; do cat "/sys/block/${m#/dev/}/stat"; done |
+		awk -v f=$f '{ n += $f; kb += $(f + 2) / 2 } END { print n, kb }'
+}
+
+# request_kb WHAT MIN BEFORE_REQS BEFORE_KIB AFTER_REQS AFTER_KIB: the
+# members' average request between two member_reqs must be at least MIN
+# KiB (WHAT names it in the message)
+request_kb() {
+	local n=$(($5 - $3)) kb=$(($6 - $4))
+	[ $n -gt 0 ] && [ $((kb / n)) -ge "$2" ] ||
+		fail "$1 reached the members as $n requests for $kb KiB (want >= $2 KiB each)"
+	echo "$1 reached the members as $n requests of $((kb / n)) KiB on average"
+}
+
 # vd_create ARGS...: create a VD, print /dev/vraidN, fail the case on error.
 vd_create() {
 	local vd

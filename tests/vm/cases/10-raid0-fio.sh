@@ -2,7 +2,8 @@
 # RAID0 over mixed NVMe/SATA/SAS members, several strip sizes and member
 # counts: fio writes with crc32c verification (4 KiB random, 1 MiB
 # sequential, I/O of random size and 512-byte alignment that straddles
-# strips, 512-byte I/O), and the queue limits the VD advertises.
+# strips, 512-byte I/O), and the queue limits the VD advertises; 1 MiB
+# writes reach the members as requests larger than a 64 KiB strip.
 # timeout: 600
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
@@ -37,6 +38,17 @@ run_config() {
 
 	fio_verify "$vd" rand4k --rw=randwrite --bs=4k --size=$(mb 16) --iodepth=16
 	fio_verify "$vd" seq1m --rw=write --bs=1M --size=$(mb 64) --iodepth=4
+	if [ "$strip" = 64K ]; then
+		# A row's strips on one member merge there (as with md):
+		# larger requests than the strip.
+		local before
+		before=$(member_reqs w $members)
+		fio --filename="$vd" --direct=1 --ioengine=libaio --name=w1m \
+			--rw=write --bs=1M --size=$(mb 16) --iodepth=2 \
+			--output-format=terse >/dev/null ||
+			fail "RAID0: 1 MiB writes failed"
+		request_kb "RAID0: 1 MiB writes" 68 $before $(member_reqs w $members)
+	fi
 	fio_verify "$vd" straddle --rw=randwrite --bsrange=512-192k \
 		--blockalign=512 --size=$(mb 16) --iodepth=8 \
 		--offset=$(mb 1)

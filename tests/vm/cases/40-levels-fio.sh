@@ -12,33 +12,23 @@
 set -e
 
 # large_reads VD MEMBER...: RAID1 is not cut at strips (md raid1 is not
-# either): 1 MiB reads of VD reach its members as requests larger than
-# the 32 KiB strip.
+# either): 1 MiB reads of VD reach its members as requests of at least
+# twice the 32 KiB strip.
 large_reads() {
-	local vd=$1 devs m ios=0 kb=0 i=0
+	local vd=$1 before i=0
 	shift
-	devs="$*"
 	# (the initialisation's reads would count too)
 	while [ "$(vd_attr "$vd" job)" != none ]; do
 		i=$((i + 1))
 		[ $i -lt 1200 ] || fail "RAID1: $vd still runs $(vd_attr "$vd" job)"
 		sleep 0.1
 	done
-	for m in $devs; do
-		set -- $(cat /sys/block/${m#/dev/}/stat)
-		ios=$((ios - $1)) kb=$((kb - $3 / 2))
-	done
+	before=$(member_reqs r "$@")
 	fio --filename="$vd" --direct=1 --ioengine=libaio --name=rd \
 		--rw=read --bs=1M --size=$(mb 8) --offset=$(mb 32) \
 		--iodepth=2 --output-format=terse >/dev/null ||
 		fail "RAID1: 1 MiB reads failed"
-	for m in $devs; do
-		set -- $(cat /sys/block/${m#/dev/}/stat)
-		ios=$((ios + $1)) kb=$((kb + $3 / 2))
-	done
-	[ $ios -gt 0 ] && [ $((kb / ios)) -ge 64 ] ||
-		fail "RAID1: 1 MiB reads reached the members as $ios requests for $kb KiB (want >= 64 KiB each)"
-	echo "RAID1: 1 MiB reads reached the members as $ios requests of $((kb / ios)) KiB on average"
+	request_kb "RAID1: 1 MiB reads" 64 $before $(member_reqs r "$@")
 }
 
 for lvl in 1 10 5 6 50 60; do
