@@ -3,8 +3,8 @@
  * The mirror engine: RAID1 and RAID10 (md raid10 "near 2").
  *
  * A VD bio lies within one unit (chunk_sectors: a strip on RAID10, 1 MiB
- * on RAID1, vraid_mirror_unit_shift(); io.c cuts discards at the strip's
- * end); layout.c gives its copies.  Writes are cloned (no data copy)
+ * on RAID1, vraid_mirror_unit_shift(); io.c cuts discards at the same
+ * boundaries); layout.c gives its copies.  Writes are cloned (no data copy)
  * to every online copy; the VD bio succeeds when at least one copy was
  * written, and a copy whose write fails is failed.  Reads go to one copy,
  * chosen to keep a sequential stream on the member that served its last
