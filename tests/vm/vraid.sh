@@ -24,7 +24,8 @@ member_reqs() {
 	[ "$1" = w ] && f=5
 	shift
 	for m; do cat "/sys/block/${m#/dev/}/stat"; done |
-		awk -v f=$f '{ n += $f; kb += $(f + 2) / 2 } END { print n, kb }'
+		awk -v f=$f '{ n += $f; s += $(f + 2) }
+			END { printf "%d %d\n", n, s / 2 }'
 }
 
 # request_kb WHAT MIN BEFORE_REQS BEFORE_KIB AFTER_REQS AFTER_KIB: the
