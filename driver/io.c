@@ -399,16 +399,14 @@ void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags)
 	if (!bio)
 		return;
 	/*
-	 * chunk_sectors keeps reads and writes within a strip (RAID1: a
-	 * unit, vraid_mirror_unit_shift()), but the block layer splits
-	 * discards and write-zeroes by size only: cut those at the strip's
-	 * (unit's) end here (the rest comes back through submit_bio).
+	 * chunk_sectors keeps reads and writes within a unit (a strip; RAID1:
+	 * 1 MiB, vraid_unit_shift()), but the block layer splits discards
+	 * and write-zeroes by size only: cut those at the unit's end here
+	 * (the rest comes back through submit_bio).
 	 */
 	if (vd->geom.strip_sectors) {
-		u32 strip = vd->geom.level == VRAID_LEVEL_1 ?
-			    1U << vraid_mirror_unit_shift(&vd->geom) :
-			    vd->geom.strip_sectors;
-		u32 left = strip - (bio->bi_iter.bi_sector & (strip - 1));
+		u32 unit = 1U << vraid_unit_shift(&vd->geom);
+		u32 left = unit - (bio->bi_iter.bi_sector & (unit - 1));
 
 		if (unlikely(bio_sectors(bio) > left)) {
 			struct bio *split;

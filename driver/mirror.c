@@ -3,7 +3,7 @@
  * The mirror engine: RAID1 and RAID10 (md raid10 "near 2").
  *
  * A VD bio lies within one unit (chunk_sectors: a strip on RAID10, 1 MiB
- * on RAID1, vraid_mirror_unit_shift(); io.c cuts discards at the same
+ * on RAID1, vraid_unit_shift(); io.c cuts discards at the same
  * boundaries); layout.c gives its copies.  Writes are cloned (no data copy)
  * to every online copy; the VD bio succeeds when at least one copy was
  * written, and a copy whose write fails is failed.  Reads go to one copy,
@@ -70,7 +70,7 @@ struct vraid_wl {
 static struct vraid_wl_bucket *vraid_wl_bucket(struct vraid_mio *mio)
 {
 	struct vraid_vd *vd = mio->vd;
-	u64 unit = mio->wl_sector >> vraid_mirror_unit_shift(&vd->geom);
+	u64 unit = mio->wl_sector >> vraid_unit_shift(&vd->geom);
 
 	return &vd->wl->b[hash_64(unit, 6) & (VRAID_WL_BUCKETS - 1)];
 }

@@ -231,16 +231,13 @@ static void vraid_limits(struct vraid_vd *vd, struct vraid_limits *l)
 	}
 	if (strip) {
 		/*
-		 * Every bio the block layer hands us lies in one strip, or on
-		 * RAID1 in one 1 MiB unit (its in-flight write ranges are kept
-		 * per unit: vraid_mirror_unit_shift()).  Parity levels cut
-		 * bios at strips themselves, under a plug (io.c), to batch
+		 * Every bio the block layer hands us lies in one unit: a
+		 * strip, 1 MiB on RAID1 (vraid_unit_shift()).  Parity levels
+		 * cut bios at strips themselves, under a plug (io.c), to batch
 		 * full-stripe writes.
 		 */
-		if (g->level == VRAID_LEVEL_1)
-			lim->chunk_sectors = 1U << vraid_mirror_unit_shift(g);
-		else if (!parity)
-			lim->chunk_sectors = strip;
+		if (!parity)
+			lim->chunk_sectors = 1U << vraid_unit_shift(g);
 		lim->io_min = strip << SECTOR_SHIFT;
 		lim->io_opt = (strip << SECTOR_SHIFT) * g->data_members;
 		max_discard = min(max_discard, strip);

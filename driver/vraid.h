@@ -434,23 +434,24 @@ u32 vraid_bitmap_mark(struct vraid_vd *vd, u64 from, bool all);
 int vraid_bitmap_load(struct vraid_vd *vd);
 int vraid_bitmap_flush(struct vraid_vd *vd);
 
-/* mirror.c */
 /*
- * VD bios of a mirrored level lie within one unit of 1 << this sectors:
- * the strip on RAID10 (a unit is one pair's piece), 1 MiB on RAID1, where
- * the strip means nothing to the layout (md raid1 does not cut bios at
- * all).  1 MiB is the smallest write-intent region (VRAID_BM_MIN_SHIFT,
- * metadata.h), and strips are 1 MiB at most, so a unit never crosses a
- * region nor a job's step a unit.
+ * A bio of a striped or mirrored VD with a strip lies within one unit of
+ * 1 << this sectors (chunk_sectors, and io.c cuts discards likewise): the
+ * strip, but 1 MiB on RAID1, where the strip means nothing to the layout
+ * (md raid1 does not cut bios at all) and only mirror.c's in-flight
+ * write ranges, kept per unit, need a bound.  1 MiB is the smallest
+ * write-intent region (VRAID_BM_MIN_SHIFT, metadata.h), and strips are
+ * 1 MiB at most, so a unit never crosses a region nor a job's step a unit.
  */
 #define VRAID_MIRROR1_UNIT_SHIFT	11
 
-static inline u32 vraid_mirror_unit_shift(const struct vraid_geom *g)
+static inline u32 vraid_unit_shift(const struct vraid_geom *g)
 {
 	return g->level == VRAID_LEVEL_1 ? VRAID_MIRROR1_UNIT_SHIFT :
 	       g->strip_shift;
 }
 
+/* mirror.c */
 void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio, u32 flags);
 int vraid_mirror_init(struct vraid_vd *vd);
 void vraid_mirror_exit(struct vraid_vd *vd);

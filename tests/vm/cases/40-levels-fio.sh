@@ -15,14 +15,10 @@ set -e
 # either): 1 MiB reads of VD reach its members as requests of at least
 # twice the 32 KiB strip.
 large_reads() {
-	local vd=$1 before i=0
+	local vd=$1 before
 	shift
 	# (the initialisation's reads would count too)
-	while [ "$(vd_attr "$vd" job)" != none ]; do
-		i=$((i + 1))
-		[ $i -lt 1200 ] || fail "RAID1: $vd still runs $(vd_attr "$vd" job)"
-		sleep 0.1
-	done
+	vraidctl wait "$vd" >/dev/null || fail "RAID1: initialisation of $vd failed"
 	before=$(member_reqs r "$@")
 	fio --filename="$vd" --direct=1 --ioengine=libaio --name=rd \
 		--rw=read --bs=1M --size=$(mb 8) --offset=$(mb 32) \
