@@ -48,9 +48,14 @@ static bool vraid_has_rebuilding(struct vraid_vd *vd)
 	return false;
 }
 
-/* Sectors of one step: up to VRAID_SYNC_PAGES pages, within a strip. */
+/*
+ * Member sectors of one step: a parity VD's (vraid_parity_sync_step());
+ * a mirror's, up to VRAID_SYNC_PAGES pages within a strip.
+ */
 static u32 vraid_job_step(struct vraid_vd *vd)
 {
+	if (vraid_layout_is_parity(vd->geom.level))
+		return vraid_parity_sync_step(vd);
 	return min_t(u32, vd->geom.strip_sectors,
 		     VRAID_SYNC_PAGES << (PAGE_SHIFT - SECTOR_SHIFT));
 }

@@ -34,7 +34,9 @@
  * in turn.
  *
  * Background jobs (job.c) send "sync" pieces through the same heads, one
- * per column, so they are serialised with user writes: rebuild
+ * per column, so they are serialised with user writes; a step's heads
+ * start at one unplug and take the stages together, so its member I/Os
+ * merge (a step reads 512 KiB of each member at most): rebuild
  * reconstructs the blocks of rebuilding members and writes them; check
  * reads the whole row and counts it if its parity does not match; init,
  * resync and repair also rewrite the parity of such a row.  Rebuilding
@@ -132,7 +134,17 @@ struct vraid_hstate {
 	bool rmw;			/* read-modify-write (else rcw) */
 	bool wrote;			/* the row's writes went out */
 	blk_status_t status;
+	/* a job's piece taken in stages (vraid_sync_begin()) */
+	struct vraid_piece *spc;
+	u8 sstage;			/* VRAID_SSTAGE_* */
+	bool sinval;			/* forget the row's blocks at the end */
+	int serr;
 };
+
+/* What a job's piece has sent (struct vraid_hstate.sstage). */
+#define VRAID_SSTAGE_NONE	0	/* nothing: complete it */
+#define VRAID_SSTAGE_READ	1	/* the row's reads */
+#define VRAID_SSTAGE_WRITE	2	/* its writes */
 
 struct vraid_stripe {
 	struct hlist_node hash;
@@ -644,18 +656,6 @@ static void vraid_write_end(struct vraid_stripe *sh, struct vraid_row *r)
 }
 
 /*
- * Write the blocks marked dirty, and rewrite those that failed to read
- * (repair), to every member that takes writes; fail members whose
- * writes fail.
- */
-static void vraid_write_row(struct vraid_stripe *sh, struct vraid_row *r,
-			    bool fua)
-{
-	vraid_write_submit(sh, r, fua);
-	vraid_write_end(sh, r);
-}
-
-/*
  * A VD logging to the journal: before the column's writes go out, its new
  * data blocks and P/Q go to the journal (a parity record), so that a
  * replay makes the column consistent whatever the crash tore.  A block
@@ -923,44 +923,64 @@ static bool vraid_parity_matches(struct vraid_row *r)
 	return ok;
 }
 
-/* A job's piece: rebuild, check, repair or initialise one column. */
-static void vraid_sync_column(struct vraid_stripe *sh, struct vraid_piece *pc)
+/*
+ * A job's piece: rebuild, check, repair or initialise one column, in
+ * the stages of a head's handling, so that the heads of a job's step
+ * send their member I/Os together (vraid_heads_work()) and they merge.
+ * First read every surviving block (what is on the members, not what
+ * the head holds).
+ */
+static void vraid_sync_begin(struct vraid_stripe *sh, struct vraid_piece *pc)
 {
-	struct vraid_sync *sy = pc->sync;
-	struct vraid_vd *vd = sh->sc->vd;
+	struct vraid_hstate *hs = &sh->hs;
 	struct vraid_row *r = &sh->row;
-	bool want[VRAID_MAX_MEMBERS];
 	u32 slot, missing = 0;
-	int error = 0;
 
+	hs->spc = pc;
+	hs->sstage = VRAID_SSTAGE_NONE;
+	hs->sinval = false;
+	hs->serr = 0;
 	vraid_row_init(sh, r);
 	for (slot = 0; slot < r->width; slot++) {
-		/* Read what is on the members, not what the head holds. */
 		clear_bit(SDEV_UPTODATE, &sh->dev[slot].flags);
-		want[slot] = true;
+		hs->want[slot] = true;
 		if (r->failed[slot])
 			missing++;
 	}
+	/* Nothing to rebuild; or a degraded row, which cannot be checked. */
+	if (pc->sync->type == VRAID_JOB_REBUILD ? !missing : missing) {
+		hs->sinval = missing;
+		return;
+	}
+	vraid_read_submit(sh, r, hs->want);
+	hs->sstage = VRAID_SSTAGE_READ;
+}
+
+/* Once the reads are in: rebuild or check the row, send its writes. */
+static void vraid_sync_write(struct vraid_stripe *sh)
+{
+	struct vraid_hstate *hs = &sh->hs;
+	struct vraid_sync *sy = hs->spc->sync;
+	struct vraid_vd *vd = sh->sc->vd;
+	struct vraid_row *r = &sh->row;
+	u32 slot;
+	bool ok;
+
+	if (hs->sstage != VRAID_SSTAGE_READ)
+		return;
+	hs->sstage = VRAID_SSTAGE_NONE;
+	ok = vraid_read_end(sh, r, hs->want);
 	if (sy->type == VRAID_JOB_REBUILD) {
-		if (!missing)
-			goto out;
-		if (!vraid_reconstruct(sh, r)) {
-			error = -EIO;
-			goto invalidate;
-		}
+		if (!vraid_rebuild_missing(sh, r))
+			goto error;
 		for (slot = 0; slot < r->width; slot++)
 			if (READ_ONCE(vd->members[vraid_sh_member(sh, slot)].state) ==
 			    VRAID_MEMBER_REBUILDING)
 				set_bit(SDEV_DIRTY, &sh->dev[slot].flags);
 	} else {
-		/* A degraded row cannot be checked: leave it. */
-		if (missing)
-			goto invalidate;
-		if (!vraid_read_blocks(sh, r, want) &&
-		    !vraid_reconstruct(sh, r)) {
-			error = -EIO;
-			goto invalidate;
-		}
+		/* a read error: read it again, else rebuild it */
+		if (!ok && !vraid_reconstruct(sh, r))
+			goto error;
 		if (!vraid_parity_matches(r)) {
 			atomic64_inc(&sy->mismatches);
 			if (sy->type == VRAID_JOB_CHECK) {
@@ -977,16 +997,41 @@ static void vraid_sync_column(struct vraid_stripe *sh, struct vraid_piece *pc)
 			}
 		}
 	}
-	vraid_write_row(sh, r, false);
-	if (READ_ONCE(vd->state) == VRAID_VD_OFFLINE)
-		error = -EIO;
-	goto out;
-invalidate:
-	for (slot = 0; slot < r->width; slot++)
-		sh->dev[slot].flags = 0;
-out:
+	vraid_write_submit(sh, r, false);
+	hs->sstage = VRAID_SSTAGE_WRITE;
+	return;
+error:
+	hs->serr = -EIO;
+	hs->sinval = true;
+}
+
+/* Once the writes are done: complete the piece. */
+static void vraid_sync_end(struct vraid_stripe *sh)
+{
+	struct vraid_hstate *hs = &sh->hs;
+	struct vraid_piece *pc = hs->spc;
+	struct vraid_sync *sy = pc->sync;
+	u32 slot;
+
+	if (hs->sstage == VRAID_SSTAGE_WRITE) {
+		vraid_write_end(sh, &sh->row);
+		if (READ_ONCE(sh->sc->vd->state) == VRAID_VD_OFFLINE)
+			hs->serr = -EIO;
+	}
+	if (hs->sinval)
+		for (slot = 0; slot < sh->sc->width; slot++)
+			sh->dev[slot].flags = 0;
+	hs->spc = NULL;
 	mempool_free(pc, &sh->sc->piece_pool);
-	vraid_sync_done(sy, error);
+	vraid_sync_done(sy, hs->serr);
+}
+
+/* A job's piece in one go (it came with user pieces). */
+static void vraid_sync_column(struct vraid_stripe *sh, struct vraid_piece *pc)
+{
+	vraid_sync_begin(sh, pc);
+	vraid_sync_write(sh);
+	vraid_sync_end(sh);
 }
 
 /*
@@ -1010,14 +1055,23 @@ static void vraid_head_begin(struct vraid_stripe *sh)
 	list_for_each_entry_safe(pc, tmp, &hs->batch, list)
 		if (pc->sync)
 			list_move_tail(&pc->list, &hs->sync);
-	if (!list_empty(&hs->batch))
+	hs->spc = NULL;
+	if (!list_empty(&hs->batch)) {
 		vraid_batch_begin(sh);
+	} else if (list_is_singular(&hs->sync)) {
+		/* a job's piece alone, as a job's step sends them */
+		pc = list_first_entry(&hs->sync, struct vraid_piece, list);
+		list_del(&pc->list);
+		vraid_sync_begin(sh, pc);
+	}
 }
 
 static void vraid_head_write(struct vraid_stripe *sh)
 {
 	if (!list_empty(&sh->hs.batch))
 		vraid_batch_write(sh);
+	else if (sh->hs.spc)
+		vraid_sync_write(sh);
 }
 
 static void vraid_head_end(struct vraid_stripe *sh)
@@ -1028,6 +1082,8 @@ static void vraid_head_end(struct vraid_stripe *sh)
 
 	if (!list_empty(&hs->batch))
 		vraid_batch_end(sh);
+	if (hs->spc)
+		vraid_sync_end(sh);
 	list_for_each_entry_safe(pc, tmp, &hs->sync, list) {
 		list_del(&pc->list);
 		vraid_sync_column(sh, pc);
@@ -1230,13 +1286,30 @@ void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
 }
 
 /*
+ * Member sectors of a job's step: up to VRAID_PSYNC_COLUMNS columns (512
+ * KiB of each member, about what md's resync sends), a power of two, and
+ * at most a quarter of the heads, so that user I/O finds heads too.
+ */
+u32 vraid_parity_sync_step(struct vraid_vd *vd)
+{
+	u32 cols = vd->sc->nr_heads / (4 * vd->geom.spans);
+
+	cols = rounddown_pow_of_two(clamp_t(u32, cols, 16,
+					    VRAID_PSYNC_COLUMNS));
+	return cols << (PAGE_SHIFT - SECTOR_SHIFT);
+}
+
+/*
  * One step of a job: every column of member sectors [@msector, +@len) of
- * every span.  Waits for them; returns 0 or a negative errno.
+ * every span.  Waits for them; returns 0 or a negative errno.  The heads
+ * start at the unplug, together (vraid_unplug()): each stage's member
+ * I/Os of neighbouring columns merge into large requests.
  */
 int vraid_parity_sync(struct vraid_vd *vd, struct vraid_sync *sy,
 		      u64 msector, u32 len)
 {
 	struct vraid_stripe_cache *sc = vd->sc;
+	struct blk_plug plug;
 	u32 span, off;
 
 	if (sy->type != VRAID_JOB_REBUILD && sc->width - sc->data == 2 &&
@@ -1244,6 +1317,7 @@ int vraid_parity_sync(struct vraid_vd *vd, struct vraid_sync *sy,
 		return -EOPNOTSUPP;
 	atomic_set(&sy->remaining, 1);
 	init_completion(&sy->done);
+	blk_start_plug(&plug);
 	for (span = 0; span < vd->geom.spans; span++) {
 		for (off = 0; off < len; off += SH_SECTORS) {
 			struct vraid_piece *pc;
@@ -1258,6 +1332,7 @@ int vraid_parity_sync(struct vraid_vd *vd, struct vraid_sync *sy,
 			vraid_attach(sh, pc);
 		}
 	}
+	blk_finish_plug(&plug);
 	vraid_sync_done(sy, 0);
 	wait_for_completion(&sy->done);
 	return sy->error;

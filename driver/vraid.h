@@ -407,8 +407,10 @@ const char *vraid_job_name(u32 type);
 void vraid_job_resume_pending(struct vraid_vd *vd);
 extern struct workqueue_struct *vraid_job_wq;
 
-/* A job step covers at most this many 4 KiB pages of each member. */
+/* A mirror job's step covers at most this many 4 KiB pages of each member. */
 #define VRAID_SYNC_PAGES	16
+/* A parity job's step: at most this many columns (vraid_parity_sync_step()) */
+#define VRAID_PSYNC_COLUMNS	128
 
 /* The state of a step of a job over one range of member sectors. */
 struct vraid_sync {
@@ -462,6 +464,7 @@ int vraid_mirror_sync(struct vraid_vd *vd, struct vraid_sync *sy,
 void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio, u32 flags);
 int vraid_parity_init(struct vraid_vd *vd);
 void vraid_parity_exit(struct vraid_vd *vd);
+u32 vraid_parity_sync_step(struct vraid_vd *vd);
 int vraid_parity_sync(struct vraid_vd *vd, struct vraid_sync *sy,
 		      u64 msector, u32 len);
 void vraid_parity_invalidate(struct vraid_vd *vd);

@@ -46,6 +46,7 @@ vraidctl spare list | grep -q "${8#/dev/}.*${vd#/dev/}" ||
 [ "$(vraidctl spare list --json | grep -o '"device"' | wc -l)" = 2 ] ||
 	fail "spare list --json does not list 2 spares"
 
+before=$(member_reqs w $8)
 vraidctl fail "$vd" "$2" >/dev/null
 # The dedicated spare is taken at once (the global one stays).
 i=0
@@ -56,6 +57,8 @@ done
 vraidctl spare list | grep -q "${7#/dev/}" || fail "global spare $7 was taken too"
 vraidctl wait "$vd" >/dev/null || fail "rebuild onto the spare failed"
 [ "$(vd_attr $vd state)" = optimal ] || fail "not optimal after the spare rebuild"
+# A job's step sends its columns' member I/Os together: they merge.
+request_kb "RAID5: the rebuild's writes" 64 $before $(member_reqs w $8)
 fio_verify "$vd" pre --rw=write --bs=64k --size=$(mb 16) --verify_only
 pq_check 5 16384 1 1000 $1 $8 $3 $4
 # The global spare serves the other VD.
@@ -92,8 +95,13 @@ for lvl in 5 6 1 10; do
 	vd=$(vd_create $LM_OPTS --strip 16K --init background $LM_DEVS)
 	fio_verify "$vd" during-init --rw=randwrite --bs=4k --size=$(mb 8) --iodepth=8
 	vraidctl wait "$vd" >/dev/null || fail "RAID$lvl: init failed"
+	before=$(member_reqs r $LM_DEVS)
 	n=$(check_count "$vd")
 	[ "$n" = 0 ] || fail "RAID$lvl: $n mismatches after background init"
+	case $lvl in 5 | 6)
+		request_kb "RAID$lvl: the check's reads" 64 $before \
+			$(member_reqs r $LM_DEVS) ;;
+	esac
 	fio_verify "$vd" during-init --rw=randwrite --bs=4k --size=$(mb 8) --verify_only
 	before=$(sum_mib "$vd" 8)
 	# Row 3 (16 KiB strips: 32 sectors a row): P is on member 0 of
