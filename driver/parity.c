@@ -30,8 +30,8 @@
  * so that the 4 KiB member I/Os of neighbouring columns merge into large
  * requests, as md's raid5d submits under a plug (one head's work each
  * would send them one by one).  A VD logging parity records keeps a
- * work item per head: a head waits for its record, and they would wait
- * in turn.
+ * work item per head for users' writes: a head waits for its record, and
+ * they would wait in turn (a job's step logs none, and is batched).
  *
  * Background jobs (job.c) send "sync" pieces through the same heads, one
  * per column, so they are serialised with user writes; a step's heads
@@ -286,6 +286,7 @@ struct vraid_plug {
 	struct blk_plug_cb cb;		/* must be first: freed as a whole */
 	struct list_head heads;
 	struct work_struct work;	/* vraid_heads_work() */
+	bool user;			/* a head was started by a user's piece */
 };
 
 static void vraid_heads_work(struct work_struct *work);
@@ -297,8 +298,9 @@ static void vraid_unplug(struct blk_plug_cb *cb, bool from_schedule)
 
 	sh = list_first_entry_or_null(&plug->heads, struct vraid_stripe,
 				      plugged);
+	/* A job's pieces log no parity record: they never wait for one. */
 	if (sh && !list_is_singular(&plug->heads) &&
-	    !READ_ONCE(sh->sc->vd->jparity)) {
+	    (!plug->user || !READ_ONCE(sh->sc->vd->jparity))) {
 		/* the heads belong to this plug until vraid_heads_work() */
 		INIT_WORK(&plug->work, vraid_heads_work);
 		queue_work(vraid_wq, &plug->work);
@@ -314,6 +316,7 @@ static void vraid_unplug(struct blk_plug_cb *cb, bool from_schedule)
 static void vraid_attach(struct vraid_stripe *sh, struct vraid_piece *pc)
 {
 	struct vraid_bucket *b = sh->bucket;
+	bool user = !pc->sync;
 	struct blk_plug_cb *cb;
 	bool start;
 
@@ -334,6 +337,7 @@ static void vraid_attach(struct vraid_stripe *sh, struct vraid_piece *pc)
 		if (!plug->heads.next)
 			INIT_LIST_HEAD(&plug->heads);
 		list_add_tail(&sh->plugged, &plug->heads);
+		plug->user |= user;
 		return;
 	}
 	queue_work(vraid_wq, &sh->work);

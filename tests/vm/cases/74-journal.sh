@@ -12,7 +12,9 @@
 # verify load (dm-linear switched to the error target) loses nothing: no
 # write fails, the VD writes through (journal_failed), the journal says
 # failed, and the VD assembles and verifies without it; parity of every
-# row written is consistent once the VD is stopped (pqref); on a 5 GiB
+# row written is consistent once the VD is stopped (pqref), and a check
+# of the journalled VD finds it consistent, reading the members in large
+# requests (a job's step is batched); on a 5 GiB
 # device a new journal's ring takes 4 GiB, says so, and keeps it when
 # attached again.
 # timeout: 600
@@ -163,6 +165,18 @@ settle
 expect_write "$vd" write_back
 verify_data "$vd" "after stop and assemble"
 verify_job "$vd" d --rw=randwrite --bs=128k --size=$(mb 8) --offset=$(mb 48) --randseed=4
+
+echo "--- a check of the journalled VD: consistent, in large member requests"
+# a job's step logs no parity record, so its heads are batched and
+# their member I/Os merge even while the VD logs parity records
+destaged "$vd"
+before=$(member_reqs r $members)
+vraidctl check "$vd" >/dev/null || fail "check did not start"
+vraidctl wait "$vd" >/dev/null || fail "check failed"
+[ "$(vd_attr $vd mismatch_cnt)" = 0 ] ||
+	fail "check of the journalled VD: $(vd_attr $vd mismatch_cnt) mismatches"
+request_kb "the journalled VD's check reads" 64 $before $(member_reqs r $members)
+expect_write "$vd" write_back
 
 echo "--- journal none: write-through; the same device again: write-back"
 expect_ok vraidctl controller journal none
