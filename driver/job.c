@@ -48,16 +48,12 @@ static bool vraid_has_rebuilding(struct vraid_vd *vd)
 	return false;
 }
 
-/*
- * Member sectors of one step: a parity VD's (vraid_parity_sync_step());
- * a mirror's, up to VRAID_SYNC_PAGES pages within a strip.
- */
+/* Member sectors of one step. */
 static u32 vraid_job_step(struct vraid_vd *vd)
 {
 	if (vraid_layout_is_parity(vd->geom.level))
 		return vraid_parity_sync_step(vd);
-	return min_t(u32, vd->geom.strip_sectors,
-		     VRAID_SYNC_PAGES << (PAGE_SHIFT - SECTOR_SHIFT));
+	return vraid_mirror_sync_step(vd);
 }
 
 static void vraid_job_checkpoint(struct vraid_vd *vd)
@@ -174,14 +170,14 @@ static void vraid_job_work(struct work_struct *work)
 	struct vraid_vd_job *job = container_of(work, struct vraid_vd_job, work);
 	struct vraid_vd *vd = container_of(job, struct vraid_vd, job);
 	bool parity = vraid_layout_is_parity(vd->geom.level);
-	struct page *pages[2 * VRAID_SYNC_PAGES] = { };
-	u32 step = vraid_job_step(vd), i;
+	u32 step = vraid_job_step(vd);
+	struct vraid_msync *ms = NULL;
 	struct vraid_sync sy;
 	int ret = 0;
 
-	for (i = 0; !parity && i < ARRAY_SIZE(pages); i++) {
-		pages[i] = alloc_page(GFP_KERNEL);
-		if (!pages[i]) {
+	if (!parity) {
+		ms = vraid_mirror_sync_alloc();
+		if (!ms) {
 			ret = -ENOMEM;
 			goto out;
 		}
@@ -192,7 +188,9 @@ static void vraid_job_work(struct work_struct *work)
 	job->saved = jiffies;
 	while (job->pos < job->total) {
 		u64 pos = job->pos;
-		u32 len = min_t(u64, step, job->total - pos);
+		/* aligned to the step (a power of two): see vraid_mirror_sync() */
+		u32 len = min_t(u64, step - (pos & (step - 1)),
+				job->total - pos);
 
 		if (READ_ONCE(job->stop))
 			break;
@@ -236,7 +234,7 @@ static void vraid_job_work(struct work_struct *work)
 		if (parity)
 			ret = vraid_parity_sync(vd, &sy, pos, len);
 		else
-			ret = vraid_mirror_sync(vd, &sy, pos, len, pages);
+			ret = vraid_mirror_sync(vd, &sy, pos, len, ms);
 		atomic64_add(atomic64_read(&sy.mismatches), &job->mismatches);
 		if (ret)
 			break;
@@ -255,9 +253,7 @@ static void vraid_job_work(struct work_struct *work)
 		cond_resched();
 	}
 out:
-	for (i = 0; i < ARRAY_SIZE(pages); i++)
-		if (pages[i])
-			__free_page(pages[i]);
+	vraid_mirror_sync_free(ms);
 	vraid_job_end(vd, ret, !ret && job->pos < job->total);
 }
 

@@ -439,16 +439,62 @@ void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
 	vraid_mirror_read_copy(mio, copy);
 }
 
-/* Synchronous I/O of a job on one member, through @pages. */
-static int vraid_sync_rw(struct vraid_vd *vd, u32 member, u64 msector,
-			 u32 len, struct page **pages, blk_opf_t opf)
-{
+/*
+ * What a mirror job's steps use, allocated when the job starts: the
+ * pages a step reads into (a source copy, and one to compare), the bio's
+ * vectors, and a write-range claim per unit of the step.
+ */
+struct vraid_msync {
+	struct page *src[VRAID_SYNC_PAGES];
+	struct page *cmp[VRAID_SYNC_PAGES];
 	struct bio_vec bvec[VRAID_SYNC_PAGES];
+	struct vraid_mio mio[VRAID_MSYNC_UNITS];
+	struct completion ready[VRAID_MSYNC_UNITS];
+};
+
+struct vraid_msync *vraid_mirror_sync_alloc(void)
+{
+	struct vraid_msync *ms = kzalloc(sizeof(*ms), GFP_KERNEL);
+	u32 i;
+
+	if (!ms)
+		return NULL;
+	for (i = 0; i < VRAID_SYNC_PAGES; i++) {
+		ms->src[i] = alloc_page(GFP_KERNEL);
+		ms->cmp[i] = alloc_page(GFP_KERNEL);
+		if (!ms->src[i] || !ms->cmp[i]) {
+			vraid_mirror_sync_free(ms);
+			return NULL;
+		}
+	}
+	return ms;
+}
+
+void vraid_mirror_sync_free(struct vraid_msync *ms)
+{
+	u32 i;
+
+	if (!ms)
+		return;
+	for (i = 0; i < VRAID_SYNC_PAGES; i++) {
+		if (ms->src[i])
+			__free_page(ms->src[i]);
+		if (ms->cmp[i])
+			__free_page(ms->cmp[i]);
+	}
+	kfree(ms);
+}
+
+/* Synchronous I/O of a job on one member, through @pages. */
+static int vraid_sync_rw(struct vraid_vd *vd, struct vraid_msync *ms,
+			 u32 member, u64 msector, u32 len, struct page **pages,
+			 blk_opf_t opf)
+{
 	struct bio bio;
 	u32 i, n = len >> (PAGE_SHIFT - SECTOR_SHIFT);
 	int ret;
 
-	bio_init(&bio, vd->members[member].h.bdev, bvec, n, opf);
+	bio_init(&bio, vd->members[member].h.bdev, ms->bvec, n, opf);
 	bio.bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS + msector;
 	for (i = 0; i < n; i++)
 		__bio_add_page(&bio, pages[i], PAGE_SIZE, 0);
@@ -471,10 +517,10 @@ static int vraid_sync_rw(struct vraid_vd *vd, u32 member, u64 msector,
 }
 
 /* Rewrite a copy that failed to read with the good data (repair). */
-static void vraid_sync_repair(struct vraid_vd *vd, u32 member, u64 msector,
-			      u32 len, struct page **src, blk_opf_t wr)
+static void vraid_sync_repair(struct vraid_vd *vd, struct vraid_msync *ms,
+			      u32 member, u64 msector, u32 len, blk_opf_t wr)
 {
-	if (vraid_sync_rw(vd, member, msector, len, src, wr))
+	if (vraid_sync_rw(vd, ms, member, msector, len, ms->src, wr))
 		vraid_member_fail(vd, member,
 				  "read error that a rewrite could not correct");
 	else
@@ -494,10 +540,10 @@ static bool vraid_pages_equal(struct page **a, struct page **b, u32 n)
 /* One mirror set (all of RAID1, a RAID10 pair) over one range. */
 static int vraid_mirror_sync_set(struct vraid_vd *vd, struct vraid_sync *sy,
 				 u32 first, u32 copies, u64 msector, u32 len,
-				 struct page **pages)
+				 struct vraid_msync *ms)
 {
 	u32 n = len >> (PAGE_SHIFT - SECTOR_SHIFT);
-	struct page **src = pages, **cmp = pages + VRAID_SYNC_PAGES;
+	struct page **src = ms->src, **cmp = ms->cmp;
 	u32 i, from = U32_MAX, bad = 0;
 	blk_opf_t wr = REQ_OP_WRITE | REQ_SYNC | vraid_member_fua(vd);
 
@@ -505,7 +551,7 @@ static int vraid_mirror_sync_set(struct vraid_vd *vd, struct vraid_sync *sy,
 	for (i = 0; i < copies && from == U32_MAX; i++) {
 		if (!vraid_member_ok(vd, first + i))
 			continue;
-		if (!vraid_sync_rw(vd, first + i, msector, len, src,
+		if (!vraid_sync_rw(vd, ms, first + i, msector, len, src,
 				   REQ_OP_READ | REQ_SYNC))
 			from = i;
 		else
@@ -521,67 +567,108 @@ static int vraid_mirror_sync_set(struct vraid_vd *vd, struct vraid_sync *sy,
 			continue;
 		if (bad & (1U << i)) {
 			/* It did not read: put the good data back. */
-			vraid_sync_repair(vd, member, msector, len, src, wr);
+			vraid_sync_repair(vd, ms, member, msector, len, wr);
 			continue;
 		}
 		if (sy->type == VRAID_JOB_REBUILD) {
 			if (state == VRAID_MEMBER_REBUILDING &&
-			    vraid_sync_rw(vd, member, msector, len, src, wr))
+			    vraid_sync_rw(vd, ms, member, msector, len, src, wr))
 				vraid_member_fail(vd, member,
 						  "write error while rebuilding");
 			continue;
 		}
 		if (state != VRAID_MEMBER_ONLINE)
 			continue;
-		if (vraid_sync_rw(vd, member, msector, len, cmp,
+		if (vraid_sync_rw(vd, ms, member, msector, len, cmp,
 				  REQ_OP_READ | REQ_SYNC)) {
 			/* Unreadable: put the good data back. */
-			vraid_sync_repair(vd, member, msector, len, src, wr);
+			vraid_sync_repair(vd, ms, member, msector, len, wr);
 			continue;
 		}
 		if (vraid_pages_equal(src, cmp, n))
 			continue;
 		atomic64_inc(&sy->mismatches);
 		if (sy->type != VRAID_JOB_CHECK &&
-		    vraid_sync_rw(vd, member, msector, len, src, wr))
+		    vraid_sync_rw(vd, ms, member, msector, len, src, wr))
 			vraid_member_fail(vd, member, "write error");
 	}
 	return READ_ONCE(vd->state) == VRAID_VD_OFFLINE ? -EIO : 0;
 }
 
+static bool vraid_set_rebuilding(struct vraid_vd *vd, u32 first, u32 copies)
+{
+	u32 i;
+
+	for (i = 0; i < copies; i++)
+		if (READ_ONCE(vd->members[first + i].state) ==
+		    VRAID_MEMBER_REBUILDING)
+			return true;
+	return false;
+}
+
 /*
- * One step of a job: member sectors [@msector, +@len) (within a strip)
- * of every mirror set.  @pages: 2 * VRAID_SYNC_PAGES pages.
+ * One step of a job: member sectors [@msector, +@len) of every mirror
+ * set, in one read and one write per member (up to VRAID_SYNC_PAGES
+ * pages).  User writes to the range wait: it holds a write-range claim
+ * per unit it touches, at most VRAID_MSYNC_UNITS since steps are aligned
+ * to their size (vraid_mirror_sync_step(), a power of two).
  */
 int vraid_mirror_sync(struct vraid_vd *vd, struct vraid_sync *sy,
-		      u64 msector, u32 len, struct page **pages)
+		      u64 msector, u32 len, struct vraid_msync *ms)
 {
 	const struct vraid_geom *g = &vd->geom;
 	u32 set, sets = g->level == VRAID_LEVEL_1 ? 1 : g->nr_members / 2;
 	u32 copies = g->level == VRAID_LEVEL_1 ? g->nr_members : 2;
+	u32 shift = vraid_unit_shift(g), unit = 1U << shift;
 	int ret = 0;
 
 	for (set = 0; set < sets && !ret; set++) {
-		DECLARE_COMPLETION_ONSTACK(ready);
-		struct vraid_mio mio = { .vd = vd, .wl_ready = &ready };
+		u32 off, clen, i, n = 0;
 
-		/* The VD range of these member sectors (layout.h). */
-		if (g->level == VRAID_LEVEL_1) {
-			mio.wl_sector = msector;
-		} else {
-			u64 row = msector >> g->strip_shift;
+		/* A rebuild reads only the sets it writes. */
+		if (sy->type == VRAID_JOB_REBUILD &&
+		    !vraid_set_rebuilding(vd, set * copies, copies))
+			continue;
+		for (off = 0; off < len; off += clen) {
+			u64 ms_sector = msector + off;
+			struct vraid_mio *mio = &ms->mio[n];
 
-			mio.wl_sector = ((row * sets + set) << g->strip_shift) +
-					(msector & (g->strip_sectors - 1));
+			clen = min(len - off, unit - (u32)(ms_sector & (unit - 1)));
+			memset(mio, 0, sizeof(*mio));
+			init_completion(&ms->ready[n]);
+			mio->vd = vd;
+			mio->wl_ready = &ms->ready[n];
+			/* The VD range of these member sectors (layout.h). */
+			if (g->level == VRAID_LEVEL_1) {
+				mio->wl_sector = ms_sector;
+			} else {
+				u64 row = ms_sector >> g->strip_shift;
+
+				mio->wl_sector = ((row * sets + set) <<
+						  g->strip_shift) +
+						 (ms_sector & (g->strip_sectors - 1));
+			}
+			mio->wl_len = clen;
+			if (!vraid_wl_acquire(mio, true))
+				wait_for_completion(&ms->ready[n]);
+			n++;
 		}
-		mio.wl_len = len;
-		if (!vraid_wl_acquire(&mio, true))
-			wait_for_completion(&ready);
 		ret = vraid_mirror_sync_set(vd, sy, set * copies, copies,
-					    msector, len, pages);
-		vraid_wl_release(&mio);
+					    msector, len, ms);
+		for (i = 0; i < n; i++)
+			vraid_wl_release(&ms->mio[i]);
 	}
 	return ret;
+}
+
+/*
+ * Member sectors of a mirror job's step: VRAID_SYNC_PAGES pages, or
+ * VRAID_MSYNC_UNITS units (strips; 1 MiB on RAID1) if that is less.
+ */
+u32 vraid_mirror_sync_step(struct vraid_vd *vd)
+{
+	return min_t(u32, VRAID_SYNC_PAGES << (PAGE_SHIFT - SECTOR_SHIFT),
+		     VRAID_MSYNC_UNITS << vraid_unit_shift(&vd->geom));
 }
 
 int vraid_mirror_init(struct vraid_vd *vd)

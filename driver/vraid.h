@@ -407,8 +407,10 @@ const char *vraid_job_name(u32 type);
 void vraid_job_resume_pending(struct vraid_vd *vd);
 extern struct workqueue_struct *vraid_job_wq;
 
-/* A mirror job's step covers at most this many 4 KiB pages of each member. */
-#define VRAID_SYNC_PAGES	16
+/* A mirror job's step: at most this many 4 KiB pages of each member, */
+#define VRAID_SYNC_PAGES	128
+/* and this many units (vraid_mirror_sync_step()) */
+#define VRAID_MSYNC_UNITS	16
 /* A parity job's step: at most this many columns (vraid_parity_sync_step()) */
 #define VRAID_PSYNC_COLUMNS	128
 
@@ -457,8 +459,12 @@ static inline u32 vraid_unit_shift(const struct vraid_geom *g)
 void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio, u32 flags);
 int vraid_mirror_init(struct vraid_vd *vd);
 void vraid_mirror_exit(struct vraid_vd *vd);
+struct vraid_msync;
+struct vraid_msync *vraid_mirror_sync_alloc(void);
+void vraid_mirror_sync_free(struct vraid_msync *ms);
+u32 vraid_mirror_sync_step(struct vraid_vd *vd);
 int vraid_mirror_sync(struct vraid_vd *vd, struct vraid_sync *sy,
-		      u64 msector, u32 len, struct page **pages);
+		      u64 msector, u32 len, struct vraid_msync *ms);
 
 /* parity.c */
 void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio, u32 flags);

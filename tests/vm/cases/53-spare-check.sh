@@ -62,6 +62,7 @@ request_kb "RAID5: the rebuild's writes" 64 $before $(member_reqs w $8)
 fio_verify "$vd" pre --rw=write --bs=64k --size=$(mb 16) --verify_only
 pq_check 5 16384 1 1000 $1 $8 $3 $4
 # The global spare serves the other VD.
+before=$(member_reqs w $7)
 vraidctl fail "$vd2" "$6" >/dev/null
 i=0
 until vd_attr $vd2 members | grep -q "^1 ${7#/dev/} "; do
@@ -69,6 +70,7 @@ until vd_attr $vd2 members | grep -q "^1 ${7#/dev/} "; do
 	sleep 0.2
 done
 vraidctl wait "$vd2" >/dev/null || fail "rebuild of $vd2 failed"
+request_kb "RAID1: the rebuild's writes" 64 $before $(member_reqs w $7)
 [ "$(vraidctl spare list --json)" = '{"spares":[]}' ] ||
 	fail "spares left: $(vraidctl spare list --json)"
 expect_fail vraidctl spare remove "$7"
@@ -98,10 +100,7 @@ for lvl in 5 6 1 10; do
 	before=$(member_reqs r $LM_DEVS)
 	n=$(check_count "$vd")
 	[ "$n" = 0 ] || fail "RAID$lvl: $n mismatches after background init"
-	case $lvl in 5 | 6)
-		request_kb "RAID$lvl: the check's reads" 64 $before \
-			$(member_reqs r $LM_DEVS) ;;
-	esac
+	request_kb "RAID$lvl: the check's reads" 64 $before $(member_reqs r $LM_DEVS)
 	fio_verify "$vd" during-init --rw=randwrite --bs=4k --size=$(mb 8) --verify_only
 	before=$(sum_mib "$vd" 8)
 	# Row 3 (16 KiB strips: 32 sectors a row): P is on member 0 of
