@@ -3,8 +3,10 @@
 # job control:
 #  - a global and a dedicated spare; a failed member is replaced by the
 #    dedicated one automatically and rebuilt; data verifies; too-small,
-#    busy and bogus spares are refused and change nothing;
-#  - background init over members full of garbage, then a clean check;
+#    busy and bogus spares are refused and change nothing; the rebuilds'
+#    writes reach the spares as large (merged) requests;
+#  - background init over members full of garbage, then a clean check,
+#    whose reads reach the members as large requests;
 #  - a parity mismatch planted on a member is found by check (data left
 #    alone), fixed by check --repair, and a check after it is clean; the
 #    same for a mirror copy;
