@@ -630,23 +630,23 @@ int vraid_mirror_sync(struct vraid_vd *vd, struct vraid_sync *sy,
 		    !vraid_set_rebuilding(vd, set * copies, copies))
 			continue;
 		for (off = 0; off < len; off += clen) {
-			u64 ms_sector = msector + off;
+			u64 sec = msector + off;
 			struct vraid_mio *mio = &ms->mio[n];
 
-			clen = min(len - off, unit - (u32)(ms_sector & (unit - 1)));
+			clen = min(len - off, unit - (u32)(sec & (unit - 1)));
 			memset(mio, 0, sizeof(*mio));
 			init_completion(&ms->ready[n]);
 			mio->vd = vd;
 			mio->wl_ready = &ms->ready[n];
 			/* The VD range of these member sectors (layout.h). */
 			if (g->level == VRAID_LEVEL_1) {
-				mio->wl_sector = ms_sector;
+				mio->wl_sector = sec;
 			} else {
-				u64 row = ms_sector >> g->strip_shift;
+				u64 row = sec >> g->strip_shift;
 
 				mio->wl_sector = ((row * sets + set) <<
 						  g->strip_shift) +
-						 (ms_sector & (g->strip_sectors - 1));
+						 (sec & (g->strip_sectors - 1));
 			}
 			mio->wl_len = clen;
 			if (!vraid_wl_acquire(mio, true))
