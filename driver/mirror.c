@@ -619,7 +619,7 @@ int vraid_mirror_sync(struct vraid_vd *vd, struct vraid_sync *sy,
 	const struct vraid_geom *g = &vd->geom;
 	u32 set, sets = g->level == VRAID_LEVEL_1 ? 1 : g->nr_members / 2;
 	u32 copies = g->level == VRAID_LEVEL_1 ? g->nr_members : 2;
-	u32 shift = vraid_unit_shift(g), unit = 1U << shift;
+	u32 unit = 1U << vraid_unit_shift(g);
 	int ret = 0;
 
 	for (set = 0; set < sets && !ret; set++) {

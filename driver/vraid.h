@@ -445,7 +445,9 @@ int vraid_bitmap_flush(struct vraid_vd *vd);
  * (md raid1 does not cut bios at all) and only mirror.c's in-flight
  * write ranges, kept per unit, need a bound.  1 MiB is the smallest
  * write-intent region (VRAID_BM_MIN_SHIFT, metadata.h), and strips are
- * 1 MiB at most, so a unit never crosses a region nor a job's step a unit.
+ * 1 MiB at most, so a unit never crosses a region; nor does a job's step
+ * (at most 512 KiB, aligned to its size), which on RAID10 may hold
+ * several units (vraid_mirror_sync()).
  */
 #define VRAID_MIRROR1_UNIT_SHIFT	11
 
