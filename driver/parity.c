@@ -29,8 +29,12 @@
  * (reads, then writes) for all of them under a block plug of its own,
  * so that the 4 KiB member I/Os of neighbouring columns merge into large
  * requests, as md's raid5d submits under a plug (one head's work each
- * would send them one by one).  A VD logging parity records keeps a
- * work item per head for users' writes: a head waits for its record, and
+ * would send them one by one).  The work holds each run of neighbouring
+ * columns' member I/Os and sends them member by member (struct
+ * vraid_subq): on a member that takes one request at a time, a
+ * submitter that sleeps for its tag between members would otherwise
+ * send each column alone.  A VD logging parity records keeps a work
+ * item per head for users' writes: a head waits for its record, and
  * they would wait in turn (a job's step logs none, and is batched).
  *
  * Background jobs (job.c) send "sync" pieces through the same heads, one
@@ -158,6 +162,7 @@ struct vraid_stripe {
 	u64 msector;			/* member sector of the column */
 	struct list_head pending;	/* pieces not yet taken */
 	struct list_head plugged;	/* on a vraid_plug, waiting to start */
+	struct vraid_subq *subq;	/* its member I/Os wait there (heads work) */
 	struct work_struct work;
 	atomic_t io_pending;
 	struct completion io_done;
@@ -278,6 +283,19 @@ static void vraid_stripe_maybe_idle(struct vraid_stripe *sh)
 }
 
 /*
+ * The member I/Os of a run of neighbouring columns (one span), held by
+ * vraid_heads_work() and sent member by member: each member's then merge
+ * into one request, even where the member takes one request at a time
+ * and the submitter sleeps for its tag between them.  Used by that work
+ * alone.
+ */
+struct vraid_subq {
+	struct bio_list m[VRAID_MAX_MEMBERS];	/* by slot in the span */
+	u64 next;			/* the member sector the run goes on at */
+	u32 span;
+};
+
+/*
  * Heads started while the submitter holds a block plug wait for the
  * unplug, so that the other strips of a full-stripe write (split into
  * one bio per strip) join the same batch and the head reads nothing.
@@ -287,6 +305,7 @@ struct vraid_plug {
 	struct list_head heads;
 	struct work_struct work;	/* vraid_heads_work() */
 	bool user;			/* a head was started by a user's piece */
+	struct vraid_subq subq;
 };
 
 static void vraid_heads_work(struct work_struct *work);
@@ -383,7 +402,31 @@ static void vraid_sdev_submit(struct vraid_stripe *sh, u32 slot,
 	else
 		this_cpu_inc(vd->stats->member_reads[member]);
 	atomic_inc(&sh->io_pending);
-	submit_bio_noacct(&dev->bio);
+	if (sh->subq)
+		bio_list_add(&sh->subq->m[slot], &dev->bio);
+	else
+		submit_bio_noacct(&dev->bio);
+}
+
+/* Send what @q holds, member by member. */
+static void vraid_subq_flush(struct vraid_subq *q)
+{
+	struct bio *bio;
+	u32 slot;
+
+	for (slot = 0; slot < VRAID_MAX_MEMBERS; slot++)
+		while ((bio = bio_list_pop(&q->m[slot])))
+			submit_bio_noacct(bio);
+}
+
+/* @sh's member I/Os go to @q, after the run's if @sh does not go on it. */
+static void vraid_subq_join(struct vraid_subq *q, struct vraid_stripe *sh)
+{
+	if (sh->span != q->span || sh->msector != q->next)
+		vraid_subq_flush(q);
+	q->span = sh->span;
+	q->next = sh->msector + SH_SECTORS;
+	sh->subq = q;
 }
 
 static void vraid_sh_io_start(struct vraid_stripe *sh)
@@ -394,8 +437,12 @@ static void vraid_sh_io_start(struct vraid_stripe *sh)
 
 static void vraid_sh_io_wait(struct vraid_stripe *sh)
 {
-	if (!atomic_dec_and_test(&sh->io_pending))
-		wait_for_completion(&sh->io_done);
+	if (atomic_dec_and_test(&sh->io_pending))
+		return;
+	/* what it waits for may be held back (vraid_heads_work()) */
+	if (sh->subq)
+		vraid_subq_flush(sh->subq);
+	wait_for_completion(&sh->io_done);
 }
 
 /* ---- parity arithmetic ---- */
@@ -1116,23 +1163,33 @@ static void vraid_stripe_work(struct work_struct *work)
 
 /*
  * The heads a plug started (vraid_unplug()), each stage for all of them
- * under a block plug: the member I/Os of neighbouring columns merge.  A
- * head that has to wait (its reads, a rebuilt row) flushes the plug as it
- * sleeps.
+ * under a block plug, the member I/Os of a run of neighbouring columns
+ * held and sent member by member (struct vraid_subq): they merge.  A
+ * head that has to wait (its reads, a rebuilt row) sends what is held
+ * and flushes the plug as it sleeps.
  */
 static void vraid_heads_work(struct work_struct *work)
 {
 	struct vraid_plug *plug = container_of(work, struct vraid_plug, work);
+	struct vraid_subq *q = &plug->subq;
 	struct vraid_stripe *sh, *tmp;
 	struct blk_plug bp;
 
 	blk_start_plug(&bp);
-	list_for_each_entry(sh, &plug->heads, plugged)
+	list_for_each_entry(sh, &plug->heads, plugged) {
+		vraid_subq_join(q, sh);
 		vraid_head_begin(sh);
+		sh->subq = NULL;
+	}
+	vraid_subq_flush(q);
 	blk_finish_plug(&bp);
 	blk_start_plug(&bp);
-	list_for_each_entry(sh, &plug->heads, plugged)
+	list_for_each_entry(sh, &plug->heads, plugged) {
+		vraid_subq_join(q, sh);
 		vraid_head_write(sh);
+		sh->subq = NULL;
+	}
+	vraid_subq_flush(q);
 	blk_finish_plug(&bp);
 	list_for_each_entry_safe(sh, tmp, &plug->heads, plugged) {
 		/* before it may be started again, by another plug */
