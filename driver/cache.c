@@ -40,6 +40,23 @@
  * touches to reach the members.  Throttle: all VDs' dirty pages stay
  * under dirty_high (cachecore.c).
  *
+ * Row fill: on rotational members a request costs its seek, whatever its
+ * size, and a parity row destaged column by column costs a read-modify-
+ * write per column that holds dirty data.  So the background destage of
+ * a parity VD whose disk is rotational (and that logs no parity records:
+ * vraid_dfill_on()) first reads a row whose dirty data lies in two
+ * columns or more and which the cache does not hold whole
+ * (vraid_destage_fill(): one read per data member), inserts the pages it
+ * lacks as dirty but not counted so (struct vraid_cline.filled: the
+ * members hold them; with the version VRAID_JVER_MEMBERS, which a parity
+ * record leaves out), and then destages it as a full-stripe write, one
+ * request per member.  The fill is a read
+ * like a read-ahead window's, so the same seq rule keeps it from
+ * inserting data a write changed meanwhile; once inserted, the pages are
+ * dirty data like any other (a write around them waits for their
+ * destage).  The row's lines are marked (fill) while it runs, and
+ * considered once per dirty period.
+ *
  * Other writes do not go through the cache, but whatever the policy they
  * keep it right: every write piece, from vraid_io_start() to vraid_io_done(),
  * counts in the buckets of its lines (wip: writes in progress; seq:
@@ -92,6 +109,8 @@ struct vraid_cline {
 	u16 dirty;			/* valid pages not on the members yet */
 	u16 busy;			/* dirty pages a destage is writing */
 	u16 stale;			/* busy pages a later write went around */
+	u16 filled;			/* dirty pages a row fill inserted */
+	u8 fill;			/* VRAID_DFILL_*: see "Row fill" */
 	u32 epoch;			/* see "Write-back" at the top */
 	unsigned long stamp;		/* jiffies: what is dirty, dirty since */
 	struct page *page[VRAID_CLINE_PAGES];
@@ -121,9 +140,11 @@ struct vraid_cache {
 	struct bio_set ra_set;		/* window bios */
 	/* write-back (awb): see "Write-back" at the top */
 	atomic_long_t dirty;		/* dirty pages */
+	atomic_long_t filled;		/* ... of them row fills inserted */
 	atomic_t epoch;			/* the flush epoch */
 	atomic_t dtarget;		/* destage lines of epochs below it */
 	atomic_t destaging;		/* destage bios in flight */
+	atomic_t dfilling;		/* row fills in flight */
 	atomic_t draining;		/* vraid_cache_drain()s running */
 	atomic_long_t drain_from;	/* dirty pages as a write-out began */
 	unsigned long rstamp;		/* jiffies of the last user read (racy) */
@@ -164,6 +185,7 @@ struct vraid_ra {
 	u64 sector;
 	u32 n;				/* pages */
 	bool fill;			/* no write was in progress at start */
+	bool dfill;			/* a row fill for destage, not a window */
 	u32 seq[VRAID_RA_LINES];
 	struct page *page[VRAID_RA_PAGES];
 	struct bio bio;			/* must be last */
@@ -222,13 +244,20 @@ static struct vraid_cline *vraid_cline_find(struct vraid_cbucket *b, u64 lno)
 	return NULL;
 }
 
-/* @n dirty pages of @c are clean or gone. */
-static void vraid_dirty_sub(struct vraid_cache *c, long n)
+/*
+ * @n dirty pages of @c are clean or gone, @nf of them a row fill's (not
+ * in vraid_dirty_all: the members hold them).
+ */
+static void vraid_dirty_sub(struct vraid_cache *c, long n, long nf)
 {
 	if (!n)
 		return;
 	atomic_long_sub(n, &c->dirty);
-	atomic_long_sub(n, &vraid_dirty_all);
+	if (nf)
+		atomic_long_sub(nf, &c->filled);
+	if (n == nf)
+		return;
+	atomic_long_sub(n - nf, &vraid_dirty_all);
 	wake_up(&vraid_cache_wwait);
 }
 
@@ -250,7 +279,8 @@ static u32 vraid_cline_drop(struct vraid_cache *c, struct vraid_cbucket *b,
 		l->dirty &= ~d;
 		if (!l->dirty)
 			b->ndirty--;
-		vraid_dirty_sub(c, hweight16(d));
+		vraid_dirty_sub(c, hweight16(d), hweight16(d & l->filled));
+		l->filled &= ~d;
 	}
 	for (i = 0; mask; i++, mask >>= 1) {
 		if (!(mask & 1))
@@ -678,6 +708,9 @@ struct bio *vraid_cache_read(struct vraid_vd *vd, struct bio *bio, bool fill,
 	return clone;
 }
 
+static u32 vraid_dfill_done(struct vraid_cache *c, struct vraid_ra *ra,
+			    bool ok);
+
 static void vraid_ra_endio(struct bio *bio)
 {
 	struct vraid_ra *ra = container_of(bio, struct vraid_ra, bio);
@@ -685,17 +718,22 @@ static void vraid_ra_endio(struct bio *bio)
 	struct vraid_cache *c = vd->cache;
 	u32 i, used = 0;
 
+	if (ra->dfill) {
+		used = vraid_dfill_done(c, ra, !bio->bi_status && ra->fill);
+		goto out;
+	}
 	/* as vraid_fill_endio(): not once read-ahead and cached are off */
 	rcu_read_lock();
 	if (!bio->bi_status && ra->fill && vraid_cache_on(vd))
 		used = vraid_cache_insert(c, ra->sector, ra->page, ra->n,
 					  ra->seq, true);
 	rcu_read_unlock();
+	atomic_dec(&c->ra_inflight);
+out:
 	atomic_long_sub(ra->n - used, &vraid_cache_used);
 	for (i = 0; i < ra->n; i++)
 		if (ra->page[i])
 			__free_page(ra->page[i]);
-	atomic_dec(&c->ra_inflight);
 	bio_put(bio);
 	percpu_ref_put(&vd->active);
 }
@@ -720,10 +758,11 @@ u32 vraid_cache_sub_flags(struct bio *bio)
  * Read @sectors from VD sector @sector ahead into the cache, if the pool
  * and memory have room now (it never waits).  The bio is queued to the
  * VD's whole disk @bdev (sectors here are remapped already): it goes to
- * the members once the current ->submit_bio returns.
+ * the members once the current ->submit_bio returns.  With @dfill, a row
+ * fill for destage (vraid_destage_fill()).  Returns whether it was sent.
  */
-static void vraid_ra_issue(struct vraid_vd *vd, struct block_device *bdev,
-			   u64 sector, u32 sectors)
+static bool vraid_ra_issue(struct vraid_vd *vd, struct block_device *bdev,
+			   u64 sector, u32 sectors, bool dfill)
 {
 	struct vraid_cache *c = vd->cache;
 	u64 end = round_down(sector + sectors, PAGE_SECTORS);
@@ -733,12 +772,12 @@ static void vraid_ra_issue(struct vraid_vd *vd, struct block_device *bdev,
 
 	sector = round_up(sector, PAGE_SECTORS);
 	if (end <= sector)
-		return;
+		return false;
 	n = min_t(u64, (end - sector) >> (PAGE_SHIFT - SECTOR_SHIFT),
 		  VRAID_RA_PAGES);
 	/* The VD lives while the window does (vraid_io_exit() waits). */
 	if (!percpu_ref_tryget_live(&vd->active))
-		return;
+		return false;
 	if (!vraid_cache_reserve(n))
 		goto out_ref;
 	bio = bio_alloc_bioset(bdev, n, REQ_OP_READ, GFP_NOWAIT | __GFP_NOWARN,
@@ -761,19 +800,25 @@ static void vraid_ra_issue(struct vraid_vd *vd, struct block_device *bdev,
 	ra->vd = vd;
 	ra->sector = sector;
 	ra->n = n;
+	ra->dfill = dfill;
 	ra->fill = vraid_cache_seq(c, vraid_lno(sector),
 				   vraid_lno(vraid_psec(sector, n) - 1) -
 				   vraid_lno(sector) + 1, ra->seq);
 	bio->bi_iter.bi_sector = sector;
 	bio->bi_end_io = vraid_ra_endio;
-	atomic_inc(&c->ra_inflight);
-	this_cpu_add(vd->stats->cache_ra_pages, n);
+	if (dfill) {
+		atomic_inc(&c->dfilling);
+	} else {
+		atomic_inc(&c->ra_inflight);
+		this_cpu_add(vd->stats->cache_ra_pages, n);
+	}
 	submit_bio_noacct(bio);
-	return;
+	return true;
 out:
 	atomic_long_sub(n, &vraid_cache_used);
 out_ref:
 	percpu_ref_put(&vd->active);
+	return false;
 }
 
 /*
@@ -805,7 +850,7 @@ void vraid_cache_ra(struct vraid_vd *vd, struct bio *bio)
 	WRITE_ONCE(s->stamp, r.upd.stamp);
 	if (ret)
 		vraid_ra_issue(vd, bio->bi_bdev->bd_disk->part0, r.ra_sector,
-			       r.ra_sectors);
+			       r.ra_sectors, false);
 }
 
 
@@ -835,6 +880,10 @@ void vraid_cache_note_read(struct vraid_vd *vd)
 #define VRAID_DESTAGE_READ_WINDOW	(HZ / 10)
 #define VRAID_DESTAGE_AGE	(2 * HZ)	/* dirty this long: destage */
 #define VRAID_DESTAGE_ROW_LINES	64	/* rows gathered up to 4 MiB */
+#define VRAID_DFILL_MAX		8	/* row fills in flight per VD */
+/* struct vraid_cline.fill: see "Row fill" at the top */
+#define VRAID_DFILL_RUNNING	1	/* its row is being read */
+#define VRAID_DFILL_DONE	2	/* considered since it became dirty */
 
 static bool vraid_awb(struct vraid_vd *vd)
 {
@@ -887,7 +936,7 @@ static void vraid_destage_endio(struct bio *bio)
 	struct vraid_cbucket *b = vraid_cbucket_of(c, d->lno);
 	struct vraid_cline *l;
 	unsigned long flags;
-	u32 clean = 0, i;
+	u32 clean = 0, filled = 0, i;
 	u16 drop = 0;
 
 	spin_lock_irqsave(&b->lock, flags);
@@ -901,6 +950,9 @@ static void vraid_destage_endio(struct bio *bio)
 			/* not rewritten while it was written out */
 			l->dirty &= ~bit;
 			clean++;
+			if (l->filled & bit)
+				filled++;
+			l->filled &= ~bit;
 			if ((l->stale & bit) || bio->bi_status)
 				drop |= bit;
 		}
@@ -922,7 +974,7 @@ static void vraid_destage_endio(struct bio *bio)
 	}
 	if (!l->dirty && clean)
 		b->ndirty--;
-	vraid_dirty_sub(c, clean);
+	vraid_dirty_sub(c, clean, filled);
 	vraid_cline_drop(c, b, l, drop);
 	spin_unlock_irqrestore(&b->lock, flags);
 
@@ -931,7 +983,7 @@ static void vraid_destage_endio(struct bio *bio)
 			put_page(d->page[i]);
 	if (bio->bi_status)
 		atomic_set(&c->derr, 1);
-	this_cpu_add(d->vd->stats->cache_destaged, clean);
+	this_cpu_add(d->vd->stats->cache_destaged, clean - filled);
 	bio_put(bio);
 	atomic_dec(&c->destaging);
 	wake_up(&c->dwait);
@@ -992,6 +1044,7 @@ struct vraid_dpass {
 	u32 below;
 	bool all;
 	bool old;
+	bool dfill;		/* rows may be filled (vraid_dfill_on()) */
 	u32 max;		/* lines to start at most */
 	u32 started;
 };
@@ -1006,6 +1059,7 @@ static u16 vraid_destage_take(struct vraid_cline *l, struct page **pages)
 	u32 i;
 
 	l->busy = l->dirty;
+	l->fill = 0;
 	for (i = 0; i < VRAID_CLINE_PAGES; i++)
 		if (l->busy & (1U << i)) {
 			pages[i] = l->page[i];
@@ -1048,7 +1102,8 @@ static void vraid_destage_row(struct vraid_vd *vd, u64 lno,
 		epoch = atomic_read(&c->epoch);
 		spin_lock_irqsave(&b->lock, flags);
 		l = vraid_cline_find(b, l2);
-		if (l && l->dirty && !l->busy)
+		if (l && l->dirty && !l->busy &&
+		    !(p->dfill && l->fill == VRAID_DFILL_RUNNING))
 			mask = vraid_destage_take(l, pages);
 		spin_unlock_irqrestore(&b->lock, flags);
 		if (!mask)
@@ -1056,6 +1111,164 @@ static void vraid_destage_row(struct vraid_vd *vd, u64 lno,
 		p->started++;
 		vraid_destage_line(vd, l2, mask, pages, epoch);
 	}
+}
+
+/*
+ * Whether the background destage of @vd fills rows ("Row fill"): not
+ * while it logs parity records, whose columns the stripe heads write one
+ * by one, each once its record is durable (parity.c), so that a full
+ * stripe's member writes would not merge.
+ */
+static bool vraid_dfill_on(struct vraid_vd *vd)
+{
+	const struct vraid_geom *g = &vd->geom;
+	u64 row = (u64)g->strip_sectors * g->data_members;
+
+	return vraid_layout_is_parity(g->level) && !READ_ONCE(vd->jparity) &&
+	       row > (1U << VRAID_CLINE_SHIFT) &&
+	       row <= VRAID_RA_PAGES * PAGE_SECTORS &&
+	       !bdev_nonrot(vd->disk->part0);
+}
+
+/*
+ * Mark the lines of VD sectors @first..@end - 1 not being destaged: fill
+ * @mark.  (DONE over a fill still RUNNING lets its lines be destaged
+ * before it lands: their writes only keep it from inserting, by seq.)
+ */
+static void vraid_dfill_mark(struct vraid_cache *c, u64 first, u64 end,
+			     u8 mark)
+{
+	u64 l2;
+
+	for (l2 = vraid_lno(first); l2 <= vraid_lno(end - 1); l2++) {
+		struct vraid_cbucket *b = vraid_cbucket_of(c, l2);
+		struct vraid_cline *l;
+		unsigned long flags;
+
+		spin_lock_irqsave(&b->lock, flags);
+		l = vraid_cline_find(b, l2);
+		if (l && !l->busy)
+			l->fill = mark;
+		spin_unlock_irqrestore(&b->lock, flags);
+	}
+}
+
+/*
+ * The background destage found line @lno dirty, on a VD that fills rows:
+ * if its row, whole in the VD, holds dirty data in two columns or more,
+ * is not all in the cache and none of its lines is being written or
+ * filled, read the row (vraid_ra_issue()) and mark its lines; else mark
+ * them considered.  Returns true if the read was sent.  Process context.
+ */
+static bool vraid_destage_fill(struct vraid_vd *vd, u64 lno)
+{
+	struct vraid_cache *c = vd->cache;
+	const struct vraid_geom *g = &vd->geom;
+	u64 row = (u64)g->strip_sectors * g->data_members;
+	u32 spages = g->strip_sectors >> (PAGE_SHIFT - SECTOR_SHIFT);
+	u64 first = div64_u64(lno << VRAID_CLINE_SHIFT, row) * row;
+	u64 end = first + row, l2;
+	DECLARE_BITMAP(cols, VRAID_RA_PAGES);
+	bool whole = true, fill = end <= g->size_sectors;
+
+	bitmap_zero(cols, VRAID_RA_PAGES);
+	for (l2 = vraid_lno(first); fill && l2 <= vraid_lno(end - 1); l2++) {
+		struct vraid_cbucket *b = vraid_cbucket_of(c, l2);
+		u16 m = vraid_line_mask(l2, first, end), d;
+		struct vraid_cline *l;
+		unsigned long flags;
+
+		spin_lock_irqsave(&b->lock, flags);
+		l = vraid_cline_find(b, l2);
+		if (!l || (l->valid & m) != m)
+			whole = false;
+		if (l && (l->busy || l->fill))
+			fill = false;
+		d = l ? l->dirty & m : 0;
+		spin_unlock_irqrestore(&b->lock, flags);
+		for (; d; d &= d - 1) {
+			u64 sec = (l2 << VRAID_CLINE_SHIFT) +
+				  ((u64)__ffs(d) << (PAGE_SHIFT - SECTOR_SHIFT));
+
+			__set_bit((u32)((sec - first) >>
+					(PAGE_SHIFT - SECTOR_SHIFT)) &
+				  (spages - 1), cols);
+		}
+	}
+	fill = fill && !whole && bitmap_weight(cols, VRAID_RA_PAGES) >= 2 &&
+	       atomic_read(&c->dfilling) < VRAID_DFILL_MAX;
+	vraid_dfill_mark(c, first, end, fill ? VRAID_DFILL_RUNNING :
+			 VRAID_DFILL_DONE);
+	if (!fill)
+		return false;
+	if (vraid_ra_issue(vd, vd->disk->part0, first, row, true))
+		return true;
+	/* no room for it now: the row goes out as it is */
+	vraid_dfill_mark(c, first, end, VRAID_DFILL_DONE);
+	return false;
+}
+
+/*
+ * A row fill is done (vraid_ra_endio()): unless the VD no longer writes
+ * back, insert the pages of its row the cache lacks as dirty data the
+ * members hold (@ok: read, and no write of their bucket started since
+ * it was sent or was in progress then); its lines may be destaged now.
+ * Any context.  Returns the number of pages taken.
+ */
+static u32 vraid_dfill_done(struct vraid_cache *c, struct vraid_ra *ra,
+			    bool ok)
+{
+	u64 sector = ra->sector, first = vraid_lno(sector);
+	u32 nl = vraid_lno(vraid_psec(sector, ra->n) - 1) - first + 1;
+	u32 i, j, used = 0;
+
+	ok = ok && vraid_wback(c->vd);
+	atomic_long_add(ra->n, &c->pages);
+	smp_mb__after_atomic();	/* pages before seq: as vraid_cache_insert() */
+	for (i = 0, j = 0; j < nl; j++) {
+		u64 lno = first + j;
+		struct vraid_cbucket *b = vraid_cbucket_of(c, lno);
+		struct vraid_cline *l;
+		unsigned long flags;
+
+		spin_lock_irqsave(&b->lock, flags);
+		l = vraid_cline_find(b, lno);
+		if (l && l->fill == VRAID_DFILL_RUNNING)
+			l->fill = VRAID_DFILL_DONE;
+		if (ok && atomic_read(&b->seq) == ra->seq[j] &&
+		    !atomic_read(&b->wip))
+			l = vraid_cline_get(b, lno, NULL);
+		else
+			l = NULL;
+		for (; i < ra->n && vraid_lno(vraid_psec(sector, i)) == lno;
+		     i++) {
+			u32 p = vraid_pidx(vraid_psec(sector, i));
+
+			if (!l || l->valid & (1U << p))
+				continue;
+			if (!l->dirty) {
+				l->epoch = atomic_read(&c->epoch);
+				l->stamp = jiffies;
+				b->ndirty++;
+			}
+			set_page_private(ra->page[i], VRAID_JVER_MEMBERS);
+			l->page[p] = ra->page[i];
+			l->valid |= 1U << p;
+			l->dirty |= 1U << p;
+			l->filled |= 1U << p;
+			ra->page[i] = NULL;
+			used++;
+		}
+		spin_unlock_irqrestore(&b->lock, flags);
+	}
+	atomic_long_sub(ra->n - used, &c->pages);
+	atomic_long_add(used, &c->filled);
+	atomic_long_add(used, &c->dirty);
+	this_cpu_add(c->vd->stats->cache_fill_pages, used);
+	atomic_dec(&c->dfilling);
+	wake_up(&c->dwait);
+	vraid_destage_kick(c);
+	return used;
 }
 
 /*
@@ -1073,23 +1286,36 @@ static void vraid_destage_bucket(struct vraid_vd *vd, struct vraid_cbucket *b,
 	u32 epoch;
 	u16 mask;
 	u64 lno = 0;
+	bool fill;
 
 	while (READ_ONCE(b->ndirty) && p->started < p->max) {
 		mask = 0;
+		fill = false;
 		epoch = atomic_read(&c->epoch);
 		spin_lock_irqsave(&b->lock, flags);
 		hlist_for_each_entry(l, &b->chain, node) {
-			if (!l->dirty || l->busy)
+			if (!l->dirty || l->busy ||
+			    (p->dfill && l->fill == VRAID_DFILL_RUNNING))
 				continue;
 			if (!p->all && (int)(l->epoch - p->below) >= 0 &&
 			    (p->old ||
 			     time_before(jiffies, l->stamp + VRAID_DESTAGE_AGE)))
 				continue;
 			lno = l->lno;
+			/* its row first: filled, or marked considered */
+			if (p->dfill && !l->fill) {
+				fill = true;
+				break;
+			}
 			mask = vraid_destage_take(l, pages);
 			break;
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
+		if (fill) {
+			if (vraid_destage_fill(vd, lno))
+				p->started++;
+			continue;
+		}
 		if (!mask)
 			return;
 		p->started++;
@@ -1106,6 +1332,7 @@ static u32 vraid_destage_pass(struct vraid_vd *vd, u32 from,
 	u32 k, nb = 1U << c->bits;
 	struct blk_plug plug;
 
+	p->dfill = !p->old && vraid_dfill_on(vd);
 	blk_start_plug(&plug);
 	for (k = 0; k < nb && p->started < p->max; k++) {
 		vraid_destage_bucket(vd, &c->b[(from + k) & (nb - 1)], p);
@@ -1229,14 +1456,20 @@ int vraid_cache_drain(struct vraid_vd *vd)
 				p.max = room;
 				from += vraid_destage_pass(vd, from, &p);
 			}
-			/* what it started is old and dirty until it completes */
-			if (!p.started && !vraid_cache_old_dirty(c, e))
+			/*
+			 * what it started is old and dirty until it
+			 * completes; a row fill may still add to it
+			 */
+			if (!p.started && !vraid_cache_old_dirty(c, e) &&
+			    !atomic_read(&c->dfilling))
 				break;
 			/* a completion makes room, or lines busy come free */
-			busy = atomic_read(&c->destaging);
+			busy = atomic_read(&c->destaging) +
+			       atomic_read(&c->dfilling);
 			if (busy)
 				wait_event_timeout(c->dwait,
-						   atomic_read(&c->destaging) <
+						   atomic_read(&c->destaging) +
+						   atomic_read(&c->dfilling) <
 						   busy, HZ / 10);
 			else
 				cond_resched();
@@ -1365,7 +1598,7 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	struct vraid_cache_limits lim;
 	u64 sector = bio->bi_iter.bi_sector, first = vraid_lno(sector);
 	u32 n = bio->bi_iter.bi_size >> PAGE_SHIFT;
-	u32 i, j, nl, got, newdirty = 0, replaced = 0;
+	u32 i, j, nl, got, newdirty = 0, unfilled = 0, replaced = 0;
 	unsigned long start;
 	bool jw, ja = false;
 
@@ -1459,6 +1692,10 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 			if (!(l->dirty & bit)) {
 				l->dirty |= bit;
 				newdirty++;
+			} else if (l->filled & bit) {
+				/* the user's data now, no longer the members' */
+				l->filled &= ~bit;
+				unfilled++;
 			}
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
@@ -1469,7 +1706,8 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	atomic_long_sub(replaced, &c->pages);
 	atomic_long_sub(replaced, &vraid_cache_used);
 	atomic_long_add(newdirty, &c->dirty);
-	atomic_long_add(newdirty, &vraid_dirty_all);
+	atomic_long_sub(unfilled, &c->filled);
+	atomic_long_add(newdirty + unfilled, &vraid_dirty_all);
 	this_cpu_add(vd->stats->cache_write_pages, n);
 	if (atomic_long_read(&vraid_dirty_all) > lim.dirty_bg)
 		vraid_destage_kick(c);
@@ -1506,9 +1744,11 @@ bool vraid_cache_dirty(struct vraid_vd *vd)
 	return atomic_long_read(&vd->cache->dirty) > 0;
 }
 
+/* Dirty pages of @vd not on the members (row fills' left out). */
 unsigned long vraid_cache_dirty_pages(struct vraid_vd *vd)
 {
-	return atomic_long_read(&vd->cache->dirty);
+	return max(atomic_long_read(&vd->cache->dirty) -
+		   atomic_long_read(&vd->cache->filled), 0L);
 }
 
 /*

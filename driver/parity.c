@@ -711,7 +711,10 @@ static void vraid_write_end(struct vraid_stripe *sh, struct vraid_row *r)
  * data blocks and P/Q go to the journal (a parity record), so that a
  * replay makes the column consistent whatever the crash tore.  A block
  * wholly written from a cache page that a user record logged is named
- * there rather than logged again (vraid_jpage_version()).
+ * there rather than logged again (vraid_jpage_version()); one the cache
+ * read from the members to complete the row (VRAID_JVER_MEMBERS) is left
+ * out.  A column with no block left needs no record: it writes what the
+ * members hold (vraid_journal_parity() takes none).
  */
 static noinline_for_stack void vraid_log_row(struct vraid_stripe *sh,
 					     struct vraid_row *r)
@@ -727,10 +730,13 @@ static noinline_for_stack void vraid_log_row(struct vraid_stripe *sh,
 	for (i = 0; i < r->data; i++) {
 		if (!r->written[i])
 			continue;
+		ver[n] = r->cpage[i] ? vraid_jpage_version(r->cpage[i]) : 0;
+		/* the members hold it: as a block a write does not change */
+		if (ver[n] == VRAID_JVER_MEMBERS)
+			continue;
 		data[n] = sh->dev[r->slot[i]].page;
 		didx[n] = i;
 		dsec[n] = vraid_layout_vsector(g, sh->span, stripe, i, offset);
-		ver[n] = r->cpage[i] ? vraid_jpage_version(r->cpage[i]) : 0;
 		n++;
 	}
 	vraid_journal_parity(vd, sh->span, sh->msector, data, didx, dsec, ver,

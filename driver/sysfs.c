@@ -54,6 +54,7 @@ void vraid_stats_sum(struct vraid_vd *vd, struct vraid_stats *sum)
 		sum->cache_ra_pages += s->cache_ra_pages;
 		sum->cache_write_pages += s->cache_write_pages;
 		sum->cache_destaged += s->cache_destaged;
+		sum->cache_fill_pages += s->cache_fill_pages;
 		sum->journal_pages += s->journal_pages;
 		sum->journal_writes += s->journal_writes;
 		sum->journal_refs += s->journal_refs;
@@ -161,6 +162,7 @@ VRAID_SUM_ATTR(cache_ra_hits);
 VRAID_SUM_ATTR(cache_ra_pages);
 VRAID_SUM_ATTR(cache_write_pages);
 VRAID_SUM_ATTR(cache_destaged);
+VRAID_SUM_ATTR(cache_fill_pages);
 VRAID_SUM_ATTR(journal_pages);
 VRAID_SUM_ATTR(journal_writes);
 VRAID_SUM_ATTR(journal_refs);
@@ -335,6 +337,7 @@ static struct attribute *vraid_attrs[] = {
 	&dev_attr_cache_ra_pages.attr,
 	&dev_attr_cache_write_pages.attr,
 	&dev_attr_cache_destaged.attr,
+	&dev_attr_cache_fill_pages.attr,
 	&dev_attr_journal_pages.attr,
 	&dev_attr_journal_writes.attr,
 	&dev_attr_journal_refs.attr,

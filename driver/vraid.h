@@ -79,6 +79,7 @@ struct vraid_stats {
 	u64 cache_ra_pages;		/* ... read ahead */
 	u64 cache_write_pages;		/* ... written into the cache (awb) */
 	u64 cache_destaged;		/* ... written from it to the members */
+	u64 cache_fill_pages;		/* ... read to complete a row for it */
 	u64 journal_pages;		/* ... logged to the journal (wb) */
 	u64 journal_writes;		/* writes logged (DATA, INVALIDATE) */
 	u64 journal_refs;		/* destaged blocks named, not logged */
@@ -334,6 +335,13 @@ bool vraid_journal_parity(struct vraid_vd *vd, u32 span, u64 msector,
  * (VRAID_SUB_DESTAGE): other bios' pages are not the cache's.
  */
 #define VRAID_JVER_ENTRY_BITS	8
+/*
+ * The version of a page the cache read from the members to complete a
+ * row for its destage (cache.c, "Row fill"): the members hold that data
+ * already, so a parity record leaves the block out, as it leaves out the
+ * blocks a read-modify-write does not change.
+ */
+#define VRAID_JVER_MEMBERS	(~0UL)
 static inline u64 vraid_jpage_version(struct page *page)
 {
 	return READ_ONCE(page->private);

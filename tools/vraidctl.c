@@ -147,6 +147,10 @@
  *                            named (in the record that logged them)
  *                            instead of logging them again; null from
  *                            a module without the counter
+ *       "fill_pages"   int   4 KiB pages read from the members to
+ *                            complete rows for their destage (row fill,
+ *                            rotational parity VDs); null from a module
+ *                            without the counter
  *     MSTAT: "role" "device" "state" as in MEMBER; "reads" "writes" (I/Os
  *            vraid sent it), "read_bytes" "write_bytes" (as the member
  *            device counted them), "errors"
@@ -162,7 +166,8 @@
  *              "cached_bytes":..,"ra_hits_per_s":..,"ra_pages_per_s":..,
  *              "dirty_bytes":..,"write_pages_per_s":..,
  *              "destaged_pages_per_s":..,"journal_writes_per_s":..,
- *              "journal_pages_per_s":..,"journal_refs_per_s":..}:
+ *              "journal_pages_per_s":..,"journal_refs_per_s":..,
+ *              "fill_pages_per_s":..}:
  *              the rates of the counters above (pages, one decimal), what
  *              the VD holds now and what of it is dirty; null, and the ra_
  *              and write-back ones null, as without --watch
@@ -2563,6 +2568,8 @@ struct stats_sample {
 	uint64_t jwrites, jpages;
 	bool jr;			/* ... and journal_refs */
 	uint64_t jrefs;
+	bool fl;			/* ... and cache_fill_pages */
+	uint64_t fpages;
 };
 
 /* sysfs, or a tree standing in for it (VRAIDCTL_SYSFS, for tests) */
@@ -2655,6 +2662,7 @@ static int take_sample(struct ctl *c, uint32_t index, struct stats_sample *s)
 		read_vd_attr(index, "journal_writes", &s->jwrites) &&
 		read_vd_attr(index, "journal_pages", &s->jpages);
 	s->jr = s->jl && read_vd_attr(index, "journal_refs", &s->jrefs);
+	s->fl = s->wb && read_vd_attr(index, "cache_fill_pages", &s->fpages);
 	for (i = 0; i < s->in.nr_members; i++) {
 		const struct vraid_member_info *m = &s->in.members[i];
 
@@ -2701,6 +2709,10 @@ static void stats_cache_line(const struct stats_sample *s)
 		       human_size(a, sizeof(a), s->dirty),
 		       (unsigned long long)s->wpages,
 		       (unsigned long long)s->destaged);
+	/* pages read to complete rows for their destage (disks) */
+	if (s->fl && s->fpages)
+		printf(" (%llu pages read to fill rows)",
+		       (unsigned long long)s->fpages);
 	if (s->jl && (s->jwrites ||
 		      s->in.write_policy_effective == VRAID_WEFF_BACK))
 		printf(", journal: %llu writes logged, %llu pages",
@@ -2761,10 +2773,15 @@ static void stats_cache_json(const struct stats_sample *a,
 		else
 			printf(",\"journal_writes\":null,\"journal_pages\":null");
 		if (b->jr)
-			printf(",\"journal_refs\":%llu}",
+			printf(",\"journal_refs\":%llu",
 			       (unsigned long long)b->jrefs);
 		else
-			printf(",\"journal_refs\":null}");
+			printf(",\"journal_refs\":null");
+		if (b->fl)
+			printf(",\"fill_pages\":%llu}",
+			       (unsigned long long)b->fpages);
+		else
+			printf(",\"fill_pages\":null}");
 		return;
 	}
 	printf("{\"read_hits_per_s\":%.1f,\"read_misses_per_s\":%.1f,\"cached_bytes\":%llu",
@@ -2790,10 +2807,15 @@ static void stats_cache_json(const struct stats_sample *a,
 	else
 		printf(",\"journal_writes_per_s\":null,\"journal_pages_per_s\":null");
 	if (a->jr && b->jr)
-		printf(",\"journal_refs_per_s\":%.1f}",
+		printf(",\"journal_refs_per_s\":%.1f",
 		       rate(b->jrefs, a->jrefs, dt));
 	else
-		printf(",\"journal_refs_per_s\":null}");
+		printf(",\"journal_refs_per_s\":null");
+	if (a->fl && b->fl)
+		printf(",\"fill_pages_per_s\":%.1f}",
+		       rate(b->fpages, a->fpages, dt));
+	else
+		printf(",\"fill_pages_per_s\":null}");
 }
 
 static void stats_member_dev(char *buf, size_t bufsz,
