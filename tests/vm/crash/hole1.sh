@@ -146,7 +146,7 @@ else
 	expect_write "$vd" write_back
 	# vraidctl stats says what sysfs counts
 	refs=$(vd_attr "$vd" journal_refs)
-	vraidctl stats "$vd" --json | grep -q "\"journal_refs\":$refs}" ||
+	vraidctl stats "$vd" --json | grep -q "\"journal_refs\":$refs," ||
 		fail "stats --json does not give journal_refs $refs: $(vraidctl stats "$vd" --json)"
 	vraidctl stats "$vd" | grep -q "($refs destaged pages named, not logged again)" ||
 		fail "stats does not say the $refs pages named: $(vraidctl stats "$vd" | grep Cache)"
