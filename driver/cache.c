@@ -99,6 +99,14 @@
 
 static_assert(PAGE_SIZE == 4096, "cache lines are 16 pages of 4 KiB");
 
+/* struct vraid_cline.fill: see "Row fill" at the top */
+#define VRAID_DFILL_RUNNING	1	/* its row is being read */
+#define VRAID_DFILL_DONE	2	/* considered since it became dirty */
+
+/* How vraid_cache_insert() inserts. */
+#define VRAID_INS_RA		1	/* pages read ahead: marked so */
+#define VRAID_INS_FILL		2	/* a row fill's: dirty, filled */
+
 /* 64 KiB of VD: which 4 KiB pages of it are cached. */
 struct vraid_cline {
 	struct hlist_node node;		/* bucket chain */
@@ -450,14 +458,16 @@ static struct vraid_cline *vraid_cline_get(struct vraid_cbucket *b, u64 lno,
 
 /*
  * Insert @n pages of VD data from @sector (page aligned) into their lines,
- * unless a write of a line's bucket started since @seq was read or is in
- * progress; @ra marks them read ahead.  The pool has room for them
- * (vraid_cache_reserve()).  Pages taken are set to NULL in @pages.
- * Returns the number taken.
+ * unless @seq is NULL or a write of a line's bucket started since @seq was
+ * read or is in progress; @how: VRAID_INS_RA marks them read ahead,
+ * VRAID_INS_FILL makes them a row fill's (dirty pages the members hold,
+ * counted by the caller; their lines' fill mark ends either way).  The
+ * pool has room for them (vraid_cache_reserve()).  Pages taken are set
+ * to NULL in @pages.  Returns the number taken.
  */
 static u32 vraid_cache_insert(struct vraid_cache *c, u64 sector,
 			      struct page **pages, u32 n, const u32 *seq,
-			      bool ra)
+			      u32 how)
 {
 	u64 first = vraid_lno(sector);
 	u32 nl = vraid_lno(vraid_psec(sector, n) - 1) - first + 1;
@@ -477,7 +487,14 @@ static u32 vraid_cache_insert(struct vraid_cache *c, u64 sector,
 		unsigned long flags;
 
 		spin_lock_irqsave(&b->lock, flags);
-		if (atomic_read(&b->seq) == seq[j] && !atomic_read(&b->wip))
+		if (how & VRAID_INS_FILL) {
+			l = vraid_cline_find(b, lno);
+			if (l && l->fill == VRAID_DFILL_RUNNING)
+				l->fill = VRAID_DFILL_DONE;
+			l = NULL;
+		}
+		if (seq && atomic_read(&b->seq) == seq[j] &&
+		    !atomic_read(&b->wip))
 			l = vraid_cline_get(b, lno, NULL);
 		for (; i < n && vraid_lno(vraid_psec(sector, i)) == lno; i++) {
 			u32 p = vraid_pidx(vraid_psec(sector, i));
@@ -485,9 +502,19 @@ static u32 vraid_cache_insert(struct vraid_cache *c, u64 sector,
 			/* not allowed, or the same data cached already */
 			if (!l || l->valid & (1U << p))
 				continue;
+			if (how & VRAID_INS_FILL) {
+				if (!l->dirty) {
+					l->epoch = atomic_read(&c->epoch);
+					l->stamp = jiffies;
+					b->ndirty++;
+				}
+				set_page_private(pages[i], VRAID_JVER_MEMBERS);
+				l->dirty |= 1U << p;
+				l->filled |= 1U << p;
+			}
 			l->page[p] = pages[i];
 			l->valid |= 1U << p;
-			if (ra)
+			if (how & VRAID_INS_RA)
 				l->ra |= 1U << p;
 			pages[i] = NULL;
 			used++;
@@ -546,7 +573,7 @@ static void vraid_cache_fill(struct vraid_vd *vd, struct bio *bio,
 	if (n == want) {
 		vraid_cache_copy(bio, 0, pages, n, false);
 		used = vraid_cache_insert(vd->cache, bio->bi_iter.bi_sector,
-					  pages, n, seq, false);
+					  pages, n, seq, 0);
 	}
 	atomic_long_sub(want - used, &vraid_cache_used);
 	for (i = 0; i < n; i++)
@@ -726,7 +753,7 @@ static void vraid_ra_endio(struct bio *bio)
 	rcu_read_lock();
 	if (!bio->bi_status && ra->fill && vraid_cache_on(vd))
 		used = vraid_cache_insert(c, ra->sector, ra->page, ra->n,
-					  ra->seq, true);
+					  ra->seq, VRAID_INS_RA);
 	rcu_read_unlock();
 	atomic_dec(&c->ra_inflight);
 out:
@@ -881,9 +908,6 @@ void vraid_cache_note_read(struct vraid_vd *vd)
 #define VRAID_DESTAGE_AGE	(2 * HZ)	/* dirty this long: destage */
 #define VRAID_DESTAGE_ROW_LINES	64	/* rows gathered up to 4 MiB */
 #define VRAID_DFILL_MAX		8	/* row fills in flight per VD */
-/* struct vraid_cline.fill: see "Row fill" at the top */
-#define VRAID_DFILL_RUNNING	1	/* its row is being read */
-#define VRAID_DFILL_DONE	2	/* considered since it became dirty */
 
 static bool vraid_awb(struct vraid_vd *vd)
 {
@@ -1218,50 +1242,11 @@ static bool vraid_destage_fill(struct vraid_vd *vd, u64 lno)
 static u32 vraid_dfill_done(struct vraid_cache *c, struct vraid_ra *ra,
 			    bool ok)
 {
-	u64 sector = ra->sector, first = vraid_lno(sector);
-	u32 nl = vraid_lno(vraid_psec(sector, ra->n) - 1) - first + 1;
-	u32 i, j, used = 0;
+	u32 used;
 
-	ok = ok && vraid_wback(c->vd);
-	atomic_long_add(ra->n, &c->pages);
-	smp_mb__after_atomic();	/* pages before seq: as vraid_cache_insert() */
-	for (i = 0, j = 0; j < nl; j++) {
-		u64 lno = first + j;
-		struct vraid_cbucket *b = vraid_cbucket_of(c, lno);
-		struct vraid_cline *l;
-		unsigned long flags;
-
-		spin_lock_irqsave(&b->lock, flags);
-		l = vraid_cline_find(b, lno);
-		if (l && l->fill == VRAID_DFILL_RUNNING)
-			l->fill = VRAID_DFILL_DONE;
-		if (ok && atomic_read(&b->seq) == ra->seq[j] &&
-		    !atomic_read(&b->wip))
-			l = vraid_cline_get(b, lno, NULL);
-		else
-			l = NULL;
-		for (; i < ra->n && vraid_lno(vraid_psec(sector, i)) == lno;
-		     i++) {
-			u32 p = vraid_pidx(vraid_psec(sector, i));
-
-			if (!l || l->valid & (1U << p))
-				continue;
-			if (!l->dirty) {
-				l->epoch = atomic_read(&c->epoch);
-				l->stamp = jiffies;
-				b->ndirty++;
-			}
-			set_page_private(ra->page[i], VRAID_JVER_MEMBERS);
-			l->page[p] = ra->page[i];
-			l->valid |= 1U << p;
-			l->dirty |= 1U << p;
-			l->filled |= 1U << p;
-			ra->page[i] = NULL;
-			used++;
-		}
-		spin_unlock_irqrestore(&b->lock, flags);
-	}
-	atomic_long_sub(ra->n - used, &c->pages);
+	used = vraid_cache_insert(c, ra->sector, ra->page, ra->n,
+				  ok && vraid_wback(c->vd) ? ra->seq : NULL,
+				  VRAID_INS_FILL);
 	atomic_long_add(used, &c->filled);
 	atomic_long_add(used, &c->dirty);
 	this_cpu_add(c->vd->stats->cache_fill_pages, used);
