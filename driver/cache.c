@@ -55,7 +55,16 @@
  * inserting data a write changed meanwhile; once inserted, the pages are
  * dirty data like any other (a write around them waits for their
  * destage).  The row's lines are marked (fill) while it runs, and
- * considered once per dirty period.
+ * considered once per dirty period.  A line marked RUNNING belongs to its
+ * fill (fgen): a write to the members over it (write_start) and its
+ * destage take the mark off, so a line still marked when the read is done
+ * takes the pages whatever else its bucket saw meanwhile (a bucket holds
+ * many lines, and the destage writes to some of them all the time).  A row
+ * with a write in progress in one of its buckets at the start is looked
+ * at again when the pass comes round (LATER, once).  At most
+ * VRAID_DFILL_MAX fills are in flight: a pass that finds a row to fill
+ * and no slot ends there, rather than write that row column by column,
+ * and a row whose fill is done goes out at the next pass's start (fdone).
  *
  * Other writes do not go through the cache, but whatever the policy they
  * keep it right: every write piece, from vraid_io_start() to vraid_io_done(),
@@ -70,7 +79,8 @@
  * Locking: struct vraid_cbucket.lock (spinlock, irq-safe: fills insert at
  * read completion) protects its chain, its LRU, its ndirty and the lines'
  * pages and masks; one bucket lock at a time, never nested.  plock
- * protects the bios held back.  seq and wip are
+ * protects the bios held back, fdlock (irq-safe too) the rows filled and
+ * not yet destaged; neither nests with another lock.  seq and wip are
  * atomics, updated without it.  vraid_cache_vds_lock protects the list of
  * VDs (for eviction across VDs, which walks it under RCU).  No lock covers
  * a whole VD or the controller on the I/O path.
@@ -96,12 +106,14 @@
 #define VRAID_RA_PAGES		256	/* the largest read-ahead window */
 #define VRAID_RA_LINES		(VRAID_RA_PAGES / 16 + 1)
 #define VRAID_EVICT_SCAN	64	/* buckets looked at per eviction */
+#define VRAID_DFILL_MAX		8	/* row fills in flight per VD */
 
 static_assert(PAGE_SIZE == 4096, "cache lines are 16 pages of 4 KiB");
 
 /* struct vraid_cline.fill: see "Row fill" at the top */
 #define VRAID_DFILL_RUNNING	1	/* its row is being read */
 #define VRAID_DFILL_DONE	2	/* considered since it became dirty */
+#define VRAID_DFILL_LATER	3	/* to consider again, once */
 
 /* How vraid_cache_insert() inserts. */
 #define VRAID_INS_RA		1	/* pages read ahead: marked so */
@@ -119,6 +131,7 @@ struct vraid_cline {
 	u16 stale;			/* busy pages a later write went around */
 	u16 filled;			/* dirty pages a row fill inserted */
 	u8 fill;			/* VRAID_DFILL_*: see "Row fill" */
+	u16 fgen;			/* the fill RUNNING on it */
 	u32 epoch;			/* see "Write-back" at the top */
 	unsigned long stamp;		/* jiffies: what is dirty, dirty since */
 	struct page *page[VRAID_CLINE_PAGES];
@@ -153,6 +166,10 @@ struct vraid_cache {
 	atomic_t dtarget;		/* destage lines of epochs below it */
 	atomic_t destaging;		/* destage bios in flight */
 	atomic_t dfilling;		/* row fills in flight */
+	atomic_t fgen;			/* the last row fill's generation */
+	spinlock_t fdlock;		/* protects fdone and nfdone */
+	u64 fdone[2 * VRAID_DFILL_MAX];	/* rows filled, to destage first */
+	u32 nfdone;
 	atomic_t draining;		/* vraid_cache_drain()s running */
 	atomic_long_t drain_from;	/* dirty pages as a write-out began */
 	unsigned long rstamp;		/* jiffies of the last user read (racy) */
@@ -194,6 +211,7 @@ struct vraid_ra {
 	u32 n;				/* pages */
 	bool fill;			/* no write was in progress at start */
 	bool dfill;			/* a row fill for destage, not a window */
+	u16 fgen;			/* the row fill's generation */
 	u32 seq[VRAID_RA_LINES];
 	struct page *page[VRAID_RA_PAGES];
 	struct bio bio;			/* must be last */
@@ -460,14 +478,17 @@ static struct vraid_cline *vraid_cline_get(struct vraid_cbucket *b, u64 lno,
  * Insert @n pages of VD data from @sector (page aligned) into their lines,
  * unless @seq is NULL or a write of a line's bucket started since @seq was
  * read or is in progress; @how: VRAID_INS_RA marks them read ahead,
- * VRAID_INS_FILL makes them a row fill's (dirty pages the members hold,
- * counted by the caller; their lines' fill mark ends either way).  The
- * pool has room for them (vraid_cache_reserve()).  Pages taken are set
- * to NULL in @pages.  Returns the number taken.
+ * VRAID_INS_FILL makes them row fill @fgen's (dirty pages the members
+ * hold, counted by the caller; their lines' fill mark ends either way).
+ * A row fill's line still marked RUNNING by it takes them whatever its
+ * bucket's seq: no destage and no write to the members touched it since
+ * the fill began ("Row fill" at the top).  The pool has room for them
+ * (vraid_cache_reserve()).  Pages taken are set to NULL in @pages.
+ * Returns the number taken.
  */
 static u32 vraid_cache_insert(struct vraid_cache *c, u64 sector,
 			      struct page **pages, u32 n, const u32 *seq,
-			      u32 how)
+			      u32 how, u16 fgen)
 {
 	u64 first = vraid_lno(sector);
 	u32 nl = vraid_lno(vraid_psec(sector, n) - 1) - first + 1;
@@ -489,11 +510,15 @@ static u32 vraid_cache_insert(struct vraid_cache *c, u64 sector,
 		spin_lock_irqsave(&b->lock, flags);
 		if (how & VRAID_INS_FILL) {
 			l = vraid_cline_find(b, lno);
-			if (l && l->fill == VRAID_DFILL_RUNNING)
+			if (l && l->fill == VRAID_DFILL_RUNNING &&
+			    l->fgen == fgen)
 				l->fill = VRAID_DFILL_DONE;
-			l = NULL;
+			else
+				l = NULL;
+			if (!seq)
+				l = NULL;
 		}
-		if (seq && atomic_read(&b->seq) == seq[j] &&
+		if (!l && seq && atomic_read(&b->seq) == seq[j] &&
 		    !atomic_read(&b->wip))
 			l = vraid_cline_get(b, lno, NULL);
 		for (; i < n && vraid_lno(vraid_psec(sector, i)) == lno; i++) {
@@ -573,7 +598,7 @@ static void vraid_cache_fill(struct vraid_vd *vd, struct bio *bio,
 	if (n == want) {
 		vraid_cache_copy(bio, 0, pages, n, false);
 		used = vraid_cache_insert(vd->cache, bio->bi_iter.bi_sector,
-					  pages, n, seq, 0);
+					  pages, n, seq, 0, 0);
 	}
 	atomic_long_sub(want - used, &vraid_cache_used);
 	for (i = 0; i < n; i++)
@@ -753,7 +778,7 @@ static void vraid_ra_endio(struct bio *bio)
 	rcu_read_lock();
 	if (!bio->bi_status && ra->fill && vraid_cache_on(vd))
 		used = vraid_cache_insert(c, ra->sector, ra->page, ra->n,
-					  ra->seq, VRAID_INS_RA);
+					  ra->seq, VRAID_INS_RA, 0);
 	rcu_read_unlock();
 	atomic_dec(&c->ra_inflight);
 out:
@@ -785,11 +810,12 @@ u32 vraid_cache_sub_flags(struct bio *bio)
  * Read @sectors from VD sector @sector ahead into the cache, if the pool
  * and memory have room now (it never waits).  The bio is queued to the
  * VD's whole disk @bdev (sectors here are remapped already): it goes to
- * the members once the current ->submit_bio returns.  With @dfill, a row
- * fill for destage (vraid_destage_fill()).  Returns whether it was sent.
+ * the members once the current ->submit_bio returns.  With @fgen (not 0),
+ * row fill @fgen for destage (vraid_destage_fill()).  Returns whether it
+ * was sent.
  */
 static bool vraid_ra_issue(struct vraid_vd *vd, struct block_device *bdev,
-			   u64 sector, u32 sectors, bool dfill)
+			   u64 sector, u32 sectors, u16 fgen)
 {
 	struct vraid_cache *c = vd->cache;
 	u64 end = round_down(sector + sectors, PAGE_SECTORS);
@@ -827,13 +853,14 @@ static bool vraid_ra_issue(struct vraid_vd *vd, struct block_device *bdev,
 	ra->vd = vd;
 	ra->sector = sector;
 	ra->n = n;
-	ra->dfill = dfill;
+	ra->dfill = fgen;
+	ra->fgen = fgen;
 	ra->fill = vraid_cache_seq(c, vraid_lno(sector),
 				   vraid_lno(vraid_psec(sector, n) - 1) -
 				   vraid_lno(sector) + 1, ra->seq);
 	bio->bi_iter.bi_sector = sector;
 	bio->bi_end_io = vraid_ra_endio;
-	if (dfill) {
+	if (fgen) {
 		atomic_inc(&c->dfilling);
 	} else {
 		atomic_inc(&c->ra_inflight);
@@ -877,7 +904,7 @@ void vraid_cache_ra(struct vraid_vd *vd, struct bio *bio)
 	WRITE_ONCE(s->stamp, r.upd.stamp);
 	if (ret)
 		vraid_ra_issue(vd, bio->bi_bdev->bd_disk->part0, r.ra_sector,
-			       r.ra_sectors, false);
+			       r.ra_sectors, 0);
 }
 
 
@@ -907,7 +934,6 @@ void vraid_cache_note_read(struct vraid_vd *vd)
 #define VRAID_DESTAGE_READ_WINDOW	(HZ / 10)
 #define VRAID_DESTAGE_AGE	(2 * HZ)	/* dirty this long: destage */
 #define VRAID_DESTAGE_ROW_LINES	64	/* rows gathered up to 4 MiB */
-#define VRAID_DFILL_MAX		8	/* row fills in flight per VD */
 
 static bool vraid_awb(struct vraid_vd *vd)
 {
@@ -1069,6 +1095,7 @@ struct vraid_dpass {
 	bool all;
 	bool old;
 	bool dfill;		/* rows may be filled (vraid_dfill_on()) */
+	bool wait;		/* a row to fill waits for a fill slot */
 	u32 max;		/* lines to start at most */
 	u32 started;
 };
@@ -1094,11 +1121,11 @@ static u16 vraid_destage_take(struct vraid_cline *l, struct page **pages)
 
 /*
  * Parity levels: the other lines of the full stripe (row) of line @lno
- * with dirty pages go out in the same plug, so that the stripe heads see
- * whole rows where the cache holds them (a full-stripe write, no reads)
- * rather than one read-modify-write per line.
+ * (and with @all, @lno itself) with dirty pages go out in the same plug,
+ * so that the stripe heads see whole rows where the cache holds them (a
+ * full-stripe write, no reads) rather than one read-modify-write per line.
  */
-static void vraid_destage_row(struct vraid_vd *vd, u64 lno,
+static void vraid_destage_row(struct vraid_vd *vd, u64 lno, bool all,
 			      struct vraid_dpass *p)
 {
 	struct vraid_cache *c = vd->cache;
@@ -1121,7 +1148,7 @@ static void vraid_destage_row(struct vraid_vd *vd, u64 lno,
 		u16 mask = 0;
 		u32 epoch;
 
-		if (l2 == lno || !READ_ONCE(b->ndirty))
+		if ((l2 == lno && !all) || !READ_ONCE(b->ndirty))
 			continue;
 		epoch = atomic_read(&c->epoch);
 		spin_lock_irqsave(&b->lock, flags);
@@ -1156,11 +1183,12 @@ static bool vraid_dfill_on(struct vraid_vd *vd)
 
 /*
  * Mark the lines of VD sectors @first..@end - 1 not being destaged: fill
- * @mark.  (DONE over a fill still RUNNING lets its lines be destaged
- * before it lands: their writes only keep it from inserting, by seq.)
+ * @mark (RUNNING: of row fill @fgen).  (DONE over a fill still RUNNING
+ * lets its lines be destaged before it lands: the destage takes the mark
+ * off and its writes move seq, so the fill inserts nothing there.)
  */
 static void vraid_dfill_mark(struct vraid_cache *c, u64 first, u64 end,
-			     u8 mark)
+			     u8 mark, u16 fgen)
 {
 	u64 l2;
 
@@ -1171,10 +1199,30 @@ static void vraid_dfill_mark(struct vraid_cache *c, u64 first, u64 end,
 
 		spin_lock_irqsave(&b->lock, flags);
 		l = vraid_cline_find(b, l2);
-		if (l && !l->busy)
+		if (l && !l->busy) {
 			l->fill = mark;
+			l->fgen = fgen;
+		}
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
+}
+
+enum vraid_dfill_how {
+	VRAID_DF_NO,		/* not to fill: destage the line as it is */
+	VRAID_DF_SENT,		/* the row is being read */
+	VRAID_DF_WAIT,		/* to fill once a fill slot is free */
+	VRAID_DF_LATER,		/* to fill once writes to the row are done */
+};
+
+/* Whether a write is in progress in a bucket of the lines of @first..@end. */
+static bool vraid_row_wip(struct vraid_cache *c, u64 first, u64 end)
+{
+	u64 l2;
+
+	for (l2 = vraid_lno(first); l2 <= vraid_lno(end - 1); l2++)
+		if (atomic_read(&vraid_cbucket_of(c, l2)->wip))
+			return true;
+	return false;
 }
 
 /*
@@ -1182,9 +1230,13 @@ static void vraid_dfill_mark(struct vraid_cache *c, u64 first, u64 end,
  * if its row, whole in the VD, holds dirty data in two columns or more,
  * is not all in the cache and none of its lines is being written or
  * filled, read the row (vraid_ra_issue()) and mark its lines; else mark
- * them considered.  Returns true if the read was sent.  Process context.
+ * them considered.  With VRAID_DFILL_MAX fills in flight, such a row is
+ * left as it is (VRAID_DF_WAIT): the pass ends, and the next one, when a
+ * fill is done, looks at it again; a read-modify-write per column would
+ * cost the members more than the wait.  Process context.
  */
-static bool vraid_destage_fill(struct vraid_vd *vd, u64 lno)
+static enum vraid_dfill_how vraid_destage_fill(struct vraid_vd *vd, u64 lno,
+						bool later)
 {
 	struct vraid_cache *c = vd->cache;
 	const struct vraid_geom *g = &vd->geom;
@@ -1194,6 +1246,7 @@ static bool vraid_destage_fill(struct vraid_vd *vd, u64 lno)
 	u64 end = first + row, l2;
 	DECLARE_BITMAP(cols, VRAID_RA_PAGES);
 	bool whole = true, fill = end <= g->size_sectors;
+	u16 fgen;
 
 	bitmap_zero(cols, VRAID_RA_PAGES);
 	for (l2 = vraid_lno(first); fill && l2 <= vraid_lno(end - 1); l2++) {
@@ -1206,7 +1259,7 @@ static bool vraid_destage_fill(struct vraid_vd *vd, u64 lno)
 		l = vraid_cline_find(b, l2);
 		if (!l || (l->valid & m) != m)
 			whole = false;
-		if (l && (l->busy || l->fill))
+		if (l && (l->busy || (l->fill && l->fill != VRAID_DFILL_LATER)))
 			fill = false;
 		d = l ? l->dirty & m : 0;
 		spin_unlock_irqrestore(&b->lock, flags);
@@ -1219,34 +1272,60 @@ static bool vraid_destage_fill(struct vraid_vd *vd, u64 lno)
 				  (spages - 1), cols);
 		}
 	}
-	fill = fill && !whole && bitmap_weight(cols, VRAID_RA_PAGES) >= 2 &&
-	       atomic_read(&c->dfilling) < VRAID_DFILL_MAX;
-	vraid_dfill_mark(c, first, end, fill ? VRAID_DFILL_RUNNING :
-			 VRAID_DFILL_DONE);
-	if (!fill)
-		return false;
-	if (vraid_ra_issue(vd, vd->disk->part0, first, row, true))
-		return true;
+	fill = fill && !whole && bitmap_weight(cols, VRAID_RA_PAGES) >= 2;
+	if (fill && atomic_read(&c->dfilling) >= VRAID_DFILL_MAX)
+		return VRAID_DF_WAIT;
+	/*
+	 * A write in progress in one of its buckets (often a destage this
+	 * pass just started there) would keep the fill from inserting
+	 * anything (vraid_cache_seq()): look at the row again when the
+	 * destage comes round to it, once.
+	 */
+	if (fill && vraid_row_wip(c, first, end)) {
+		if (later) {
+			vraid_dfill_mark(c, first, end, VRAID_DFILL_LATER, 0);
+			return VRAID_DF_LATER;
+		}
+		fill = false;	/* the second time: as it is */
+	}
+	if (!fill) {
+		vraid_dfill_mark(c, first, end, VRAID_DFILL_DONE, 0);
+		return VRAID_DF_NO;
+	}
+	do {
+		fgen = atomic_inc_return(&c->fgen);
+	} while (!fgen);
+	vraid_dfill_mark(c, first, end, VRAID_DFILL_RUNNING, fgen);
+	if (vraid_ra_issue(vd, vd->disk->part0, first, row, fgen))
+		return VRAID_DF_SENT;
 	/* no room for it now: the row goes out as it is */
-	vraid_dfill_mark(c, first, end, VRAID_DFILL_DONE);
-	return false;
+	vraid_dfill_mark(c, first, end, VRAID_DFILL_DONE, 0);
+	return VRAID_DF_NO;
 }
 
 /*
  * A row fill is done (vraid_ra_endio()): unless the VD no longer writes
  * back, insert the pages of its row the cache lacks as dirty data the
  * members hold (@ok: read, and no write of their bucket started since
- * it was sent or was in progress then); its lines may be destaged now.
+ * it was sent or was in progress then); its lines may be destaged now,
+ * and the next destage work starts with them (fdone), so that the pages
+ * read do not wait in the cache for the pass to come round to them.
  * Any context.  Returns the number of pages taken.
  */
 static u32 vraid_dfill_done(struct vraid_cache *c, struct vraid_ra *ra,
 			    bool ok)
 {
+	unsigned long flags;
 	u32 used;
+
+	spin_lock_irqsave(&c->fdlock, flags);
+	if (c->nfdone < ARRAY_SIZE(c->fdone))
+		c->fdone[c->nfdone++] = vraid_lno(ra->sector);
+	spin_unlock_irqrestore(&c->fdlock, flags);
 
 	used = vraid_cache_insert(c, ra->sector, ra->page, ra->n,
 				  ok && vraid_wback(c->vd) ? ra->seq : NULL,
-				  VRAID_INS_FILL);
+				  VRAID_INS_FILL, ra->fgen);
 	atomic_long_add(used, &c->filled);
 	atomic_long_add(used, &c->dirty);
 	this_cpu_add(c->vd->stats->cache_fill_pages, used);
@@ -1270,8 +1349,9 @@ static void vraid_destage_bucket(struct vraid_vd *vd, struct vraid_cbucket *b,
 	unsigned long flags;
 	u32 epoch;
 	u16 mask;
+	bool fill, later = false;
 	u64 lno = 0;
-	bool fill;
+	struct blk_plug plug;
 
 	while (READ_ONCE(b->ndirty) && p->started < p->max) {
 		mask = 0;
@@ -1288,8 +1368,10 @@ static void vraid_destage_bucket(struct vraid_vd *vd, struct vraid_cbucket *b,
 				continue;
 			lno = l->lno;
 			/* its row first: filled, or marked considered */
-			if (p->dfill && !l->fill) {
+			if (p->dfill && (!l->fill ||
+					 l->fill == VRAID_DFILL_LATER)) {
 				fill = true;
+				later = !l->fill;
 				break;
 			}
 			mask = vraid_destage_take(l, pages);
@@ -1297,15 +1379,48 @@ static void vraid_destage_bucket(struct vraid_vd *vd, struct vraid_cbucket *b,
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
 		if (fill) {
-			if (vraid_destage_fill(vd, lno))
+			switch (vraid_destage_fill(vd, lno, later)) {
+			case VRAID_DF_SENT:
 				p->started++;
+				break;
+			case VRAID_DF_WAIT:
+				p->wait = true;
+				return;
+			case VRAID_DF_LATER:
+				return;
+			case VRAID_DF_NO:
+				break;
+			}
 			continue;
 		}
 		if (!mask)
 			return;
 		p->started++;
+		blk_start_plug(&plug);
 		vraid_destage_line(vd, lno, mask, pages, epoch);
-		vraid_destage_row(vd, lno, p);
+		vraid_destage_row(vd, lno, false, p);
+		blk_finish_plug(&plug);
+	}
+}
+
+/* The rows whose fills are done (fdone): their lines go out now. */
+static void vraid_destage_filled(struct vraid_vd *vd, struct vraid_dpass *p)
+{
+	struct vraid_cache *c = vd->cache;
+	u64 rows[ARRAY_SIZE(c->fdone)];
+	struct blk_plug plug;
+	unsigned long flags;
+	u32 i, n;
+
+	spin_lock_irqsave(&c->fdlock, flags);
+	n = c->nfdone;
+	memcpy(rows, c->fdone, n * sizeof(rows[0]));
+	c->nfdone = 0;
+	spin_unlock_irqrestore(&c->fdlock, flags);
+	for (i = 0; i < n; i++) {
+		blk_start_plug(&plug);
+		vraid_destage_row(vd, rows[i], true, p);
+		blk_finish_plug(&plug);
 	}
 }
 
@@ -1315,16 +1430,18 @@ static u32 vraid_destage_pass(struct vraid_vd *vd, u32 from,
 {
 	struct vraid_cache *c = vd->cache;
 	u32 k, nb = 1U << c->bits;
-	struct blk_plug plug;
 
 	p->dfill = !p->old && vraid_dfill_on(vd);
-	blk_start_plug(&plug);
+	if (p->dfill)
+		vraid_destage_filled(vd, p);
 	for (k = 0; k < nb && p->started < p->max; k++) {
 		vraid_destage_bucket(vd, &c->b[(from + k) & (nb - 1)], p);
+		/* the next pass starts with the row left waiting */
+		if (p->wait)
+			break;
 		if (!(k & 255))
 			cond_resched();
 	}
-	blk_finish_plug(&plug);
 	return k;
 }
 
@@ -1889,9 +2006,12 @@ void vraid_cache_write_start(struct vraid_vd *vd, struct bio *bio)
 			/*
 			 * A destage writing a page: it drops the page when it
 			 * is done, unless a cached write replaced it meanwhile
-			 * (destage's own writes mark their pages so too).
+			 * (destage's own writes mark their pages so too).  A
+			 * row fill reading the line no longer owns it.
 			 */
 			l->stale |= mask & l->busy;
+			if (l->fill == VRAID_DFILL_RUNNING)
+				l->fill = VRAID_DFILL_DONE;
 			vraid_cline_drop(c, b, l, mask);
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
@@ -1976,6 +2096,7 @@ int vraid_cache_init(struct vraid_vd *vd)
 	if (ret)
 		goto out_ra;
 	spin_lock_init(&c->plock);
+	spin_lock_init(&c->fdlock);
 	bio_list_init(&c->pbios);
 	INIT_WORK(&c->dwork, vraid_destage_work);
 	INIT_WORK(&c->pwork, vraid_defer_work);

@@ -9,7 +9,8 @@
 # mismatches); with wb over the journal (parity records) it fills
 # nothing, and data survives stop and assembly; RAID6 fills too, also
 # with two members failed (the fill reads through P and Q), all of it
-# reading back.
+# reading back.  Writes around the cache (FUA) into rows being filled
+# read back too: a fill keeps nothing a write changed meanwhile.
 # timeout: 600
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
@@ -101,6 +102,36 @@ fio_verify "$vd" d --rw=randwrite --bs=4k --size=$(mb 4) --randseed=4 \
 	--iodepth=16 --verify_backlog=32 --loops=3
 destaged "$vd"
 [ "$(check_count $vd)" = 0 ] || fail "parity mismatches after rewrites"
+
+echo "--- writes around the cache into rows being filled"
+# Cached 4 KiB writes to the even blocks of 16 MiB, and at the same time
+# FUA writes (O_SYNC: around the cache, to the members) to the odd ones:
+# the rows the first dirty are filled while the second write into them.
+# A fill must keep nothing it read of a block written meanwhile (its
+# destage would write the old data back), so every block reads back.
+f0=$(vd_attr $vd cache_fill_pages)
+around() { # NAME OFFSET IOS RATE [fio options...]: the job, without its verify
+	name=$1 off=$2 ios=$3 rate=$4
+	shift 4
+	fio --name="$name" --filename="$vd" --direct=1 --ioengine=libaio \
+		--rw=randwrite --bs=4k --ba=8k --offset="$off" --size=$(mb 16) \
+		--number_ios="$ios" --rate_iops="$rate" --randseed=9 \
+		--iodepth=8 --verify=crc32c "$@"
+}
+around g 0 2048 400 --do_verify=0 >/tmp/fio.g 2>&1 &
+pg=$!
+around h 4k 1024 200 --do_verify=0 --sync=1 >/tmp/fio.h 2>&1 ||
+	{ cat /tmp/fio.h; fail "the FUA writes failed"; }
+wait $pg || { cat /tmp/fio.g; fail "the cached writes failed"; }
+destaged "$vd"
+echo "filled $(($(vd_attr $vd cache_fill_pages) - f0)) pages meanwhile"
+[ "$(vd_attr $vd cache_fill_pages)" -gt "$f0" ] ||
+	fail "no row filled under writes around the cache"
+around g 0 2048 400 --verify_only=1 --verify_fatal=1 >/tmp/fio.g 2>&1 ||
+	{ cat /tmp/fio.g; fail "the cached writes do not read back"; }
+around h 4k 1024 200 --verify_only=1 --verify_fatal=1 >/tmp/fio.h 2>&1 ||
+	{ cat /tmp/fio.h; fail "the FUA writes do not read back"; }
+[ "$(check_count $vd)" = 0 ] || fail "parity mismatches after writes around"
 
 echo "--- wb over the journal: parity records, no fill"
 journal_new "$J"
