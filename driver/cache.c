@@ -168,7 +168,7 @@ struct vraid_cache {
 	atomic_t dfilling;		/* row fills in flight */
 	atomic_t fgen;			/* the last row fill's generation */
 	spinlock_t fdlock;		/* protects fdone and nfdone */
-	u64 fdone[2 * VRAID_DFILL_MAX];	/* rows filled, to destage first */
+	u64 fdone[2 * VRAID_DFILL_MAX];	/* rows filled (their first sector) */
 	u32 nfdone;
 	atomic_t draining;		/* vraid_cache_drain()s running */
 	atomic_long_t drain_from;	/* dirty pages as a write-out began */
@@ -1120,12 +1120,13 @@ static u16 vraid_destage_take(struct vraid_cline *l, struct page **pages)
 }
 
 /*
- * Parity levels: the other lines of the full stripe (row) of line @lno
- * (and with @all, @lno itself) with dirty pages go out in the same plug,
- * so that the stripe heads see whole rows where the cache holds them (a
- * full-stripe write, no reads) rather than one read-modify-write per line.
+ * Parity levels: the lines of the full stripe (row) of VD sector @sector
+ * with dirty pages, but line @skip (U64_MAX: none), go out in the same
+ * plug, so that the stripe heads see whole rows where the cache holds them
+ * (a full-stripe write, no reads) rather than one read-modify-write per
+ * line.
  */
-static void vraid_destage_row(struct vraid_vd *vd, u64 lno, bool all,
+static void vraid_destage_row(struct vraid_vd *vd, u64 sector, u64 skip,
 			      struct vraid_dpass *p)
 {
 	struct vraid_cache *c = vd->cache;
@@ -1137,7 +1138,7 @@ static void vraid_destage_row(struct vraid_vd *vd, u64 lno, bool all,
 	    row <= (1U << VRAID_CLINE_SHIFT) ||
 	    row > (u64)VRAID_DESTAGE_ROW_LINES << VRAID_CLINE_SHIFT)
 		return;
-	first = div64_u64(lno << VRAID_CLINE_SHIFT, row) * row;
+	first = div64_u64(sector, row) * row;
 	last = min_t(u64, first + row, vd->geom.size_sectors);
 	first >>= VRAID_CLINE_SHIFT;
 	last = (last - 1) >> VRAID_CLINE_SHIFT;
@@ -1148,7 +1149,7 @@ static void vraid_destage_row(struct vraid_vd *vd, u64 lno, bool all,
 		u16 mask = 0;
 		u32 epoch;
 
-		if ((l2 == lno && !all) || !READ_ONCE(b->ndirty))
+		if (l2 == skip || !READ_ONCE(b->ndirty))
 			continue;
 		epoch = atomic_read(&c->epoch);
 		spin_lock_irqsave(&b->lock, flags);
@@ -1318,14 +1319,13 @@ static u32 vraid_dfill_done(struct vraid_cache *c, struct vraid_ra *ra,
 	unsigned long flags;
 	u32 used;
 
-	spin_lock_irqsave(&c->fdlock, flags);
-	if (c->nfdone < ARRAY_SIZE(c->fdone))
-		c->fdone[c->nfdone++] = vraid_lno(ra->sector);
-	spin_unlock_irqrestore(&c->fdlock, flags);
-
 	used = vraid_cache_insert(c, ra->sector, ra->page, ra->n,
 				  ok && vraid_wback(c->vd) ? ra->seq : NULL,
 				  VRAID_INS_FILL, ra->fgen);
+	spin_lock_irqsave(&c->fdlock, flags);
+	if (c->nfdone < ARRAY_SIZE(c->fdone))
+		c->fdone[c->nfdone++] = ra->sector;
+	spin_unlock_irqrestore(&c->fdlock, flags);
 	atomic_long_add(used, &c->filled);
 	atomic_long_add(used, &c->dirty);
 	this_cpu_add(c->vd->stats->cache_fill_pages, used);
@@ -1398,7 +1398,7 @@ static void vraid_destage_bucket(struct vraid_vd *vd, struct vraid_cbucket *b,
 		p->started++;
 		blk_start_plug(&plug);
 		vraid_destage_line(vd, lno, mask, pages, epoch);
-		vraid_destage_row(vd, lno, false, p);
+		vraid_destage_row(vd, lno << VRAID_CLINE_SHIFT, lno, p);
 		blk_finish_plug(&plug);
 	}
 }
@@ -1419,7 +1419,7 @@ static void vraid_destage_filled(struct vraid_vd *vd, struct vraid_dpass *p)
 	spin_unlock_irqrestore(&c->fdlock, flags);
 	for (i = 0; i < n; i++) {
 		blk_start_plug(&plug);
-		vraid_destage_row(vd, rows[i], true, p);
+		vraid_destage_row(vd, rows[i], U64_MAX, p);
 		blk_finish_plug(&plug);
 	}
 }
