@@ -210,8 +210,7 @@ struct vraid_ra {
 	u64 sector;
 	u32 n;				/* pages */
 	bool fill;			/* no write was in progress at start */
-	bool dfill;			/* a row fill for destage, not a window */
-	u16 fgen;			/* the row fill's generation */
+	u16 fgen;			/* a row fill's generation; 0: a window */
 	u32 seq[VRAID_RA_LINES];
 	struct page *page[VRAID_RA_PAGES];
 	struct bio bio;			/* must be last */
@@ -509,14 +508,13 @@ static u32 vraid_cache_insert(struct vraid_cache *c, u64 sector,
 
 		spin_lock_irqsave(&b->lock, flags);
 		if (how & VRAID_INS_FILL) {
-			l = vraid_cline_find(b, lno);
-			if (l && l->fill == VRAID_DFILL_RUNNING &&
-			    l->fgen == fgen)
-				l->fill = VRAID_DFILL_DONE;
-			else
-				l = NULL;
-			if (!seq)
-				l = NULL;
+			struct vraid_cline *own = vraid_cline_find(b, lno);
+
+			if (own && own->fill == VRAID_DFILL_RUNNING &&
+			    own->fgen == fgen) {
+				own->fill = VRAID_DFILL_DONE;
+				l = seq ? own : NULL;
+			}
 		}
 		if (!l && seq && atomic_read(&b->seq) == seq[j] &&
 		    !atomic_read(&b->wip))
@@ -770,7 +768,7 @@ static void vraid_ra_endio(struct bio *bio)
 	struct vraid_cache *c = vd->cache;
 	u32 i, used = 0;
 
-	if (ra->dfill) {
+	if (ra->fgen) {
 		used = vraid_dfill_done(c, ra, !bio->bi_status && ra->fill);
 		goto out;
 	}
@@ -853,7 +851,6 @@ static bool vraid_ra_issue(struct vraid_vd *vd, struct block_device *bdev,
 	ra->vd = vd;
 	ra->sector = sector;
 	ra->n = n;
-	ra->dfill = fgen;
 	ra->fgen = fgen;
 	ra->fill = vraid_cache_seq(c, vraid_lno(sector),
 				   vraid_lno(vraid_psec(sector, n) - 1) -
@@ -1215,17 +1212,6 @@ enum vraid_dfill_how {
 	VRAID_DF_LATER,		/* to fill once writes to the row are done */
 };
 
-/* Whether a write is in progress in a bucket of the lines of @first..@end. */
-static bool vraid_row_wip(struct vraid_cache *c, u64 first, u64 end)
-{
-	u64 l2;
-
-	for (l2 = vraid_lno(first); l2 <= vraid_lno(end - 1); l2++)
-		if (atomic_read(&vraid_cbucket_of(c, l2)->wip))
-			return true;
-	return false;
-}
-
 /*
  * The background destage found line @lno dirty, on a VD that fills rows:
  * if its row, whole in the VD, holds dirty data in two columns or more,
@@ -1246,7 +1232,7 @@ static enum vraid_dfill_how vraid_destage_fill(struct vraid_vd *vd, u64 lno,
 	u64 first = div64_u64(lno << VRAID_CLINE_SHIFT, row) * row;
 	u64 end = first + row, l2;
 	DECLARE_BITMAP(cols, VRAID_RA_PAGES);
-	bool whole = true, fill = end <= g->size_sectors;
+	bool whole = true, fill = end <= g->size_sectors, wip = false;
 	u16 fgen;
 
 	bitmap_zero(cols, VRAID_RA_PAGES);
@@ -1264,6 +1250,7 @@ static enum vraid_dfill_how vraid_destage_fill(struct vraid_vd *vd, u64 lno,
 			fill = false;
 		d = l ? l->dirty & m : 0;
 		spin_unlock_irqrestore(&b->lock, flags);
+		wip = wip || atomic_read(&b->wip);
 		for (; d; d &= d - 1) {
 			u64 sec = (l2 << VRAID_CLINE_SHIFT) +
 				  ((u64)__ffs(d) << (PAGE_SHIFT - SECTOR_SHIFT));
@@ -1282,7 +1269,7 @@ static enum vraid_dfill_how vraid_destage_fill(struct vraid_vd *vd, u64 lno,
 	 * anything (vraid_cache_seq()): look at the row again when the
 	 * destage comes round to it, once.
 	 */
-	if (fill && vraid_row_wip(c, first, end)) {
+	if (fill && wip) {
 		if (later) {
 			vraid_dfill_mark(c, first, end, VRAID_DFILL_LATER, 0);
 			return VRAID_DF_LATER;
