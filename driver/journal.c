@@ -17,8 +17,8 @@
  * Parity records: before a RAID5/6/50/60 VD bound to the journal writes
  * a column (destage, or a write sent around the cache), its new data
  * blocks and P (and Q) are logged, and the member writes wait until that
- * record and every earlier one are durable (vraid_journal_parity()).  A
- * data block a destage writes whole from a cache page that a user record
+ * record and every earlier one are durable (vraid_journal_parity_wait()).
+ * A data block a destage writes whole from a cache page that a user record
  * logged is not logged again: the parity record names that record's
  * DATA entry (vraid_jpage_version()), which is durable before it.
  * The columns that queue while VRAID_J_PFLIGHT parity records are in
@@ -101,27 +101,6 @@ struct vraid_jw {
 	u32 type;			/* VRAID_JE_DATA or _INVALIDATE */
 	u32 n;				/* DATA: pages */
 	struct page *pages[VRAID_J_PAGES];
-};
-
-/*
- * A column's parity record, until it is durable (vraid_journal_parity(),
- * on the column work's stack): several go in one record.
- */
-struct vraid_jpar {
-	struct list_head node;		/* the popen list, then its record's */
-	struct vraid_vd *vd;
-	u32 span;
-	u64 msector;
-	struct page **data;
-	const u32 *didx;
-	const u64 *dsec;
-	const u64 *ver;			/* vraid_jpage_version() or 0 */
-	u32 n;
-	u32 named;			/* data[i] a DATA entry names: bit i */
-	u32 nlog;			/* blocks logged here: n - named's */
-	struct page *p, *q;
-	bool ok;			/* journalled */
-	struct completion done;
 };
 
 /* A record in flight; front pad of its bio. */
@@ -1201,41 +1180,51 @@ static void vraid_jppump_work(struct work_struct *work)
 }
 
 /*
- * The parity record of a column @vd is about to write: its @n data blocks
- * @data (data index @didx[i], at VD sector @dsec[i], vraid_jpage_version()
- * @ver[i] or 0) and @p (and @q) at member sector @msector (data area) of
- * span @span.  Returns once the record and every earlier one are durable:
- * true if journalled, false if the journal takes none (or failed).  The
+ * Start the parity record of a column @vd is about to write: its @n data
+ * blocks @data (data index @didx[i], at VD sector @dsec[i],
+ * vraid_jpage_version() @ver[i] or 0) and @p (and @q) at member sector
+ * @msector (data area) of span @span, described by @jp, which the caller
+ * keeps until vraid_journal_parity_wait().  Returns false if the journal
+ * takes none (or failed): then there is nothing to wait for.  The
  * columns that queue while parity records are in flight share one (group
- * commit), as user writes do (vraid_jqueue()).  Process context (the
- * column's work).
+ * commit), as user writes do (vraid_jqueue()).  Process context.
  */
-bool vraid_journal_parity(struct vraid_vd *vd, u32 span, u64 msector,
-			  struct page **data, const u32 *didx, const u64 *dsec,
-			  const u64 *ver, u32 n, struct page *p,
-			  struct page *q)
+bool vraid_journal_parity_start(struct vraid_jpar *jp, struct vraid_vd *vd,
+				u32 span, u64 msector, struct page **data,
+				const u32 *didx, const u64 *dsec,
+				const u64 *ver, u32 n, struct page *p,
+				struct page *q)
 {
 	struct vraid_journal *j = vraid_j;
-	struct vraid_jpar jp = {
-		.vd = vd, .span = span, .msector = msector, .data = data,
-		.didx = didx, .dsec = dsec, .ver = ver, .n = n, .p = p,
-		.q = q,
-	};
 	bool lead;
 
 	if (!n || n > VRAID_J_MAX_REFS || !vraid_jget(vd, &vd->jparity))
 		return false;
-	init_completion(&jp.done);
+	*jp = (struct vraid_jpar) {
+		.vd = vd, .span = span, .msector = msector, .data = data,
+		.didx = didx, .dsec = dsec, .ver = ver, .n = n, .p = p,
+		.q = q,
+	};
+	init_completion(&jp->done);
 	spin_lock_irq(&j->lock);
-	list_add_tail(&jp.node, &j->popen);
+	list_add_tail(&jp->node, &j->popen);
 	lead = !j->pleader;
 	j->pleader = true;
 	spin_unlock_irq(&j->lock);
 	if (lead)
 		vraid_jpsend_open(j);
-	wait_for_completion_io(&jp.done);
-	vraid_journal_put(vd);
-	return jp.ok;
+	return true;
+}
+
+/*
+ * Wait until the record vraid_journal_parity_start() started (it returned
+ * true) and every earlier one are durable: true if journalled.
+ */
+bool vraid_journal_parity_wait(struct vraid_jpar *jp)
+{
+	wait_for_completion_io(&jp->done);
+	vraid_journal_put(jp->vd);
+	return jp->ok;
 }
 
 /* Front pad of a write the cache did not take, sent on with FUA. */

@@ -33,9 +33,10 @@
  * columns' member I/Os and sends them member by member (struct
  * vraid_subq): on a member that takes one request at a time, a
  * submitter that sleeps for its tag between members would otherwise
- * send each column alone.  A VD logging parity records keeps a work
- * item per head for users' writes: a head waits for its record, and
- * they would wait in turn (a job's step logs none, and is batched).
+ * send each column alone.  On a VD logging parity records the work
+ * starts every head's record as it computes its row, and sends the
+ * member writes once all are computed, each once its record is durable:
+ * the records share journal writes, and no head waits for another's.
  *
  * Background jobs (job.c) send "sync" pieces through the same heads, one
  * per column, so they are serialised with user writes; a step's heads
@@ -136,8 +137,15 @@ struct vraid_hstate {
 	bool any_write, fua;
 	bool full;			/* read the whole row, rebuild it */
 	bool rmw;			/* read-modify-write (else rcw) */
-	bool wrote;			/* the row's writes went out */
+	bool ready;			/* the row's writes are to go out */
+	bool wrote;			/* ... they went out */
 	blk_status_t status;
+	/* its parity record from vraid_log_row() until durable (logging) */
+	bool logging;
+	struct vraid_jpar jp;
+	struct page *jdata[VRAID_MAX_MEMBERS];
+	u64 jdsec[VRAID_MAX_MEMBERS], jver[VRAID_MAX_MEMBERS];
+	u32 jdidx[VRAID_MAX_MEMBERS];
 	/* a job's piece taken in stages (vraid_sync_begin()) */
 	struct vraid_piece *spc;
 	u8 sstage;			/* VRAID_SSTAGE_* */
@@ -315,11 +323,7 @@ static void vraid_unplug(struct blk_plug_cb *cb, bool from_schedule)
 	struct vraid_plug *plug = container_of(cb, struct vraid_plug, cb);
 	struct vraid_stripe *sh, *tmp;
 
-	sh = list_first_entry_or_null(&plug->heads, struct vraid_stripe,
-				      plugged);
-	/* A job's pieces log no parity record: they never wait for one. */
-	if (sh && !list_is_singular(&plug->heads) &&
-	    (!plug->user || !READ_ONCE(sh->sc->vd->jparity))) {
+	if (!list_empty(&plug->heads) && !list_is_singular(&plug->heads)) {
 		/* the heads belong to this plug until vraid_heads_work() */
 		INIT_WORK(&plug->work, vraid_heads_work);
 		queue_work(vraid_wq, &plug->work);
@@ -716,14 +720,14 @@ static void vraid_write_end(struct vraid_stripe *sh, struct vraid_row *r)
  * out.  A column with no block left needs no record: it writes what the
  * members hold (vraid_journal_parity() takes none).
  */
-static noinline_for_stack void vraid_log_row(struct vraid_stripe *sh,
-					     struct vraid_row *r)
+static void vraid_log_row(struct vraid_stripe *sh, struct vraid_row *r)
 {
 	struct vraid_vd *vd = sh->sc->vd;
 	const struct vraid_geom *g = &vd->geom;
-	struct page *data[VRAID_MAX_MEMBERS];
-	u64 dsec[VRAID_MAX_MEMBERS], ver[VRAID_MAX_MEMBERS];
-	u32 didx[VRAID_MAX_MEMBERS], i, n = 0;
+	struct vraid_hstate *hs = &sh->hs;
+	struct page **data = hs->jdata;
+	u64 *dsec = hs->jdsec, *ver = hs->jver;
+	u32 *didx = hs->jdidx, i, n = 0;
 	u64 stripe = sh->msector >> g->strip_shift;
 	u32 offset = sh->msector & (g->strip_sectors - 1);
 
@@ -739,9 +743,11 @@ static noinline_for_stack void vraid_log_row(struct vraid_stripe *sh,
 		dsec[n] = vraid_layout_vsector(g, sh->span, stripe, i, offset);
 		n++;
 	}
-	vraid_journal_parity(vd, sh->span, sh->msector, data, didx, dsec, ver,
-			     n, sh->dev[r->p].page,
-			     r->q != U32_MAX ? sh->dev[r->q].page : NULL);
+	hs->logging = vraid_journal_parity_start(&hs->jp, vd, sh->span,
+						 sh->msector, data, didx, dsec,
+						 ver, n, sh->dev[r->p].page,
+						 r->q != U32_MAX ?
+						 sh->dev[r->q].page : NULL);
 }
 
 /*
@@ -762,7 +768,9 @@ static void vraid_batch_begin(struct vraid_stripe *sh)
 	hs->fua = false;
 	hs->full = false;
 	hs->rmw = false;
+	hs->ready = false;
 	hs->wrote = false;
+	hs->logging = false;
 	hs->status = BLK_STS_OK;
 	vraid_row_init(sh, r);
 
@@ -908,7 +916,22 @@ static void vraid_batch_write(struct vraid_stripe *sh)
 	 */
 	if (hs->any_write && READ_ONCE(vd->jparity))
 		vraid_log_row(sh, r);
-	vraid_write_submit(sh, r, hs->fua);
+	hs->ready = true;
+}
+
+/* Stage 2, the end: once its record is durable, send the row's writes. */
+static void vraid_batch_send(struct vraid_stripe *sh)
+{
+	struct vraid_hstate *hs = &sh->hs;
+
+	if (!hs->ready)
+		return;
+	if (hs->logging) {
+		vraid_journal_parity_wait(&hs->jp);
+		hs->logging = false;
+	}
+	vraid_write_submit(sh, &sh->row, hs->fua);
+	hs->ready = false;
 	hs->wrote = true;
 }
 
@@ -1123,12 +1146,16 @@ static void vraid_head_begin(struct vraid_stripe *sh)
 	}
 }
 
-static void vraid_head_write(struct vraid_stripe *sh)
+/* Stage 2: compute the row; @send: its writes go out too. */
+static void vraid_head_write(struct vraid_stripe *sh, bool send)
 {
-	if (!list_empty(&sh->hs.batch))
+	if (!list_empty(&sh->hs.batch)) {
 		vraid_batch_write(sh);
-	else if (sh->hs.spc)
+		if (send)
+			vraid_batch_send(sh);
+	} else if (sh->hs.spc) {
 		vraid_sync_write(sh);
+	}
 }
 
 static void vraid_head_end(struct vraid_stripe *sh)
@@ -1163,7 +1190,7 @@ static void vraid_stripe_work(struct work_struct *work)
 	struct vraid_stripe *sh = container_of(work, struct vraid_stripe, work);
 
 	vraid_head_begin(sh);
-	vraid_head_write(sh);
+	vraid_head_write(sh, true);
 	vraid_head_end(sh);
 }
 
@@ -1172,7 +1199,9 @@ static void vraid_stripe_work(struct work_struct *work)
  * under a block plug, the member I/Os of a run of neighbouring columns
  * held and sent member by member (struct vraid_subq): they merge.  A
  * head that has to wait (its reads, a rebuilt row) sends what is held
- * and flushes the plug as it sleeps.
+ * and flushes the plug as it sleeps.  The rows' writes go out once all
+ * are computed, so that their parity records (started as each is) share
+ * journal writes, and the writes wait for them in turn.
  */
 static void vraid_heads_work(struct work_struct *work)
 {
@@ -1192,7 +1221,14 @@ static void vraid_heads_work(struct work_struct *work)
 	blk_start_plug(&bp);
 	list_for_each_entry(sh, &plug->heads, plugged) {
 		vraid_subq_join(q, sh);
-		vraid_head_write(sh);
+		vraid_head_write(sh, false);
+		sh->subq = NULL;
+	}
+	vraid_subq_flush(q);
+	list_for_each_entry(sh, &plug->heads, plugged) {
+		vraid_subq_join(q, sh);
+		if (!list_empty(&sh->hs.batch))
+			vraid_batch_send(sh);
 		sh->subq = NULL;
 	}
 	vraid_subq_flush(q);

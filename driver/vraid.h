@@ -320,10 +320,34 @@ void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
 			unsigned long start, u64 sector, struct page **pages,
 			u32 n);
 struct bio *vraid_journal_bypass(struct vraid_vd *vd, struct bio *user);
-bool vraid_journal_parity(struct vraid_vd *vd, u32 span, u64 msector,
-			  struct page **data, const u32 *didx, const u64 *dsec,
-			  const u64 *ver, u32 n, struct page *p,
-			  struct page *q);
+/*
+ * A column's parity record, from vraid_journal_parity_start() until
+ * vraid_journal_parity_wait() sees it durable (in its stripe head,
+ * parity.c): several go in one record.
+ */
+struct vraid_jpar {
+	struct list_head node;		/* the popen list, then its record's */
+	struct vraid_vd *vd;
+	u32 span;
+	u64 msector;
+	struct page **data;
+	const u32 *didx;
+	const u64 *dsec;
+	const u64 *ver;			/* vraid_jpage_version() or 0 */
+	u32 n;
+	u32 named;			/* data[i] a DATA entry names: bit i */
+	u32 nlog;			/* blocks logged here: n - named's */
+	struct page *p, *q;
+	bool ok;			/* journalled */
+	struct completion done;
+};
+
+bool vraid_journal_parity_start(struct vraid_jpar *jp, struct vraid_vd *vd,
+				u32 span, u64 msector, struct page **data,
+				const u32 *didx, const u64 *dsec,
+				const u64 *ver, u32 n, struct page *p,
+				struct page *q);
+bool vraid_journal_parity_wait(struct vraid_jpar *jp);
 
 /*
  * The version of a cache page that a user record logged: the record's
