@@ -42,19 +42,23 @@
  *
  * Row fill: on rotational members a request costs its seek, whatever its
  * size, and a parity row destaged column by column costs a read-modify-
- * write per column that holds dirty data.  So the background destage of
- * a parity VD whose disk is rotational (and that logs no parity records:
- * vraid_dfill_on()) first reads a row whose dirty data lies in two
- * columns or more and which the cache does not hold whole
- * (vraid_destage_fill(): one read per data member), inserts the pages it
- * lacks as dirty but not counted so (struct vraid_cline.filled: the
- * members hold them; with the version VRAID_JVER_MEMBERS, which a parity
- * record leaves out), and then destages it as a full-stripe write, one
- * request per member.  The fill is a read
- * like a read-ahead window's, so the same seq rule keeps it from
- * inserting data a write changed meanwhile; once inserted, the pages are
- * dirty data like any other (a write around them waits for their
- * destage).  The row's lines are marked (fill) while it runs, and
+ * write per column that holds dirty data.  So the destage of a parity VD
+ * whose disk is rotational (vraid_dfill_on(); background passes and
+ * drains alike) first reads a row whose dirty data lies in enough
+ * columns (vraid_dfill_min_cols(): 2 on a RAID5 of 4, 4 in a drain) and
+ * which the cache does not hold whole (vraid_destage_fill(): one read
+ * per data member), inserts the pages it lacks as dirty but not counted
+ * so (struct vraid_cline.filled: the members hold them; with the version
+ * VRAID_JVER_MEMBERS, which a parity record leaves out), makes the clean
+ * pages it holds of the row dirty the same way, and then destages it as
+ * a full-stripe write, one request per member (a row the cache holds
+ * whole needs no read: its clean pages are made dirty).  The fill is a
+ * read like a read-ahead window's, so the same seq rule keeps it from
+ * inserting data a write changed meanwhile; once inserted, the pages
+ * are dirty data like any other (a write around them waits for their
+ * destage).  On a VD that logs parity records the row's stripe heads
+ * start their records together and merge their member writes
+ * (parity.c).  The row's lines are marked (fill) while it runs, and
  * considered once per dirty period.  A line marked RUNNING belongs to its
  * fill (fgen): a write to the members over it (write_start) and its
  * destage take the mark off, so a line still marked when the read is done
@@ -485,6 +489,50 @@ static struct vraid_cline *vraid_cline_get(struct vraid_cbucket *b, u64 lno,
  * (vraid_cache_reserve()).  Pages taken are set to NULL in @pages.
  * Returns the number taken.
  */
+/* The pages of line @lno that sectors @sector..@end - 1 touch. */
+static u16 vraid_line_mask(u64 lno, u64 sector, u64 end)
+{
+	return GENMASK(lno == vraid_lno(end - 1) ? vraid_pidx(end - 1) :
+		       VRAID_CLINE_PAGES - 1,
+		       lno == vraid_lno(sector) ? vraid_pidx(sector) : 0);
+}
+
+/*
+ * Make pages @mask of line @l (bucket @b locked), valid and not dirty, or
+ * just inserted, dirty data a row fill adds: the members hold them
+ * (filled, VRAID_JVER_MEMBERS), so that the row goes out whole.  The
+ * caller counts the inserted ones in c->dirty and c->filled; this counts
+ * the others (@clean).
+ */
+static void vraid_dfill_dirty(struct vraid_cache *c, struct vraid_cbucket *b,
+			      struct vraid_cline *l, u16 mask, bool clean)
+{
+	u32 i;
+
+	if (!mask)
+		return;
+	if (!l->dirty) {
+		l->epoch = atomic_read(&c->epoch);
+		l->stamp = jiffies;
+		b->ndirty++;
+	}
+	for (i = 0; i < VRAID_CLINE_PAGES; i++)
+		if (mask & (1U << i))
+			set_page_private(l->page[i], VRAID_JVER_MEMBERS);
+	l->dirty |= mask;
+	l->filled |= mask;
+	if (clean) {
+		atomic_long_add(hweight16(mask), &c->filled);
+		atomic_long_add(hweight16(mask), &c->dirty);
+	}
+}
+
+/* Pages of line @l valid and clean, that a fill may make dirty. */
+static u16 vraid_cline_clean(struct vraid_cline *l)
+{
+	return l->valid & ~(l->dirty | l->busy | l->stale);
+}
+
 static u32 vraid_cache_insert(struct vraid_cache *c, u64 sector,
 			      struct page **pages, u32 n, const u32 *seq,
 			      u32 how, u16 fgen)
@@ -519,23 +567,21 @@ static u32 vraid_cache_insert(struct vraid_cache *c, u64 sector,
 		if (!l && seq && atomic_read(&b->seq) == seq[j] &&
 		    !atomic_read(&b->wip))
 			l = vraid_cline_get(b, lno, NULL);
+		/* a fill's row goes out whole: the clean pages it holds too */
+		if (l && (how & VRAID_INS_FILL))
+			vraid_dfill_dirty(c, b, l, vraid_cline_clean(l) &
+					  vraid_line_mask(lno, sector,
+							  vraid_psec(sector, n)),
+					  true);
 		for (; i < n && vraid_lno(vraid_psec(sector, i)) == lno; i++) {
 			u32 p = vraid_pidx(vraid_psec(sector, i));
 
 			/* not allowed, or the same data cached already */
 			if (!l || l->valid & (1U << p))
 				continue;
-			if (how & VRAID_INS_FILL) {
-				if (!l->dirty) {
-					l->epoch = atomic_read(&c->epoch);
-					l->stamp = jiffies;
-					b->ndirty++;
-				}
-				set_page_private(pages[i], VRAID_JVER_MEMBERS);
-				l->dirty |= 1U << p;
-				l->filled |= 1U << p;
-			}
 			l->page[p] = pages[i];
+			if (how & VRAID_INS_FILL)
+				vraid_dfill_dirty(c, b, l, 1U << p, false);
 			l->valid |= 1U << p;
 			if (how & VRAID_INS_RA)
 				l->ra |= 1U << p;
@@ -943,14 +989,6 @@ static bool vraid_wback(struct vraid_vd *vd)
 	return vraid_awb(vd) || READ_ONCE(vd->jbound);
 }
 
-/* The pages of line @lno that sectors @sector..@end - 1 touch. */
-static u16 vraid_line_mask(u64 lno, u64 sector, u64 end)
-{
-	return GENMASK(lno == vraid_lno(end - 1) ? vraid_pidx(end - 1) :
-		       VRAID_CLINE_PAGES - 1,
-		       lno == vraid_lno(sector) ? vraid_pidx(sector) : 0);
-}
-
 /* Hold @bio back until older dirty data is on the members. */
 static void vraid_cache_defer(struct vraid_cache *c, struct bio *bio)
 {
@@ -1162,18 +1200,13 @@ static void vraid_destage_row(struct vraid_vd *vd, u64 sector, u64 skip,
 	}
 }
 
-/*
- * Whether the background destage of @vd fills rows ("Row fill"): not
- * while it logs parity records, whose columns the stripe heads write one
- * by one, each once its record is durable (parity.c), so that a full
- * stripe's member writes would not merge.
- */
+/* Whether the destage of @vd fills rows ("Row fill"). */
 static bool vraid_dfill_on(struct vraid_vd *vd)
 {
 	const struct vraid_geom *g = &vd->geom;
 	u64 row = (u64)g->strip_sectors * g->data_members;
 
-	return vraid_layout_is_parity(g->level) && !READ_ONCE(vd->jparity) &&
+	return vraid_layout_is_parity(g->level) &&
 	       row > (1U << VRAID_CLINE_SHIFT) &&
 	       row <= VRAID_RA_PAGES * PAGE_SECTORS &&
 	       !bdev_nonrot(vd->disk->part0);
@@ -1183,10 +1216,12 @@ static bool vraid_dfill_on(struct vraid_vd *vd)
  * Mark the lines of VD sectors @first..@end - 1 not being destaged: fill
  * @mark (RUNNING: of row fill @fgen).  (DONE over a fill still RUNNING
  * lets its lines be destaged before it lands: the destage takes the mark
- * off and its writes move seq, so the fill inserts nothing there.)
+ * off and its writes move seq, so the fill inserts nothing there.)  With
+ * @clean, their clean pages there become dirty data the members hold:
+ * the row, whole in the cache, goes out whole.
  */
 static void vraid_dfill_mark(struct vraid_cache *c, u64 first, u64 end,
-			     u8 mark, u16 fgen)
+			     u8 mark, u16 fgen, bool clean)
 {
 	u64 l2;
 
@@ -1200,9 +1235,34 @@ static void vraid_dfill_mark(struct vraid_cache *c, u64 first, u64 end,
 		if (l && !l->busy) {
 			l->fill = mark;
 			l->fgen = fgen;
+			if (clean)
+				vraid_dfill_dirty(c, b, l, vraid_cline_clean(l) &
+						  vraid_line_mask(l2, first, end),
+						  true);
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
+}
+
+/*
+ * The columns (4 KiB of each strip of a row: a stripe head each) with
+ * dirty data that a row needs to be filled.  A fill reads each data
+ * member once and the row's destage writes every member once; destaged
+ * as it is, each such column reads and writes a data block and the
+ * parity at least: 2 (1 + parity) requests.  A row is filled when that
+ * costs the members at least as many requests as the fill; in a drain
+ * (@drain: a flush, a checkpoint) at least twice as many: the drain
+ * waits for every row, and fills of rows with little dirty data there
+ * made a journalled VD under a sustained load slower
+ * (Documentation/admin-guide.rst, "Row fill").
+ */
+static u32 vraid_dfill_min_cols(const struct vraid_geom *g, bool drain)
+{
+	u32 parity = g->level == VRAID_LEVEL_6 ||
+		     g->level == VRAID_LEVEL_60 ? 2 : 1;
+
+	return DIV_ROUND_UP((g->data_members + g->nr_members) * (drain ? 2 : 1),
+			    2 * (1 + parity));
 }
 
 enum vraid_dfill_how {
@@ -1213,17 +1273,18 @@ enum vraid_dfill_how {
 };
 
 /*
- * The background destage found line @lno dirty, on a VD that fills rows:
- * if its row, whole in the VD, holds dirty data in two columns or more,
- * is not all in the cache and none of its lines is being written or
- * filled, read the row (vraid_ra_issue()) and mark its lines; else mark
- * them considered.  With VRAID_DFILL_MAX fills in flight, such a row is
- * left as it is (VRAID_DF_WAIT): the pass ends, and the next one, when a
- * fill is done, looks at it again; a read-modify-write per column would
- * cost the members more than the wait.  Process context.
+ * The destage found line @lno dirty, on a VD that fills rows: if its
+ * row, whole in the VD, holds dirty data in vraid_dfill_min_cols()
+ * columns or more and none of its lines is being written or filled, read
+ * the row (vraid_ra_issue()) and mark its lines, or if the cache holds it
+ * whole make its clean pages dirty; else mark them considered.  With
+ * VRAID_DFILL_MAX fills in flight, a row to read is left as it is
+ * (VRAID_DF_WAIT): the pass ends, and the next one, when a fill is done,
+ * looks at it again; a read-modify-write per column would cost the
+ * members more than the wait.  Process context.
  */
 static enum vraid_dfill_how vraid_destage_fill(struct vraid_vd *vd, u64 lno,
-						bool later)
+						bool later, bool drain)
 {
 	struct vraid_cache *c = vd->cache;
 	const struct vraid_geom *g = &vd->geom;
@@ -1260,7 +1321,13 @@ static enum vraid_dfill_how vraid_destage_fill(struct vraid_vd *vd, u64 lno,
 				  (spages - 1), cols);
 		}
 	}
-	fill = fill && !whole && bitmap_weight(cols, VRAID_RA_PAGES) >= 2;
+	fill = fill && bitmap_weight(cols, VRAID_RA_PAGES) >=
+		      vraid_dfill_min_cols(g, drain);
+	if (fill && whole) {
+		/* nothing to read: its clean pages go out with it */
+		vraid_dfill_mark(c, first, end, VRAID_DFILL_DONE, 0, true);
+		return VRAID_DF_NO;
+	}
 	if (fill && atomic_read(&c->dfilling) >= VRAID_DFILL_MAX)
 		return VRAID_DF_WAIT;
 	/*
@@ -1271,23 +1338,24 @@ static enum vraid_dfill_how vraid_destage_fill(struct vraid_vd *vd, u64 lno,
 	 */
 	if (fill && wip) {
 		if (later) {
-			vraid_dfill_mark(c, first, end, VRAID_DFILL_LATER, 0);
+			vraid_dfill_mark(c, first, end, VRAID_DFILL_LATER, 0,
+					 false);
 			return VRAID_DF_LATER;
 		}
 		fill = false;	/* the second time: as it is */
 	}
 	if (!fill) {
-		vraid_dfill_mark(c, first, end, VRAID_DFILL_DONE, 0);
+		vraid_dfill_mark(c, first, end, VRAID_DFILL_DONE, 0, false);
 		return VRAID_DF_NO;
 	}
 	do {
 		fgen = atomic_inc_return(&c->fgen);
 	} while (!fgen);
-	vraid_dfill_mark(c, first, end, VRAID_DFILL_RUNNING, fgen);
+	vraid_dfill_mark(c, first, end, VRAID_DFILL_RUNNING, fgen, false);
 	if (vraid_ra_issue(vd, vd->disk->part0, first, row, fgen))
 		return VRAID_DF_SENT;
 	/* no room for it now: the row goes out as it is */
-	vraid_dfill_mark(c, first, end, VRAID_DFILL_DONE, 0);
+	vraid_dfill_mark(c, first, end, VRAID_DFILL_DONE, 0, false);
 	return VRAID_DF_NO;
 }
 
@@ -1366,7 +1434,7 @@ static void vraid_destage_bucket(struct vraid_vd *vd, struct vraid_cbucket *b,
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
 		if (fill) {
-			switch (vraid_destage_fill(vd, lno, later)) {
+			switch (vraid_destage_fill(vd, lno, later, p->old)) {
 			case VRAID_DF_SENT:
 				p->started++;
 				break;
@@ -1429,7 +1497,7 @@ static u32 vraid_destage_pass(struct vraid_vd *vd, u32 from,
 	 */
 	if (nonrot)
 		blk_start_plug(&plug);
-	p->dfill = !p->old && vraid_dfill_on(vd);
+	p->dfill = vraid_dfill_on(vd);
 	if (p->dfill)
 		vraid_destage_filled(vd, p);
 	for (k = 0; k < nb && p->started < p->max; k++) {

@@ -1,13 +1,13 @@
 #!/bin/sh
 # Row fill (the cache's destage on rotational members): a RAID5 VD over
 # non-rotational members destages column by column and fills nothing;
-# marked rotational, its background destage reads a row whose dirty data
-# lies in two columns or more whole and writes it as a full stripe, so
+# marked rotational, its destage reads a row whose dirty data lies in
+# enough columns (4 on a RAID5 of 4) whole and writes it as a full stripe, so
 # the members see fewer, larger writes (cache_fill_pages counts the pages
 # read; cache_destaged and cache_dirty_bytes leave them out).  Every
 # write reads back verified (fio crc32c), parity is consistent (check: 0
-# mismatches); with wb over the journal (parity records) it fills
-# nothing, and data survives stop and assembly; RAID6 fills too, also
+# mismatches); with wb over the journal (parity records) it fills too,
+# and data survives stop and assembly; RAID6 fills too, also
 # with two members failed (the fill reads through P and Q), all of it
 # reading back.  Writes around the cache (FUA) into rows being filled
 # read back too: a fill keeps nothing a write changed meanwhile.
@@ -133,14 +133,15 @@ around h 4k 1024 200 --verify_only=1 --verify_fatal=1 >/tmp/fio.h 2>&1 ||
 	{ cat /tmp/fio.h; fail "the FUA writes do not read back"; }
 [ "$(check_count $vd)" = 0 ] || fail "parity mismatches after writes around"
 
-echo "--- wb over the journal: parity records, no fill"
+echo "--- wb over the journal: parity records, rows filled too"
 journal_new "$J"
 vraidctl set "$vd" write-policy=wb >/dev/null || fail "write-policy=wb"
 expect_write "$vd" write_back
 f0=$(vd_attr $vd cache_fill_pages)
 load "$vd" data 5
-[ "$(vd_attr $vd cache_fill_pages)" = "$f0" ] ||
-	fail "filled $(($(vd_attr $vd cache_fill_pages) - f0)) pages while logging parity records"
+[ "$(vd_attr $vd cache_fill_pages)" -gt "$f0" ] ||
+	fail "no row filled while logging parity records"
+echo "filled $(($(vd_attr $vd cache_fill_pages) - f0)) pages logging parity records"
 [ "$(check_count $vd)" = 0 ] || fail "parity mismatches with the journal"
 vraidctl stop "$vd" >/dev/null || fail "stop"
 # shellcheck disable=SC2086

@@ -13,9 +13,17 @@ if [ "$wpol" = journal ]; then
 	journal_new "$JDEV"
 	wpol=wb
 fi
-vd=$(vd_create $LM_OPTS --strip 16K --init fast --name crash$LEVEL \
+# FILL=1: rows of 64 KiB strips that the destage fills, as on disks
+strip=16K
+[ -n "${FILL:-}" ] && strip=64K
+vd=$(vd_create $LM_OPTS --strip $strip --init fast --name crash$LEVEL \
 	${wpol:+--write-policy $wpol} $LM_DEVS)
 [ "${POLICY:-}" = journal ] && expect_write "$vd" write_back
+if [ -n "${FILL:-}" ]; then
+	echo 1 >"/sys/block/${vd#/dev/}/queue/rotational"
+	# the host checks that rows were filled before the power cut
+	(while sleep 1; do echo "@@fill $(vd_attr "$vd" cache_fill_pages)"; done) &
+fi
 # DEGRADED=1: the last member fails first; the VD runs Degraded
 if [ -n "${DEGRADED:-}" ]; then
 	gone=$(echo $LM_DEVS | awk '{ print $NF }')

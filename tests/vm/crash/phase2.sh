@@ -131,8 +131,9 @@ vraidctl wait "$vd" >/dev/null
 msz=$(vd_attr $vd member_size)
 size=$(blockdev --getsz "$vd")
 head=$(sum_mib "$vd" 16)
+strip_k=$(($(vd_attr $vd strip_size) / 1024))
 vraidctl stop "$vd" >/dev/null
-md_oracle $LEVEL 16 "$msz" "$size" "$head" 16 - $LM_DEVS
+md_oracle $LEVEL "$strip_k" "$msz" "$size" "$head" 16 - $LM_DEVS
 
 kmsg | grep -E "vraid[0-9]*: " | tail -n 12
 dmesg_check || fail "the kernel log shows problems"
