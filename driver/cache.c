@@ -477,18 +477,6 @@ static struct vraid_cline *vraid_cline_get(struct vraid_cbucket *b, u64 lno,
 	return l;
 }
 
-/*
- * Insert @n pages of VD data from @sector (page aligned) into their lines,
- * unless @seq is NULL or a write of a line's bucket started since @seq was
- * read or is in progress; @how: VRAID_INS_RA marks them read ahead,
- * VRAID_INS_FILL makes them row fill @fgen's (dirty pages the members
- * hold, counted by the caller; their lines' fill mark ends either way).
- * A row fill's line still marked RUNNING by it takes them whatever its
- * bucket's seq: no destage and no write to the members touched it since
- * the fill began ("Row fill" at the top).  The pool has room for them
- * (vraid_cache_reserve()).  Pages taken are set to NULL in @pages.
- * Returns the number taken.
- */
 /* The pages of line @lno that sectors @sector..@end - 1 touch. */
 static u16 vraid_line_mask(u64 lno, u64 sector, u64 end)
 {
@@ -533,6 +521,20 @@ static u16 vraid_cline_clean(struct vraid_cline *l)
 	return l->valid & ~(l->dirty | l->busy | l->stale);
 }
 
+/*
+ * Insert @n pages of VD data from @sector (page aligned) into their lines,
+ * unless @seq is NULL or a write of a line's bucket started since @seq was
+ * read or is in progress; @how: VRAID_INS_RA marks them read ahead,
+ * VRAID_INS_FILL makes them row fill @fgen's (dirty pages the members
+ * hold, counted by the caller; the clean pages those lines hold in the
+ * range become so too, counted here; their lines' fill mark ends either
+ * way).
+ * A row fill's line still marked RUNNING by it takes them whatever its
+ * bucket's seq: no destage and no write to the members touched it since
+ * the fill began ("Row fill" at the top).  The pool has room for them
+ * (vraid_cache_reserve()).  Pages taken are set to NULL in @pages.
+ * Returns the number taken.
+ */
 static u32 vraid_cache_insert(struct vraid_cache *c, u64 sector,
 			      struct page **pages, u32 n, const u32 *seq,
 			      u32 how, u16 fgen)
