@@ -2,8 +2,9 @@
 # Row fill (the cache's destage on rotational members): a RAID5 VD over
 # non-rotational members destages column by column and fills nothing;
 # marked rotational, its destage reads a row whose dirty data lies in
-# enough columns (4 on a RAID5 of 4) whole and writes it as a full stripe, so
-# the members see fewer, larger writes (cache_fill_pages counts the pages
+# enough columns (2 on a RAID5 of 4; 4 in a flush's or checkpoint's
+# write-out) whole and writes it as a full stripe, so the members see
+# fewer, larger writes (cache_fill_pages counts the pages
 # read; cache_destaged and cache_dirty_bytes leave them out).  Every
 # write reads back verified (fio crc32c), parity is consistent (check: 0
 # mismatches); with wb over the journal (parity records) it fills too,
