@@ -486,14 +486,13 @@ static u16 vraid_line_mask(u64 lno, u64 sector, u64 end)
 }
 
 /*
- * Make pages @mask of line @l (bucket @b locked), valid and not dirty, or
- * just inserted, dirty data a row fill adds: the members hold them
- * (filled, VRAID_JVER_MEMBERS), so that the row goes out whole.  The
- * caller counts the inserted ones in c->dirty and c->filled; this counts
- * the others (@clean).
+ * Make pages @mask of line @l (bucket @b locked), valid and clean (read,
+ * or just inserted by a row fill), dirty data a row fill adds: the
+ * members hold them (filled, VRAID_JVER_MEMBERS; counted in c->dirty and
+ * c->filled, not in vraid_dirty_all), so that the row goes out whole.
  */
 static void vraid_dfill_dirty(struct vraid_cache *c, struct vraid_cbucket *b,
-			      struct vraid_cline *l, u16 mask, bool clean)
+			      struct vraid_cline *l, u16 mask)
 {
 	u32 i;
 
@@ -509,10 +508,8 @@ static void vraid_dfill_dirty(struct vraid_cache *c, struct vraid_cbucket *b,
 			set_page_private(l->page[i], VRAID_JVER_MEMBERS);
 	l->dirty |= mask;
 	l->filled |= mask;
-	if (clean) {
-		atomic_long_add(hweight16(mask), &c->filled);
-		atomic_long_add(hweight16(mask), &c->dirty);
-	}
+	atomic_long_add(hweight16(mask), &c->filled);
+	atomic_long_add(hweight16(mask), &c->dirty);
 }
 
 /* Pages of line @l valid and clean, that a fill may make dirty. */
@@ -526,9 +523,8 @@ static u16 vraid_cline_clean(struct vraid_cline *l)
  * unless @seq is NULL or a write of a line's bucket started since @seq was
  * read or is in progress; @how: VRAID_INS_RA marks them read ahead,
  * VRAID_INS_FILL makes them row fill @fgen's (dirty pages the members
- * hold, counted by the caller; the clean pages those lines hold in the
- * range become so too, counted here; their lines' fill mark ends either
- * way).
+ * hold, vraid_dfill_dirty(), as the clean pages those lines hold in the
+ * range become too; their lines' fill mark ends either way).
  * A row fill's line still marked RUNNING by it takes them whatever its
  * bucket's seq: no destage and no write to the members touched it since
  * the fill began ("Row fill" at the top).  The pool has room for them
@@ -569,12 +565,6 @@ static u32 vraid_cache_insert(struct vraid_cache *c, u64 sector,
 		if (!l && seq && atomic_read(&b->seq) == seq[j] &&
 		    !atomic_read(&b->wip))
 			l = vraid_cline_get(b, lno, NULL);
-		/* a fill's row goes out whole: the clean pages it holds too */
-		if (l && (how & VRAID_INS_FILL))
-			vraid_dfill_dirty(c, b, l, vraid_cline_clean(l) &
-					  vraid_line_mask(lno, sector,
-							  vraid_psec(sector, n)),
-					  true);
 		for (; i < n && vraid_lno(vraid_psec(sector, i)) == lno; i++) {
 			u32 p = vraid_pidx(vraid_psec(sector, i));
 
@@ -582,14 +572,17 @@ static u32 vraid_cache_insert(struct vraid_cache *c, u64 sector,
 			if (!l || l->valid & (1U << p))
 				continue;
 			l->page[p] = pages[i];
-			if (how & VRAID_INS_FILL)
-				vraid_dfill_dirty(c, b, l, 1U << p, false);
 			l->valid |= 1U << p;
 			if (how & VRAID_INS_RA)
 				l->ra |= 1U << p;
 			pages[i] = NULL;
 			used++;
 		}
+		/* what it inserted, and the clean pages: the row goes out whole */
+		if (l && (how & VRAID_INS_FILL))
+			vraid_dfill_dirty(c, b, l, vraid_cline_clean(l) &
+					  vraid_line_mask(lno, sector,
+							  vraid_psec(sector, n)));
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
 	atomic_long_sub(n - used, &c->pages);
@@ -1239,8 +1232,7 @@ static void vraid_dfill_mark(struct vraid_cache *c, u64 first, u64 end,
 			l->fgen = fgen;
 			if (clean)
 				vraid_dfill_dirty(c, b, l, vraid_cline_clean(l) &
-						  vraid_line_mask(l2, first, end),
-						  true);
+						  vraid_line_mask(l2, first, end));
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
@@ -1260,8 +1252,7 @@ static void vraid_dfill_mark(struct vraid_cache *c, u64 first, u64 end,
  */
 static u32 vraid_dfill_min_cols(const struct vraid_geom *g, bool drain)
 {
-	u32 parity = g->level == VRAID_LEVEL_6 ||
-		     g->level == VRAID_LEVEL_60 ? 2 : 1;
+	u32 parity = vraid_layout_parity_strips(g->level);
 
 	return DIV_ROUND_UP((g->data_members + g->nr_members) * (drain ? 2 : 1),
 			    2 * (1 + parity));
@@ -1383,8 +1374,6 @@ static u32 vraid_dfill_done(struct vraid_cache *c, struct vraid_ra *ra,
 	if (c->nfdone < ARRAY_SIZE(c->fdone))
 		c->fdone[c->nfdone++] = ra->sector;
 	spin_unlock_irqrestore(&c->fdlock, flags);
-	atomic_long_add(used, &c->filled);
-	atomic_long_add(used, &c->dirty);
 	this_cpu_add(c->vd->stats->cache_fill_pages, used);
 	atomic_dec(&c->dfilling);
 	wake_up(&c->dwait);

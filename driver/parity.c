@@ -919,7 +919,10 @@ static void vraid_batch_write(struct vraid_stripe *sh)
 	hs->ready = true;
 }
 
-/* Stage 2, the end: once its record is durable, send the row's writes. */
+/*
+ * Stage 2, the end: once its record is durable, send the row's writes
+ * (nothing if vraid_batch_write() computed none: an error, a job's head).
+ */
 static void vraid_batch_send(struct vraid_stripe *sh)
 {
 	struct vraid_hstate *hs = &sh->hs;
@@ -1146,16 +1149,13 @@ static void vraid_head_begin(struct vraid_stripe *sh)
 	}
 }
 
-/* Stage 2: compute the row; @send: its writes go out too. */
-static void vraid_head_write(struct vraid_stripe *sh, bool send)
+/* Stage 2: compute the row (its writes: vraid_batch_send()). */
+static void vraid_head_write(struct vraid_stripe *sh)
 {
-	if (!list_empty(&sh->hs.batch)) {
+	if (!list_empty(&sh->hs.batch))
 		vraid_batch_write(sh);
-		if (send)
-			vraid_batch_send(sh);
-	} else if (sh->hs.spc) {
+	else if (sh->hs.spc)
 		vraid_sync_write(sh);
-	}
 }
 
 static void vraid_head_end(struct vraid_stripe *sh)
@@ -1190,7 +1190,8 @@ static void vraid_stripe_work(struct work_struct *work)
 	struct vraid_stripe *sh = container_of(work, struct vraid_stripe, work);
 
 	vraid_head_begin(sh);
-	vraid_head_write(sh, true);
+	vraid_head_write(sh);
+	vraid_batch_send(sh);
 	vraid_head_end(sh);
 }
 
@@ -1221,14 +1222,13 @@ static void vraid_heads_work(struct work_struct *work)
 	blk_start_plug(&bp);
 	list_for_each_entry(sh, &plug->heads, plugged) {
 		vraid_subq_join(q, sh);
-		vraid_head_write(sh, false);
+		vraid_head_write(sh);
 		sh->subq = NULL;
 	}
 	vraid_subq_flush(q);
 	list_for_each_entry(sh, &plug->heads, plugged) {
 		vraid_subq_join(q, sh);
-		if (!list_empty(&sh->hs.batch))
-			vraid_batch_send(sh);
+		vraid_batch_send(sh);
 		sh->subq = NULL;
 	}
 	vraid_subq_flush(q);
