@@ -1761,7 +1761,7 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	u32 n = bio->bi_iter.bi_size >> PAGE_SHIFT;
 	u32 i, j, nl, got, newdirty = 0, unfilled = 0, replaced = 0;
 	unsigned long start;
-	bool jw, ja = false;
+	bool jw, ja = false, ok;
 
 	/*
 	 * A bound VD logs its writes, also once its write policy is no
@@ -1771,6 +1771,7 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	 * journal failed, the unbind waits for the VD's records): a replay
 	 * would write the older versions the journal holds over it.
 	 */
+again:
 	for (;;) {
 		/* (a VD not bound takes no reference: no shared atomic) */
 		jw = READ_ONCE(vd->jbound) && vraid_journal_get(vd);
@@ -1788,6 +1789,12 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	    ((sector | bio_sectors(bio)) & (PAGE_SECTORS - 1)) ||
 	    n > VRAID_CACHE_MAX_PAGES)
 		goto around;
+	/* pages not logged yet are bounded, for the parity records' room */
+	if (jw && !vraid_journal_admit(vd, n)) {
+		vraid_journal_put(vd);
+		vraid_journal_admit_wait(vd, n);
+		goto again;
+	}
 	nl = vraid_lno(vraid_psec(sector, n) - 1) - first + 1;
 	vraid_cache_limits_now(READ_ONCE(vraid_cache_limit), &lim);
 	while (atomic_long_read(&vraid_dirty_all) + n > lim.dirty_high) {
@@ -1796,26 +1803,42 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 				   atomic_long_read(&vraid_dirty_all) + n <=
 				   lim.dirty_high, HZ / 10);
 	}
-	if (!vraid_cache_reserve(n))
+	if (!vraid_cache_reserve(n)) {
+		if (jw)
+			vraid_journal_unadmit(n);
 		goto around;
+	}
 	for (got = 0; got < n; got++) {
 		pages[got] = alloc_page(GFP_NOIO | __GFP_NOWARN);
 		if (!pages[got])
 			break;
 	}
-	for (j = 0; j < nl && got == n; j++) {
+	ok = got == n;
+	for (j = 0; j < nl && ok; j++) {
 		spare[j] = kmem_cache_alloc(vraid_cline_slab,
 					    GFP_NOIO | __GFP_NOWARN);
-		if (!spare[j])
-			got = 0;
+		ok = !!spare[j];
 	}
-	if (got < n) {
+	/*
+	 * Unlogged writes go in only while the VD is awb: a change away
+	 * from it waits for a grace period, then writes the cache out
+	 * (vraid_vd_set_policy()), which must find them all; to wb, they
+	 * would be dirty pages no record holds (and the journal's room for
+	 * parity records counts on that: vraid_journal_admit()).
+	 */
+	rcu_read_lock();
+	if (ok && !jw)
+		ok = vraid_awb(vd);
+	if (!ok) {
+		rcu_read_unlock();
 		for (i = 0; i < got; i++)
 			__free_page(pages[i]);
 		for (j = 0; j < nl; j++)
 			if (spare[j])
 				kmem_cache_free(vraid_cline_slab, spare[j]);
 		atomic_long_sub(n, &vraid_cache_used);
+		if (jw)
+			vraid_journal_unadmit(n);
 		goto around;
 	}
 	start = vraid_acct_start(bio);	/* the journal keeps it */
@@ -1861,6 +1884,7 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
+	rcu_read_unlock();
 	for (j = 0; j < nl; j++)
 		if (spare[j])
 			kmem_cache_free(vraid_cline_slab, spare[j]);

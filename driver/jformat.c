@@ -492,38 +492,83 @@ static u64 jparity_around(u64 ring)
 /* A PAD (one at the ring's end) and a record of the largest size. */
 #define JPARITY_PADS	(2 * (1 + VRAID_J_MAX_PAYLOAD))
 
-u64 vraid_jparity_dirty_cap(u64 ring, u32 npar)
+u64 vraid_jparity_unlogged_max(u64 ring)
+{
+	return ring / VRAID_J_BYPASS;
+}
+
+/* The cap if every page written costs 2 + @npar blocks (header, data, P/Q). */
+static u64 jparity_cap_logged(u64 ring, u32 npar)
 {
 	u64 quarter = ring >> 2, per, around = jparity_around(ring), cap = 0;
 	u32 rem;
 
 	/*
-	 * vraid_jparity_reserve() <= ring / 4:
-	 * (2 + npar) (2 cap + around) + pads <= ring / 4.
-	 * The rest holds the records written while checkpoints drain:
-	 * with the cache full, a drain lasts as long as destaging the
-	 * cap, and the tail moves only when it ends, so the ring holds
-	 * the records of about two drains (user records and parity
-	 * records: up to 4 + npar blocks per page written).
+	 * (2 + npar) (2 cap + around) + pads <= ring / 4: what is dirty
+	 * and what writers put in the cache meanwhile, both logged again.
 	 */
 	if (quarter > JPARITY_PADS) {
 		per = div_u64_rem(quarter - JPARITY_PADS, 2 + npar, &rem);
 		if (per > around)
 			cap = (per - around) >> 1;
 	}
+	return cap;
+}
+
+/*
+ * The cap if a dirty page costs 1 + @npar blocks (header, P/Q: its data
+ * named in its user record) and only the pages writers have in the
+ * cache unlogged (at most vraid_jparity_unlogged_max()) cost 2 + @npar:
+ * (1 + npar) cap + (2 + npar) (unlogged + around) + pads <= ring / 4.
+ */
+static u64 jparity_cap_named(u64 ring, u32 npar)
+{
+	u64 quarter = ring >> 2, other;
+	u32 rem;
+
+	other = (2 + npar) * (vraid_jparity_unlogged_max(ring) +
+			      jparity_around(ring)) + JPARITY_PADS;
+	if (quarter <= other)
+		return 0;
+	return div_u64_rem(quarter - other, 1 + npar, &rem);
+}
+
+u64 vraid_jparity_dirty_cap(u64 ring, u32 npar)
+{
+	u64 cap = jparity_cap_logged(ring, npar);
+
+	/*
+	 * The rest of the ring holds the records written while checkpoints
+	 * drain: with the cache full, a drain lasts as long as destaging
+	 * the cap, and the tail moves only when it ends, so the ring holds
+	 * the records of about two drains (user records and parity
+	 * records: up to 4 + npar blocks per page written, 4 where named).
+	 * Mirrors write no parity records: the first rule bounds how long
+	 * their drain takes.
+	 */
+	if (npar && jparity_cap_named(ring, npar) > cap)
+		cap = jparity_cap_named(ring, npar);
 	return cap < 64 ? 64 : cap;
 }
 
 u64 vraid_jparity_reserve(u64 ring, u32 npar)
 {
+	u64 cap = vraid_jparity_dirty_cap(ring, npar);
+	u64 logged, named;
+
 	/*
 	 * The parity records that can come before the next user record
 	 * reserves: of what is dirty (at most the cap), of what writers
-	 * put in the cache but have not logged yet (the cap again), of
-	 * the writes around the cache in flight, and a PAD.
+	 * put in the cache but have not logged yet, of the writes around
+	 * the cache in flight, and a PAD.  Either bound holds; the cap
+	 * came from the smaller.
 	 */
-	return (2 + npar) * (2 * vraid_jparity_dirty_cap(ring, npar) +
-			     jparity_around(ring)) + JPARITY_PADS;
+	logged = (2 + npar) * (2 * cap + jparity_around(ring)) +
+		 JPARITY_PADS;
+	named = (1 + npar) * cap + (2 + npar) *
+		(vraid_jparity_unlogged_max(ring) + jparity_around(ring)) +
+		JPARITY_PADS;
+	return npar && named < logged ? named : logged;
 }
 
 /* ---- building a record ---- */

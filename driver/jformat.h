@@ -287,14 +287,19 @@ int vraid_jring_reserve(u64 ring, u64 tail, u64 head, u64 blocks, u64 *start,
  * written before the next user record reserves always fit (each page
  * written costs at most 2 + @npar blocks: header, data, P, Q;
  * Documentation/cache-design.rst, "Parity records and the write hole").
+ * A page whose user record is in the ring costs 1 + @npar (its data is
+ * named, not logged again): with at most vraid_jparity_unlogged_max()
+ * pages in the cache not yet logged (writers wait before they put more
+ * in), the cap is the larger that either rule allows.
  * The cap is at least 64 pages.  With only mirrors bound (@npar 0) the
- * same rule caps dirty data: nothing is reserved then, but the cap bounds
+ * first rule caps dirty data: nothing is reserved then, but the cap bounds
  * how long a checkpoint's drain takes, while user records fill the ring.
  */
 #define VRAID_J_CP_PARITY	16
 #define VRAID_J_BYPASS		64
 u64 vraid_jparity_dirty_cap(u64 ring, u32 npar);
 u64 vraid_jparity_reserve(u64 ring, u32 npar);
+u64 vraid_jparity_unlogged_max(u64 ring);
 
 /*
  * ---- the replay planner ----

@@ -34,9 +34,11 @@
  * those never wait for ring space (one that does not fit fails the
  * journal); with a parity VD bound, user records leave room for them
  * (vraid_jparity_reserve()), a checkpoint starts earlier, writes around
- * the cache wait while one runs and dirty data is capped
- * (vraid_journal_dirty_cap()), which keeps them fitting (see
- * Documentation/cache-design.rst, "Parity records and the write hole").
+ * the cache wait while one runs, dirty data is capped
+ * (vraid_journal_dirty_cap()) and so are the pages writers put in the
+ * cache before their record reserves (vraid_journal_admit()), which
+ * keeps them fitting (see Documentation/cache-design.rst, "Parity
+ * records and the write hole").
  * With only mirrors bound dirty data is capped too, by the same rule
  * with no parity: that bounds how long a checkpoint's drain takes.
  *
@@ -100,6 +102,7 @@ struct vraid_jw {
 	u64 sector, sectors;		/* INVALIDATE: sectors */
 	u32 type;			/* VRAID_JE_DATA or _INVALIDATE */
 	u32 n;				/* DATA: pages */
+	bool unlogged;			/* n pages in vraid_junlogged */
 	struct page *pages[VRAID_J_PAGES];
 };
 
@@ -169,6 +172,20 @@ struct vraid_journal {
 static struct vraid_journal *vraid_j;
 /* dirty pages allowed, for the parity records to fit (vds_mutex) */
 static unsigned long vraid_jdirty_cap = ULONG_MAX;
+/*
+ * Pages writers of bound VDs put in the cache that no user record has
+ * reserved yet (so a destage would log them again), and those of writes
+ * that ended unlogged (a VD being unbound, the journal failing) until a
+ * tail move puts their parity records behind it: writers wait before
+ * they put more in while the two reach vraid_junlogged_max
+ * (vraid_journal_admit(); vraid_jparity_unlogged_max()).  Outside the
+ * journal, for the writers that wait without a reference; zeroed when
+ * the journal detaches (its writes have all ended).
+ */
+static atomic_long_t vraid_junlogged = ATOMIC_LONG_INIT(0);
+static atomic_long_t vraid_junlogged_spent = ATOMIC_LONG_INIT(0);
+static unsigned long vraid_junlogged_max = ULONG_MAX;
+static DECLARE_WAIT_QUEUE_HEAD(vraid_jadmit_wait);
 /* vraid_journal.ios reaching zero: outside the journal, which then goes */
 static DECLARE_WAIT_QUEUE_HEAD(vraid_jidle);
 /*
@@ -521,6 +538,11 @@ static void vraid_jw_finish(struct vraid_journal *j, struct vraid_jw *w)
 	struct bio *user = w->user;
 	u32 i;
 
+	if (w->unlogged) {
+		/* its parity records count until the tail passes them */
+		atomic_long_add(w->n, &vraid_junlogged_spent);
+		atomic_long_sub(w->n, &vraid_junlogged);
+	}
 	for (i = 0; i < w->n; i++)
 		put_page(w->pages[i]);
 	if (w->start)
@@ -826,7 +848,7 @@ static void vraid_jsend(struct vraid_journal *j, struct list_head *batch,
 	struct vraid_jrec *r;
 	struct vraid_jw *w;
 	u64 start;
-	u32 crc = 0, i, entry;
+	u32 crc = 0, i, entry, named = 0;
 
 	r = vraid_jrec_alloc(j, pages);
 	list_splice_init(batch, &r->jws);
@@ -877,7 +899,11 @@ static void vraid_jsend(struct vraid_journal *j, struct list_head *batch,
 			WRITE_ONCE(w->pages[i]->private, ver);
 			__bio_add_page(&r->bio, w->pages[i], PAGE_SIZE, 0);
 		}
+		if (w->unlogged)
+			named += w->n;
+		w->unlogged = false;
 	}
+	vraid_journal_unadmit(named);	/* named from now on */
 	atomic_inc(&j->ios);
 	submit_bio(&r->bio);
 }
@@ -944,6 +970,7 @@ static struct vraid_jw *vraid_jw_alloc(struct vraid_journal *j,
 	w->start = 0;
 	w->type = type;
 	w->n = 0;
+	w->unlogged = false;
 	w->sectors = 0;
 	return w;
 }
@@ -991,6 +1018,61 @@ void vraid_journal_put(struct vraid_vd *vd)
 	vraid_jput_vd(vd);
 }
 
+/* Whether @n more unlogged pages keep within vraid_junlogged_max. */
+static bool vraid_jadmit_fits(long n)
+{
+	long used = atomic_long_read(&vraid_junlogged) +
+		    atomic_long_read(&vraid_junlogged_spent);
+
+	return !used || used + n <= (long)READ_ONCE(vraid_junlogged_max);
+}
+
+/*
+ * Count @n pages that a write of @vd, bound (the caller holds a
+ * vraid_journal_get()), is about to put in the cache unlogged, if they
+ * keep within the bound (one write alone always does); the count drops
+ * once its record reserves (vraid_jsend()) or, if the write ends
+ * unlogged, once the tail moves after it.  Returns false if the caller
+ * is to drop its reference, wait (vraid_journal_admit_wait()) and try
+ * again.
+ */
+bool vraid_journal_admit(struct vraid_vd *vd, u32 n)
+{
+	long max = READ_ONCE(vraid_junlogged_max), cur, spent;
+
+	cur = atomic_long_read(&vraid_junlogged);
+	do {
+		spent = atomic_long_read(&vraid_junlogged_spent);
+		if (cur + spent && cur + spent + n > max) {
+			/* what ended unlogged waits for a tail move */
+			if (spent)
+				vraid_jkick_checkpoint(vraid_j);
+			return false;
+		}
+	} while (!atomic_long_try_cmpxchg(&vraid_junlogged, &cur, cur + n));
+	return true;
+}
+
+/*
+ * Wait, holding no reference (an unbind waits for those), until @n
+ * pages may fit or @vd is no longer bound; a tenth of a second at most.
+ */
+void vraid_journal_admit_wait(struct vraid_vd *vd, u32 n)
+{
+	wait_event_timeout(vraid_jadmit_wait, vraid_jadmit_fits(n) ||
+			   !READ_ONCE(vd->jbound), HZ / 10);
+}
+
+/* @n pages counted by vraid_journal_admit() are logged, or not cached. */
+void vraid_journal_unadmit(u32 n)
+{
+	if (!n)
+		return;
+	atomic_long_sub(n, &vraid_junlogged);
+	if (wq_has_sleeper(&vraid_jadmit_wait))
+		wake_up_all(&vraid_jadmit_wait);
+}
+
 /*
  * A user write of @vd that the journal does not log while @vd is bound
  * or being unbound, in ->submit_bio: the journal failed, or the unbind
@@ -1023,6 +1105,7 @@ void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
 	w->start = start;
 	w->sector = sector;
 	w->n = n;
+	w->unlogged = true;		/* vraid_journal_admit() counted them */
 	memcpy(w->pages, pages, n * sizeof(*pages));
 	vraid_jqueue(j, w);
 }
@@ -1423,6 +1506,10 @@ static void vraid_jnpar_update(struct vraid_journal *j)
 	WRITE_ONCE(vraid_jdirty_cap, j->nvds ?
 		   (unsigned long)vraid_jparity_dirty_cap(j->ring, npar) :
 		   ULONG_MAX);
+	WRITE_ONCE(vraid_junlogged_max, j->nvds ?
+		   (unsigned long)vraid_jparity_unlogged_max(j->ring) :
+		   ULONG_MAX);
+	wake_up_all(&vraid_jadmit_wait);
 }
 
 /* Dirty pages the controller cache may hold now (ULONG_MAX: no cap). */
@@ -1612,8 +1699,11 @@ static int vraid_jcheckpoint_locked(struct vraid_journal *j, u32 sb_flags)
 {
 	struct vraid_vd *vd;
 	u64 block, seq;
+	long spent;
 	int ret;
 
+	/* writes that ended unlogged before now: their records are older */
+	spent = atomic_long_read(&vraid_junlogged_spent);
 	spin_lock_irq(&j->lock);
 	j->cp_run = true;	/* writes around the cache wait (parity VDs) */
 	block = j->head_block;
@@ -1652,6 +1742,10 @@ out:
 	spin_unlock_irq(&j->lock);
 	WRITE_ONCE(j->cp_start, 0);
 	wake_up_all(&j->wait);
+	if (!ret && spent) {
+		atomic_long_sub(spent, &vraid_junlogged_spent);
+		wake_up_all(&vraid_jadmit_wait);
+	}
 	return ret;
 }
 
@@ -2450,6 +2544,10 @@ int vraid_journal_detach(bool released, char *msg, size_t len)
 	/* none: each VD's unbind took its own */
 	if (WARN_ON_ONCE(vraid_jparked_take(j, NULL, &left)))
 		vraid_jparked_end(j, &left);
+	/* every write ended: what ended unlogged is in no ring now */
+	WARN_ON_ONCE(atomic_long_read(&vraid_junlogged));
+	atomic_long_set(&vraid_junlogged, 0);
+	atomic_long_set(&vraid_junlogged_spent, 0);
 	WRITE_ONCE(vraid_j, NULL);
 	pr_info("vraid: journal %s detached\n", j->name);
 	synchronize_rcu();		/* vraid_journal_state() */

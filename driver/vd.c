@@ -986,6 +986,8 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 		if (p->write_policy != VRAID_WRITE_BACK)
 			vraid_journal_unbind(vd, true);
 		if (was_awb) {
+			/* writes that saw awb are in the cache after this */
+			synchronize_rcu();
 			if (vraid_cache_write_out(vd))
 				pr_warn("%s: writing out the controller cache failed\n",
 					dn);

@@ -1092,11 +1092,38 @@ static void test_parity_cap(void)
 			u64 cap = vraid_jparity_dirty_cap(ring, npar);
 			u64 res = vraid_jparity_reserve(ring, npar);
 			u64 around = ring / VRAID_J_BYPASS + 512;
+			u64 unlogged = vraid_jparity_unlogged_max(ring);
+			u64 logged_rule = (2 + npar) * (2 * cap + around) +
+					  2 * 257;
+			u64 named_rule = (1 + npar) * cap +
+					 (2 + npar) * (unlogged + around) +
+					 2 * 257;
 
-			CHECK(res >= (2 + npar) * (2 * cap + around) + 2 * 257,
+			/*
+			 * Either bound holds: every page written logged
+			 * again, or dirty pages named and only the unlogged
+			 * ones (writers wait beyond the bound) logged again.
+			 */
+			CHECK(res >= (logged_rule < named_rule ? logged_rule :
+				      named_rule),
 			      "ring %llu npar %u: reserve %llu below cap %llu",
 			      (unsigned long long)ring, npar,
 			      (unsigned long long)res,
+			      (unsigned long long)cap);
+			/* a record's worth and a cached write (32 pages) */
+			CHECK(unlogged >= 128 + 32 && unlogged <= ring / 16,
+			      "ring %llu: %llu pages unlogged",
+			      (unsigned long long)ring,
+			      (unsigned long long)unlogged);
+			/*
+			 * Two drains' records (user 2, parity 2 + npar
+			 * blocks a page at most, 1 + npar where named) fit
+			 * beside the reserve, past the checkpoint's start.
+			 */
+			CHECK(cap == 64 ||
+			      2 * cap * (3 + npar) + ring / 16 + res <= ring,
+			      "ring %llu npar %u: cap %llu: two drains do not fit",
+			      (unsigned long long)ring, npar,
 			      (unsigned long long)cap);
 			/* at the floor (RAID6, smallest journal): within half */
 			CHECK(cap == 64 ? res <= ring / 2 :
@@ -1115,20 +1142,29 @@ static void test_parity_cap(void)
 	      "smallest journal, RAID5: %llu pages",
 	      (unsigned long long)vraid_jparity_dirty_cap(VRAID_J_MIN_RING,
 							  1));
-	CHECK(vraid_jparity_dirty_cap(65280, 1) >= 1024,
+	/* named pages: 15.9 MiB, against 7.3 MiB if all were logged again */
+	CHECK(vraid_jparity_dirty_cap(65280, 1) == 4075,
 	      "256 MiB journal, RAID5: %llu pages",
 	      (unsigned long long)vraid_jparity_dirty_cap(65280, 1));
+	CHECK(vraid_jparity_dirty_cap(65280, 2) == 1866,
+	      "256 MiB journal, RAID6: %llu pages",
+	      (unsigned long long)vraid_jparity_dirty_cap(65280, 2));
+	CHECK(vraid_jparity_dirty_cap(261120, 1) == 19375,
+	      "1 GiB journal, RAID5: %llu pages",
+	      (unsigned long long)vraid_jparity_dirty_cap(261120, 1));
 	CHECK(vraid_jparity_dirty_cap(1000, 2) == 64, "tiny ring: the floor");
 	/*
-	 * Only mirrors bound (npar 0): no reserve, the same rule caps dirty
-	 * data, larger than with parity; two drains of it (a user record
+	 * Only mirrors bound (npar 0): no reserve, the first rule (every
+	 * page logged again) caps dirty data, larger than it does with
+	 * parity (RAID5 takes the named rule's, larger still from 128 MiB
+	 * on); two drains of it (a user record
 	 * block per page at least) fit in the eighth of the ring between
 	 * the checkpoint's start (ring / 16) and three sixteenths.
 	 */
 	for (i = 0; i < sizeof(rings) / sizeof(rings[0]); i++) {
 		u64 ring = rings[i], cap = vraid_jparity_dirty_cap(ring, 0);
 
-		CHECK(cap > vraid_jparity_dirty_cap(ring, 1) &&
+		CHECK(cap > vraid_jparity_dirty_cap(ring, 2) &&
 		      2 * cap <= ring / 8,
 		      "ring %llu, mirrors: cap %llu",
 		      (unsigned long long)ring, (unsigned long long)cap);

@@ -69,7 +69,7 @@ journal_new $JDEV
 ring=$(journal_num size_bytes)
 # a journal this small: attaching it says what it caps dirty data at
 cat /tmp/journal.out
-grep -q "its ring of 127 MiB caps the cache's dirty data at 3 MiB while a RAID5/50 VD writes back through it, 1.7 MiB with RAID6/60, 5.4 MiB with mirrors only" /tmp/journal.out ||
+grep -q "its ring of 127 MiB caps the cache's dirty data at 5.9 MiB while a RAID5/50 VD writes back through it, 2 MiB with RAID6/60, 5.4 MiB with mirrors only" /tmp/journal.out ||
 	fail "attaching a 128 MiB journal did not say what its ring caps dirty data at"
 vd=$(vd_create --level 5 --init fast --write-policy wb \
 	$(echo $members | sed "s#$X#/dev/mapper/fr-x#"))

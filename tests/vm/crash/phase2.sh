@@ -50,7 +50,7 @@ if [ "${POLICY:-}" = journal ]; then
 			fail "assemble --scan did not attach the journal"
 		# a 128 MiB journal: the scan says what its ring caps, as
 		# `controller journal DEV` does
-		grep -q "^$JDEV: its ring of 127 MiB caps the cache's dirty data at 3 MiB while a RAID5/50" /tmp/asm.out ||
+		grep -q "^$JDEV: its ring of 127 MiB caps the cache's dirty data at 5.9 MiB while a RAID5/50" /tmp/asm.out ||
 			fail "assemble --scan did not say what the small ring caps"
 		scanned=1
 		grep -q "it holds acknowledged writes of 1 virtual drive" /tmp/asm.out &&
