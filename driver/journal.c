@@ -1019,12 +1019,12 @@ void vraid_journal_put(struct vraid_vd *vd)
 }
 
 /* Whether @n more unlogged pages keep within vraid_junlogged_max. */
-static bool vraid_jadmit_fits(long n)
+static bool vraid_jadmit_fits(u32 n)
 {
-	long used = atomic_long_read(&vraid_junlogged) +
-		    atomic_long_read(&vraid_junlogged_spent);
+	unsigned long used = atomic_long_read(&vraid_junlogged) +
+			     atomic_long_read(&vraid_junlogged_spent);
 
-	return !used || used + n <= (long)READ_ONCE(vraid_junlogged_max);
+	return !used || used + n <= READ_ONCE(vraid_junlogged_max);
 }
 
 /*
@@ -1038,12 +1038,14 @@ static bool vraid_jadmit_fits(long n)
  */
 bool vraid_journal_admit(struct vraid_vd *vd, u32 n)
 {
-	long max = READ_ONCE(vraid_junlogged_max), cur, spent;
+	unsigned long max = READ_ONCE(vraid_junlogged_max);
+	long cur, spent;
 
 	cur = atomic_long_read(&vraid_junlogged);
 	do {
 		spent = atomic_long_read(&vraid_junlogged_spent);
-		if (cur + spent && cur + spent + n > max) {
+		/* (never below 0: a page is counted before it is uncounted) */
+		if (cur + spent && (unsigned long)(cur + spent) + n > max) {
 			/* what ended unlogged waits for a tail move */
 			if (spent)
 				vraid_jkick_checkpoint(vraid_j);
