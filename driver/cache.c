@@ -1790,7 +1790,7 @@ again:
 	    n > VRAID_CACHE_MAX_PAGES)
 		goto around;
 	/* pages not logged yet are bounded, for the parity records' room */
-	if (jw && !vraid_journal_admit(vd, n)) {
+	if (jw && !vraid_journal_admit(n)) {
 		vraid_journal_put(vd);
 		vraid_journal_admit_wait(vd, n);
 		goto again;

@@ -516,38 +516,47 @@ static u64 jparity_cap_logged(u64 ring, u32 npar)
 }
 
 /*
+ * The named rule's blocks besides the dirty pages' (1 + @npar each): the
+ * pages writers have in the cache unlogged (at most
+ * vraid_jparity_unlogged_max()) and the writes around the cache, each
+ * page logged (2 + @npar), and the PADs.
+ */
+static u64 jparity_named_rest(u64 ring, u32 npar)
+{
+	return (2 + npar) * (vraid_jparity_unlogged_max(ring) +
+			     jparity_around(ring)) + JPARITY_PADS;
+}
+
+/*
  * The cap if a dirty page costs 1 + @npar blocks (header, P/Q: its data
- * named in its user record) and only the pages writers have in the
- * cache unlogged (at most vraid_jparity_unlogged_max()) cost 2 + @npar:
- * (1 + npar) cap + (2 + npar) (unlogged + around) + pads <= ring / 4.
+ * named in its user record): (1 + npar) cap + rest <= ring / 4.
  */
 static u64 jparity_cap_named(u64 ring, u32 npar)
 {
-	u64 quarter = ring >> 2, other;
+	u64 quarter = ring >> 2, rest = jparity_named_rest(ring, npar);
 	u32 rem;
 
-	other = (2 + npar) * (vraid_jparity_unlogged_max(ring) +
-			      jparity_around(ring)) + JPARITY_PADS;
-	if (quarter <= other)
+	if (quarter <= rest)
 		return 0;
-	return div_u64_rem(quarter - other, 1 + npar, &rem);
+	return div_u64_rem(quarter - rest, 1 + npar, &rem);
 }
 
 u64 vraid_jparity_dirty_cap(u64 ring, u32 npar)
 {
-	u64 cap = jparity_cap_logged(ring, npar);
+	u64 cap = jparity_cap_logged(ring, npar), named;
 
 	/*
 	 * The rest of the ring holds the records written while checkpoints
 	 * drain: with the cache full, a drain lasts as long as destaging
 	 * the cap, and the tail moves only when it ends, so the ring holds
 	 * the records of about two drains (user records and parity
-	 * records: up to 4 + npar blocks per page written, 4 where named).
-	 * Mirrors write no parity records: the first rule bounds how long
-	 * their drain takes.
+	 * records: up to 4 + npar blocks per page written, 3 + npar where
+	 * named).  Mirrors write no parity records: the first rule bounds
+	 * how long their drain takes.
 	 */
-	if (npar && jparity_cap_named(ring, npar) > cap)
-		cap = jparity_cap_named(ring, npar);
+	named = npar ? jparity_cap_named(ring, npar) : 0;
+	if (named > cap)
+		cap = named;
 	return cap < 64 ? 64 : cap;
 }
 
@@ -565,9 +574,7 @@ u64 vraid_jparity_reserve(u64 ring, u32 npar)
 	 */
 	logged = (2 + npar) * (2 * cap + jparity_around(ring)) +
 		 JPARITY_PADS;
-	named = (1 + npar) * cap + (2 + npar) *
-		(vraid_jparity_unlogged_max(ring) + jparity_around(ring)) +
-		JPARITY_PADS;
+	named = (1 + npar) * cap + jparity_named_rest(ring, npar);
 	return npar && named < logged ? named : logged;
 }
 

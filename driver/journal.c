@@ -1018,34 +1018,40 @@ void vraid_journal_put(struct vraid_vd *vd)
 	vraid_jput_vd(vd);
 }
 
-/* Whether @n more unlogged pages keep within vraid_junlogged_max. */
+/*
+ * Whether @n more unlogged pages, with @used counted (never below 0: a
+ * page is counted before it is uncounted), keep within
+ * vraid_junlogged_max; one write alone always does.
+ */
+static bool vraid_jadmit_room(long used, u32 n)
+{
+	return !used ||
+	       (unsigned long)used + n <= READ_ONCE(vraid_junlogged_max);
+}
+
 static bool vraid_jadmit_fits(u32 n)
 {
-	unsigned long used = atomic_long_read(&vraid_junlogged) +
-			     atomic_long_read(&vraid_junlogged_spent);
-
-	return !used || used + n <= READ_ONCE(vraid_junlogged_max);
+	return vraid_jadmit_room(atomic_long_read(&vraid_junlogged) +
+				 atomic_long_read(&vraid_junlogged_spent), n);
 }
 
 /*
- * Count @n pages that a write of @vd, bound (the caller holds a
- * vraid_journal_get()), is about to put in the cache unlogged, if they
- * keep within the bound (one write alone always does); the count drops
+ * Count @n pages that a write of a bound VD (the caller holds a
+ * vraid_journal_get()) is about to put in the cache unlogged, if they
+ * keep within the bound (vraid_jadmit_room()); the count drops
  * once its record reserves (vraid_jsend()) or, if the write ends
  * unlogged, once the tail moves after it.  Returns false if the caller
  * is to drop its reference, wait (vraid_journal_admit_wait()) and try
  * again.
  */
-bool vraid_journal_admit(struct vraid_vd *vd, u32 n)
+bool vraid_journal_admit(u32 n)
 {
-	unsigned long max = READ_ONCE(vraid_junlogged_max);
 	long cur, spent;
 
 	cur = atomic_long_read(&vraid_junlogged);
 	do {
 		spent = atomic_long_read(&vraid_junlogged_spent);
-		/* (never below 0: a page is counted before it is uncounted) */
-		if (cur + spent && (unsigned long)(cur + spent) + n > max) {
+		if (!vraid_jadmit_room(cur + spent, n)) {
 			/* what ended unlogged waits for a tail move */
 			if (spent)
 				vraid_jkick_checkpoint(vraid_j);

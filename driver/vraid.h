@@ -303,7 +303,7 @@ u32 vraid_journal_sub_flags(struct bio *bio);
 bool vraid_journal_get(struct vraid_vd *vd);
 bool vraid_journal_get_around(struct vraid_vd *vd);
 void vraid_journal_put(struct vraid_vd *vd);
-bool vraid_journal_admit(struct vraid_vd *vd, u32 n);
+bool vraid_journal_admit(u32 n);
 void vraid_journal_admit_wait(struct vraid_vd *vd, u32 n);
 void vraid_journal_unadmit(u32 n);
 
