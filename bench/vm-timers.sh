@@ -27,11 +27,10 @@ die() {
 	echo "timers: $*" >&2
 	exit 1
 }
-# nullb_make INDEX MIB [MODEL] (sets NULLB)
+# nullb_load; nullb_make INDEX MIB [MODEL] (sets NULLB)
 # shellcheck disable=SC1091 # /vraid/tests/vm/nullb.sh: tests/vm/nullb.sh
 . /vraid/tests/vm/nullb.sh
-modprobe null_blk nr_devices=0 || die "modprobe null_blk"
-grep -q " /sys/kernel/config " /proc/mounts || mount -t configfs none /sys/kernel/config
+nullb_load
 grep -q " $T " /proc/mounts || mount -t tracefs none $T || die "no tracefs"
 members=()
 for i in 0 1 2 3; do

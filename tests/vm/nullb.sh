@@ -1,10 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# tests/vm/nullb.sh - sourced inside the VM by bench/vm-bench.sh and
-# bench/vm-profile.sh (at /vraid/tests/vm/nullb.sh): null_blk members
-# that cost what a device of a given kind costs.  The caller defines
-# die() and NCPU, and has loaded null_blk (nr_devices=0) with configfs
-# mounted.
+# tests/vm/nullb.sh - sourced inside the VM by the bench/vm-*.sh scripts
+# (at /vraid/tests/vm/nullb.sh): null_blk members that cost what a device
+# of a given kind costs.  The caller defines die() and NCPU, and loads
+# null_blk (nr_devices=0) with configfs mounted first (nullb_load does).
+
+# nullb_load: null_blk loaded with no device of its own, configfs mounted
+nullb_load() {
+	grep -q '^null_blk ' /proc/modules || modprobe null_blk nr_devices=0 ||
+		die "modprobe null_blk"
+	grep -q " /sys/kernel/config " /proc/mounts ||
+		mount -t configfs none /sys/kernel/config || die "mount configfs"
+}
 
 # nullb_make INDEX MIB [MODEL]: a memory-backed null_blk; MODEL ram (memory
 # speed, the default), ssd (100 us per I/O, many at a time), hdd (5 ms, one
