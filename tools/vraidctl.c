@@ -3977,7 +3977,7 @@ static void journal_small(const struct vraid_controller *r, const char *who)
 
 	if (!ring || r->journal_bytes >= (255ULL << 20))
 		return;
-	fprintf(stderr, "%s: its ring of %s caps the cache's dirty data at %s while a RAID5/50 VD writes back through it, %s with RAID6/60, %s with mirrors only (writers wait for destage beyond it); a journal of 256 MiB or more suits parity VDs\n",
+	fprintf(stderr, "%s: its ring of %s caps the cache's dirty data at %s while a RAID5/50 VD writes back through it, %s with RAID6/60, %s with mirrors only (writers wait for destage beyond it); a journal of 256 MiB or more suits parity VDs, of 1 GiB or more parity VDs on disks\n",
 		who, human_size(rs, sizeof(rs), r->journal_bytes),
 		human_size(c1, sizeof(c1),
 			   vraid_jparity_dirty_cap(ring, 1) * VRAID_J_BLOCK),
