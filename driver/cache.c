@@ -1761,7 +1761,7 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	u32 n = bio->bi_iter.bi_size >> PAGE_SHIFT;
 	u32 i, j, nl, got, newdirty = 0, unfilled = 0, replaced = 0;
 	unsigned long start;
-	bool jw, ja = false, ok;
+	bool jw, ja = false, ok, admit_waited = false;
 
 	/*
 	 * A bound VD logs its writes, also once its write policy is no
@@ -1792,11 +1792,17 @@ again:
 	/* pages not logged yet are bounded, for the parity records' room */
 	if (jw && !vraid_journal_admit(n)) {
 		vraid_journal_put(vd);
+		/* counted once per write, however long it waits */
+		if (!admit_waited)
+			this_cpu_inc(vd->stats->journal_waits);
+		admit_waited = true;
 		vraid_journal_admit_wait(vd, n);
 		goto again;
 	}
 	nl = vraid_lno(vraid_psec(sector, n) - 1) - first + 1;
 	vraid_cache_limits_now(READ_ONCE(vraid_cache_limit), &lim);
+	if (atomic_long_read(&vraid_dirty_all) + n > lim.dirty_high)
+		this_cpu_inc(vd->stats->cache_dirty_waits);
 	while (atomic_long_read(&vraid_dirty_all) + n > lim.dirty_high) {
 		vraid_destage_kick(c);
 		wait_event_timeout(vraid_cache_wwait,

@@ -55,9 +55,11 @@ void vraid_stats_sum(struct vraid_vd *vd, struct vraid_stats *sum)
 		sum->cache_write_pages += s->cache_write_pages;
 		sum->cache_destaged += s->cache_destaged;
 		sum->cache_fill_pages += s->cache_fill_pages;
+		sum->cache_dirty_waits += s->cache_dirty_waits;
 		sum->journal_pages += s->journal_pages;
 		sum->journal_writes += s->journal_writes;
 		sum->journal_refs += s->journal_refs;
+		sum->journal_waits += s->journal_waits;
 	}
 }
 
@@ -163,9 +165,11 @@ VRAID_SUM_ATTR(cache_ra_pages);
 VRAID_SUM_ATTR(cache_write_pages);
 VRAID_SUM_ATTR(cache_destaged);
 VRAID_SUM_ATTR(cache_fill_pages);
+VRAID_SUM_ATTR(cache_dirty_waits);
 VRAID_SUM_ATTR(journal_pages);
 VRAID_SUM_ATTR(journal_writes);
 VRAID_SUM_ATTR(journal_refs);
+VRAID_SUM_ATTR(journal_waits);
 
 /* Bytes this VD holds in the controller cache. */
 static ssize_t cache_bytes_show(struct device *dev,
@@ -338,9 +342,11 @@ static struct attribute *vraid_attrs[] = {
 	&dev_attr_cache_write_pages.attr,
 	&dev_attr_cache_destaged.attr,
 	&dev_attr_cache_fill_pages.attr,
+	&dev_attr_cache_dirty_waits.attr,
 	&dev_attr_journal_pages.attr,
 	&dev_attr_journal_writes.attr,
 	&dev_attr_journal_refs.attr,
+	&dev_attr_journal_waits.attr,
 	&dev_attr_cache_dirty_bytes.attr,
 	&dev_attr_cache_drain.attr,
 	&dev_attr_cache_bytes.attr,

@@ -80,9 +80,11 @@ struct vraid_stats {
 	u64 cache_write_pages;		/* ... written into the cache (awb) */
 	u64 cache_destaged;		/* ... written from it to the members */
 	u64 cache_fill_pages;		/* ... read to complete a row for it */
+	u64 cache_dirty_waits;		/* writes that waited for the dirty bound */
 	u64 journal_pages;		/* ... logged to the journal (wb) */
 	u64 journal_writes;		/* writes logged (DATA, INVALIDATE) */
 	u64 journal_refs;		/* destaged blocks named, not logged */
+	u64 journal_waits;		/* writes that waited for the unlogged bound */
 };
 
 struct vraid_stripe_cache;

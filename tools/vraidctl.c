@@ -151,6 +151,13 @@
  *                            complete rows for their destage (row fill,
  *                            rotational parity VDs); null from a module
  *                            without the counter
+ *       "dirty_waits"  int   writes into the cache that waited for the
+ *                            dirty data of all VDs to drop under the
+ *                            cache's high-water mark; null from a module
+ *                            without the counter
+ *       "journal_waits" int  writes that waited because the journal's
+ *                            bound on pages cached but not logged yet
+ *                            was reached; null as dirty_waits
  *     MSTAT: "role" "device" "state" as in MEMBER; "reads" "writes" (I/Os
  *            vraid sent it), "read_bytes" "write_bytes" (as the member
  *            device counted them), "errors"
@@ -167,7 +174,8 @@
  *              "dirty_bytes":..,"write_pages_per_s":..,
  *              "destaged_pages_per_s":..,"journal_writes_per_s":..,
  *              "journal_pages_per_s":..,"journal_refs_per_s":..,
- *              "fill_pages_per_s":..}:
+ *              "fill_pages_per_s":..,"dirty_waits_per_s":..,
+ *              "journal_waits_per_s":..}:
  *              the rates of the counters above (pages, one decimal), what
  *              the VD holds now and what of it is dirty; null, and the ra_
  *              and write-back ones null, as without --watch
@@ -2570,6 +2578,8 @@ struct stats_sample {
 	uint64_t jrefs;
 	bool fl;			/* ... and cache_fill_pages */
 	uint64_t fpages;
+	bool wt;			/* ... and the two wait counters */
+	uint64_t dwaits, jwaits;
 };
 
 /* sysfs, or a tree standing in for it (VRAIDCTL_SYSFS, for tests) */
@@ -2663,6 +2673,9 @@ static int take_sample(struct ctl *c, uint32_t index, struct stats_sample *s)
 		read_vd_attr(index, "journal_pages", &s->jpages);
 	s->jr = s->jl && read_vd_attr(index, "journal_refs", &s->jrefs);
 	s->fl = s->wb && read_vd_attr(index, "cache_fill_pages", &s->fpages);
+	s->wt = s->wb &&
+		read_vd_attr(index, "cache_dirty_waits", &s->dwaits) &&
+		read_vd_attr(index, "journal_waits", &s->jwaits);
 	for (i = 0; i < s->in.nr_members; i++) {
 		const struct vraid_member_info *m = &s->in.members[i];
 
@@ -2722,6 +2735,13 @@ static void stats_cache_line(const struct stats_sample *s)
 	if (s->jr && s->jrefs)
 		printf(" (%llu destaged pages named, not logged again)",
 		       (unsigned long long)s->jrefs);
+	/* writers held up by the cache's bounds, once there were any */
+	if (s->wt && s->dwaits)
+		printf(", %llu writes waited for destage (dirty bound)",
+		       (unsigned long long)s->dwaits);
+	if (s->wt && s->jwaits)
+		printf(", %llu writes waited for the journal (unlogged bound)",
+		       (unsigned long long)s->jwaits);
 	printf(", %s held", human_size(a, sizeof(a), s->cbytes));
 	/*
 	 * direct: reads find what read-ahead and writes (always write-back)
@@ -2778,10 +2798,16 @@ static void stats_cache_json(const struct stats_sample *a,
 		else
 			printf(",\"journal_refs\":null");
 		if (b->fl)
-			printf(",\"fill_pages\":%llu}",
+			printf(",\"fill_pages\":%llu",
 			       (unsigned long long)b->fpages);
 		else
-			printf(",\"fill_pages\":null}");
+			printf(",\"fill_pages\":null");
+		if (b->wt)
+			printf(",\"dirty_waits\":%llu,\"journal_waits\":%llu}",
+			       (unsigned long long)b->dwaits,
+			       (unsigned long long)b->jwaits);
+		else
+			printf(",\"dirty_waits\":null,\"journal_waits\":null}");
 		return;
 	}
 	printf("{\"read_hits_per_s\":%.1f,\"read_misses_per_s\":%.1f,\"cached_bytes\":%llu",
@@ -2812,10 +2838,16 @@ static void stats_cache_json(const struct stats_sample *a,
 	else
 		printf(",\"journal_refs_per_s\":null");
 	if (a->fl && b->fl)
-		printf(",\"fill_pages_per_s\":%.1f}",
+		printf(",\"fill_pages_per_s\":%.1f",
 		       rate(b->fpages, a->fpages, dt));
 	else
-		printf(",\"fill_pages_per_s\":null}");
+		printf(",\"fill_pages_per_s\":null");
+	if (a->wt && b->wt)
+		printf(",\"dirty_waits_per_s\":%.1f,\"journal_waits_per_s\":%.1f}",
+		       rate(b->dwaits, a->dwaits, dt),
+		       rate(b->jwaits, a->jwaits, dt));
+	else
+		printf(",\"dirty_waits_per_s\":null,\"journal_waits_per_s\":null}");
 }
 
 static void stats_member_dev(char *buf, size_t bufsz,
@@ -5149,7 +5181,9 @@ static const struct command commands[] = {
 	  "wrote into the cache): what the VD wrote into the cache and is not on\n"
 	  "its members yet (dirty), the 4 KiB pages written into it and those\n"
 	  "written from it to the members (destaged), and on disks the pages read\n"
-	  "to complete parity rows before destaging them whole (row fill); left\n"
+	  "to complete parity rows before destaging them whole (row fill), and the\n"
+	  "writes that waited for destage (the cache's dirty bound) or for the\n"
+	  "journal (its bound on pages not logged yet), once there were any; left\n"
 	  "out with a module that has no write-back counters.  Last, what the VD\n"
 	  "holds in the cache.  All the VDs' dirty data and the journal:\n"
 	  "`vraidctl controller`.\n\n"
@@ -5164,12 +5198,14 @@ static const struct command commands[] = {
 	  "                   in_flight read_repairs cache members); cache: read_hits\n"
 	  "                   read_misses cached_bytes ra_hits ra_pages dirty_bytes\n"
 	  "                   write_pages destaged_pages journal_writes\n"
-	  "                   journal_pages journal_refs fill_pages (with --watch:\n"
+	  "                   journal_pages journal_refs fill_pages dirty_waits\n"
+	  "                   journal_waits (with --watch:\n"
 	  "                   read_hits_per_s read_misses_per_s cached_bytes\n"
 	  "                   ra_hits_per_s ra_pages_per_s dirty_bytes\n"
 	  "                   write_pages_per_s destaged_pages_per_s\n"
 	  "                   journal_writes_per_s journal_pages_per_s\n"
-	  "                   journal_refs_per_s fill_pages_per_s), null from\n"
+	  "                   journal_refs_per_s fill_pages_per_s\n"
+	  "                   dirty_waits_per_s journal_waits_per_s), null from\n"
 	  "                   a module without cache counters; the ra_ ones null\n"
 	  "                   from a module without read-ahead counters, the\n"
 	  "                   write-back ones from one without write-back counters\n"

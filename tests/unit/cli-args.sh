@@ -1527,13 +1527,13 @@ run_tests() {
 	out_has "mock: stats read repairs" -qxF "Read repairs:  2"
 	out_has "mock: stats cache line" -qxF "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held (io policy direct: reads do not use it)"
 	out_has "mock: stats member row" -qxF '   0  /dev/nvme0n1  Online   1000    2000  512 KiB    2 MiB       0'
-	check "mock: stats --json" 0 '{"vd":"vraid0","index":0,"level":"raid0","state":"optimal","reads":100,"read_bytes":1048576,"writes":300,"write_bytes":4194304,"flushes":7,"in_flight":3,"read_repairs":2,"cache":{"read_hits":300,"read_misses":100,"cached_bytes":2097152,"ra_hits":40,"ra_pages":64,"dirty_bytes":0,"write_pages":0,"destaged_pages":0,"journal_writes":null,"journal_pages":null,"journal_refs":null,"fill_pages":null},"members":[{"role":0,"device":"/dev/nvme0n1","state":"online","reads":1000,"writes":2000,"read_bytes":524288,"write_bytes":2097152,"errors":0},' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --json
+	check "mock: stats --json" 0 '{"vd":"vraid0","index":0,"level":"raid0","state":"optimal","reads":100,"read_bytes":1048576,"writes":300,"write_bytes":4194304,"flushes":7,"in_flight":3,"read_repairs":2,"cache":{"read_hits":300,"read_misses":100,"cached_bytes":2097152,"ra_hits":40,"ra_pages":64,"dirty_bytes":0,"write_pages":0,"destaged_pages":0,"journal_writes":null,"journal_pages":null,"journal_refs":null,"fill_pages":null,"dirty_waits":null,"journal_waits":null},"members":[{"role":0,"device":"/dev/nvme0n1","state":"online","reads":1000,"writes":2000,"read_bytes":524288,"write_bytes":2097152,"errors":0},' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --json
 	cp "$tmp/out" "$tmp/stats.json"
 	check "mock: stats --watch --count 2" 0 "TIME      VD/ROLE" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --watch --interval 0.1 --count 2
 	[ "$(grep -c '  vraid0 ' "$tmp/out")" = 2 ] && say_ok "mock: stats --watch prints 2 reports" ||
 		say_not_ok "mock: stats --watch prints 2 reports: $(cat "$tmp/out")"
 	out_has "mock: stats --watch idle rates" -q '^[0-9:]*  vraid0 *0.0 *0.0 *0.00 *0.00 *0.0 .*Optimal$'
-	check "mock: stats --watch --json" 0 '"reads_per_s":0.0,"writes_per_s":0.0,"read_bytes_per_s":0,"write_bytes_per_s":0,"flushes_per_s":0.0,"in_flight":3,"read_repairs":2,"cache":{"read_hits_per_s":0.0,"read_misses_per_s":0.0,"cached_bytes":2097152,"ra_hits_per_s":0.0,"ra_pages_per_s":0.0,"dirty_bytes":0,"write_pages_per_s":0.0,"destaged_pages_per_s":0.0,"journal_writes_per_s":null,"journal_pages_per_s":null,"journal_refs_per_s":null,"fill_pages_per_s":null},"members":[{"role":0,"device":"/dev/nvme0n1"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --watch --interval 0.1 --count 1 --json
+	check "mock: stats --watch --json" 0 '"reads_per_s":0.0,"writes_per_s":0.0,"read_bytes_per_s":0,"write_bytes_per_s":0,"flushes_per_s":0.0,"in_flight":3,"read_repairs":2,"cache":{"read_hits_per_s":0.0,"read_misses_per_s":0.0,"cached_bytes":2097152,"ra_hits_per_s":0.0,"ra_pages_per_s":0.0,"dirty_bytes":0,"write_pages_per_s":0.0,"destaged_pages_per_s":0.0,"journal_writes_per_s":null,"journal_pages_per_s":null,"journal_refs_per_s":null,"fill_pages_per_s":null,"dirty_waits_per_s":null,"journal_waits_per_s":null},"members":[{"role":0,"device":"/dev/nvme0n1"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --watch --interval 0.1 --count 1 --json
 	head -n 1 "$tmp/out" >"$tmp/stats-watch.json"
 	# read-ahead with io-policy direct: reads look the cache up, misses do not fill it
 	check "mock: stats, read-ahead, io direct" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held (io policy direct: only read-ahead fills it)" "" env MOCK_VRAID=three MOCK_RA=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
@@ -1551,9 +1551,9 @@ run_tests() {
 	echo 280 >"$sys/block/vraid1/vraid/cache_destaged"
 	check "mock: stats, io cached" 0 "vraid1 (RAID5, Rebuilding)" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 1
 	out_has "mock: stats, io cached, awb, cache line" -qxF "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, write-back: 1.5 MiB dirty, 300 pages written in, 280 destaged, 2 MiB held"
-	check "mock: stats --json, awb" 0 '"cache":{"read_hits":300,"read_misses":100,"cached_bytes":2097152,"ra_hits":40,"ra_pages":64,"dirty_bytes":1572864,"write_pages":300,"destaged_pages":280,"journal_writes":null,"journal_pages":null,"journal_refs":null,"fill_pages":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 1 --json
+	check "mock: stats --json, awb" 0 '"cache":{"read_hits":300,"read_misses":100,"cached_bytes":2097152,"ra_hits":40,"ra_pages":64,"dirty_bytes":1572864,"write_pages":300,"destaged_pages":280,"journal_writes":null,"journal_pages":null,"journal_refs":null,"fill_pages":null,"dirty_waits":null,"journal_waits":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 1 --json
 	cp "$tmp/out" "$tmp/stats-awb.json"
-	check "mock: stats --watch --json, awb" 0 '"ra_pages_per_s":0.0,"dirty_bytes":1572864,"write_pages_per_s":0.0,"destaged_pages_per_s":0.0,"journal_writes_per_s":null,"journal_pages_per_s":null,"journal_refs_per_s":null,"fill_pages_per_s":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 1 --watch --interval 0.1 --count 1 --json
+	check "mock: stats --watch --json, awb" 0 '"ra_pages_per_s":0.0,"dirty_bytes":1572864,"write_pages_per_s":0.0,"destaged_pages_per_s":0.0,"journal_writes_per_s":null,"journal_pages_per_s":null,"journal_refs_per_s":null,"fill_pages_per_s":null,"dirty_waits_per_s":null,"journal_waits_per_s":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 1 --watch --interval 0.1 --count 1 --json
 	# journalled write-back: the journal's counters, and the pages that
 	# parity records named rather than logged again (journal_refs)
 	rm -rf "$tmp/sysj" && cp -r "$sys" "$tmp/sysj"
@@ -1561,12 +1561,23 @@ run_tests() {
 	echo 420 >"$tmp/sysj/block/vraid1/vraid/journal_pages"
 	echo 250 >"$tmp/sysj/block/vraid1/vraid/journal_refs"
 	check "mock: stats, wb journalled" 0 "write-back: 1.5 MiB dirty, 300 pages written in, 280 destaged, journal: 300 writes logged, 420 pages (250 destaged pages named, not logged again), 2 MiB held" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
-	check "mock: stats --json, wb journalled" 0 '"destaged_pages":280,"journal_writes":300,"journal_pages":420,"journal_refs":250,"fill_pages":null},"members"' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1 --json
-	check "mock: stats --watch --json, wb journalled" 0 '"journal_writes_per_s":0.0,"journal_pages_per_s":0.0,"journal_refs_per_s":0.0,"fill_pages_per_s":null},"members"' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1 --watch --interval 0.1 --count 1 --json
+	check "mock: stats --json, wb journalled" 0 '"destaged_pages":280,"journal_writes":300,"journal_pages":420,"journal_refs":250,"fill_pages":null,"dirty_waits":null,"journal_waits":null},"members"' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1 --json
+	check "mock: stats --watch --json, wb journalled" 0 '"journal_writes_per_s":0.0,"journal_pages_per_s":0.0,"journal_refs_per_s":0.0,"fill_pages_per_s":null,"dirty_waits_per_s":null,"journal_waits_per_s":null},"members"' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1 --watch --interval 0.1 --count 1 --json
 	# a module without journal_refs: the rest is said, refs are null
 	rm "$tmp/sysj/block/vraid1/vraid/journal_refs"
-	check "mock: stats --json, no journal_refs" 0 '"journal_writes":300,"journal_pages":420,"journal_refs":null,"fill_pages":null},"members"' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1 --json
+	check "mock: stats --json, no journal_refs" 0 '"journal_writes":300,"journal_pages":420,"journal_refs":null,"fill_pages":null,"dirty_waits":null,"journal_waits":null},"members"' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1 --json
 	check "mock: stats, no journal_refs" 0 "journal: 300 writes logged, 420 pages, 2 MiB held" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	# writers held up by the dirty bound, then by the journal's unlogged bound
+	echo 12 >"$tmp/sysj/block/vraid1/vraid/cache_dirty_waits"
+	echo 0 >"$tmp/sysj/block/vraid1/vraid/journal_waits"
+	check "mock: stats, writes waited for destage" 0 "journal: 300 writes logged, 420 pages, 12 writes waited for destage (dirty bound), 2 MiB held" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	echo 3 >"$tmp/sysj/block/vraid1/vraid/journal_waits"
+	check "mock: stats, writes waited for destage and the journal" 0 "journal: 300 writes logged, 420 pages, 12 writes waited for destage (dirty bound), 3 writes waited for the journal (unlogged bound), 2 MiB held" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	check "mock: stats --json, wait counters" 0 '"journal_refs":null,"fill_pages":null,"dirty_waits":12,"journal_waits":3},"members"' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1 --json
+	check "mock: stats --watch --json, wait counters" 0 '"fill_pages_per_s":null,"dirty_waits_per_s":0.0,"journal_waits_per_s":0.0},"members"' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1 --watch --json --interval 0.1 --count 1
+	# a module with one of the two: neither is said
+	rm "$tmp/sysj/block/vraid1/vraid/journal_waits"
+	check "mock: stats, one wait counter, left out" 0 "journal: 300 writes logged, 420 pages, 2 MiB held" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
 	# always write-back with nothing written yet: said all the same
 	check "mock: stats, awb, nothing written" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, write-back: 0 B dirty, 0 pages written in, 0 destaged, 2 MiB held (io policy direct: only writes fill it)" "" env MOCK_VRAID=three MOCK_AWB=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
 	check "mock: stats, wb journalled, nothing written" 0 "write-back: 0 B dirty, 0 pages written in, 0 destaged, 2 MiB held (io policy direct: only writes fill it)" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$sys" "$M" stats 0
@@ -1587,8 +1598,8 @@ run_tests() {
 		   "$tmp/sysnowb/block/vraid1/vraid/cache_destaged"
 	check "mock: stats, no write-back counters" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1
 	out_lacks "mock: stats, no write-back counters, no write-back" -qi "write-back"
-	check "mock: stats --json, no write-back counters" 0 '"ra_hits":40,"ra_pages":64,"dirty_bytes":null,"write_pages":null,"destaged_pages":null,"journal_writes":null,"journal_pages":null,"journal_refs":null,"fill_pages":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1 --json
-	check "mock: stats --watch --json, no write-back counters" 0 '"ra_pages_per_s":0.0,"dirty_bytes":null,"write_pages_per_s":null,"destaged_pages_per_s":null,"journal_writes_per_s":null,"journal_pages_per_s":null,"journal_refs_per_s":null,"fill_pages_per_s":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1 --watch --interval 0.1 --count 1 --json
+	check "mock: stats --json, no write-back counters" 0 '"ra_hits":40,"ra_pages":64,"dirty_bytes":null,"write_pages":null,"destaged_pages":null,"journal_writes":null,"journal_pages":null,"journal_refs":null,"fill_pages":null,"dirty_waits":null,"journal_waits":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1 --json
+	check "mock: stats --watch --json, no write-back counters" 0 '"ra_pages_per_s":0.0,"dirty_bytes":null,"write_pages_per_s":null,"destaged_pages_per_s":null,"journal_writes_per_s":null,"journal_pages_per_s":null,"journal_refs_per_s":null,"fill_pages_per_s":null,"dirty_waits_per_s":null,"journal_waits_per_s":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1 --watch --interval 0.1 --count 1 --json
 	echo 5 >"$tmp/sysnowb/block/vraid1/vraid/cache_write_pages"
 	check "mock: stats, one write-back counter" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1
 	out_lacks "mock: stats, one write-back counter, left out" -qi "write-back"
@@ -1601,9 +1612,9 @@ run_tests() {
 	check "mock: stats, no read-ahead counters" 0 "" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnora" "$M" stats 0
 	out_has "mock: stats, no read-ahead counters, cache line" -qxF "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: reads do not use it)"
 	out_lacks "mock: stats, no read-ahead counters, no read-ahead" -qi "read-ahead"
-	check "mock: stats --json, no read-ahead counters" 0 '"read_repairs":2,"cache":{"read_hits":300,"read_misses":100,"cached_bytes":2097152,"ra_hits":null,"ra_pages":null,"dirty_bytes":null,"write_pages":null,"destaged_pages":null,"journal_writes":null,"journal_pages":null,"journal_refs":null,"fill_pages":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnora" "$M" stats 0 --json
+	check "mock: stats --json, no read-ahead counters" 0 '"read_repairs":2,"cache":{"read_hits":300,"read_misses":100,"cached_bytes":2097152,"ra_hits":null,"ra_pages":null,"dirty_bytes":null,"write_pages":null,"destaged_pages":null,"journal_writes":null,"journal_pages":null,"journal_refs":null,"fill_pages":null,"dirty_waits":null,"journal_waits":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnora" "$M" stats 0 --json
 	cp "$tmp/out" "$tmp/stats-nora.json"
-	check "mock: stats --watch --json, no read-ahead counters" 0 '"cache":{"read_hits_per_s":0.0,"read_misses_per_s":0.0,"cached_bytes":2097152,"ra_hits_per_s":null,"ra_pages_per_s":null,"dirty_bytes":null,"write_pages_per_s":null,"destaged_pages_per_s":null,"journal_writes_per_s":null,"journal_pages_per_s":null,"journal_refs_per_s":null,"fill_pages_per_s":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnora" "$M" stats 0 --watch --interval 0.1 --count 1 --json
+	check "mock: stats --watch --json, no read-ahead counters" 0 '"cache":{"read_hits_per_s":0.0,"read_misses_per_s":0.0,"cached_bytes":2097152,"ra_hits_per_s":null,"ra_pages_per_s":null,"dirty_bytes":null,"write_pages_per_s":null,"destaged_pages_per_s":null,"journal_writes_per_s":null,"journal_pages_per_s":null,"journal_refs_per_s":null,"fill_pages_per_s":null,"dirty_waits_per_s":null,"journal_waits_per_s":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnora" "$M" stats 0 --watch --interval 0.1 --count 1 --json
 	echo 5 >"$tmp/sysnora/block/vraid0/vraid/cache_ra_hits"
 	check "mock: stats, one read-ahead counter" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnora" "$M" stats 0
 	out_lacks "mock: stats, one read-ahead counter, left out" -qi "read-ahead"
@@ -1651,20 +1662,23 @@ assert st["cache"] == {"read_hits": 300, "read_misses": 100, "cached_bytes": 209
                        "ra_hits": 40, "ra_pages": 64, "dirty_bytes": 0,
                        "write_pages": 0, "destaged_pages": 0,
                        "journal_writes": None, "journal_pages": None,
-                       "journal_refs": None, "fill_pages": None}, st["cache"]
+                       "journal_refs": None, "fill_pages": None, "dirty_waits": None,
+                       "journal_waits": None}, st["cache"]
 sa = json.load(open(d + "/stats-awb.json"))
 assert list(sa) == list(st), list(sa)
 assert sa["cache"] == {"read_hits": 300, "read_misses": 100, "cached_bytes": 2097152,
                        "ra_hits": 40, "ra_pages": 64, "dirty_bytes": 1572864,
                        "write_pages": 300, "destaged_pages": 280,
                        "journal_writes": None, "journal_pages": None,
-                       "journal_refs": None, "fill_pages": None}, sa["cache"]
+                       "journal_refs": None, "fill_pages": None, "dirty_waits": None,
+                       "journal_waits": None}, sa["cache"]
 sn = json.load(open(d + "/stats-nora.json"))
 assert sn["cache"] == {"read_hits": 300, "read_misses": 100, "cached_bytes": 2097152,
                        "ra_hits": None, "ra_pages": None, "dirty_bytes": None,
                        "write_pages": None, "destaged_pages": None,
                        "journal_writes": None, "journal_pages": None,
-                       "journal_refs": None, "fill_pages": None}, sn["cache"]
+                       "journal_refs": None, "fill_pages": None, "dirty_waits": None,
+                       "journal_waits": None}, sn["cache"]
 assert len(st["members"]) == 2
 assert list(st["members"][0]) == ["role", "device", "state", "reads", "writes",
                                   "read_bytes", "write_bytes", "errors"]
@@ -1679,7 +1693,9 @@ assert sw["cache"] == {"read_hits_per_s": 0.0, "read_misses_per_s": 0.0,
                        "destaged_pages_per_s": 0.0,
                        "journal_writes_per_s": None, "journal_pages_per_s": None,
                        "journal_refs_per_s": None,
-                       "fill_pages_per_s": None}, sw["cache"]
+                       "fill_pages_per_s": None,
+                       "dirty_waits_per_s": None,
+                       "journal_waits_per_s": None}, sw["cache"]
 assert list(sw["members"][0]) == ["role", "device", "state", "reads_per_s",
                                   "writes_per_s", "read_bytes_per_s",
                                   "write_bytes_per_s", "errors"]

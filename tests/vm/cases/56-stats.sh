@@ -20,7 +20,7 @@ n=${vd#/dev/}
 settle
 
 j0=$(vraidctl stats "$n" --json) || fail "stats --json failed"
-echo "$j0" | grep -q '^{"vd":"'"$n"'",.*"cache":{"read_hits":0,"read_misses":0,"cached_bytes":0,"ra_hits":0,"ra_pages":0,"dirty_bytes":0,"write_pages":0,"destaged_pages":0,"journal_writes":0,"journal_pages":0,"journal_refs":0,"fill_pages":0},"members":\[' ||
+echo "$j0" | grep -q '^{"vd":"'"$n"'",.*"cache":{"read_hits":0,"read_misses":0,"cached_bytes":0,"ra_hits":0,"ra_pages":0,"dirty_bytes":0,"write_pages":0,"destaged_pages":0,"journal_writes":0,"journal_pages":0,"journal_refs":0,"fill_pages":0,"dirty_waits":0,"journal_waits":0},"members":\[' ||
 	fail "stats --json: $j0"
 [ "$(echo "$j0" | wc -l)" = 1 ] || fail "stats --json is not one line"
 

@@ -84,7 +84,7 @@ echo "second read: hits $(($1 - h0)), misses $(($2 - m0)), member reads $(($4 - 
 [ $(($4 - r0)) = 0 ] || fail "second read went to the members: $(($4 - r0)) reads"
 vraidctl stats "$n" | grep -q "^Cache: *$1 read hits, $2 misses" ||
 	fail "stats: $(vraidctl stats $n | grep Cache)"
-vraidctl stats "$n" --json | grep -q "\"cache\":{\"read_hits\":$1,\"read_misses\":$2,\"cached_bytes\":$3,\"ra_hits\":0,\"ra_pages\":0,\"dirty_bytes\":0,\"write_pages\":0,\"destaged_pages\":0,\"journal_writes\":0,\"journal_pages\":0,\"journal_refs\":0,\"fill_pages\":0}" ||
+vraidctl stats "$n" --json | grep -q "\"cache\":{\"read_hits\":$1,\"read_misses\":$2,\"cached_bytes\":$3,\"ra_hits\":0,\"ra_pages\":0,\"dirty_bytes\":0,\"write_pages\":0,\"destaged_pages\":0,\"journal_writes\":0,\"journal_pages\":0,\"journal_refs\":0,\"fill_pages\":0,\"dirty_waits\":0,\"journal_waits\":0}" ||
 	fail "stats --json: $(vraidctl stats $n --json)"
 
 echo "--- writes replace cached data"

@@ -5,7 +5,8 @@
 # crc32c) whatever its size and alignment, with FUA, with reads mixed in
 # and with large writes over dirty data; a flush leaves nothing dirty;
 # dirty data stays under its bound (half the cache) under a write load
-# four times the cache; policies switched back and forth under a verify
+# four times the cache, whose writers wait for destage at the bound
+# (cache_dirty_waits); policies switched back and forth under a verify
 # load; stop writes everything out (verified after assembly); parity is
 # consistent after destage (check: 0 mismatches); every level.
 # timeout: 600
@@ -62,6 +63,7 @@ vd_fsync "$vd"
 
 echo "--- dirty data stays under half of a 16 MiB cache"
 vraidctl controller set cache-size=16M >/dev/null || fail "cache-size=16M"
+dw0=$(vd_attr $vd cache_dirty_waits)
 fio --name=load --filename="$vd" --rw=randwrite --bs=4k --size=$(mb 64) --direct=1 \
 	--ioengine=libaio --iodepth=16 --time_based --runtime=6 >/dev/null 2>&1 &
 pid=$!
@@ -72,9 +74,14 @@ while kill -0 $pid 2>/dev/null; do
 	sleep 0.1
 done
 wait $pid || fail "the write load failed"
-echo "most dirty seen: $max bytes"
+dw=$(($(vd_attr $vd cache_dirty_waits) - dw0))
+echo "most dirty seen: $max bytes; writes that waited for destage: $dw"
 [ "$max" -le $((8 * 1048576 + 1048576)) ] || fail "dirty reached $max bytes, bound 8 MiB"
 [ "$max" -gt 0 ] || fail "the load dirtied nothing"
+# the load outruns the destage: writers were held at the bound, and said so
+[ "$dw" -gt 0 ] || fail "no write waited for destage (dirty reached $max bytes)"
+vraidctl stats "$vd" | grep -q "^Cache: .*, [1-9][0-9]* writes waited for destage (dirty bound)" ||
+	fail "stats does not say that writes waited for destage: $(vraidctl stats "$vd" | grep Cache)"
 vraidctl controller set cache-size=default >/dev/null
 
 echo "--- policies switched under a verify load"

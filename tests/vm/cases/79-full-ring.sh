@@ -3,10 +3,12 @@
 # detached: no acknowledged write lost, nothing hung. One member of a
 # RAID5 VD writing back through the journal holds its writes (dm-delay),
 # so destage and checkpoints cannot end; crashio keeps writing over a
-# small set of blocks of that VD (and fio over 16 more) and of a RAID1
-# VD bound to the same journal (every write a new record, no new dirty
-# data), until the ring is full and the writers of both VDs wait for
-# room. Then:
+# small set of blocks of that VD (and fio over 16 more, and fio with 32
+# writes of 128 KiB in flight over 2 MiB) and of a RAID1 VD bound to the
+# same journal (every write a new record, no new dirty data), until the
+# ring is full and the writers of both VDs wait for room; writes of the
+# RAID5 VD then also wait to be let into the cache (the journal's bound
+# on pages not logged yet: stats journal_waits grows). Then:
 #  - `vraidctl set RAID1 write-policy=wt` is asked while the ring is
 #    full; the member lets writes go; the request completes, the RAID1
 #    VD writes through and its writer goes on;
@@ -41,6 +43,7 @@ cleanup_ring() {
 	[ -n "${c1:-}" ] && kill "$c1" 2>/dev/null
 	[ -n "${c2:-}" ] && kill "$c2" 2>/dev/null
 	[ -n "${fp:-}" ] && kill "$fp" 2>/dev/null
+	[ -n "${ap:-}" ] && kill "$ap" 2>/dev/null
 	# whatever X holds goes, so that nothing below waits for ten minutes
 	dmsetup table fr-x 2>/dev/null | grep -q delay && dm_release fr-x "$X"
 	[ -n "${sp:-}" ] && wait "$sp" 2>/dev/null
@@ -148,7 +151,19 @@ fio --name=fill --filename="$vd" --rw=randwrite --bs=4k --offset=$(mb 8) \
 	--size=64k --direct=1 --ioengine=libaio --iodepth=16 --time_based \
 	--runtime=600 >/tmp/fill.out 2>&1 &
 fp=$!
+# and 32 of 128 KiB over 2 MiB further on: once the ring is full, more
+# pages wait for their records than the journal lets into the cache
+# unlogged (1/64 of the ring: 2 MiB), so writers wait to be let in
+fio --name=admit --filename="$vd" --rw=randwrite --bs=128k --offset=$(mb 16) \
+	--size=2m --direct=1 --ioengine=libaio --iodepth=32 --time_based \
+	--runtime=600 >/tmp/admit.out 2>&1 &
+ap=$!
 ring_full "both VDs"
+jw=$(vd_attr "$vd" journal_waits)
+echo "writes of $vd that waited for the journal's unlogged bound: $jw; for destage: $(vd_attr "$vd" cache_dirty_waits)"
+[ "$jw" -gt 0 ] || fail "no write of $vd waited for the journal's bound on unlogged pages (stats: $(vraidctl stats "$vd" | grep Cache))"
+vraidctl stats "$vd" | grep -q "^Cache: .*, [1-9][0-9]* writes waited for the journal (unlogged bound)" ||
+	fail "stats does not say that writes waited for the journal: $(vraidctl stats "$vd" | grep Cache)"
 w1=$(writes_of "$vd2")
 sleep 1
 [ "$(writes_of "$vd2")" = "$w1" ] ||
@@ -192,11 +207,13 @@ goes_on "$vd" "after journal none"
 goes_on "$vd2" "after journal none"
 
 kill -0 "$fp" || { cat /tmp/fill.out; fail "fio over $vd ended early"; }
-kill "$c1" "$c2" "$fp"
+kill -0 "$ap" || { cat /tmp/admit.out; fail "fio of 128 KiB over $vd ended early"; }
+kill "$c1" "$c2" "$fp" "$ap"
 wait "$c1" 2>/dev/null || true
 wait "$c2" 2>/dev/null || true
 wait "$fp" 2>/dev/null || true
-c1="" c2="" fp=""
+wait "$ap" 2>/dev/null || true
+c1="" c2="" fp="" ap=""
 crashio verify "$vd" "$LOG1" 256 || fail "$vd: an acknowledged write was lost"
 crashio verify "$vd2" "$LOG2" 128 || fail "$vd2: an acknowledged write was lost"
 for v in "$vd" "$vd2"; do
