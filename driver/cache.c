@@ -1801,13 +1801,15 @@ again:
 	}
 	nl = vraid_lno(vraid_psec(sector, n) - 1) - first + 1;
 	vraid_cache_limits_now(READ_ONCE(vraid_cache_limit), &lim);
-	if (atomic_long_read(&vraid_dirty_all) + n > lim.dirty_high)
+	if (atomic_long_read(&vraid_dirty_all) + n > lim.dirty_high) {
 		this_cpu_inc(vd->stats->cache_dirty_waits);
-	while (atomic_long_read(&vraid_dirty_all) + n > lim.dirty_high) {
-		vraid_destage_kick(c);
-		wait_event_timeout(vraid_cache_wwait,
-				   atomic_long_read(&vraid_dirty_all) + n <=
-				   lim.dirty_high, HZ / 10);
+		do {
+			vraid_destage_kick(c);
+			wait_event_timeout(vraid_cache_wwait,
+					   atomic_long_read(&vraid_dirty_all) +
+					   n <= lim.dirty_high, HZ / 10);
+		} while (atomic_long_read(&vraid_dirty_all) + n >
+			 lim.dirty_high);
 	}
 	if (!vraid_cache_reserve(n)) {
 		if (jw)

@@ -2760,6 +2760,25 @@ static void stats_cache_line(const struct stats_sample *s)
 	printf("\n");
 }
 
+/* ,"KEY":V of stats --json, or ,"KEY":null if the module has no such counter */
+static void json_count(const char *key, bool have, uint64_t v)
+{
+	if (have)
+		printf(",\"%s\":%llu", key, (unsigned long long)v);
+	else
+		printf(",\"%s\":null", key);
+}
+
+/* ,"KEY_per_s":R over the interval, or null as json_count() */
+static void json_rate(const char *key, bool have, uint64_t now,
+		      uint64_t then, double dt)
+{
+	if (have)
+		printf(",\"%s_per_s\":%.1f", key, rate(now, then, dt));
+	else
+		printf(",\"%s_per_s\":null", key);
+}
+
 /* The "cache" value of stats --json: an object, or null. */
 static void stats_cache_json(const struct stats_sample *a,
 			     const struct stats_sample *b, double dt)
@@ -2773,81 +2792,37 @@ static void stats_cache_json(const struct stats_sample *a,
 		       (unsigned long long)b->chits,
 		       (unsigned long long)b->cmisses,
 		       (unsigned long long)b->cbytes);
-		if (b->ra)
-			printf(",\"ra_hits\":%llu,\"ra_pages\":%llu",
-			       (unsigned long long)b->rahits,
-			       (unsigned long long)b->rapages);
-		else
-			printf(",\"ra_hits\":null,\"ra_pages\":null");
-		if (b->wb)
-			printf(",\"dirty_bytes\":%llu,\"write_pages\":%llu,\"destaged_pages\":%llu",
-			       (unsigned long long)b->dirty,
-			       (unsigned long long)b->wpages,
-			       (unsigned long long)b->destaged);
-		else
-			printf(",\"dirty_bytes\":null,\"write_pages\":null,\"destaged_pages\":null");
-		if (b->jl)
-			printf(",\"journal_writes\":%llu,\"journal_pages\":%llu",
-			       (unsigned long long)b->jwrites,
-			       (unsigned long long)b->jpages);
-		else
-			printf(",\"journal_writes\":null,\"journal_pages\":null");
-		if (b->jr)
-			printf(",\"journal_refs\":%llu",
-			       (unsigned long long)b->jrefs);
-		else
-			printf(",\"journal_refs\":null");
-		if (b->fl)
-			printf(",\"fill_pages\":%llu",
-			       (unsigned long long)b->fpages);
-		else
-			printf(",\"fill_pages\":null");
-		if (b->wt)
-			printf(",\"dirty_waits\":%llu,\"journal_waits\":%llu}",
-			       (unsigned long long)b->dwaits,
-			       (unsigned long long)b->jwaits);
-		else
-			printf(",\"dirty_waits\":null,\"journal_waits\":null}");
+		json_count("ra_hits", b->ra, b->rahits);
+		json_count("ra_pages", b->ra, b->rapages);
+		json_count("dirty_bytes", b->wb, b->dirty);
+		json_count("write_pages", b->wb, b->wpages);
+		json_count("destaged_pages", b->wb, b->destaged);
+		json_count("journal_writes", b->jl, b->jwrites);
+		json_count("journal_pages", b->jl, b->jpages);
+		json_count("journal_refs", b->jr, b->jrefs);
+		json_count("fill_pages", b->fl, b->fpages);
+		json_count("dirty_waits", b->wt, b->dwaits);
+		json_count("journal_waits", b->wt, b->jwaits);
+		printf("}");
 		return;
 	}
 	printf("{\"read_hits_per_s\":%.1f,\"read_misses_per_s\":%.1f,\"cached_bytes\":%llu",
 	       rate(b->chits, a->chits, dt), rate(b->cmisses, a->cmisses, dt),
 	       (unsigned long long)b->cbytes);
-	if (a->ra && b->ra)
-		printf(",\"ra_hits_per_s\":%.1f,\"ra_pages_per_s\":%.1f",
-		       rate(b->rahits, a->rahits, dt),
-		       rate(b->rapages, a->rapages, dt));
-	else
-		printf(",\"ra_hits_per_s\":null,\"ra_pages_per_s\":null");
-	if (a->wb && b->wb)
-		printf(",\"dirty_bytes\":%llu,\"write_pages_per_s\":%.1f,\"destaged_pages_per_s\":%.1f",
-		       (unsigned long long)b->dirty,
-		       rate(b->wpages, a->wpages, dt),
-		       rate(b->destaged, a->destaged, dt));
-	else
-		printf(",\"dirty_bytes\":null,\"write_pages_per_s\":null,\"destaged_pages_per_s\":null");
-	if (a->jl && b->jl)
-		printf(",\"journal_writes_per_s\":%.1f,\"journal_pages_per_s\":%.1f",
-		       rate(b->jwrites, a->jwrites, dt),
-		       rate(b->jpages, a->jpages, dt));
-	else
-		printf(",\"journal_writes_per_s\":null,\"journal_pages_per_s\":null");
-	if (a->jr && b->jr)
-		printf(",\"journal_refs_per_s\":%.1f",
-		       rate(b->jrefs, a->jrefs, dt));
-	else
-		printf(",\"journal_refs_per_s\":null");
-	if (a->fl && b->fl)
-		printf(",\"fill_pages_per_s\":%.1f",
-		       rate(b->fpages, a->fpages, dt));
-	else
-		printf(",\"fill_pages_per_s\":null");
-	if (a->wt && b->wt)
-		printf(",\"dirty_waits_per_s\":%.1f,\"journal_waits_per_s\":%.1f}",
-		       rate(b->dwaits, a->dwaits, dt),
-		       rate(b->jwaits, a->jwaits, dt));
-	else
-		printf(",\"dirty_waits_per_s\":null,\"journal_waits_per_s\":null}");
+	json_rate("ra_hits", a->ra && b->ra, b->rahits, a->rahits, dt);
+	json_rate("ra_pages", a->ra && b->ra, b->rapages, a->rapages, dt);
+	/* what is dirty at the interval's end, not a rate */
+	json_count("dirty_bytes", a->wb && b->wb, b->dirty);
+	json_rate("write_pages", a->wb && b->wb, b->wpages, a->wpages, dt);
+	json_rate("destaged_pages", a->wb && b->wb, b->destaged, a->destaged,
+		  dt);
+	json_rate("journal_writes", a->jl && b->jl, b->jwrites, a->jwrites, dt);
+	json_rate("journal_pages", a->jl && b->jl, b->jpages, a->jpages, dt);
+	json_rate("journal_refs", a->jr && b->jr, b->jrefs, a->jrefs, dt);
+	json_rate("fill_pages", a->fl && b->fl, b->fpages, a->fpages, dt);
+	json_rate("dirty_waits", a->wt && b->wt, b->dwaits, a->dwaits, dt);
+	json_rate("journal_waits", a->wt && b->wt, b->jwaits, a->jwaits, dt);
+	printf("}");
 }
 
 static void stats_member_dev(char *buf, size_t bufsz,
