@@ -240,10 +240,11 @@ static int check_index(u32 index, char *msg, size_t msglen)
 int vraid_validate_delete(const struct vraid_delete *d, char *msg,
 			  size_t msglen)
 {
-	if (d->del_flags & ~VRAID_DELETE_STOP) {
+	if (d->del_flags & ~(VRAID_DELETE_STOP | VRAID_DELETE_DISCARD)) {
 		snprintf(msg, msglen, "unknown delete flags 0x%x", d->del_flags);
 		return -EINVAL;
 	}
+	/* discarded_bytes is out only (as ASSEMBLE's replay counts) */
 	if (!all_zero(d->reserved2, sizeof(d->reserved2))) {
 		snprintf(msg, msglen, "reserved fields are not zero");
 		return -EINVAL;

@@ -616,7 +616,7 @@ static void spoil_reserved(struct test *t, const char *where)
 		break;
 	case CMD_DELETE:
 		if (cmd)
-			d->del_flags = 2;	/* no such flag */
+			d->del_flags = 4;	/* no such flag */
 		else
 			LAST(d->reserved2) = 1;
 		break;

@@ -248,7 +248,7 @@ static void test_abi(void)
 	      FSZ(struct vraid_create, members),
 	      "vraid_create %zu", sizeof(struct vraid_create));
 	CHECK(sizeof(struct vraid_delete) ==
-	      sizeof(struct vraid_ioc_hdr) + 4 + 4 +
+	      sizeof(struct vraid_ioc_hdr) + 4 + 4 + 8 +
 	      FSZ(struct vraid_delete, reserved2),
 	      "vraid_delete %zu", sizeof(struct vraid_delete));
 	CHECK(sizeof(struct vraid_list) ==
@@ -923,9 +923,10 @@ static void test_delete(void)
 		{ "index 1000",       1000, 0, 0, 0, -ENOENT, "vraid1000" },
 		{ "index 0xffffffff", 0xffffffff, 0, 0, 0, -ENOENT, "4294967295" },
 		{ "stop flag",        0, 1, 0, 0, 0, NULL },
-		{ "del_flags = 2",    0, 2, 0, 0, -EINVAL, "flags" },
+		{ "del_flags = 4",    0, 4, 0, 0, -EINVAL, "flags" },
+		{ "discard",          0, 3, 0, 0, 0, NULL },
 		{ "reserved2[0] = 1", 0, 0, 0, 1, -EINVAL, "reserved" },
-		{ "reserved2[3] = 1<<63", 0, 0, 3, 1ull << 63, -EINVAL, "reserved" },
+		{ "reserved2[2] = 1<<63", 0, 0, 2, 1ull << 63, -EINVAL, "reserved" },
 	};
 	size_t i;
 

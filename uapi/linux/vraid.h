@@ -47,9 +47,12 @@
  * JOURNAL_ATTACH, _DETACH, _DISCARD), write-back journalled while it is
  * healthy, ASSEMBLE's VRAID_ASM_NO_JOURNAL; 10: ASSEMBLE says what it
  * replayed from the journal (replayed, replay_parity, replay_superseded,
- * formerly reserved2[0..1]).
+ * formerly reserved2[0..1]); 11: DELETE writes the controller cache out
+ * before the disk goes and fails (EIO) if it cannot, unless
+ * VRAID_DELETE_DISCARD; it reports what it discarded (discarded_bytes,
+ * formerly reserved2[0]).
  */
-#define VRAID_ABI_MINOR		10
+#define VRAID_ABI_MINOR		11
 
 #define VRAID_MAX_MEMBERS	32	/* members of one virtual drive */
 #define VRAID_MAX_VDS		256	/* virtual drives per system */
@@ -202,13 +205,24 @@ struct vraid_create {
 
 /* VRAID_IOC_DELETE flags */
 #define VRAID_DELETE_STOP	(1U << 0)	/* keep the metadata (stop) */
+/*
+ * The controller cache's dirty data could not be written to the members
+ * (a member error, an Offline VD): discard it, and the journal's copy,
+ * and go on.  Without it such a DELETE fails with EIO and keeps the VD
+ * running with its dirty data (ABI 1.11).
+ */
+#define VRAID_DELETE_DISCARD	(1U << 1)
 
-/* VRAID_IOC_DELETE: delete a VD, or with VRAID_DELETE_STOP only stop it. */
+/*
+ * VRAID_IOC_DELETE: delete a VD, or with VRAID_DELETE_STOP only stop it.
+ * Dirty data of the controller cache is written to the members first.
+ */
 struct vraid_delete {
 	struct vraid_ioc_hdr hdr;
 	__u32 index;		/* in: N of /dev/vraidN */
 	__u32 del_flags;	/* in: VRAID_DELETE_*; unknown bits EINVAL */
-	__u64 reserved2[4];	/* must be zero */
+	__u64 discarded_bytes;	/* out: dirty bytes VRAID_DELETE_DISCARD dropped */
+	__u64 reserved2[3];	/* must be zero */
 };
 
 /* VRAID_IOC_LIST */
