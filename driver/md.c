@@ -179,6 +179,16 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 		goto out;
 	}
 	mutex_lock(&vd->md_lock);
+	/*
+	 * A record vouches for data on every member (clean, a rebuild's
+	 * checkpoint, a member in sync), and assembly believes the newest
+	 * record on any member: so every member's cache is flushed before
+	 * the first record is written, not each member's before its own
+	 * (REQ_PREFLUSH), which would let member 0's "clean" reach its media
+	 * while member 1 still holds the data in its cache.
+	 */
+	if (!wipe)
+		vraid_members_flush(vd);
 	vd->generation++;
 	seq = vraid_md_fill(vd, md);
 	for (i = 0; i < vd->geom.nr_members; i++) {
@@ -193,13 +203,8 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 			vraid_md_encode(md, page_address(page));
 		}
 		for (c = 0; c < ARRAY_SIZE(copies); c++) {
-			/*
-			 * PREFLUSH: what the record describes (a rebuild
-			 * checkpoint, say) is on the media before it.
-			 */
 			err = vraid_md_io(m->h.bdev, copies[c], page,
-					  REQ_OP_WRITE | REQ_SYNC | REQ_FUA |
-					  (c ? 0 : REQ_PREFLUSH));
+					  REQ_OP_WRITE | REQ_SYNC | REQ_FUA);
 			if (err && !ret) {
 				ret = err;
 				snprintf(msg, msglen,
