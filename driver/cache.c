@@ -95,6 +95,7 @@
 #include <linux/hash.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/pagemap.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
 
@@ -177,7 +178,9 @@ struct vraid_cache {
 	atomic_t draining;		/* vraid_cache_drain()s running */
 	atomic_long_t drain_from;	/* dirty pages as a write-out began */
 	unsigned long rstamp;		/* jiffies of the last user read (racy) */
-	atomic_t derr;			/* a destage failed since the last flush */
+	/* see "Write-out errors" above vraid_destage_endio() */
+	atomic_t dfails;		/* destage bios that failed, ever */
+	atomic_t dfailing;		/* dirty data failed and is not out yet */
 	u32 dclock;			/* next bucket to destage (dwork only) */
 	struct work_struct dwork;	/* destage, on vraid_cache_wq */
 	struct delayed_work dage;	/* destage of aged lines */
@@ -1009,6 +1012,25 @@ static void vraid_atomic_max(atomic_t *a, int v)
 		;
 }
 
+/*
+ * Write-out errors.  A destage write that fails leaves its pages dirty in
+ * the cache: the cache is then the only holder of data the VD
+ * acknowledged, and dropping it would lose that write silently.  (Its
+ * pages are stale by its own write; no write that came after the page
+ * was dirty went around it: vraid_cache_conflict() held it back for the
+ * destage, which it now fails with, below.)  The
+ * line's age restarts, so the background destage tries it again after
+ * VRAID_DESTAGE_AGE, not in a loop.  From the first failure until a drain
+ * gets every old page out (dfailing), new writes go around the cache and
+ * every drain (a flush, a stop, a checkpoint, a policy change) tries the
+ * failed pages once more and fails with -EIO if one fails again: a flush
+ * completes without error only once every write before it is on the
+ * members, however many flushes failed before it (the error is sticky,
+ * not consumed by the first one to see it); a stop refuses to go on.  The
+ * block device's mapping records the error too, so that each opener's
+ * next fsync() of the VD reports it once (errseq_t, as the page cache
+ * reports writeback errors).
+ */
 static void vraid_destage_endio(struct bio *bio)
 {
 	struct vraid_destage *d = container_of(bio, struct vraid_destage, bio);
@@ -1018,6 +1040,7 @@ static void vraid_destage_endio(struct bio *bio)
 	unsigned long flags;
 	u32 clean = 0, filled = 0, i;
 	u16 drop = 0;
+	bool failed = bio->bi_status != BLK_STS_OK;
 
 	spin_lock_irqsave(&b->lock, flags);
 	l = vraid_cline_find(b, d->lno);	/* busy pages keep it */
@@ -1026,19 +1049,21 @@ static void vraid_destage_endio(struct bio *bio)
 
 		if (!(d->mask & bit))
 			continue;
-		if (l->page[i] == d->page[i]) {
-			/* not rewritten while it was written out */
+		/* not rewritten while it was written out */
+		if (l->page[i] == d->page[i] && !failed) {
 			l->dirty &= ~bit;
 			clean++;
 			if (l->filled & bit)
 				filled++;
 			l->filled &= ~bit;
-			if ((l->stale & bit) || bio->bi_status)
+			if (l->stale & bit)
 				drop |= bit;
 		}
 		l->busy &= ~bit;
 		l->stale &= ~bit;
 	}
+	if (failed && l->dirty)
+		l->stamp = jiffies;	/* tried again once it aged anew */
 	/*
 	 * Once the last bio of this destage of the line is done, what the
 	 * line held when it started is on the members: a flush of an epoch
@@ -1061,13 +1086,19 @@ static void vraid_destage_endio(struct bio *bio)
 	for (i = 0; i < VRAID_CLINE_PAGES; i++)
 		if (d->mask & (1U << i))
 			put_page(d->page[i]);
-	if (bio->bi_status)
-		atomic_set(&c->derr, 1);
+	if (failed) {
+		atomic_set(&c->dfailing, 1);
+		smp_mb__before_atomic();	/* dfailing before the count */
+		atomic_inc(&c->dfails);
+		mapping_set_error(vraid_bdev_mapping(d->vd->disk->part0),
+				  -EIO);
+	}
 	this_cpu_add(d->vd->stats->cache_destaged, clean - filled);
 	bio_put(bio);
 	atomic_dec(&c->destaging);
 	wake_up(&c->dwait);
-	if (atomic_long_read(&c->dirty))
+	/* after a failure, not at once: the age pass tries it again */
+	if (atomic_long_read(&c->dirty) && !failed)
 		vraid_destage_kick(c);
 }
 
@@ -1594,25 +1625,43 @@ static void vraid_destage_age(struct work_struct *w)
 /*
  * Get every line dirty before now onto the members and wait for it
  * (a flush, a bio held back, a policy change, a stop).  Process context.
- * Returns -EIO if a destage failed since the last time.
+ * Returns -EIO if some of it could not be written: it stays dirty (see
+ * "Write-out errors" above vraid_destage_endio()).
  */
 int vraid_cache_drain(struct vraid_vd *vd)
 {
 	struct vraid_cache *c = vd->cache;
+	int fails;
 	u32 e;
 
 	if (!c)
 		return 0;
-	if (atomic_long_read(&c->dirty)) {
+	if (!atomic_long_read(&c->dirty)) {
+		/* what failed before is gone: superseded, or dropped */
+		atomic_set(&c->dfailing, 0);
+		return 0;
+	}
+	{
 		u32 from = 0;
 
+		/*
+		 * The background destage starts nothing more now; what it
+		 * has in flight ends first, so that a failure this drain
+		 * counts is one of the writes it tried itself.
+		 */
 		atomic_inc(&c->draining);
+		wait_event(c->dwait, !atomic_read(&c->destaging));
+		fails = atomic_read(&c->dfails);
+		smp_mb__after_atomic();		/* the count before dfailing */
 		e = atomic_inc_return(&c->epoch);
 		vraid_atomic_max(&c->dtarget, e);
 		for (;;) {
 			struct vraid_dpass p = { .below = e, .old = true };
 			int room = vraid_destage_room(c), busy;
 
+			/* a page failed again: no more passes, report it */
+			if (atomic_read(&c->dfails) != fails)
+				room = 0;
 			if (room > 0) {
 				p.max = room;
 				from += vraid_destage_pass(vd, from, &p);
@@ -1621,8 +1670,10 @@ int vraid_cache_drain(struct vraid_vd *vd)
 			 * what it started is old and dirty until it
 			 * completes; a row fill may still add to it
 			 */
-			if (!p.started && !vraid_cache_old_dirty(c, e) &&
-			    !atomic_read(&c->dfilling))
+			if (!p.started && !atomic_read(&c->dfilling) &&
+			    ((room <= 0 && atomic_read(&c->dfails) != fails &&
+			      !atomic_read(&c->destaging)) ||
+			     !vraid_cache_old_dirty(c, e)))
 				break;
 			/* a completion makes room, or lines busy come free */
 			busy = atomic_read(&c->destaging) +
@@ -1639,7 +1690,11 @@ int vraid_cache_drain(struct vraid_vd *vd)
 		if (atomic_dec_and_test(&c->draining))
 			vraid_destage_kick(c);
 	}
-	return atomic_xchg(&c->derr, 0) ? -EIO : 0;
+	if (atomic_read(&c->dfails) != fails)
+		return -EIO;
+	/* every page dirty before it began is out, the failed ones too */
+	atomic_set(&c->dfailing, 0);
+	return 0;
 }
 
 /*
@@ -1713,6 +1768,7 @@ static void vraid_defer_work(struct work_struct *w)
 	struct bio_list bios;
 	struct bio *bio;
 	unsigned long flags;
+	int fails;
 	u32 e;
 
 	for (;;) {
@@ -1724,14 +1780,31 @@ static void vraid_defer_work(struct work_struct *w)
 			return;
 		/* lines dirtied from now on are of a later epoch */
 		e = atomic_inc_return(&c->epoch);
+		fails = atomic_read(&c->dfails);
 		bio_list_for_each(bio, &bios)
 			vraid_cache_old_range(c, bio, e, true);
 		while ((bio = bio_list_pop(&bios))) {
-			while (vraid_cache_old_range(c, bio, e, true))
+			bool failed = false;
+
+			/*
+			 * Dirty data that cannot be written stays dirty
+			 * ("Write-out errors"): a bio that waits for it
+			 * while write-outs fail fails, rather than wait for
+			 * ever or go around it.
+			 */
+			while (vraid_cache_old_range(c, bio, e, true)) {
+				failed = atomic_read(&c->dfails) != fails;
+				if (failed)
+					break;
 				wait_event_timeout(c->dwait,
 						   !vraid_cache_old_range(c, bio,
 									  e, false),
 						   HZ / 10);
+			}
+			if (failed) {
+				bio_io_error(bio);
+				continue;
+			}
 			vraid_engine_submit(vd, bio,
 					    VRAID_SUB_USER | VRAID_SUB_CHECKED);
 		}
@@ -1783,7 +1856,9 @@ again:
 			break;
 		vraid_journal_wait_unbind(vd);
 	}
+	/* (dfailing: see "Write-out errors") */
 	if (ja || !(jw || vraid_awb(vd)) || bio_op(bio) != REQ_OP_WRITE ||
+	    atomic_read(&c->dfailing) ||
 	    (bio->bi_opf & REQ_PREFLUSH) ||
 	    (!jw && (bio->bi_opf & REQ_FUA)) || !bio_sectors(bio) ||
 	    ((sector | bio_sectors(bio)) & (PAGE_SECTORS - 1)) ||

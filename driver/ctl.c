@@ -136,8 +136,9 @@ static int vraid_ctl_delete(void *buf)
 	vd = vraid_find(d->index, msg, sizeof(d->hdr.message));
 	if (!vd)
 		return -ENOENT;
-	ret = vraid_vd_delete(vd, d->del_flags & VRAID_DELETE_STOP, msg,
-			      sizeof(d->hdr.message));
+	ret = vraid_vd_delete(vd, d->del_flags & VRAID_DELETE_STOP,
+			      d->del_flags & VRAID_DELETE_DISCARD,
+			      &d->discarded_bytes, msg, sizeof(d->hdr.message));
 	if (!ret) {
 		struct vraid_spare_dev *sp;
 

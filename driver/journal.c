@@ -1730,12 +1730,22 @@ static int vraid_jcheckpoint_locked(struct vraid_journal *j, u32 sb_flags)
 		ret = -EBUSY;
 		goto out;
 	}
+	/*
+	 * The tail moves only past records whose data every member holds on
+	 * its media: a VD whose cache could not be written out, or whose
+	 * members did not flush, keeps the records (and everyone's after
+	 * them) until a later checkpoint gets its data out.
+	 */
+	ret = 0;
 	list_for_each_entry(vd, &j->vds, jnode) {
-		if (vraid_cache_drain(vd))
-			pr_warn("%s: writing out the controller cache failed\n",
+		if (vraid_cache_drain(vd) || vraid_members_flush(vd)) {
+			pr_warn("%s: writing out the controller cache failed: the journal keeps its records\n",
 				vd->disk->disk_name);
-		vraid_members_flush(vd);
+			ret = -EIO;
+		}
 	}
+	if (ret)
+		goto out;
 	ret = vraid_jsb_write(j, block, seq, sb_flags);
 	if (ret)
 		pr_err("vraid: journal %s: superblock write failed (%d)\n",

@@ -169,16 +169,23 @@ static void vraid_write_cache(struct vraid_vd *vd, bool *wc, bool *fua)
 	*fua |= *wc;
 }
 
-/* Flush every writable member's cache, now (process context). */
-void vraid_members_flush(struct vraid_vd *vd)
+/*
+ * Flush every writable member's cache, now (process context).  Returns
+ * -EIO if a member's flush failed: what it holds may not be on its media.
+ */
+int vraid_members_flush(struct vraid_vd *vd)
 {
+	int ret = 0;
 	u32 i;
 
 	for (i = 0; i < vd->geom.nr_members; i++)
 		if (vraid_member_writable(vd, i) &&
-		    blkdev_issue_flush(vd->members[i].h.bdev))
+		    blkdev_issue_flush(vd->members[i].h.bdev)) {
 			pr_warn("%s: member %u (%s): flush failed\n",
 				vd->disk->disk_name, i, vd->members[i].name);
+			ret = -EIO;
+		}
+	return ret;
 }
 
 /*
@@ -850,15 +857,47 @@ out:
 }
 
 /*
- * Called with vraid_ctl_mutex held and @vd still in the idr.  Refuses an
- * open VD; otherwise removes the disk, waits for I/O in flight and
- * releases the members.
+ * Before a stop or delete takes the disk away: the controller cache's
+ * dirty data goes to the members, which flush, while the VD is whole (its
+ * queue, its journal).  If that fails the data stays in the cache and,
+ * unless @discard, the VD stays as it is and the request fails; with
+ * @discard what is left counts in *@discarded and goes with the VD.
  */
-int vraid_vd_delete(struct vraid_vd *vd, bool stop, char *msg,
-		    size_t msglen)
+static int vraid_vd_write_out(struct vraid_vd *vd, bool discard,
+			      u64 *discarded, char *msg, size_t msglen)
+{
+	const char *dn = vd->disk->disk_name;
+	unsigned long left;
+
+	if (!vd->cache ||
+	    (!vraid_cache_write_out(vd) && !vraid_members_flush(vd)))
+		return 0;
+	left = vraid_cache_dirty_pages(vd);
+	if (!discard) {
+		snprintf(msg, msglen,
+			 "%s: %lu KiB of cached writes cannot be written to the members: the VD keeps them",
+			 dn, left << (PAGE_SHIFT - 10));
+		return -EIO;
+	}
+	pr_warn("%s: discarding %lu KiB of cached writes the members did not take\n",
+		dn, left << (PAGE_SHIFT - 10));
+	*discarded = (u64)left << PAGE_SHIFT;
+	return 0;
+}
+
+/*
+ * Called with vraid_ctl_mutex held and @vd still in the idr.  Refuses an
+ * open VD, and one whose cached writes cannot be written out (unless
+ * @discard: see vraid_vd_write_out()); otherwise removes the disk, waits
+ * for I/O in flight and releases the members.
+ */
+int vraid_vd_delete(struct vraid_vd *vd, bool stop, bool discard,
+		    u64 *discarded, char *msg, size_t msglen)
 {
 	struct gendisk *disk = vd->disk;
+	int ret;
 
+	*discarded = 0;
 	mutex_lock(&vd->lock);
 	if (vd->open_count) {
 		snprintf(msg, msglen,
@@ -871,21 +910,37 @@ int vraid_vd_delete(struct vraid_vd *vd, bool stop, char *msg,
 	vd->deleting = true;
 	mutex_unlock(&vd->lock);
 
+	/*
+	 * No opener, and none can come: what the cache holds goes out now,
+	 * through the VD's own queue (a destage split at strips re-enters
+	 * it), before del_gendisk() ends that queue.
+	 */
+	ret = vraid_vd_write_out(vd, discard, discarded, msg, msglen);
+	if (ret) {
+		mutex_lock(&vd->lock);
+		vd->deleting = false;
+		mutex_unlock(&vd->lock);
+		return ret;
+	}
 	/* A stopped init, rebuild or resync resumes at the next assembly. */
 	vraid_job_halt(vd);
 	vraid_idr_remove(vd->index);
 	pr_info("%s: %s\n", disk->disk_name, stop ? "stopped" : "deleted");
 	vraid_unlink_holders(vd);
 	del_gendisk(disk);
-	/* what the controller cache holds dirty goes to the members first */
+	/* nothing dirty is left, unless discarded: the journal lets it go */
 	vraid_journal_unbind(vd, false);
-	if (vraid_cache_stop(vd))
+	if (vraid_cache_stop(vd) && !discard)
 		pr_warn("%s: writing out the controller cache failed: data written since the last flush may be lost\n",
 			disk->disk_name);
 	else if (vd->write_policy == VRAID_WRITE_BACK_ALWAYS)
 		vraid_members_flush(vd);
 	vraid_io_exit(vd);
-	flush_work(&vd->md_work);
+	/*
+	 * Every write it could answer is done; it may have queued itself
+	 * again (ENOMEM), which flush_work() would not wait for.
+	 */
+	cancel_work_sync(&vd->md_work);
 	/*
 	 * Stopped: the metadata says so (clean) and `assemble` brings the
 	 * VD back.  Deleted: its members no longer describe a VD.

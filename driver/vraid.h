@@ -211,11 +211,11 @@ void vraid_idr_remove(int index);
 int vraid_vd_create(struct vraid_create *c);
 int vraid_vd_assemble(struct vraid_assemble *a,
 		      bool (*name_taken)(const char *name));
-int vraid_vd_delete(struct vraid_vd *vd, bool stop, char *msg,
-		    size_t msglen);
+int vraid_vd_delete(struct vraid_vd *vd, bool stop, bool discard,
+		    u64 *discarded, char *msg, size_t msglen);
 void vraid_vd_fill_info(struct vraid_vd *vd, struct vraid_info *info);
 u32 vraid_write_effective(struct vraid_vd *vd, u32 *cache_flags);
-void vraid_members_flush(struct vraid_vd *vd);
+int vraid_members_flush(struct vraid_vd *vd);
 void vraid_note_write_policy(struct vraid_vd *vd);
 int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 			char *msg, size_t len);
