@@ -68,6 +68,7 @@ struct vraid_bitmap {
 	struct vraid_bm_io {
 		struct bio bio;
 		struct bio_vec bvec[2];
+		u32 gen;		/* vraid_member_get() */
 	} *io;
 	atomic_t io_left;		/* bios of it not yet ended */
 	struct completion io_done;	/* the last one ended */
@@ -138,7 +139,9 @@ static int vraid_bm_write(struct vraid_vd *vd, bool clears)
 	for (i = 0; i < n; i++) {
 		struct bio *bio = &bm->io[i].bio;
 
-		if (!vraid_member_writable(vd, i))
+		/* its count is held until the result is looked at, below */
+		if (!vraid_member_get(vd, i, VRAID_MGET_WRITABLE,
+				      &bm->io[i].gen))
 			continue;
 		bio_init(bio, vd->members[i].h.bdev, bm->io[i].bvec, 2,
 			 REQ_OP_WRITE | REQ_SYNC | REQ_FUA |
@@ -164,9 +167,11 @@ static int vraid_bm_write(struct vraid_vd *vd, bool clears)
 		bio_uninit(bio);
 		if (err) {
 			this_cpu_inc(vd->stats->member_errors[i]);
-			vraid_member_fail(vd, i, "bitmap write error");
+			vraid_member_fail_io(vd, i, bm->io[i].gen,
+					     "bitmap write error");
 			ret = err;
 		}
+		vraid_member_put(vd, i);
 	}
 	return ret;
 }
@@ -349,7 +354,7 @@ int vraid_bitmap_load(struct vraid_vd *vd)
 	struct vraid_bitmap *bm = vd->bitmap;
 	u8 *img;
 	char why[64];
-	int found = 0, dirty = 0;
+	int found = 0, dirty = 0, err;
 	u32 i, r, shift, nbits;
 
 	img = kmalloc(VRAID_BM_BYTES, GFP_KERNEL);
@@ -362,17 +367,17 @@ int vraid_bitmap_load(struct vraid_vd *vd)
 		struct bio_vec bvec[2];
 		struct bio bio;
 
-		if (!vraid_member_ok(vd, i))
+		if (!vraid_member_get(vd, i, VRAID_MGET_ONLINE, NULL))
 			continue;
 		bio_init(&bio, m->h.bdev, bvec, 2, REQ_OP_READ | REQ_SYNC);
 		bio.bi_iter.bi_sector = VRAID_BM_SECTOR;
 		__bio_add_page(&bio, bm->pages[0], PAGE_SIZE, 0);
 		__bio_add_page(&bio, bm->pages[1], PAGE_SIZE, 0);
-		if (submit_bio_wait(&bio)) {
-			bio_uninit(&bio);
-			continue;
-		}
+		err = submit_bio_wait(&bio);
 		bio_uninit(&bio);
+		vraid_member_put(vd, i);
+		if (err)
+			continue;
 		memcpy(img, page_address(bm->pages[0]), PAGE_SIZE);
 		memcpy(img + PAGE_SIZE, page_address(bm->pages[1]), PAGE_SIZE);
 		if (vraid_bm_decode(img, vd->uuid, &shift, &nbits, why,

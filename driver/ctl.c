@@ -64,7 +64,13 @@ static LIST_HEAD(vraid_spares);
 static u32 vraid_nr_spares;
 
 static void vraid_spare_work_fn(struct work_struct *work);
-static DECLARE_WORK(vraid_spare_work, vraid_spare_work_fn);
+static DECLARE_DELAYED_WORK(vraid_spare_work, vraid_spare_work_fn);
+
+/*
+ * A failed member whose device still has I/O in flight cannot be replaced
+ * yet (vraid_vd_swap_drain()): the spare work looks again this much later.
+ */
+#define VRAID_SPARE_RETRY	(5 * HZ)
 
 /*
  * A member failed: see whether a spare can take its place.  The work takes
@@ -75,7 +81,8 @@ static DECLARE_WORK(vraid_spare_work, vraid_spare_work_fn);
  */
 void vraid_spare_kick(void)
 {
-	queue_work(system_long_wq, &vraid_spare_work);
+	/* now, even if a retry was due later; safe in any context */
+	mod_delayed_work(system_long_wq, &vraid_spare_work, 0);
 }
 
 int vraid_idr_alloc(struct vraid_vd *vd)
@@ -312,6 +319,7 @@ static void vraid_spare_work_fn(struct work_struct *work)
 	struct vraid_spare_dev *sp;
 	char msg[VRAID_MSG_LEN];
 	struct vraid_vd *vd;
+	bool retry = false;
 	int id;
 	u32 i;
 
@@ -324,7 +332,8 @@ static void vraid_spare_work_fn(struct work_struct *work)
 		    READ_ONCE(vd->state) == VRAID_VD_OFFLINE)
 			continue;
 		for (i = 0; i < vd->geom.nr_members; i++) {
-			u32 state = READ_ONCE(vd->members[i].state);
+			struct vraid_member *m = &vd->members[i];
+			u32 state = READ_ONCE(m->state);
 			char name[BDEVNAME_SIZE];
 
 			if (state != VRAID_MEMBER_FAILED &&
@@ -333,6 +342,21 @@ static void vraid_spare_work_fn(struct work_struct *work)
 			sp = vraid_spare_pick(vd);
 			if (!sp)
 				break;
+			/*
+			 * Its old device's I/O drains first, for a short
+			 * while only (the control plane waits meanwhile):
+			 * the spare stays a spare and the work comes back.
+			 */
+			if (vraid_vd_swap_drain(vd, i, VRAID_DRAIN_TIMEOUT_SPARE,
+						msg, sizeof(msg))) {
+				if (!m->spare_waits)
+					pr_warn("%s: hot spare %s waits: %s\n",
+						vd->disk->disk_name, sp->name,
+						msg);
+				m->spare_waits = true;
+				retry = true;
+				continue;
+			}
 			strscpy(name, sp->name, sizeof(name));
 			if (vraid_spare_take(sp, vd, &h))
 				continue;
@@ -347,6 +371,9 @@ static void vraid_spare_work_fn(struct work_struct *work)
 		}
 	}
 	vraid_ctl_unlock();
+	if (retry)
+		queue_delayed_work(system_long_wq, &vraid_spare_work,
+				   VRAID_SPARE_RETRY);
 }
 
 static int vraid_spare_add(struct vraid_spare *s, char *msg, size_t len)
@@ -583,6 +610,13 @@ static int vraid_ctl_replace(void *buf)
 		ret = -EIO;
 		goto out;
 	}
+	/*
+	 * No I/O in flight to OLD's device, before a spare named as NEW
+	 * leaves the list: EBUSY if it does not drain, and the spare stays.
+	 */
+	ret = vraid_vd_swap_drain(vd, i, VRAID_DRAIN_TIMEOUT, msg, len);
+	if (ret)
+		goto out;
 	if (sp) {
 		ret = vraid_spare_take(sp, vd, &h);
 		if (ret) {
@@ -883,7 +917,7 @@ static void __exit vraid_exit(void)
 	struct vraid_spare_dev *sp, *tmp;
 
 	misc_deregister(&vraid_misc);
-	flush_work(&vraid_spare_work);
+	cancel_delayed_work_sync(&vraid_spare_work);
 	list_for_each_entry_safe(sp, tmp, &vraid_spares, list) {
 		vraid_bdev_close(&sp->h);
 		kfree(sp);

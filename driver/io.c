@@ -23,6 +23,7 @@ struct vraid_io {
 	struct vraid_vd *vd;
 	unsigned long start;		/* bio_start_io_acct() of the VD bio */
 	u32 member;
+	u32 gen;			/* vraid_member_get() */
 	struct bio clone;		/* must be last */
 };
 
@@ -97,22 +98,25 @@ static void vraid_clone_endio(struct bio *clone)
 	struct vraid_io *io = container_of(clone, struct vraid_io, clone);
 	struct bio *bio = clone->bi_private;
 	struct vraid_vd *vd = io->vd;
+	u32 member = io->member;
 	unsigned long start;
 
+	/* (no redundancy: its members never change device, nor generation) */
 	if (unlikely(clone->bi_status)) {
-		struct vraid_member *m = &vd->members[io->member];
+		struct vraid_member *m = &vd->members[member];
 
-		this_cpu_inc(vd->stats->member_errors[io->member]);
+		this_cpu_inc(vd->stats->member_errors[member]);
 		pr_err_ratelimited("%s: I/O error %d on member %u (%s), %s sector %llu\n",
 				   vd->disk->disk_name,
 				   blk_status_to_errno(clone->bi_status),
-				   io->member, m->name,
+				   member, m->name,
 				   op_is_write(bio_op(clone)) ? "write" : "read",
 				   (unsigned long long)clone->bi_iter.bi_sector);
 		bio->bi_status = clone->bi_status;
 	}
 	start = io->start;
 	bio_put(clone);		/* frees io, the clone's front pad */
+	vraid_member_put(vd, member);
 	vraid_io_done(vd, bio, start);
 }
 
@@ -123,6 +127,7 @@ static void vraid_map_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
 	struct vraid_io *io;
 	struct bio *clone;
 	sector_t sector = bio->bi_iter.bi_sector;
+	u32 gen = 0;
 
 	if (unlikely(sector + bio_sectors(bio) > vd->geom.size_sectors)) {
 		bio_io_error(bio);
@@ -136,11 +141,14 @@ static void vraid_map_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
 	}
 
 	percpu_ref_get(&vd->active);
+	/* any state: a failed member of these levels takes the VD offline */
+	vraid_member_get(vd, map.member, VRAID_MGET_ANY, &gen);
 	clone = bio_alloc_clone(vd->members[map.member].h.bdev, bio, GFP_NOIO,
 				&vd->clone_set);
 	io = container_of(clone, struct vraid_io, clone);
 	io->vd = vd;
 	io->member = map.member;
+	io->gen = gen;
 	io->start = vraid_io_start(vd, bio, flags);
 	clone->bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS + map.sector;
 	clone->bi_private = bio;
@@ -177,9 +185,10 @@ static void vraid_flush_done(struct vraid_flush *fl)
 	percpu_ref_put(&vd->active);
 }
 
-/* Front pad of a member flush: which member it went to. */
+/* Front pad of a member flush: which member it went to, under which gen. */
 struct vraid_fbio {
 	u32 member;
+	u32 gen;
 	struct bio bio;		/* must be last */
 };
 
@@ -187,13 +196,19 @@ static void vraid_flush_endio(struct bio *fbio)
 {
 	struct vraid_flush *fl = fbio->bi_private;
 	struct vraid_vd *vd = fl->vd;
-	u32 member = container_of(fbio, struct vraid_fbio, bio)->member;
+	struct vraid_fbio *fb = container_of(fbio, struct vraid_fbio, bio);
+	u32 member = fb->member;
 
-	if (fbio->bi_status) {
+	/*
+	 * An error of a device the role no longer holds: what it had was
+	 * rebuilt elsewhere, and the device that took its place is not the
+	 * one that failed.
+	 */
+	if (fbio->bi_status && vraid_member_current(vd, member, fb->gen)) {
 		this_cpu_inc(vd->stats->member_errors[member]);
 		/* A redundant VD drops the member and stays consistent. */
 		if (vraid_level_redundant(vd->geom.level)) {
-			vraid_member_fail(vd, member, "flush error");
+			vraid_member_fail_io(vd, member, fb->gen, "flush error");
 			if (READ_ONCE(vd->state) == VRAID_VD_OFFLINE)
 				fl->status = fbio->bi_status;
 		} else {
@@ -201,6 +216,7 @@ static void vraid_flush_endio(struct bio *fbio)
 		}
 	}
 	bio_put(fbio);
+	vraid_member_put(vd, member);
 	if (atomic_dec_and_test(&fl->pending))
 		queue_work(vraid_wq, &fl->work);
 }
@@ -232,16 +248,22 @@ static void vraid_flush_work(struct work_struct *work)
 		atomic_set(&fl->pending, 0);
 		atomic_inc(&fl->pending);
 		for (i = 0; i < n; i++) {
+			struct vraid_fbio *fb;
 			struct bio *fbio;
+			u32 gen;
 
-			if (!vraid_member_writable(vd, i) &&
-			    vraid_level_redundant(vd->geom.level))
+			if (!vraid_member_get(vd, i,
+					      vraid_level_redundant(vd->geom.level) ?
+					      VRAID_MGET_WRITABLE : VRAID_MGET_ANY,
+					      &gen))
 				continue;
 			atomic_inc(&fl->pending);
 			fbio = bio_alloc_bioset(vd->members[i].h.bdev, 0,
 						REQ_OP_WRITE | REQ_PREFLUSH,
 						GFP_NOIO, &vd->flush_set);
-			container_of(fbio, struct vraid_fbio, bio)->member = i;
+			fb = container_of(fbio, struct vraid_fbio, bio);
+			fb->member = i;
+			fb->gen = gen;
 			fbio->bi_private = fl;
 			fbio->bi_end_io = vraid_flush_endio;
 			submit_bio_noacct(fbio);

@@ -1863,7 +1863,7 @@ static void vraid_jreplay_member(struct vraid_vd *vd, u32 member,
 {
 	struct bio *bio;
 
-	if (!vraid_member_writable(vd, member))
+	if (!vraid_member_get(vd, member, VRAID_MGET_WRITABLE, NULL))
 		return;
 	bio = bio_alloc(vd->members[member].h.bdev, 1, REQ_OP_WRITE,
 			GFP_NOIO);
@@ -1875,6 +1875,7 @@ static void vraid_jreplay_member(struct vraid_vd *vd, u32 member,
 		vraid_member_fail(vd, member, "write error");
 	}
 	bio_put(bio);
+	vraid_member_put(vd, member);
 }
 
 /* What a replay knows of the records walked, for PARITY references. */

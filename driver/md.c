@@ -194,8 +194,14 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 	for (i = 0; i < vd->geom.nr_members; i++) {
 		struct vraid_member *m = &vd->members[i];
 
-		if (!m->h.bdev || (!wipe && !vraid_member_writable(vd, i)))
+		/* a wipe: every member that has a device */
+		if (!vraid_member_get(vd, i, wipe ? VRAID_MGET_ANY :
+				      VRAID_MGET_WRITABLE, NULL))
 			continue;
+		if (!m->h.bdev) {
+			vraid_member_put(vd, i);
+			continue;
+		}
 		if (wipe) {
 			memset(page_address(page), 0, VRAID_MD_BLOCK);
 		} else {
@@ -214,6 +220,7 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 			if (err)
 				break;
 		}
+		vraid_member_put(vd, i);
 	}
 	/* Written (or unwritable: then nothing better will come of waiting). */
 	if (!wipe)

@@ -73,10 +73,12 @@ void vraid_vd_update_state(struct vraid_vd *vd)
 }
 
 /*
- * Fail @member of @vd.  Any context.  Returns true if this call failed it
- * (false if it had failed already).
+ * Fail @member of @vd, if @gen is NULL or still the slot's generation.
+ * Any context.  Returns true if this call failed it (false if it had
+ * failed already, or the role has another device since).
  */
-bool vraid_member_fail(struct vraid_vd *vd, u32 member, const char *why)
+static bool __vraid_member_fail(struct vraid_vd *vd, u32 member,
+				const u32 *gen, const char *why)
 {
 	struct vraid_member *m = &vd->members[member];
 	unsigned long flags;
@@ -84,6 +86,13 @@ bool vraid_member_fail(struct vraid_vd *vd, u32 member, const char *why)
 	bool changed = false;
 
 	spin_lock_irqsave(&vd->state_lock, flags);
+	/* under state_lock: a swap cannot give the role a new device now */
+	if (gen && *gen != m->gen) {
+		spin_unlock_irqrestore(&vd->state_lock, flags);
+		pr_info_ratelimited("%s: member %u: %s from the device it replaced, ignored\n",
+				    vd->disk->disk_name, member, why);
+		return false;
+	}
 	old_state = vd->state;
 	if (m->state != VRAID_MEMBER_FAILED) {
 		/*
@@ -114,6 +123,24 @@ bool vraid_member_fail(struct vraid_vd *vd, u32 member, const char *why)
 		pr_crit("%s: offline: more members failed than %s tolerates; I/O fails with EIO\n",
 			vd->disk->disk_name, vraid_level_name(vd->geom.level));
 	return changed;
+}
+
+/* Fail @member of @vd.  Any context.  Returns true if this call failed it. */
+bool vraid_member_fail(struct vraid_vd *vd, u32 member, const char *why)
+{
+	return __vraid_member_fail(vd, member, NULL, why);
+}
+
+/*
+ * Fail @member of @vd for the error of a bio issued under generation @gen
+ * (vraid_member_get()): a late error of a device the role no longer holds
+ * fails nothing, least of all the device that took its place.  Any
+ * context.  Returns true if this call failed it.
+ */
+bool vraid_member_fail_io(struct vraid_vd *vd, u32 member, u32 gen,
+			  const char *why)
+{
+	return __vraid_member_fail(vd, member, &gen, why);
 }
 
 /*

@@ -161,6 +161,7 @@ static void vraid_wl_release(struct vraid_mio *mio)
 struct vraid_mclone {
 	struct vraid_mio *mio;
 	u32 member;
+	u32 gen;		/* vraid_member_get() */
 	struct bio clone;	/* must be last */
 };
 
@@ -174,7 +175,8 @@ static void vraid_mio_finish(struct vraid_mio *mio)
 	mempool_free(mio, &vd->mio_pool);
 }
 
-static struct bio *vraid_mclone(struct vraid_mio *mio, u32 member,
+/* A clone of @mio's bio for @member, taken (vraid_member_get()) under @gen. */
+static struct bio *vraid_mclone(struct vraid_mio *mio, u32 member, u32 gen,
 				bio_end_io_t *end_io)
 {
 	struct vraid_vd *vd = mio->vd;
@@ -186,6 +188,7 @@ static struct bio *vraid_mclone(struct vraid_mio *mio, u32 member,
 	mc = container_of(clone, struct vraid_mclone, clone);
 	mc->mio = mio;
 	mc->member = member;
+	mc->gen = gen;
 	clone->bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS + mio->loc.sector;
 	clone->bi_private = mio;
 	clone->bi_end_io = end_io;
@@ -207,32 +210,43 @@ static void vraid_mirror_write_endio(struct bio *clone)
 					       clone);
 	struct vraid_mio *mio = mc->mio;
 	struct vraid_vd *vd = mio->vd;
+	u32 member = mc->member;
 
-	if (clone->bi_status) {
-		this_cpu_inc(vd->stats->member_errors[mc->member]);
-		mio->status = clone->bi_status;
-		vraid_member_fail(vd, mc->member, "write error");
-	} else {
-		WRITE_ONCE(mio->written, true);
+	/*
+	 * A completion of a device the role no longer holds (cannot happen
+	 * while the drain waits for it; vraid.h) counts for nothing: its
+	 * error is not the new device's, and a write it took is not on the
+	 * role's device (the VD bio fails unless another copy takes it).
+	 */
+	if (likely(vraid_member_current(vd, member, mc->gen))) {
+		if (clone->bi_status) {
+			this_cpu_inc(vd->stats->member_errors[member]);
+			mio->status = clone->bi_status;
+			vraid_member_fail_io(vd, member, mc->gen,
+					     "write error");
+		} else {
+			WRITE_ONCE(mio->written, true);
+		}
 	}
 	bio_put(clone);
+	vraid_member_put(vd, member);
 	vraid_mio_put_write(mio);
 }
 
 static void vraid_mirror_write(struct vraid_mio *mio)
 {
 	struct vraid_vd *vd = mio->vd;
-	u32 i, member;
+	u32 i, member, gen;
 
 	atomic_set(&mio->remaining, 1);
 	for (i = 0; i < mio->loc.copies; i++) {
 		struct bio *clone;
 
 		member = mio->loc.first + i;
-		if (!vraid_member_writable(vd, member))
+		if (!vraid_member_get(vd, member, VRAID_MGET_WRITABLE, &gen))
 			continue;
 		atomic_inc(&mio->remaining);
-		clone = vraid_mclone(mio, member, vraid_mirror_write_endio);
+		clone = vraid_mclone(mio, member, gen, vraid_mirror_write_endio);
 		if (bio_op(clone) == REQ_OP_WRITE)
 			clone->bi_opf |= vraid_member_fua(vd);
 		this_cpu_inc(vd->stats->member_writes[member]);
@@ -272,20 +286,39 @@ static u32 vraid_pick_copy(struct vraid_mio *mio)
 
 static void vraid_mirror_read_endio(struct bio *clone);
 
-static void vraid_mirror_read_copy(struct vraid_mio *mio, u32 copy)
+/*
+ * Send the read to @copy; false if it failed since vraid_pick_copy()
+ * chose it (or its role has a new device, Rebuilding, not to be read).
+ */
+static bool vraid_mirror_read_copy(struct vraid_mio *mio, u32 copy)
 {
 	struct vraid_vd *vd = mio->vd;
 	u32 member = mio->loc.first + copy;
 	struct vraid_member *m = &vd->members[member];
 	struct bio *clone;
+	u32 gen;
 
-	mio->copy = copy;
 	mio->tried |= 1U << copy;
-	clone = vraid_mclone(mio, member, vraid_mirror_read_endio);
+	if (!vraid_member_get(vd, member, VRAID_MGET_ONLINE, &gen))
+		return false;
+	mio->copy = copy;
+	clone = vraid_mclone(mio, member, gen, vraid_mirror_read_endio);
 	atomic_inc(&m->inflight);
 	WRITE_ONCE(m->next_seq, mio->loc.sector + bio_sectors(mio->bio));
 	this_cpu_inc(vd->stats->member_reads[member]);
 	submit_bio_noacct(clone);
+	return true;
+}
+
+/* Read from the best copy not tried yet; false if none is left. */
+static bool vraid_mirror_read_any(struct vraid_mio *mio)
+{
+	u32 copy;
+
+	while ((copy = vraid_pick_copy(mio)) != U32_MAX)
+		if (vraid_mirror_read_copy(mio, copy))
+			return true;
+	return false;
 }
 
 static void vraid_rewrite_endio(struct bio *clone)
@@ -294,20 +327,24 @@ static void vraid_rewrite_endio(struct bio *clone)
 					       clone);
 	struct vraid_mio *mio = mc->mio;
 	struct vraid_vd *vd = mio->vd;
+	u32 member = mc->member;
 
-	if (clone->bi_status) {
-		this_cpu_inc(vd->stats->member_errors[mc->member]);
-		vraid_member_fail(vd, mc->member,
-				  "read error that a rewrite could not correct");
+	if (!vraid_member_current(vd, member, mc->gen)) {
+		/* not the role's device any more: nothing to say of it */
+	} else if (clone->bi_status) {
+		this_cpu_inc(vd->stats->member_errors[member]);
+		vraid_member_fail_io(vd, member, mc->gen,
+				     "read error that a rewrite could not correct");
 	} else {
 		this_cpu_inc(vd->stats->read_repairs);
 		pr_warn_ratelimited("%s: read error on member %u (%s) at sector %llu corrected from member %u\n",
-				    vd->disk->disk_name, mc->member,
-				    vd->members[mc->member].name,
+				    vd->disk->disk_name, member,
+				    vd->members[member].name,
 				    (unsigned long long)mio->loc.sector,
 				    mio->loc.first + mio->copy);
 	}
 	bio_put(clone);
+	vraid_member_put(vd, member);
 	if (atomic_dec_and_test(&mio->remaining))
 		vraid_mio_finish(mio);
 }
@@ -317,24 +354,26 @@ static void vraid_mirror_work(struct work_struct *work)
 {
 	struct vraid_mio *mio = container_of(work, struct vraid_mio, work);
 	struct vraid_vd *vd = mio->vd;
-	u32 i, copy;
+	u32 i, gen;
 
 	if (mio->status) {
-		/* The read of mio->copy failed: try another copy. */
+		/*
+		 * The read of mio->copy failed: try another copy, as the
+		 * states are now (vraid_mirror_read_copy() takes it).
+		 */
 		mio->status = BLK_STS_OK;
-		copy = vraid_pick_copy(mio);
-		if (copy == U32_MAX) {
+		if (!vraid_mirror_read_any(mio)) {
 			mio->bio->bi_status = BLK_STS_IOERR;
 			vraid_mio_finish(mio);
-			return;
 		}
-		vraid_mirror_read_copy(mio, copy);
 		return;
 	}
 	/*
 	 * The data is in the VD bio's pages: put it back where it failed,
 	 * unless a write to these sectors is in flight (it rewrites them,
-	 * with newer data).
+	 * with newer data).  Online copies only: a role whose device changed
+	 * since its read failed is Rebuilding (skipped), or rebuilt, and the
+	 * data is right for whichever device holds it.
 	 */
 	if (!vraid_wl_acquire(mio, false)) {
 		vraid_mio_finish(mio);
@@ -345,10 +384,11 @@ static void vraid_mirror_work(struct work_struct *work)
 		u32 member = mio->loc.first + i;
 		struct bio *clone;
 
-		if (!(mio->bad & (1U << i)) || !vraid_member_ok(vd, member))
+		if (!(mio->bad & (1U << i)) ||
+		    !vraid_member_get(vd, member, VRAID_MGET_ONLINE, &gen))
 			continue;
 		atomic_inc(&mio->remaining);
-		clone = vraid_mclone(mio, member, vraid_rewrite_endio);
+		clone = vraid_mclone(mio, member, gen, vraid_rewrite_endio);
 		clone->bi_opf = REQ_OP_WRITE | REQ_SYNC | vraid_member_fua(vd);
 		this_cpu_inc(vd->stats->member_writes[member]);
 		submit_bio_noacct(clone);
@@ -364,21 +404,36 @@ static void vraid_mirror_read_endio(struct bio *clone)
 	struct vraid_mio *mio = mc->mio;
 	struct vraid_vd *vd = mio->vd;
 	blk_status_t status = clone->bi_status;
+	u32 member = mc->member;
+	bool cur = vraid_member_current(vd, member, mc->gen);
 
-	atomic_dec(&vd->members[mc->member].inflight);
+	atomic_dec(&vd->members[member].inflight);
 	bio_put(clone);
+	if (unlikely(!cur)) {
+		/*
+		 * From a device the role no longer holds: its data is not
+		 * the role's, nor is its error (no rewrite, no count).  Read
+		 * another copy.
+		 */
+		vraid_member_put(vd, member);
+		mio->status = BLK_STS_IOERR;
+		queue_work(vraid_wq, &mio->work);
+		return;
+	}
 	if (status) {
-		this_cpu_inc(vd->stats->member_errors[mc->member]);
+		this_cpu_inc(vd->stats->member_errors[member]);
 		pr_err_ratelimited("%s: read error %d on member %u (%s) at sector %llu, trying another copy\n",
 				   vd->disk->disk_name,
-				   blk_status_to_errno(status), mc->member,
-				   vd->members[mc->member].name,
+				   blk_status_to_errno(status), member,
+				   vd->members[member].name,
 				   (unsigned long long)mio->loc.sector);
+		vraid_member_put(vd, member);
 		mio->bad |= 1U << mio->copy;
 		mio->status = status;
 		queue_work(vraid_wq, &mio->work);
 		return;
 	}
+	vraid_member_put(vd, member);
 	if (mio->bad && !(mio->bio->bi_opf & REQ_RAHEAD)) {
 		queue_work(vraid_wq, &mio->work);
 		return;
@@ -398,7 +453,6 @@ static void vraid_mirror_resume(struct vraid_vd *vd, struct bio *bio,
 void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
 {
 	struct vraid_mio *mio;
-	u32 copy;
 
 	mio = mempool_alloc(&vd->mio_pool, GFP_NOIO);
 	mio->vd = vd;
@@ -430,13 +484,10 @@ void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
 			vraid_mirror_write(mio);
 		return;
 	}
-	copy = vraid_pick_copy(mio);
-	if (copy == U32_MAX) {
+	if (!vraid_mirror_read_any(mio)) {
 		bio->bi_status = BLK_STS_IOERR;
 		vraid_mio_finish(mio);
-		return;
 	}
-	vraid_mirror_read_copy(mio, copy);
 }
 
 /*
@@ -494,6 +545,14 @@ static int vraid_sync_rw(struct vraid_vd *vd, struct vraid_msync *ms,
 	u32 i, n = len >> (PAGE_SHIFT - SECTOR_SHIFT);
 	int ret;
 
+	/*
+	 * As the states are now: the member may have failed since the
+	 * caller looked.  No generation to keep: a swap halts the job
+	 * (vraid_vd_swap_in()), so its I/O never outlives a device.
+	 */
+	if (!vraid_member_get(vd, member, op_is_write(opf) ?
+			      VRAID_MGET_WRITABLE : VRAID_MGET_ONLINE, NULL))
+		return -ENODEV;
 	bio_init(&bio, vd->members[member].h.bdev, ms->bvec, n, opf);
 	bio.bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS + msector;
 	for (i = 0; i < n; i++)
@@ -513,6 +572,7 @@ static int vraid_sync_rw(struct vraid_vd *vd, struct vraid_msync *ms,
 				   (unsigned long long)msector,
 				   vraid_job_name(READ_ONCE(vd->job.type)));
 	}
+	vraid_member_put(vd, member);
 	return ret;
 }
 

@@ -88,12 +88,18 @@
 #define SDEV_RERR	BIT(1)		/* the last read of it failed */
 #define SDEV_DIRTY	BIT(2)		/* to be written */
 #define SDEV_WERR	BIT(3)		/* the write failed */
+/*
+ * The read was not sent, the member having failed since the row was
+ * looked at (vraid_row_init()): the block is to be reconstructed.
+ */
+#define SDEV_LOST	BIT(4)
 
 struct vraid_sdev {
 	struct page *page;
 	struct bio bio;			/* embedded: no allocation for I/O */
 	struct bio_vec vec;
 	unsigned long flags;
+	u32 gen;			/* of the bio: vraid_member_get() */
 };
 
 struct vraid_bucket {
@@ -210,6 +216,8 @@ struct vraid_dread {
 	struct bio *bio;
 	unsigned long start;
 	u32 member;
+	u32 gen;			/* vraid_member_get() */
+	bool repair;			/* rewrite the block (a read error) */
 	struct work_struct work;
 	struct bio clone;		/* must be last */
 };
@@ -368,6 +376,16 @@ static void vraid_attach(struct vraid_stripe *sh, struct vraid_piece *pc)
 
 /* ---- member I/O of a head ---- */
 
+static u32 vraid_sh_member(struct vraid_stripe *sh, u32 slot)
+{
+	return sh->span * sh->sc->width + slot;
+}
+
+/*
+ * The member's count goes here, at the completion; what it says is
+ * looked at later, by the head's work (vraid_read_end(),
+ * vraid_write_end()), which compares the generation for that reason.
+ */
 static void vraid_sdev_endio(struct bio *bio)
 {
 	struct vraid_stripe *sh = bio->bi_private;
@@ -380,22 +398,27 @@ static void vraid_sdev_endio(struct bio *bio)
 		else
 			set_bit(SDEV_RERR, &dev->flags);
 	}
+	vraid_member_put(sh->sc->vd, vraid_sh_member(sh, dev - sh->dev));
 	if (atomic_dec_and_test(&sh->io_pending))
 		complete(&sh->io_done);
 }
 
-static u32 vraid_sh_member(struct vraid_stripe *sh, u32 slot)
-{
-	return sh->span * sh->sc->width + slot;
-}
-
-static void vraid_sdev_submit(struct vraid_stripe *sh, u32 slot,
+/*
+ * Send block @slot's read or write, if the member takes it as its state
+ * is now (not as the row saw it: a member may fail, and its role get a
+ * new device, while the head waits).  False if it does not.
+ */
+static bool vraid_sdev_submit(struct vraid_stripe *sh, u32 slot,
 			      blk_opf_t opf)
 {
 	struct vraid_vd *vd = sh->sc->vd;
 	struct vraid_sdev *dev = &sh->dev[slot];
 	u32 member = vraid_sh_member(sh, slot);
 
+	if (!vraid_member_get(vd, member, op_is_write(opf) ?
+			      VRAID_MGET_WRITABLE : VRAID_MGET_ONLINE,
+			      &dev->gen))
+		return false;
 	bio_init(&dev->bio, vd->members[member].h.bdev, &dev->vec, 1, opf);
 	__bio_add_page(&dev->bio, dev->page, PAGE_SIZE, 0);
 	dev->bio.bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS + sh->msector;
@@ -410,6 +433,7 @@ static void vraid_sdev_submit(struct vraid_stripe *sh, u32 slot,
 		bio_list_add(&sh->subq->m[slot], &dev->bio);
 	else
 		submit_bio_noacct(&dev->bio);
+	return true;
 }
 
 /* Send what @q holds, member by member. */
@@ -514,11 +538,19 @@ static void vraid_read_submit(struct vraid_stripe *sh, struct vraid_row *r,
 		    vraid_dev_uptodate(sh, slot))
 			continue;
 		clear_bit(SDEV_RERR, &sh->dev[slot].flags);
-		vraid_sdev_submit(sh, slot, REQ_OP_READ);
+		if (!vraid_sdev_submit(sh, slot, REQ_OP_READ)) {
+			/* failed since: reconstruct it (vraid_read_end()) */
+			r->failed[slot] = true;
+			set_bit(SDEV_LOST, &sh->dev[slot].flags);
+		}
 	}
 }
 
-/* Wait for vraid_read_submit()'s reads; false on a read error. */
+/*
+ * Wait for vraid_read_submit()'s reads; false on a read error, or if a
+ * block wanted could not be read after all (SDEV_LOST): the row is then
+ * to be reconstructed (r->failed says which blocks are missing).
+ */
 static bool vraid_read_end(struct vraid_stripe *sh, struct vraid_row *r,
 			   const bool *want)
 {
@@ -531,9 +563,25 @@ static bool vraid_read_end(struct vraid_stripe *sh, struct vraid_row *r,
 		struct vraid_sdev *dev = &sh->dev[slot];
 		u32 member = vraid_sh_member(sh, slot);
 
+		if (test_and_clear_bit(SDEV_LOST, &dev->flags)) {
+			ok = false;
+			continue;
+		}
 		if (!want[slot] || r->failed[slot] ||
 		    vraid_dev_uptodate(sh, slot))
 			continue;
+		if (!vraid_member_current(vd, member, dev->gen)) {
+			/*
+			 * Read from the device the role had before a replace
+			 * (its count dropped at the completion, so the swap
+			 * may have come since): neither its data nor its
+			 * error is the role's now.
+			 */
+			r->failed[slot] = true;
+			clear_bit(SDEV_RERR, &dev->flags);
+			ok = false;
+			continue;
+		}
 		if (test_bit(SDEV_RERR, &dev->flags)) {
 			this_cpu_inc(vd->stats->member_errors[member]);
 			pr_err_ratelimited("%s: read error on member %u (%s) at sector %llu, reconstructing\n",
@@ -673,9 +721,11 @@ static void vraid_write_submit(struct vraid_stripe *sh, struct vraid_row *r,
 		    !test_bit(SDEV_RERR, &dev->flags))
 			continue;
 		clear_bit(SDEV_WERR, &dev->flags);
-		vraid_sdev_submit(sh, slot, REQ_OP_WRITE |
-				  (fua ? REQ_FUA : vraid_member_fua(vd)) |
-				  REQ_SYNC);
+		/* failed since the row was looked at: nothing to write to */
+		if (!vraid_sdev_submit(sh, slot, REQ_OP_WRITE |
+				       (fua ? REQ_FUA : vraid_member_fua(vd)) |
+				       REQ_SYNC))
+			r->nowrite[slot] = true;
 	}
 }
 
@@ -683,6 +733,7 @@ static void vraid_write_submit(struct vraid_stripe *sh, struct vraid_row *r,
 static void vraid_write_end(struct vraid_stripe *sh, struct vraid_row *r)
 {
 	struct vraid_vd *vd = sh->sc->vd;
+	bool cur;
 	u32 slot;
 
 	vraid_sh_io_wait(sh);
@@ -695,12 +746,20 @@ static void vraid_write_end(struct vraid_stripe *sh, struct vraid_row *r)
 		if (r->nowrite[slot] || (!was_dirty && !was_rerr) ||
 		    !vraid_dev_uptodate(sh, slot))
 			continue;
+		/*
+		 * Written to the device the role had before a replace: its
+		 * error fails nothing (vraid_member_fail_io()), its success
+		 * repaired nothing; the new device is rebuilt anyway.
+		 */
+		cur = vraid_member_current(vd, member, dev->gen);
 		if (test_bit(SDEV_WERR, &dev->flags)) {
-			this_cpu_inc(vd->stats->member_errors[member]);
+			if (cur)
+				this_cpu_inc(vd->stats->member_errors[member]);
 			clear_bit(SDEV_UPTODATE, &dev->flags);
-			vraid_member_fail(vd, member, was_dirty ? "write error" :
-					  "read error that a rewrite could not correct");
-		} else if (was_rerr) {
+			vraid_member_fail_io(vd, member, dev->gen, was_dirty ?
+					     "write error" :
+					     "read error that a rewrite could not correct");
+		} else if (was_rerr && cur) {
 			this_cpu_inc(vd->stats->read_repairs);
 			pr_warn_ratelimited("%s: read error on member %u (%s) at sector %llu corrected from parity\n",
 					    vd->disk->disk_name, member,
@@ -1313,29 +1372,50 @@ static void vraid_dread_work(struct work_struct *work)
 	struct vraid_vd *vd = dr->vd;
 	struct bio *bio = dr->bio;
 	unsigned long start = dr->start;
+	bool repair = dr->repair;
 
 	bio_put(&dr->clone);
-	/* The head re-reads the block, reconstructs it and rewrites it. */
-	vraid_parity_via_cache(vd, bio, start, true, false);
+	/*
+	 * The head reads the block again (or reconstructs it, the member
+	 * having failed since), and after a read error rewrites it.  That
+	 * rewrite is of the data the head holds for the block, right for
+	 * whichever device the role has by then.
+	 */
+	vraid_parity_via_cache(vd, bio, start, repair, false);
 }
 
 static void vraid_dread_endio(struct bio *clone)
 {
 	struct vraid_dread *dr = container_of(clone, struct vraid_dread, clone);
 	struct vraid_vd *vd = dr->vd;
+	u32 member = dr->member;
+	blk_status_t status = clone->bi_status;
+	bool cur = vraid_member_current(vd, member, dr->gen);
 	unsigned long start;
 	struct bio *bio;
 
-	if (clone->bi_status && !(dr->bio->bi_opf & REQ_RAHEAD)) {
-		this_cpu_inc(vd->stats->member_errors[dr->member]);
+	/*
+	 * From the device the role had before a replace (not while the
+	 * drain waits for this; vraid.h): neither its data nor its error is
+	 * the role's.  Through the stripe cache, as a failed read, without
+	 * a rewrite (a read-ahead just fails).
+	 */
+	if (unlikely(!cur))
+		status = BLK_STS_IOERR;
+	else if (status)
+		this_cpu_inc(vd->stats->member_errors[member]);
+	if (status && !(dr->bio->bi_opf & REQ_RAHEAD)) {
+		dr->repair = cur;
 		INIT_WORK(&dr->work, vraid_dread_work);
 		queue_work(vraid_wait_wq, &dr->work);
+		vraid_member_put(vd, member);
 		return;
 	}
 	bio = dr->bio;
 	start = dr->start;
-	bio->bi_status = clone->bi_status;
+	bio->bi_status = status;
 	bio_put(clone);		/* frees dr, the clone's front pad */
+	vraid_member_put(vd, member);
 	vraid_io_done(vd, bio, start);
 }
 
@@ -1350,6 +1430,7 @@ void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
 {
 	struct vraid_parity_loc loc;
 	unsigned long start;
+	u32 gen;
 
 	if (unlikely(bio_op(bio) != REQ_OP_READ &&
 		     bio_op(bio) != REQ_OP_WRITE)) {
@@ -1361,7 +1442,8 @@ void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
 	start = vraid_io_start(vd, bio, flags);
 	vraid_layout_parity(&vd->geom, bio->bi_iter.bi_sector, &loc);
 
-	if (bio_op(bio) == REQ_OP_READ && vraid_member_ok(vd, loc.member)) {
+	if (bio_op(bio) == REQ_OP_READ &&
+	    vraid_member_get(vd, loc.member, VRAID_MGET_ONLINE, &gen)) {
 		struct vraid_dread *dr;
 		struct bio *clone;
 
@@ -1372,6 +1454,7 @@ void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
 		dr->bio = bio;
 		dr->start = start;
 		dr->member = loc.member;
+		dr->gen = gen;
 		clone->bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS +
 					   loc.sector;
 		clone->bi_end_io = vraid_dread_endio;

@@ -10,6 +10,8 @@
 #include <linux/idr.h>
 #include <linux/uuid.h>
 #include <linux/timekeeping.h>
+#include <linux/delay.h>
+#include <linux/sched/signal.h>
 
 #include "vraid.h"
 #include "metadata.h"
@@ -66,8 +68,11 @@ static void vraid_close_members(struct vraid_vd *vd)
 	u32 i;
 
 	vraid_unlink_holders(vd);
-	for (i = 0; i < VRAID_MAX_MEMBERS; i++)
+	for (i = 0; i < VRAID_MAX_MEMBERS; i++) {
+		/* the I/O is over: a count left is a get without its put */
+		WARN_ON_ONCE(atomic_read(&vd->members[i].nr_pending));
 		vraid_bdev_close(&vd->members[i].h);
+	}
 }
 
 static bool vraid_overlaps(struct block_device *a, struct block_device *b)
@@ -178,13 +183,16 @@ int vraid_members_flush(struct vraid_vd *vd)
 	int ret = 0;
 	u32 i;
 
-	for (i = 0; i < vd->geom.nr_members; i++)
-		if (vraid_member_writable(vd, i) &&
-		    blkdev_issue_flush(vd->members[i].h.bdev)) {
+	for (i = 0; i < vd->geom.nr_members; i++) {
+		if (!vraid_member_get(vd, i, VRAID_MGET_WRITABLE, NULL))
+			continue;
+		if (blkdev_issue_flush(vd->members[i].h.bdev)) {
 			pr_warn("%s: member %u (%s): flush failed\n",
 				vd->disk->disk_name, i, vd->members[i].name);
 			ret = -EIO;
 		}
+		vraid_member_put(vd, i);
+	}
 	return ret;
 }
 
@@ -544,12 +552,7 @@ static void vraid_vd_after_assembly(struct vraid_vd *vd, bool clean)
 		vraid_spare_kick();
 }
 
-/*
- * Put the device @h in the place of member @role (failed, missing or
- * rebuilding) and rebuild onto it; takes @h over.  The job under way is
- * stopped (the rebuild restarts from the beginning, for every rebuilding
- * member).  Called with vraid_ctl_mutex held.
- */
+/* Can @bdev take a role in @vd (a replacement, a spare)? */
 int vraid_vd_swap_check(struct vraid_vd *vd, struct block_device *bdev,
 			char *msg, size_t len)
 {
@@ -591,6 +594,85 @@ int vraid_vd_swap_check(struct vraid_vd *vd, struct block_device *bdev,
 	return 0;
 }
 
+/*
+ * Before member @role's role is given to another device: make sure no
+ * I/O is in flight to the device it holds, or can go there.  A Rebuilding
+ * member takes writes, so it is failed first (its rebuild ends; the
+ * writes that skip it wait for the metadata to say so, as after any
+ * failure).  A Failed or Missing one takes no new I/O (vraid_member_get()
+ * refuses it), but bios sent before it failed may still be in flight on
+ * a slow or stalled device: wait up to @timeout for them to end.  If they
+ * do not, returns -EBUSY with the reason in @msg and the role keeps its
+ * device; nothing else has changed (except the failure of a Rebuilding
+ * member).  Called with vraid_ctl_mutex held; the member stays failed
+ * until vraid_vd_swap_in(), so the count stays at zero once it is.
+ */
+int vraid_vd_swap_drain(struct vraid_vd *vd, u32 role, unsigned long timeout,
+			char *msg, size_t len)
+{
+	struct vraid_member *m = &vd->members[role];
+	unsigned long deadline = jiffies + timeout, flags;
+	bool said = false;
+	u32 state;
+
+	if (READ_ONCE(m->state) == VRAID_MEMBER_REBUILDING)
+		vraid_member_fail(vd, role, "being replaced");
+	spin_lock_irqsave(&vd->state_lock, flags);
+	state = m->state;
+	spin_unlock_irqrestore(&vd->state_lock, flags);
+	if (state != VRAID_MEMBER_FAILED && state != VRAID_MEMBER_MISSING) {
+		snprintf(msg, len, "member %u (%s) is %s", role, m->name,
+			 vraid_member_state_name(state));
+		return -EBUSY;
+	}
+	/*
+	 * The failure (read under state_lock above, whoever wrote it) before
+	 * the count: pairs with smp_mb__after_atomic() in vraid_member_get(),
+	 * which orders them the other way round.  A get that this misses
+	 * sees the member failed and drops its count at once.
+	 */
+	smp_mb();
+	while (atomic_read(&m->nr_pending)) {
+		if (!said && timeout > VRAID_DRAIN_TIMEOUT_SPARE)
+			pr_info("%s: member %u (%s): waiting for %d I/O%s in flight to it\n",
+				vd->disk->disk_name, role, m->name,
+				atomic_read(&m->nr_pending),
+				atomic_read(&m->nr_pending) == 1 ? "" : "s");
+		said = true;
+		if (time_after(jiffies, deadline)) {
+			snprintf(msg, len,
+				 "member %u (%s) still has I/O in flight: try again when it completes or the device is gone",
+				 role, m->name);
+			return -EBUSY;
+		}
+		if (fatal_signal_pending(current)) {
+			snprintf(msg, len,
+				 "interrupted while member %u (%s) still had I/O in flight",
+				 role, m->name);
+			return -EINTR;
+		}
+		/*
+		 * Polled, as md polls rdev->nr_pending: the completions need
+		 * not look for a waiter, and a long wait is no hung task.
+		 */
+		msleep(20);
+	}
+	/*
+	 * The completions' last reads of the member come before the slot
+	 * changes: pairs with smp_mb__before_atomic() in vraid_member_put().
+	 */
+	smp_mb();
+	return 0;
+}
+
+/*
+ * Put the device @h in the place of member @role (failed, missing or
+ * rebuilding) and rebuild onto it; takes @h over, unless it fails.  The
+ * old device's I/O in flight drains first (vraid_vd_swap_drain(): EBUSY
+ * if it does not, and nothing changes).  The job under way is stopped
+ * (the rebuild restarts from the beginning, for every rebuilding member).
+ * Called with vraid_ctl_mutex held.
+ */
 int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 		     struct vraid_bdev_handle *h, char *msg, size_t len)
 {
@@ -613,24 +695,40 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 		snprintf(msg, len, "member %u (%s) is online", role, m->name);
 		return -EBUSY;
 	}
+	/* (the callers drained it already: then this returns at once) */
+	ret = vraid_vd_swap_drain(vd, role, VRAID_DRAIN_TIMEOUT, msg, len);
+	if (ret)
+		return ret;
 	vraid_job_halt(vd);
 	if (m->holder_linked)
 		bd_unlink_disk_holder(m->h.bdev, vd->disk);
 	m->holder_linked = false;
 	old = m->h;
-	/* The device first: I/O reaches a member only once it is writable. */
+	/*
+	 * A completion of the old device that is still to be looked at (a
+	 * stripe head's block) is stale from here on: it fails nothing
+	 * (vraid_member_fail_io() compares under state_lock) and its data
+	 * is not taken.
+	 */
+	spin_lock_irqsave(&vd->state_lock, flags);
+	WRITE_ONCE(m->gen, m->gen + 1);
+	spin_unlock_irqrestore(&vd->state_lock, flags);
 	vraid_bdev_move(&m->h, h);
 	m->dev = bdev->bd_dev;
 	m->dev_sectors = bdev_nr_sectors(bdev);
 	generate_random_uuid(m->uuid);
 	snprintf(m->name, sizeof(m->name), "%pg", bdev);
-	/* Pairs with the I/O path reading the state, then the device. */
-	smp_wmb();
+	m->spare_waits = false;
 	spin_lock_irqsave(&vd->state_lock, flags);
-	WRITE_ONCE(m->state, VRAID_MEMBER_REBUILDING);
+	/*
+	 * Publish: the device and the generation before the state that lets
+	 * I/O reach them; the release pairs with the acquire of the state in
+	 * vraid_member_get().
+	 */
+	smp_store_release(&m->state, VRAID_MEMBER_REBUILDING);
 	spin_unlock_irqrestore(&vd->state_lock, flags);
 	vraid_vd_update_state(vd);
-	/* The failed device got no I/O since it failed: let it go. */
+	/* Drained, and failed since: the old device has no I/O. */
 	vraid_bdev_close(&old);
 	if (!bd_link_disk_holder(bdev, vd->disk))
 		m->holder_linked = true;

@@ -30,10 +30,37 @@
  *    work on the write-back path, and a mutex for binding VDs and moving
  *    its tail (control plane, checkpoint); see the top of journal.c.
  *  - The I/O path takes no lock: the geometry is immutable while the VD
- *    exists; a member's device changes only when a failed member is
- *    replaced (vd.c: device first, then the state, so no I/O reaches the
- *    new device before it is set); statistics are per-CPU, in-flight bios
- *    are counted by a percpu_ref.
+ *    exists; statistics are per-CPU, in-flight VD bios are counted by a
+ *    percpu_ref.
+ *  - A member's device changes only when a replace or a hot spare puts a
+ *    new one in a failed, missing or rebuilding role (vraid_vd_swap_in(),
+ *    under vraid_ctl_mutex).  Two things make that safe without a lock on
+ *    the I/O path:
+ *
+ *    vraid_member.nr_pending counts the member I/O in flight to the
+ *    role's device: every bio vraid sends to a member (clones, stripe
+ *    head blocks, flushes, bitmap, metadata and job I/O, the journal's
+ *    replay) takes it with vraid_member_get() before it looks at the
+ *    member's state and device, and drops it with vraid_member_put() once
+ *    its completion is done with the member.  The get increments, then
+ *    (full barrier) reads the state; the swap fails the member, then
+ *    (full barrier) reads the count (vraid_member_drain()): one of them
+ *    sees the other, so once the swap has seen the count at zero with
+ *    the member failed, nothing is in flight to the old device and
+ *    nothing new can go there.  Only then does the role get its new
+ *    device; a drain that does not end within VRAID_DRAIN_TIMEOUT refuses
+ *    the swap (EBUSY), changing nothing.  The swap writes the device and
+ *    the generation, then the state with a release; the get reads the
+ *    state with an acquire, then the device and the generation.
+ *
+ *    vraid_member.gen, the slot's generation, goes up (under state_lock)
+ *    each time the role gets a new device.  Each member bio records the
+ *    generation it was issued under; a completion whose generation is no
+ *    longer the slot's is from the old device and is never applied to the
+ *    new one: no member failure (vraid_member_fail_io() compares under
+ *    state_lock), no data taken as read from the role, no statistics.
+ *    With the drain that cannot happen while a bio is in flight; it
+ *    guards the results used after the put (a stripe head's blocks).
  */
 #ifndef VRAID_H
 #define VRAID_H
@@ -62,6 +89,9 @@ struct vraid_member {
 	bool holder_linked;
 	u8 uuid[16];			/* member UUID in the metadata */
 	atomic_t inflight;		/* reads in flight, for read balancing */
+	atomic_t nr_pending;		/* member I/O in flight (top of file) */
+	u32 gen;			/* the slot's generation (top of file) */
+	bool spare_waits;		/* a spare waits for its drain (ctl.c) */
 	sector_t next_seq;		/* end of the last read sent here */
 	char name[BDEVNAME_SIZE];
 };
@@ -220,6 +250,15 @@ void vraid_note_write_policy(struct vraid_vd *vd);
 int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 			char *msg, size_t len);
 int vraid_vd_swap_check(struct vraid_vd *vd, struct block_device *bdev,
+			char *msg, size_t len);
+/*
+ * How long a replace waits for the I/O in flight to the device it takes
+ * out (vraid_vd_swap_drain()); a hot spare waits VRAID_DRAIN_TIMEOUT_SPARE
+ * and tries again later, so as not to hold the control plane.
+ */
+#define VRAID_DRAIN_TIMEOUT		(10 * HZ)
+#define VRAID_DRAIN_TIMEOUT_SPARE	(HZ / 2)
+int vraid_vd_swap_drain(struct vraid_vd *vd, u32 role, unsigned long timeout,
 			char *msg, size_t len);
 int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 		     struct vraid_bdev_handle *h, char *msg, size_t len);
@@ -398,6 +437,8 @@ void vraid_journal_busy_note(char *buf, size_t len);
 
 /* member.c */
 bool vraid_member_fail(struct vraid_vd *vd, u32 member, const char *why);
+bool vraid_member_fail_io(struct vraid_vd *vd, u32 member, u32 gen,
+			  const char *why);
 int vraid_member_fail_admin(struct vraid_vd *vd, u32 member, bool force,
 			    char *msg, size_t msglen);
 void vraid_vd_update_state(struct vraid_vd *vd);
@@ -422,6 +463,74 @@ static inline bool vraid_member_writable(struct vraid_vd *vd, u32 member)
 	u32 state = READ_ONCE(vd->members[member].state);
 
 	return state == VRAID_MEMBER_ONLINE || state == VRAID_MEMBER_REBUILDING;
+}
+
+/*
+ * The member states in which vraid_member_get() lets a bio through: reads
+ * go to Online members, writes and flushes to Online and Rebuilding ones;
+ * any state for levels without redundancy, whose members never change
+ * device, and for a wipe (the caller checks that there is a device).
+ */
+#define VRAID_MGET_ONLINE	BIT(VRAID_MEMBER_ONLINE)
+#define VRAID_MGET_WRITABLE	(BIT(VRAID_MEMBER_ONLINE) | \
+				 BIT(VRAID_MEMBER_REBUILDING))
+#define VRAID_MGET_ANY		U32_MAX
+
+/* Drop what vraid_member_get() took.  Any context. */
+static inline void vraid_member_put(struct vraid_vd *vd, u32 member)
+{
+	/*
+	 * Whatever the completion read of the member (its name, its
+	 * generation) is read before the count lets a swap reuse the slot:
+	 * pairs with the smp_mb() after vraid_member_drain()'s last read.
+	 */
+	smp_mb__before_atomic();
+	atomic_dec(&vd->members[member].nr_pending);
+}
+
+/*
+ * Take @member of @vd for one bio if its state is in @states (VRAID_MGET_*),
+ * and its generation into *@gen (if @gen).  Returns false, holding
+ * nothing, if the member may not take the bio now.  On true the caller
+ * sends it to vd->members[member].h.bdev, keeps *@gen with it and calls
+ * vraid_member_put() once its completion is done with the member.  The
+ * state is the one read here, not one read earlier: a member may fail,
+ * and its role get a new device, between a decision and the I/O.  Any
+ * context.
+ */
+static inline bool vraid_member_get(struct vraid_vd *vd, u32 member,
+				    u32 states, u32 *gen)
+{
+	struct vraid_member *m = &vd->members[member];
+	u32 state;
+
+	atomic_inc(&m->nr_pending);
+	/*
+	 * The count before the state: pairs with the smp_mb() between the
+	 * failure and the count in vraid_member_drain().  Either the drain
+	 * sees this count and waits for it, or this sees the member failed.
+	 */
+	smp_mb__after_atomic();
+	/*
+	 * Acquire: the device and the generation are read after the state
+	 * that allows them; pairs with the release that publishes a new
+	 * device as Rebuilding (vraid_vd_swap_in()).
+	 */
+	state = smp_load_acquire(&m->state);
+	if (unlikely(!(states & BIT(state)))) {
+		vraid_member_put(vd, member);
+		return false;
+	}
+	if (gen)
+		*gen = READ_ONCE(m->gen);
+	return true;
+}
+
+/* Was a bio issued under @gen sent to the device @member holds now? */
+static inline bool vraid_member_current(struct vraid_vd *vd, u32 member,
+					u32 gen)
+{
+	return READ_ONCE(vd->members[member].gen) == gen;
 }
 
 /* job.c */
