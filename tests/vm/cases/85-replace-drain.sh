@@ -38,11 +38,10 @@ table() {
 	dmsetup resume "$1" || fail "dmsetup resume $1"
 }
 
-# inflight NAME: I/O in flight on /dev/mapper/NAME (reads + writes)
+# inflight NAME: bios NAME's dm-delay holds (reads + writes + flushes;
+# 0 when it holds nothing or is not a delay)
 inflight() {
-	local minor
-	minor=$(dmsetup info -c --noheadings -o minor "$1" | tr -d ' ')
-	awk '{ print $1 + $2 }' "/sys/block/dm-$minor/inflight"
+	dmsetup status "$1" | awk '$3 == "delay" { n = $4 + $5 + $6 } END { print n + 0 }'
 }
 
 # hold NAME: NAME (a member, over /dev/mapper/x_NAME) holds every bio
