@@ -643,6 +643,7 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 	/* An interrupted init or resync goes on after the rebuild. */
 	if (vd->job.saved_type == VRAID_JOB_REBUILD)
 		vd->job.saved_type = VRAID_JOB_NONE;
+	vraid_job_unhalt(vd);
 	if (vraid_job_start(vd, VRAID_JOB_REBUILD, 0, msg, len))
 		pr_warn("%s: rebuild not started: %s\n", vd->disk->disk_name,
 			msg);
