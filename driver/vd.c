@@ -730,6 +730,19 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 		role_of[i] = mds[i].role;
 	}
 
+	/*
+	 * One VD per UUID: the journal keys its records by it.  A second
+	 * set of members that says it is a VD which runs already is a copy
+	 * (a cloned disk, a replaced member's old metadata).
+	 */
+	if (vraid_find_uuid(best->vd_uuid)) {
+		snprintf(msg, len,
+			 "%pg belongs to %s, which runs already (a copy of its members?): not assembled",
+			 h[best - mds].bdev,
+			 vraid_find_uuid(best->vd_uuid)->disk->disk_name);
+		ret = -EEXIST;
+		goto out;
+	}
 	/* The VD as the newest metadata describes it. */
 	ret = vraid_layout_init(&vd->geom, best->level, best->nr_members,
 				best->level == VRAID_LEVEL_JBOD ? 0 :

@@ -212,6 +212,7 @@ int vraid_idr_alloc(struct vraid_vd *vd);
 void vraid_spare_kick(void);
 void vraid_bind_all(void);
 void vraid_idr_remove(int index);
+struct vraid_vd *vraid_find_uuid(const u8 *uuid);
 
 /* vd.c */
 int vraid_vd_create(struct vraid_create *c);
