@@ -986,6 +986,20 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 	bool drop = false;
 	int ret;
 
+	/*
+	 * Away from write-back, the cache's dirty data (and, from wb, the
+	 * journal's copy of it) is let go once it is out: if it cannot be
+	 * written now, nothing changes and the request fails.
+	 */
+	if (p->set_mask & VRAID_SET_WRITE &&
+	    p->write_policy != vd->write_policy &&
+	    vd->write_policy != VRAID_WRITE_THROUGH && vd->cache &&
+	    (vraid_cache_write_out(vd) || vraid_members_flush(vd))) {
+		snprintf(msg, len,
+			 "%s: %lu KiB of cached writes cannot be written to the members: the write policy stays as it is",
+			 dn, vraid_cache_dirty_pages(vd) << (PAGE_SHIFT - 10));
+		return -EIO;
+	}
 	if (p->set_mask & VRAID_SET_ACCESS &&
 	    p->access_policy != vd->access_policy) {
 		WRITE_ONCE(vd->access_policy, p->access_policy);
