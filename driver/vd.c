@@ -631,6 +631,9 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 	spin_unlock_irqrestore(&vd->state_lock, flags);
 	vraid_vd_update_state(vd);
 	/* The failed device got no I/O since it failed: let it go. */
+	if (old.bdev && vraid_md_wipe_dev(old.bdev))
+		pr_info("%s: %pg: its vraid metadata could not be erased: it is stale (older generation)\n",
+			vd->disk->disk_name, old.bdev);
 	vraid_bdev_close(&old);
 	if (!bd_link_disk_holder(bdev, vd->disk))
 		m->holder_linked = true;
