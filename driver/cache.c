@@ -1029,7 +1029,10 @@ static void vraid_atomic_max(atomic_t *a, int v)
  * not consumed by the first one to see it); a stop refuses to go on.  The
  * block device's mapping records the error too, so that each opener's
  * next fsync() of the VD reports it once (errseq_t, as the page cache
- * reports writeback errors).
+ * reports writeback errors) — unless the VD is bound to the journal:
+ * then its records hold the data (a flush does not drain the cache, and
+ * no checkpoint moves the tail past them while it fails), nothing is
+ * lost, and fsync has nothing to report.
  */
 static void vraid_destage_endio(struct bio *bio)
 {
@@ -1062,16 +1065,20 @@ static void vraid_destage_endio(struct bio *bio)
 		l->busy &= ~bit;
 		l->stale &= ~bit;
 	}
-	if (failed && l->dirty)
-		l->stamp = jiffies;	/* tried again once it aged anew */
 	/*
 	 * Once the last bio of this destage of the line is done, what the
 	 * line held when it started is on the members: a flush of an epoch
 	 * up to that one no longer waits for pages rewritten since, and
 	 * what is dirty now became dirty since it was taken (else the age
 	 * rule would take a line written over and over at every pass).
+	 * Not after a failure: the line keeps its epoch, so every flush
+	 * and every write held back for it still waits for its old data,
+	 * and its age restarts, so the background destage tries it again
+	 * after VRAID_DESTAGE_AGE, not in a loop.
 	 */
-	if (l->dirty && !l->busy) {
+	if (failed && l->dirty)
+		l->stamp = jiffies;
+	else if (l->dirty && !l->busy) {
 		if ((int)(d->epoch - l->epoch) > 0)
 			l->epoch = d->epoch;
 		if (time_before(l->stamp, d->taken))
@@ -1090,8 +1097,10 @@ static void vraid_destage_endio(struct bio *bio)
 		atomic_set(&c->dfailing, 1);
 		smp_mb__before_atomic();	/* dfailing before the count */
 		atomic_inc(&c->dfails);
-		mapping_set_error(vraid_bdev_mapping(d->vd->disk->part0),
-				  -EIO);
+		/* a bound VD's journal holds the data: nothing is lost yet */
+		if (!READ_ONCE(d->vd->jbound))
+			mapping_set_error(vraid_bdev_mapping(d->vd->disk->part0),
+					  -EIO);
 	}
 	this_cpu_add(d->vd->stats->cache_destaged, clean - filled);
 	bio_put(bio);
@@ -1631,8 +1640,8 @@ static void vraid_destage_age(struct work_struct *w)
 int vraid_cache_drain(struct vraid_vd *vd)
 {
 	struct vraid_cache *c = vd->cache;
+	u32 e, from = 0;
 	int fails;
-	u32 e;
 
 	if (!c)
 		return 0;
@@ -1641,55 +1650,48 @@ int vraid_cache_drain(struct vraid_vd *vd)
 		atomic_set(&c->dfailing, 0);
 		return 0;
 	}
-	{
-		u32 from = 0;
+	/*
+	 * The background destage starts nothing more now; what it has in
+	 * flight ends first, so that a failure this drain counts is one of
+	 * the writes it tried itself.
+	 */
+	atomic_inc(&c->draining);
+	wait_event(c->dwait, !atomic_read(&c->destaging));
+	fails = atomic_read(&c->dfails);
+	smp_mb__after_atomic();		/* the count before dfailing */
+	e = atomic_inc_return(&c->epoch);
+	vraid_atomic_max(&c->dtarget, e);
+	for (;;) {
+		struct vraid_dpass p = { .below = e, .old = true };
+		int room = vraid_destage_room(c), busy;
+		bool failed = atomic_read(&c->dfails) != fails;
 
-		/*
-		 * The background destage starts nothing more now; what it
-		 * has in flight ends first, so that a failure this drain
-		 * counts is one of the writes it tried itself.
-		 */
-		atomic_inc(&c->draining);
-		wait_event(c->dwait, !atomic_read(&c->destaging));
-		fails = atomic_read(&c->dfails);
-		smp_mb__after_atomic();		/* the count before dfailing */
-		e = atomic_inc_return(&c->epoch);
-		vraid_atomic_max(&c->dtarget, e);
-		for (;;) {
-			struct vraid_dpass p = { .below = e, .old = true };
-			int room = vraid_destage_room(c), busy;
-
-			/* a page failed again: no more passes, report it */
-			if (atomic_read(&c->dfails) != fails)
-				room = 0;
-			if (room > 0) {
-				p.max = room;
-				from += vraid_destage_pass(vd, from, &p);
-			}
-			/*
-			 * what it started is old and dirty until it
-			 * completes; a row fill may still add to it
-			 */
-			if (!p.started && !atomic_read(&c->dfilling) &&
-			    ((room <= 0 && atomic_read(&c->dfails) != fails &&
-			      !atomic_read(&c->destaging)) ||
-			     !vraid_cache_old_dirty(c, e)))
-				break;
-			/* a completion makes room, or lines busy come free */
-			busy = atomic_read(&c->destaging) +
-			       atomic_read(&c->dfilling);
-			if (busy)
-				wait_event_timeout(c->dwait,
-						   atomic_read(&c->destaging) +
-						   atomic_read(&c->dfilling) <
-						   busy, HZ / 10);
-			else
-				cond_resched();
+		/* a page failed again: no more passes, report it */
+		if (room > 0 && !failed) {
+			p.max = room;
+			from += vraid_destage_pass(vd, from, &p);
 		}
-		/* what the destage work left meanwhile */
-		if (atomic_dec_and_test(&c->draining))
-			vraid_destage_kick(c);
+		/*
+		 * what it started is old and dirty until it completes; a
+		 * row fill may still add to it
+		 */
+		if (!p.started && !atomic_read(&c->dfilling) &&
+		    (failed ? !atomic_read(&c->destaging) :
+			      !vraid_cache_old_dirty(c, e)))
+			break;
+		/* a completion makes room, or lines busy come free */
+		busy = atomic_read(&c->destaging) + atomic_read(&c->dfilling);
+		if (busy)
+			wait_event_timeout(c->dwait,
+					   atomic_read(&c->destaging) +
+					   atomic_read(&c->dfilling) < busy,
+					   HZ / 10);
+		else
+			cond_resched();
 	}
+	/* what the destage work left meanwhile */
+	if (atomic_dec_and_test(&c->draining))
+		vraid_destage_kick(c);
 	if (atomic_read(&c->dfails) != fails)
 		return -EIO;
 	/* every page dirty before it began is out, the failed ones too */

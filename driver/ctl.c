@@ -222,6 +222,19 @@ static int vraid_ctl_fail_member(void *buf)
 	return -ENODEV;
 }
 
+/* The running VD of UUID @uuid, or NULL.  vraid_ctl_mutex held. */
+struct vraid_vd *vraid_find_uuid(const u8 *uuid)
+{
+	struct vraid_vd *vd;
+	int id;
+
+	lockdep_assert_held(&vraid_ctl_mutex);
+	idr_for_each_entry(&vraid_idr, vd, id)
+		if (!memcmp(vd->uuid, uuid, sizeof(vd->uuid)))
+			return vd;
+	return NULL;
+}
+
 static bool vraid_name_taken(const char *name)
 {
 	struct vraid_vd *vd;

@@ -2541,6 +2541,21 @@ int vraid_journal_detach(bool released, char *msg, size_t len)
 		return -ENOENT;
 	}
 	mutex_lock(&j->vds_mutex);
+	/*
+	 * The unbinds let the records go once each VD's data is out: if a
+	 * VD's cannot be written now, the journal stays as it is.
+	 */
+	list_for_each_entry(vd, &j->vds, jnode) {
+		if (vraid_cache_write_out(vd) || vraid_members_flush(vd)) {
+			mutex_unlock(&j->vds_mutex);
+			snprintf(msg, len,
+				 "%s: %lu KiB of cached writes cannot be written to the members: the journal stays attached",
+				 vd->disk->disk_name,
+				 vraid_cache_dirty_pages(vd) <<
+				 (PAGE_SHIFT - 10));
+			return -EIO;
+		}
+	}
 	while ((vd = list_first_entry_or_null(&j->vds, struct vraid_vd,
 					      jnode)))
 		vraid_junbind_locked(j, vd, true);

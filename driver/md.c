@@ -6,9 +6,10 @@
  * vd->md_lock serialises the writers.
  *
  * Each member gets copy A, then copy B, each written with FUA and waited
- * for before the next, so a torn write can damage at most one copy; copy
- * A also with PREFLUSH, so that what the record describes (a rebuild
- * checkpoint) is on the media before the record.
+ * for before the next, so a torn write can damage at most one copy.
+ * Every member flushes its cache before the first copy is written, so
+ * that what the record describes (a rebuild checkpoint, a clean stop) is
+ * on every member's media before any member holds the record.
  */
 #include <linux/blkdev.h>
 #include <linux/bio.h>
@@ -31,6 +32,31 @@ static int vraid_md_io(struct block_device *bdev, sector_t sector,
 	__bio_add_page(&bio, page, VRAID_MD_BLOCK, 0);
 	ret = submit_bio_wait(&bio);
 	bio_uninit(&bio);
+	return ret;
+}
+
+/*
+ * Zero both metadata copies of @bdev, a device that leaves a VD while it
+ * runs (a replaced member): its record would otherwise still say it is
+ * the member of that role, and once the VD's own members are gone (a
+ * delete), assembly would bring a stale VD back from it.  Best effort: a
+ * failed device may take no write, and is then recognised as stale by
+ * its older generation while the VD's members exist.
+ */
+int vraid_md_wipe_dev(struct block_device *bdev)
+{
+	static const sector_t copies[] = { VRAID_MD_COPY_A, VRAID_MD_COPY_B };
+	struct page *page;
+	int ret = 0;
+	u32 c;
+
+	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!page)
+		return -ENOMEM;
+	for (c = 0; c < ARRAY_SIZE(copies) && !ret; c++)
+		ret = vraid_md_io(bdev, copies[c], page,
+				  REQ_OP_WRITE | REQ_SYNC | REQ_FUA);
+	__free_page(page);
 	return ret;
 }
 

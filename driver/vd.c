@@ -728,7 +728,13 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 	smp_store_release(&m->state, VRAID_MEMBER_REBUILDING);
 	spin_unlock_irqrestore(&vd->state_lock, flags);
 	vraid_vd_update_state(vd);
-	/* Drained, and failed since: the old device has no I/O. */
+	/*
+	 * Drained, and failed since: the old device has no I/O but this
+	 * erase (through our own handle, not the role's), then let it go.
+	 */
+	if (old.bdev && vraid_md_wipe_dev(old.bdev))
+		pr_info("%s: %pg: its vraid metadata could not be erased: it is stale (older generation)\n",
+			vd->disk->disk_name, old.bdev);
 	vraid_bdev_close(&old);
 	if (!bd_link_disk_holder(bdev, vd->disk))
 		m->holder_linked = true;
@@ -741,6 +747,7 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 	/* An interrupted init or resync goes on after the rebuild. */
 	if (vd->job.saved_type == VRAID_JOB_REBUILD)
 		vd->job.saved_type = VRAID_JOB_NONE;
+	vraid_job_unhalt(vd);
 	if (vraid_job_start(vd, VRAID_JOB_REBUILD, 0, msg, len))
 		pr_warn("%s: rebuild not started: %s\n", vd->disk->disk_name,
 			msg);
@@ -827,6 +834,19 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 		role_of[i] = mds[i].role;
 	}
 
+	/*
+	 * One VD per UUID: the journal keys its records by it.  A second
+	 * set of members that says it is a VD which runs already is a copy
+	 * (a cloned disk, a replaced member's old metadata).
+	 */
+	if (vraid_find_uuid(best->vd_uuid)) {
+		snprintf(msg, len,
+			 "%pg belongs to %s, which runs already (a copy of its members?): not assembled",
+			 h[best - mds].bdev,
+			 vraid_find_uuid(best->vd_uuid)->disk->disk_name);
+		ret = -EEXIST;
+		goto out;
+	}
 	/* The VD as the newest metadata describes it. */
 	ret = vraid_layout_init(&vd->geom, best->level, best->nr_members,
 				best->level == VRAID_LEVEL_JBOD ? 0 :
@@ -1070,6 +1090,20 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 	bool drop = false;
 	int ret;
 
+	/*
+	 * Away from write-back, the cache's dirty data (and, from wb, the
+	 * journal's copy of it) is let go once it is out: if it cannot be
+	 * written now, nothing changes and the request fails.
+	 */
+	if (p->set_mask & VRAID_SET_WRITE &&
+	    p->write_policy != vd->write_policy &&
+	    vd->write_policy != VRAID_WRITE_THROUGH && vd->cache &&
+	    (vraid_cache_write_out(vd) || vraid_members_flush(vd))) {
+		snprintf(msg, len,
+			 "%s: %lu KiB of cached writes cannot be written to the members: the write policy stays as it is",
+			 dn, vraid_cache_dirty_pages(vd) << (PAGE_SHIFT - 10));
+		return -EIO;
+	}
 	if (p->set_mask & VRAID_SET_ACCESS &&
 	    p->access_policy != vd->access_policy) {
 		WRITE_ONCE(vd->access_policy, p->access_policy);

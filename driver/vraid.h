@@ -130,6 +130,12 @@ struct vraid_vd_job {
 	bool paused;
 	bool stop;			/* asked to end */
 	bool halting;			/* ... because the VD goes away */
+	/*
+	 * No job may start (job_lock): vraid_job_halt() until
+	 * vraid_job_unhalt(), so that the job that ends cannot start the
+	 * next one (a rebuild's init) behind the halt's back.
+	 */
+	bool halted;
 	u32 rate_kib;			/* KiB/s per member, 0 = no limit */
 	u64 pos;			/* member sectors done */
 	u64 total;
@@ -236,6 +242,7 @@ int vraid_idr_alloc(struct vraid_vd *vd);
 void vraid_spare_kick(void);
 void vraid_bind_all(void);
 void vraid_idr_remove(int index);
+struct vraid_vd *vraid_find_uuid(const u8 *uuid);
 
 /* vd.c */
 int vraid_vd_create(struct vraid_create *c);
@@ -280,6 +287,7 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 		       size_t msglen);
 void vraid_md_work(struct work_struct *work);
 struct vraid_md;
+int vraid_md_wipe_dev(struct block_device *bdev);
 int vraid_md_read(struct block_device *bdev, struct vraid_md *md, char *msg,
 		  size_t msglen);
 
@@ -539,6 +547,7 @@ int vraid_job_start(struct vraid_vd *vd, u32 type, u64 from, char *msg,
 int vraid_job_ctl(struct vraid_vd *vd, u32 action, u32 rate_kib, char *msg,
 		  size_t msglen);
 void vraid_job_halt(struct vraid_vd *vd);
+void vraid_job_unhalt(struct vraid_vd *vd);
 void vraid_job_init(struct vraid_vd *vd);
 void vraid_job_fill_info(struct vraid_vd *vd, struct vraid_info *info);
 

@@ -9,9 +9,12 @@
 # reads back.  Then a member that fails writes under dirty data (its dm
 # table swapped to the error target): every fsync of the VD fails, not
 # only the first (the error is sticky while the data is not out), stop
-# fails, names the dirty data and leaves the VD running with it; once
+# fails, names the dirty data and leaves the VD running with it, and so
+# does a change of write policy to wt; once
 # the member is back the same data goes out, fsync succeeds again, stop
-# succeeds and the data reads back after assembly.
+# succeeds and the data reads back after assembly.  With wb and the
+# journal (which holds the writes) stop and the journal's detach are
+# refused until the member is back.
 # vm: --nvme 5
 # timeout: 600
 . "$(dirname "$0")/../lib.sh"
@@ -89,12 +92,23 @@ for i in 1 2 3; do
 	vd_fsync $vd && fail "fsync $i of $vd succeeded with a member failing writes"
 done
 echo "three fsyncs failed, $(dirty_kib $vd) KiB still dirty"
+# a write the cache does not take (512 bytes), over data it cannot write
+# out, fails: sent around, it would be overwritten by the older cached
+# data once that goes out
+dd if=/dev/zero of=$vd bs=512 count=1 seek=8 oflag=direct 2>/dev/null &&
+	fail "a 512-byte write over dirty data that cannot be written out succeeded"
 [ "$(dirty_kib $vd)" -gt 0 ] || fail "the failed write-out dropped the dirty data"
 expect_fail vraidctl stop $vd
 expect_msg "cannot be written|KiB"
 [ -b $vd ] || fail "$vd is gone after a stop that failed"
 [ "$(vd_attr $vd state)" != "" ] || fail "no state for $vd"
 echo "stop refused: $ERR"
+# nor does a change of write policy let the data go
+expect_fail vraidctl set $vd write-policy=wt
+expect_msg "cannot be written"
+[ "$(vd_attr $vd write_policy)" = always-write-back ] ||
+	fail "write policy $(vd_attr $vd write_policy) after a refused change"
+[ "$(dirty_kib $vd)" -gt 0 ] || fail "the refused policy change dropped the dirty data"
 # the member comes back: the same data goes out.  The first fsync
 # reports the failures of stop's write-out, which no opener saw yet
 # (errseq_t: once, to the next fsync, which then sends no flush); the
@@ -108,5 +122,28 @@ vd=$(stop_assemble $vd $m0 /dev/mapper/e81)
 	fail "the data differs after the member came back, stop and assembly"
 vraidctl delete "$vd" >/dev/null 2>&1 ||
 	vraidctl delete --force "$vd" >/dev/null || fail "delete $vd"
+
+# The same with wb and the journal: the journal holds the data, but
+# neither stop nor the journal's detach may let it go while the member
+# fails writes (and no checkpoint moves its tail).
+wipe_members $m0 /dev/mapper/e81 $jdev
+vraidctl controller journal $jdev --force >/dev/null || fail "controller journal $jdev"
+vd=$(vd_create --level 0 --strip 16K --write-policy wb $m0 /dev/mapper/e81)
+dmsetup suspend e81
+echo "0 $sz error" | dmsetup load e81
+dmsetup resume e81
+dd if=$data of=$vd bs=1M 2>/dev/null || fail "dd to $vd"
+expect_fail vraidctl stop $vd
+expect_msg "cannot be written"
+expect_fail vraidctl controller journal none
+expect_msg "cannot be written|stays attached"
+echo "wb: stop and detach refused: $ERR"
+dm_release e81 $m1
+vd=$(stop_assemble $vd $m0 /dev/mapper/e81)
+[ "$(readback $vd)" = "$want" ] ||
+	fail "wb: the data differs after the member came back, stop and assembly"
+vraidctl delete "$vd" >/dev/null 2>&1 ||
+	vraidctl delete --force "$vd" >/dev/null || fail "delete $vd"
+vraidctl controller journal none >/dev/null || fail "journal detach"
 dmsetup remove e81
 echo "ok"
