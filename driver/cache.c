@@ -135,6 +135,7 @@ struct vraid_cline {
 	u16 busy;			/* dirty pages a destage is writing */
 	u16 stale;			/* busy pages a later write went around */
 	u16 filled;			/* dirty pages a row fill inserted */
+	u16 failed;			/* dirty pages whose destage failed */
 	u8 fill;			/* VRAID_DFILL_*: see "Row fill" */
 	u16 fgen;			/* the fill RUNNING on it */
 	u32 epoch;			/* see "Write-back" at the top */
@@ -230,6 +231,20 @@ MODULE_PARM_DESC(cache_mib,
 
 static unsigned long vraid_cache_limit;		/* pages */
 static atomic_long_t vraid_dirty_all;		/* dirty pages, all VDs */
+/*
+ * ... of them, pages whose destage failed (struct vraid_cline.failed, not
+ * filled): they stay until they can be written, and do not count
+ * towards the dirty bounds, so that one failing VD cannot hold every
+ * other VD's writers at the bound ("Write-out errors").
+ */
+static atomic_long_t vraid_dirty_failed;
+
+/* Dirty pages that count towards the bounds: all, but the failed. */
+static long vraid_dirty_bound(void)
+{
+	return atomic_long_read(&vraid_dirty_all) -
+	       atomic_long_read(&vraid_dirty_failed);
+}
 static DECLARE_WAIT_QUEUE_HEAD(vraid_cache_wwait);	/* writers at the limit */
 static struct vraid_shrinker vraid_cache_shrinker;
 /*
@@ -307,7 +322,12 @@ static u32 vraid_cline_drop(struct vraid_cache *c, struct vraid_cbucket *b,
 	mask &= l->valid & ~l->busy;
 	d = mask & l->dirty;
 	if (d) {
+		u16 f = d & l->failed & ~l->filled;
+
 		/* a write went around dirty data (only a concurrent one) */
+		if (f)
+			atomic_long_sub(hweight16(f), &vraid_dirty_failed);
+		l->failed &= ~d;
 		l->dirty &= ~d;
 		if (!l->dirty)
 			b->ndirty--;
@@ -1013,26 +1033,51 @@ static void vraid_atomic_max(atomic_t *a, int v)
 }
 
 /*
- * Write-out errors.  A destage write that fails leaves its pages dirty in
- * the cache: the cache is then the only holder of data the VD
- * acknowledged, and dropping it would lose that write silently.  (Its
- * pages are stale by its own write; no write that came after the page
- * was dirty went around it: vraid_cache_conflict() held it back for the
- * destage, which it now fails with, below.)  The
- * line's age restarts, so the background destage tries it again after
- * VRAID_DESTAGE_AGE, not in a loop.  From the first failure until a drain
- * gets every old page out (dfailing), new writes go around the cache and
- * every drain (a flush, a stop, a checkpoint, a policy change) tries the
- * failed pages once more and fails with -EIO if one fails again: a flush
- * completes without error only once every write before it is on the
- * members, however many flushes failed before it (the error is sticky,
- * not consumed by the first one to see it); a stop refuses to go on.  The
- * block device's mapping records the error too, so that each opener's
- * next fsync() of the VD reports it once (errseq_t, as the page cache
- * reports writeback errors) — unless the VD is bound to the journal:
- * then its records hold the data (a flush does not drain the cache, and
- * no checkpoint moves the tail past them while it fails), nothing is
- * lost, and fsync has nothing to report.
+ * Record a write-out error for the next fsync() of every opener of the
+ * VD or of any of its partitions (a failed page cannot be told to one of
+ * them).  Any context.
+ */
+static void vraid_cache_report_error(struct gendisk *disk)
+{
+	struct block_device *part;
+	unsigned long idx;
+
+	xa_for_each(&disk->part_tbl, idx, part)
+		mapping_set_error(vraid_bdev_mapping(part), -EIO);
+}
+
+/*
+ * Write-out errors.
+ *
+ * A destage write that fails leaves its pages dirty in the cache, marked
+ * failed (struct vraid_cline.failed): the cache is then the only holder
+ * of data the VD acknowledged, and dropping it would lose that write
+ * silently.  Its pages are stale by its own write; no write that came
+ * after they were dirty went around them: vraid_cache_conflict() held it
+ * back for their destage, and vraid_defer_work() fails it now.
+ *
+ * A line with failed pages keeps its epoch, so every flush and every
+ * held-back bio still waits for its old data, and restarts its age: the
+ * background destage tries it again after VRAID_DESTAGE_AGE, a drain at
+ * once.  A page is no longer failed once it is written, rewritten (new
+ * data supersedes it) or dropped.  Failed pages do not count towards the
+ * dirty bounds (vraid_dirty_bound()): they occupy cache memory, but the
+ * writers of other VDs do not wait for them.
+ *
+ * From the first failure until a drain gets every old page out
+ * (dfailing), new writes go around the cache, and every drain (a flush,
+ * a stop, a checkpoint, a policy change) tries the failed pages once more
+ * and fails with -EIO if one fails again: a flush completes without error
+ * only once every write before it is on the members, however many
+ * flushes failed before it (the error is sticky, not consumed by the
+ * first one to see it); a stop or a policy change refuses to go on.
+ *
+ * The block devices' mappings record the error too, so that each
+ * opener's next fsync() of the VD or a partition reports it once
+ * (errseq_t, as the page cache reports writeback errors); not for a VD
+ * bound to the journal, whose records hold the data (its flush does not
+ * drain the cache, and no checkpoint moves the tail past them while the
+ * data fails): nothing is lost, fsync has nothing to report.
  */
 static void vraid_destage_endio(struct bio *bio)
 {
@@ -1042,6 +1087,7 @@ static void vraid_destage_endio(struct bio *bio)
 	struct vraid_cline *l;
 	unsigned long flags;
 	u32 clean = 0, filled = 0, i;
+	long nfailed = 0;
 	u16 drop = 0;
 	bool failed = bio->bi_status != BLK_STS_OK;
 
@@ -1052,6 +1098,13 @@ static void vraid_destage_endio(struct bio *bio)
 
 		if (!(d->mask & bit))
 			continue;
+		/* (a page rewritten meanwhile is the new data's, not failed) */
+		if (l->page[i] == d->page[i] &&
+		    failed != !!(l->failed & bit)) {
+			l->failed ^= bit;
+			if (!(l->filled & bit))
+				nfailed += failed ? 1 : -1;
+		}
 		/* not rewritten while it was written out */
 		if (l->page[i] == d->page[i] && !failed) {
 			l->dirty &= ~bit;
@@ -1071,12 +1124,12 @@ static void vraid_destage_endio(struct bio *bio)
 	 * up to that one no longer waits for pages rewritten since, and
 	 * what is dirty now became dirty since it was taken (else the age
 	 * rule would take a line written over and over at every pass).
-	 * Not after a failure: the line keeps its epoch, so every flush
+	 * Not while a page of it failed (another bio of the same destage
+	 * may succeed after it): the line keeps its epoch, so every flush
 	 * and every write held back for it still waits for its old data,
-	 * and its age restarts, so the background destage tries it again
-	 * after VRAID_DESTAGE_AGE, not in a loop.
+	 * and its age restarts.
 	 */
-	if (failed && l->dirty)
+	if (l->dirty & l->failed)
 		l->stamp = jiffies;
 	else if (l->dirty && !l->busy) {
 		if ((int)(d->epoch - l->epoch) > 0)
@@ -1093,14 +1146,15 @@ static void vraid_destage_endio(struct bio *bio)
 	for (i = 0; i < VRAID_CLINE_PAGES; i++)
 		if (d->mask & (1U << i))
 			put_page(d->page[i]);
+	if (nfailed)
+		atomic_long_add(nfailed, &vraid_dirty_failed);
 	if (failed) {
 		atomic_set(&c->dfailing, 1);
 		smp_mb__before_atomic();	/* dfailing before the count */
 		atomic_inc(&c->dfails);
 		/* a bound VD's journal holds the data: nothing is lost yet */
 		if (!READ_ONCE(d->vd->jbound))
-			mapping_set_error(vraid_bdev_mapping(d->vd->disk->part0),
-					  -EIO);
+			vraid_cache_report_error(d->vd->disk);
 	}
 	this_cpu_add(d->vd->stats->cache_destaged, clean - filled);
 	bio_put(bio);
@@ -1448,6 +1502,11 @@ static void vraid_destage_bucket(struct vraid_vd *vd, struct vraid_cbucket *b,
 			if (!l->dirty || l->busy ||
 			    (p->dfill && l->fill == VRAID_DFILL_RUNNING))
 				continue;
+			/* failed: again once it aged, or in a drain */
+			if ((l->dirty & l->failed) && !p->old &&
+			    time_before(jiffies,
+					l->stamp + VRAID_DESTAGE_AGE))
+				continue;
 			if (!p->all && (int)(l->epoch - p->below) >= 0 &&
 			    (p->old ||
 			     time_before(jiffies, l->stamp + VRAID_DESTAGE_AGE)))
@@ -1613,7 +1672,7 @@ static void vraid_destage_work(struct work_struct *w)
 		return;
 	vraid_cache_limits_now(READ_ONCE(vraid_cache_limit), &lim);
 	p.below = atomic_read(&c->dtarget);
-	p.all = atomic_long_read(&vraid_dirty_all) > lim.dirty_bg ||
+	p.all = vraid_dirty_bound() > lim.dirty_bg ||
 		!vraid_wback(vd);
 	p.max = room;
 	c->dclock += vraid_destage_pass(vd, c->dclock, &p);
@@ -1653,10 +1712,12 @@ int vraid_cache_drain(struct vraid_vd *vd)
 	/*
 	 * The background destage starts nothing more now; what it has in
 	 * flight ends first, so that a failure this drain counts is one of
-	 * the writes it tried itself.
+	 * the writes it tried itself.  A second at most: held-back bios and
+	 * other drains may keep destages in flight, and a failure of one of
+	 * theirs only makes this drain report an error a little early.
 	 */
 	atomic_inc(&c->draining);
-	wait_event(c->dwait, !atomic_read(&c->destaging));
+	wait_event_timeout(c->dwait, !atomic_read(&c->destaging), HZ);
 	fails = atomic_read(&c->dfails);
 	smp_mb__after_atomic();		/* the count before dfailing */
 	e = atomic_inc_return(&c->epoch);
@@ -1804,7 +1865,9 @@ static void vraid_defer_work(struct work_struct *w)
 						   HZ / 10);
 			}
 			if (failed) {
-				bio_io_error(bio);
+				/* (a bound VD's: no INVALIDATE for it) */
+				if (!vraid_journal_bypass_abort(bio))
+					bio_io_error(bio);
 				continue;
 			}
 			vraid_engine_submit(vd, bio,
@@ -1835,6 +1898,7 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	u64 sector = bio->bi_iter.bi_sector, first = vraid_lno(sector);
 	u32 n = bio->bi_iter.bi_size >> PAGE_SHIFT;
 	u32 i, j, nl, got, newdirty = 0, unfilled = 0, replaced = 0;
+	u32 unfailed = 0;
 	unsigned long start;
 	bool jw, ja = false, ok, admit_waited = false;
 
@@ -1878,15 +1942,14 @@ again:
 	}
 	nl = vraid_lno(vraid_psec(sector, n) - 1) - first + 1;
 	vraid_cache_limits_now(READ_ONCE(vraid_cache_limit), &lim);
-	if (atomic_long_read(&vraid_dirty_all) + n > lim.dirty_high) {
+	if (vraid_dirty_bound() + n > lim.dirty_high) {
 		this_cpu_inc(vd->stats->cache_dirty_waits);
 		do {
 			vraid_destage_kick(c);
 			wait_event_timeout(vraid_cache_wwait,
-					   atomic_long_read(&vraid_dirty_all) +
-					   n <= lim.dirty_high, HZ / 10);
-		} while (atomic_long_read(&vraid_dirty_all) + n >
-			 lim.dirty_high);
+					   vraid_dirty_bound() + n <=
+					   lim.dirty_high, HZ / 10);
+		} while (vraid_dirty_bound() + n > lim.dirty_high);
 	}
 	if (!vraid_cache_reserve(n)) {
 		if (jw)
@@ -1955,6 +2018,12 @@ again:
 				put_page(l->page[p]);
 				replaced++;
 			}
+			/* new data: what failed to go out is superseded */
+			if (l->failed & bit) {
+				l->failed &= ~bit;
+				if (!(l->filled & bit))
+					unfailed++;
+			}
 			l->page[p] = pages[i];
 			l->valid |= bit;
 			l->ra &= ~bit;
@@ -1975,11 +2044,13 @@ again:
 			kmem_cache_free(vraid_cline_slab, spare[j]);
 	atomic_long_sub(replaced, &c->pages);
 	atomic_long_sub(replaced, &vraid_cache_used);
+	if (unfailed)
+		atomic_long_sub(unfailed, &vraid_dirty_failed);
 	atomic_long_add(newdirty, &c->dirty);
 	atomic_long_sub(unfilled, &c->filled);
 	atomic_long_add(newdirty + unfilled, &vraid_dirty_all);
 	this_cpu_add(vd->stats->cache_write_pages, n);
-	if (atomic_long_read(&vraid_dirty_all) > lim.dirty_bg)
+	if (vraid_dirty_bound() > lim.dirty_bg)
 		vraid_destage_kick(c);
 	queue_delayed_work(vraid_cache_wq, &c->dage, HZ);
 	if (jw) {

@@ -217,12 +217,9 @@ static void vraid_flush_endio(struct bio *fbio)
 	}
 	bio_put(fbio);
 	vraid_member_put(vd, member);
-	/*
-	 * The second run resubmits the flush's data part, which may wait
-	 * for vraid_wq's work (stripe heads, the bitmap): vraid_wait_wq.
-	 */
+	/* the second run resubmits the data part: see vraid_flush_wq */
 	if (atomic_dec_and_test(&fl->pending))
-		queue_work(vraid_wait_wq, &fl->work);
+		queue_work(vraid_flush_wq, &fl->work);
 }
 
 /*
@@ -274,7 +271,7 @@ static void vraid_flush_work(struct work_struct *work)
 		}
 		/* Drop the bias; the last completion requeues us. */
 		if (atomic_dec_and_test(&fl->pending))
-			queue_work(vraid_wait_wq, &fl->work);
+			queue_work(vraid_flush_wq, &fl->work);
 		return;
 	}
 	vraid_flush_done(fl);
@@ -343,10 +340,12 @@ static void vraid_parity_split(struct vraid_vd *vd, struct bio *bio,
 	 * Inside ->submit_bio (current->bio_list) the pieces' member bios
 	 * are sent only once it returns, so a split must not wait for the
 	 * pool: none would come back.  Then what is left goes back to the
-	 * queue, to be cut after they are sent (md's pattern).  A work
-	 * item's bios go out at once: it may wait.
+	 * queue, to be cut after they are sent (md's pattern).  The first
+	 * split of a call may wait: the member bios of the calls before
+	 * went out when they returned, and give their splits back.  A work
+	 * item's bios go out at once: it may always wait.
 	 */
-	gfp_t gfp = current->bio_list ? GFP_NOWAIT : GFP_NOIO;
+	gfp_t gfp = GFP_NOIO;
 
 	blk_start_plug(&plug);
 	while (bio_sectors(bio) > left) {
@@ -358,6 +357,8 @@ static void vraid_parity_split(struct vraid_vd *vd, struct bio *bio,
 			bio = NULL;
 			break;
 		}
+		if (current->bio_list)
+			gfp = GFP_NOWAIT;
 		bio_chain(split, bio);
 		vraid_parity_piece(vd, split, flags);
 		left = strip;

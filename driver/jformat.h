@@ -40,10 +40,12 @@
 #define VRAID_J_MAX_RING	(1ULL << 50)	/* blocks: 4 EiB */
 /*
  * The largest tail sequence number a superblock may hold: a record a
- * microsecond for ten thousand years stays below it, and the scan's and
- * the head's arithmetic (seq + records) can never wrap past U64_MAX.
+ * microsecond for five hundred years stays below it, the scan's and the
+ * head's arithmetic (seq + records) never wraps, and a cache page's
+ * version (seq << 8 | entry, an unsigned long: journal.c) never
+ * overflows into VRAID_JVER_MEMBERS.
  */
-#define VRAID_J_MAX_SEQ		(1ULL << 62)
+#define VRAID_J_MAX_SEQ		(1ULL << 54)
 /*
  * The ring a new journal takes at most (4 GiB, blocks): the rest of a
  * bigger device stays unused.  A larger ring holds no more dirty data

@@ -212,6 +212,8 @@ static struct workqueue_struct *vraid_jparity_wq;
 				 VRAID_JE_DATA_SIZE)
 static_assert(BIT(VRAID_JVER_ENTRY_BITS) >= VRAID_J_REC_ENTRIES,
 	      "a cache page's version holds its entry's index");
+static_assert(VRAID_J_MAX_SEQ < (~0UL >> VRAID_JVER_ENTRY_BITS) / 2,
+	      "a version of the largest sequence is below VRAID_JVER_MEMBERS");
 
 /* A cache page's version (vraid_jpage_version()) and back. */
 static u64 vraid_jver(u64 seq, u32 entry)
@@ -1364,6 +1366,35 @@ static void vraid_jbypass_endio(struct bio *clone)
 }
 
 /*
+ * A write around the cache that fails before it is sent (it waited for
+ * older dirty data the cache cannot write out: cache.c, "Write-out
+ * errors"): its user gets EIO and no INVALIDATE is logged — nothing
+ * changed on the members, and the records it would void are the only
+ * copy of that older data.  Returns false if @bio is no such write.
+ */
+bool vraid_journal_bypass_abort(struct bio *bio)
+{
+	struct vraid_journal *j = vraid_j;
+	struct vraid_jbypass *p;
+	unsigned long flags;
+
+	if (bio->bi_end_io != vraid_jbypass_endio)
+		return false;
+	p = container_of(bio, struct vraid_jbypass, clone);
+	if (p->pages) {
+		spin_lock_irqsave(&j->lock, flags);
+		j->byp_pages -= p->pages;
+		spin_unlock_irqrestore(&j->lock, flags);
+		wake_up_all(&j->wait);
+	}
+	p->user->bi_status = BLK_STS_IOERR;
+	bio_endio(p->user);
+	vraid_jput_vd(p->vd);
+	bio_put(bio);
+	return true;
+}
+
+/*
  * Whether a write around the cache of @pages may go to a parity VD now,
  * counted if so: not while a checkpoint is queued or runs, and with at
  * most ring / VRAID_J_BYPASS pages of them in flight (one alone whatever
@@ -2192,8 +2223,9 @@ out:
 		__free_page(rc.hpage);
 	if (rc.dpage)
 		__free_page(rc.dpage);
+	/* the records are let go once what they replayed is on the media */
 	if (!ret)
-		vraid_members_flush(vd);
+		ret = vraid_members_flush(vd);
 	return ret;
 }
 

@@ -178,6 +178,35 @@ static void vraid_md_release(struct vraid_vd *vd, u32 seq)
 }
 
 /*
+ * Flush the cache of every member a record is written to.  On a redundant
+ * VD a member whose flush fails is failed: what it holds may not be on
+ * its media, and no record may vouch for it.  (JBOD and RAID0 records
+ * vouch for no redundancy; the error is only logged.)  Returns true if a
+ * member failed.
+ */
+static bool vraid_md_flush_members(struct vraid_vd *vd)
+{
+	bool failed = false;
+	u32 i;
+
+	for (i = 0; i < vd->geom.nr_members; i++) {
+		u32 gen;
+
+		if (!vraid_member_get(vd, i, VRAID_MGET_WRITABLE, &gen))
+			continue;
+		if (blkdev_issue_flush(vd->members[i].h.bdev)) {
+			pr_warn("%s: member %u (%s): flush failed\n",
+				vd->disk->disk_name, i, vd->members[i].name);
+			if (vraid_level_redundant(vd->geom.level) &&
+			    vraid_member_fail_io(vd, i, gen, "flush error"))
+				failed = true;
+		}
+		vraid_member_put(vd, i);
+	}
+	return failed;
+}
+
+/*
  * Write both metadata copies on every online or rebuilding member with
  * the next generation, or with @wipe zero them on every member held (failed
  * ones too: a deleted VD must leave no member that could be assembled).
@@ -205,18 +234,20 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 		goto out;
 	}
 	mutex_lock(&vd->md_lock);
-	/*
-	 * A record vouches for data on every member (clean, a rebuild's
-	 * checkpoint, a member in sync), and assembly believes the newest
-	 * record on any member: so every member's cache is flushed before
-	 * the first record is written, not each member's before its own
-	 * (REQ_PREFLUSH), which would let member 0's "clean" reach its media
-	 * while member 1 still holds the data in its cache.
-	 */
-	if (!wipe)
-		vraid_members_flush(vd);
 	vd->generation++;
 	seq = vraid_md_fill(vd, md);
+	/*
+	 * What the record says (a job's position, a member in sync, clean)
+	 * was done before it was filled in; a record vouches for data on
+	 * every member, and assembly believes the newest record on any
+	 * member: so every member's cache is flushed now, after the fill
+	 * and before the first copy is written, not each member's before
+	 * its own (REQ_PREFLUSH), which would let member 0's "clean" reach
+	 * its media while member 1 still holds the data in its cache.  A
+	 * member that cannot flush is failed, and the record says so.
+	 */
+	if (!wipe && vraid_md_flush_members(vd))
+		seq = vraid_md_fill(vd, md);
 	for (i = 0; i < vd->geom.nr_members; i++) {
 		struct vraid_member *m = &vd->members[i];
 

@@ -769,7 +769,7 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 	size_t len = sizeof(a->hdr.message);
 	struct vraid_md *mds, *best = NULL;
 	struct vraid_bdev_handle *h;
-	struct vraid_vd *vd = NULL;
+	struct vraid_vd *vd = NULL, *twin;
 	struct vraid_asm_ctx ac = {};
 	int *role_of, ret, stale = 0;
 	u32 i, j, n = a->nr_devices, used = 0;
@@ -839,11 +839,11 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 	 * set of members that says it is a VD which runs already is a copy
 	 * (a cloned disk, a replaced member's old metadata).
 	 */
-	if (vraid_find_uuid(best->vd_uuid)) {
+	twin = vraid_find_uuid(best->vd_uuid);
+	if (twin) {
 		snprintf(msg, len,
 			 "%pg belongs to %s, which runs already (a copy of its members?): not assembled",
-			 h[best - mds].bdev,
-			 vraid_find_uuid(best->vd_uuid)->disk->disk_name);
+			 h[best - mds].bdev, twin->disk->disk_name);
 		ret = -EEXIST;
 		goto out;
 	}
@@ -992,9 +992,14 @@ static int vraid_vd_write_out(struct vraid_vd *vd, bool discard,
 		return 0;
 	left = vraid_cache_dirty_pages(vd);
 	if (!discard) {
-		snprintf(msg, msglen,
-			 "%s: %lu KiB of cached writes cannot be written to the members: the VD keeps them",
-			 dn, left << (PAGE_SHIFT - 10));
+		if (left)
+			snprintf(msg, msglen,
+				 "%s: %lu KiB of cached writes cannot be written to the members: the VD keeps them",
+				 dn, left << (PAGE_SHIFT - 10));
+		else
+			snprintf(msg, msglen,
+				 "%s: a member's cache flush failed: what it holds may not be on its media",
+				 dn);
 		return -EIO;
 	}
 	pr_warn("%s: discarding %lu KiB of cached writes the members did not take\n",
@@ -1087,22 +1092,34 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 			char *msg, size_t len)
 {
 	const char *dn = vd->disk->disk_name;
+	u32 old_write = vd->write_policy;
+	bool wchange = p->set_mask & VRAID_SET_WRITE &&
+		       p->write_policy != old_write;
 	bool drop = false;
 	int ret;
 
 	/*
-	 * Away from write-back, the cache's dirty data (and, from wb, the
-	 * journal's copy of it) is let go once it is out: if it cannot be
-	 * written now, nothing changes and the request fails.
+	 * From wb or awb to a policy that keeps no cache of its own (wt, or
+	 * wb from awb, which logs only new writes), the cache's dirty data
+	 * (and, from wb, the journal's copy of it) is let go once it is
+	 * out.  Writes stop going in (a VD that logs goes on logging until
+	 * its unbind), then it goes out; if it cannot be written, the
+	 * policy goes back and the request fails, nothing else changed.
 	 */
-	if (p->set_mask & VRAID_SET_WRITE &&
-	    p->write_policy != vd->write_policy &&
-	    vd->write_policy != VRAID_WRITE_THROUGH && vd->cache &&
-	    (vraid_cache_write_out(vd) || vraid_members_flush(vd))) {
-		snprintf(msg, len,
-			 "%s: %lu KiB of cached writes cannot be written to the members: the write policy stays as it is",
-			 dn, vraid_cache_dirty_pages(vd) << (PAGE_SHIFT - 10));
-		return -EIO;
+	if (wchange && old_write != VRAID_WRITE_THROUGH &&
+	    p->write_policy != VRAID_WRITE_BACK_ALWAYS && vd->cache) {
+		WRITE_ONCE(vd->write_policy, p->write_policy);
+		/* writes that saw awb are in the cache after this */
+		if (old_write == VRAID_WRITE_BACK_ALWAYS)
+			synchronize_rcu();
+		if (vraid_cache_write_out(vd) || vraid_members_flush(vd)) {
+			WRITE_ONCE(vd->write_policy, old_write);
+			snprintf(msg, len,
+				 "%s: %lu KiB of cached writes cannot be written to the members: the write policy stays as it is",
+				 dn, vraid_cache_dirty_pages(vd) <<
+				 (PAGE_SHIFT - 10));
+			return -EIO;
+		}
 	}
 	if (p->set_mask & VRAID_SET_ACCESS &&
 	    p->access_policy != vd->access_policy) {
@@ -1149,9 +1166,8 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 		synchronize_rcu();	/* fills in progress: cache.c */
 		vraid_cache_drop_all(vd, false);
 	}
-	if (p->set_mask & VRAID_SET_WRITE &&
-	    p->write_policy != vd->write_policy) {
-		bool was_awb = vd->write_policy == VRAID_WRITE_BACK_ALWAYS;
+	if (wchange) {
+		bool was_awb = old_write == VRAID_WRITE_BACK_ALWAYS;
 		bool to_awb = p->write_policy == VRAID_WRITE_BACK_ALWAYS;
 
 		/*
@@ -1175,12 +1191,18 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 		if (was_awb) {
 			/* writes that saw awb are in the cache after this */
 			synchronize_rcu();
-			if (vraid_cache_write_out(vd))
+			/*
+			 * (Out already, unless it failed since: then the VD
+			 * keeps asking for flushes, which fail until it is.)
+			 */
+			if (vraid_cache_write_out(vd) ||
+			    vraid_members_flush(vd)) {
 				pr_warn("%s: writing out the controller cache failed\n",
 					dn);
-			vraid_members_flush(vd);
-			vraid_set_write_cache(vd);
-			vraid_set_volatile(vd, false);
+			} else {
+				vraid_set_write_cache(vd);
+				vraid_set_volatile(vd, false);
+			}
 		}
 		/*
 		 * To wb: logging starts once awb's unlogged dirty data is out

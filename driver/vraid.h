@@ -235,9 +235,14 @@ struct vraid_vd {
  * after the bitmap write, degraded-read retries.  On vraid_wq such an
  * item could hold its rescuer, under memory pressure the only worker,
  * while the work it waits for sits behind it.  Same rule for the mutex.
+ *
+ * vraid_flush_wq: the end of a VD flush, which resubmits the flush's data
+ * part; that may wait for work on vraid_wq and on vraid_wait_wq (a parked
+ * write's bitmap write), so it has a rescuer of its own.
  */
 extern struct workqueue_struct *vraid_wq;
 extern struct workqueue_struct *vraid_wait_wq;
+extern struct workqueue_struct *vraid_flush_wq;
 int vraid_idr_alloc(struct vraid_vd *vd);
 void vraid_spare_kick(void);
 void vraid_bind_all(void);
@@ -372,6 +377,7 @@ void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
 			unsigned long start, u64 sector, struct page **pages,
 			u32 n);
 struct bio *vraid_journal_bypass(struct vraid_vd *vd, struct bio *user);
+bool vraid_journal_bypass_abort(struct bio *bio);
 /*
  * A column's parity record, from vraid_journal_parity_start() until
  * vraid_journal_parity_wait() sees it durable (in its stripe head,

@@ -62,7 +62,9 @@ for policy in awb wb; do
 	# buffered: the page cache writes it back at close, with no flush
 	dd if=$data of=$vd bs=1M 2>/dev/null || fail "dd to $vd"
 	d=$(dirty_kib $vd)
-	[ "$d" -gt 0 ] || fail "$policy: nothing dirty after the buffered write"
+	# (wb destages as it goes: what is left at the stop varies, may be 0)
+	[ "$d" -gt 0 ] || [ $policy = wb ] ||
+		fail "$policy: nothing dirty after the buffered write"
 	echo "$policy: $d KiB dirty at stop"
 	mark_dmesg
 	vd=$(stop_assemble $vd $m0 $m1)
