@@ -510,7 +510,7 @@ vraid_make() { # LEVEL K [POLICY-OPTIONS]
 	# Like md's --assume-clean: no init job competing with the benchmark.
 	case $lvl in 1 | 5 | 6 | 10 | 50 | 60) opts="$opts --init fast" ;; esac
 	opts="$opts${3-$VRAID_POLOPTS}"
-	name=$(vraidctl create $opts --name bench "${ALL[@]:0:$k}") ||
+	name=$(vraidctl create --force $opts --name bench "${ALL[@]:0:$k}") ||
 		die "vraidctl create $opts ${ALL[*]:0:$k} failed"
 	VD=/dev/$name
 	[ -b "$VD" ] || die "$VD missing"

@@ -45,7 +45,7 @@ for pol in $POLICIES; do
 	if [ "$pol" = wb ]; then
 		vraidctl controller journal "$jdev" --force >/dev/null || die "journal $jdev"
 	fi
-	name=$(vraidctl create --level 5 --write-policy "$pol" --init fast \
+	name=$(vraidctl create --force --level 5 --write-policy "$pol" --init fast \
 		--name timers "${members[@]}") || die "create ($pol)"
 	echo >$T/trace
 	echo 1 >$T/events/timer/hrtimer_start/enable

@@ -157,6 +157,8 @@ expect_log() {
 
 cat >"$tmp/mock.h" <<'EOF'
 #define ioctl mock_ioctl
+#define open(...) mock_open(__VA_ARGS__)
+#define stat(p, s) mock_stat(p, s)
 EOF
 
 cat >"$tmp/mock.c" <<'EOF'
@@ -168,11 +170,80 @@ cat >"$tmp/mock.c" <<'EOF'
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <linux/vraid.h>
 #include "validate.h"
 #include "cachecore.h"
 
 int mock_ioctl(int fd, unsigned long req, ...);
+int mock_open(const char *path, int flags, ...);
+int mock_stat(const char *path, struct stat *st);
+
+/* the real ones, which mock.h renamed in the headers */
+#undef open
+#undef stat
+int open(const char *path, int flags, ...);
+int stat(const char *restrict path, struct stat *restrict st);
+
+/*
+ * Devices on the host: with MOCK_IMG_BLK=1, a regular file named *N.img
+ * stats as the block device 7:(100 + N) (7:99 without a number), so
+ * that create, replace, spare and controller journal take image files,
+ * and vraidctl reads them as it would the device.
+ */
+int mock_stat(const char *path, struct stat *st)
+{
+	size_t l = strlen(path), d;
+	int r = stat(path, st);
+
+	if (r || !S_ISREG(st->st_mode) || !getenv("MOCK_IMG_BLK") ||
+	    l < 4 || strcmp(path + l - 4, ".img"))
+		return r;
+	for (d = l - 4; d > 0 && path[d - 1] >= '0' && path[d - 1] <= '9'; d--)
+		;
+	st->st_mode = S_IFBLK | 0600;
+	st->st_rdev = makedev(7, d < l - 4 ? 100 + atoi(path + d) : 99);
+	return 0;
+}
+
+/*
+ * Opening a device: "/dev/NAME" (a member the kernel names) is
+ * $MOCK_DEVDIR/NAME if that exists; the test's block device nodes 7:N
+ * are $MOCK_DEVDIR/loopN, else /dev/null (the host's loop devices are
+ * never read); MOCK_EXCL_BUSY=PATH: an O_EXCL open of PATH fails with
+ * EBUSY (another opener holds it).
+ */
+int mock_open(const char *path, int flags, ...)
+{
+	const char *dir = getenv("MOCK_DEVDIR"), *busy = getenv("MOCK_EXCL_BUSY");
+	char alt[4096];
+	struct stat st;
+	va_list ap;
+	int mode;
+
+	va_start(ap, flags);
+	mode = (flags & O_CREAT) ? va_arg(ap, int) : 0;
+	va_end(ap);
+	if (busy && (flags & O_EXCL) && !(flags & O_CREAT) && !strcmp(path, busy)) {
+		errno = EBUSY;
+		return -1;
+	}
+	if (dir && !strncmp(path, "/dev/", 5)) {
+		snprintf(alt, sizeof(alt), "%s/%s", dir, path + 5);
+		if (!stat(alt, &st))
+			return open(alt, flags, mode);
+	}
+	if (!stat(path, &st) && S_ISBLK(st.st_mode) && major(st.st_rdev) == 7) {
+		snprintf(alt, sizeof(alt), "%s/loop%u", dir ? dir : "/nonexistent",
+			 minor(st.st_rdev));
+		if (stat(alt, &st))
+			snprintf(alt, sizeof(alt), "/dev/null");
+		return open(alt, flags & ~O_EXCL, mode);
+	}
+	return open(path, flags, mode);
+}
 
 /* What a module before ABI 1.8 said of always write-back. */
 #define OLD_AWB_MSG "always write-back needs the controller cache, which vraid does not have yet: use write-through or write-back"
@@ -737,6 +808,14 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 			s->spares[1].dev_sectors = 8388608;
 			s->spares[1].vd_index = 1;
 			strcpy(s->spares[1].dev_name, "sdf");
+			if (getenv("MOCK_IMG_BLK")) {	/* d10.img */
+				s->nr_spares = 3;
+				s->spares[2].major = 7;
+				s->spares[2].minor = 110;
+				s->spares[2].dev_sectors = 131072;
+				s->spares[2].vd_index = -1;
+				strcpy(s->spares[2].dev_name, "loop110");
+			}
 			return 0;
 		}
 		logit("spare action=%u flags=%u index=%u dev=%u:%u\n", s->action,
@@ -995,6 +1074,78 @@ int main(int argc, char **argv)
 }
 EOF
 
+# mkmd IMG ROLE NR GEN [NAME [UUID [LEVEL]]]: vraid metadata in both
+# copies of the image IMG (sized beforehand), as create writes it: role
+# ROLE of NR members, generation GEN, name NAME (default "db"), VD UUID
+# (32 hex digits, dashes allowed; default 11111111-2222-3333-4444-
+# 555555555555), level LEVEL (a VRAID_LEVEL_* number, default 1).
+cat >"$tmp/mkmd.c" <<'EOF'
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "core_types.h"
+#include "metadata.h"
+#include "layout.h"
+
+int main(int argc, char **argv)
+{
+	static u8 blk[VRAID_MD_BLOCK];
+	const char *u = argc > 6 ? argv[6] : "11111111222233334444555555555555";
+	struct vraid_md md;
+	struct vraid_geom g;
+	char msg[200];
+	unsigned int b, i;
+	off_t end;
+	int fd;
+
+	if (argc < 5)
+		return 2;
+	memset(&md, 0, sizeof(md));
+	for (i = 0; i < VRAID_MD_UUID_LEN; i++) {
+		while (*u == '-')
+			u++;
+		if (sscanf(u, "%2x", &b) != 1)
+			return 2;
+		md.vd_uuid[i] = (u8)b;
+		u += 2;
+	}
+	fd = open(argv[1], O_RDWR);
+	if (fd < 0)
+		return 1;
+	end = lseek(fd, 0, SEEK_END);
+	md.version = VRAID_MD_VERSION;
+	md.role = (u32)atoi(argv[2]);
+	md.nr_members = (u32)atoi(argv[3]);
+	md.generation = strtoull(argv[4], NULL, 0);
+	md.created = 1764500000;
+	snprintf(md.name, sizeof(md.name), "%s", argc > 5 ? argv[5] : "db");
+	md.level = argc > 7 ? (u32)atoi(argv[7]) : 1;
+	if (vraid_layout_init(&g, md.level, md.nr_members, 0, 0,
+			      (u64)end / 512 - 16384, msg, sizeof(msg))) {
+		fprintf(stderr, "mkmd: %s\n", msg);
+		return 1;
+	}
+	md.strip_bytes = md.level == 255 ? 0 : g.strip_sectors * 512;
+	md.data_offset = 16384;
+	md.member_sectors = g.member_sectors;
+	md.size_sectors = g.size_sectors;
+	md.flags = VRAID_MD_F_CLEAN;
+	md.init_pos = g.member_sectors;
+	for (i = 0; i < md.nr_members; i++) {
+		md.members[i].uuid[0] = (u8)(i + 1);
+		md.members[i].state = 1;	/* VRAID_MEMBER_ONLINE */
+		md.members[i].dev_sectors = (u64)end / 512;
+	}
+	vraid_md_encode(&md, blk);
+	if (pwrite(fd, blk, sizeof(blk), 4096) != sizeof(blk) ||
+	    pwrite(fd, blk, sizeof(blk), 1 << 20) != sizeof(blk))
+		return 1;
+	return close(fd) ? 1 : 0;
+}
+EOF
+
 # ---- build ------------------------------------------------------------------
 
 # build VARIANT EXTRA_CFLAGS: vraidctl, vraid-raw and the mock vraidctl
@@ -1005,12 +1156,226 @@ build() {
 	# shellcheck disable=SC2086
 	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/vraidctl" "$root/tools/vraidctl.c" $core &&
 	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/mkjsb" "$tmp/mkjsb.c" $core &&
+	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/mkmd" "$tmp/mkmd.c" $core &&
 	$CC $CFLAGS $2 -o "$tmp/$1/vraid-raw" "$root/tools/vraid-raw.c" &&
 	$CC $CFLAGS $2 -I"$root/driver" -include "$tmp/mock.h" -o "$tmp/$1/vraidctl-mock" \
 		"$root/tools/vraidctl.c" "$tmp/mock.c" $core "$root/driver/cachecore.c"
 }
 
 # ---- the tests --------------------------------------------------------------
+
+# put IMG OFFSET PRINTF-BYTES: write bytes into an image at OFFSET
+put() {
+	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
+# log_empty DESC: the mock got no logged request since `: >"$tmp/log"`
+log_empty() {
+	if [ -s "$tmp/log" ]; then
+		say_not_ok "$1 (mock got '$(tail -n 1 "$tmp/log")')"
+	else
+		say_ok "$1"
+	fi
+}
+
+# fresh IMG...: empty 64 MiB images (sparse)
+fresh() {
+	for f; do rm -f "$f" && truncate -s 64M "$f"; done
+}
+
+# The destructive commands against the mock, with image files standing
+# in for block devices (MOCK_IMG_BLK: $D/dN.img is 7:(100 + N)).
+destructive_tests() {
+	D="$tmp/dev"
+	mkdir -p "$D" "$tmp/devdir"
+	d0=$D/d0.img d1=$D/d1.img d2=$D/d2.img d3=$D/d3.img d4=$D/d4.img
+	d5=$D/d5.img
+	MK="$tmp/$variant/mkmd"
+	K="$tmp/$variant/mkjsb"
+	uuid=11111111-2222-3333-4444-555555555555
+	export MOCK_IMG_BLK=1 MOCK_DEVDIR="$tmp/devdir"
+	fresh "$d0" "$d1" "$d2" "$d3" "$d4" "$d5"
+
+	# create: a device that holds nothing known goes ahead, silently
+	: >"$tmp/log"
+	check "create over empty devices" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 0 "$d0" "$d1"
+	expect_log "create over empty devices, sent" "create level=0 strip=0 nr=2 spans=0 name= members=7:100,7:101 init=0 access=0 dcache=0 io=0 read=0 write=0"
+	if [ -s "$tmp/err" ]; then say_not_ok "create over empty devices, empty stderr"; else say_ok "create over empty devices, empty stderr"; fi
+
+	# an ext4 file system: refused, nothing sent; --force overwrites it
+	put "$d0" 1080 '\123\357'
+	put "$d0" 1120 '\100\002'
+	put "$d0" 1144 'data'
+	: >"$tmp/log"
+	check "create over ext4 refused" 1 "" "vraidctl: create: $d0 holds an ext4 file system (label \"data\"); \`vraidctl create ... --force\` overwrites it" env MOCK_VRAID=none "$M" create --level 0 "$d0" "$d1"
+	log_empty "create over ext4: nothing sent"
+	err_lacks "create over ext4: the empty device is not named" "$d1"
+	check "create over ext4, hint" 1 "" "vraidctl: hint: \`vraidctl create ... --dry-run\` shows what each device holds; with --force what they hold is lost" env MOCK_VRAID=none "$M" create --level 0 "$d0" "$d1"
+	check "create over ext4 --force" 0 "vraid4" "create: overwriting what $d0 holds (--force): an ext4 file system (label \"data\")" env MOCK_VRAID=none "$M" create --level 0 --force "$d0" "$d1"
+	out_is "create --force, stdout is the name alone" vraid4
+	expect_log "create over ext4 --force, sent" "create level=0 strip=0 nr=2 spans=0 name= members=7:100,7:101 init=0 access=0 dcache=0 io=0 read=0 write=0"
+	check "create --force after the devices" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 0 "$d0" "$d1" --force
+	check "create -- --force is a device" 1 "" "--force: no such file" env MOCK_VRAID=none "$M" create --level 0 "$d0" -- --force
+
+	# create --dry-run: the VD, each member and what it holds; nothing sent
+	: >"$tmp/log"
+	check "create --dry-run" 1 "create --dry-run: nothing is changed" "" env MOCK_VRAID=none "$M" create --dry-run --level 0 --name scratch "$d0" "$d1"
+	out_has "create --dry-run, the VD" -qxF "Virtual drive:  RAID0, name \"scratch\", 2 members, strip 64 KiB, 112 MiB"
+	out_has "create --dry-run, each member" -qF "Each member:    vraid's metadata in its first 8 MiB, then 56 MiB of the VD's data; what it holds there is overwritten"
+	out_has "create --dry-run, what is lost" -qxF "  role 0  $d0  64 MiB  holds an ext4 file system (label \"data\"): lost"
+	out_has "create --dry-run, an empty member" -qxF "  role 1  $d1  64 MiB  no known signature (its contents are overwritten all the same)"
+	out_has "create --dry-run, refused" -qxF "Result:         refused without --force: what the devices hold would be lost"
+	log_empty "create --dry-run: nothing sent"
+	check "create --dry-run --force" 0 "Result:         it would be created, overwriting what the devices hold (--force)" "" env MOCK_VRAID=none "$M" create --level 0 --dry-run --force "$d0" "$d1"
+	log_empty "create --dry-run --force: nothing sent"
+	check "create --dry-run, level needs more members" 1 "Virtual drive:  RAID5, 2 members: refused by the module's checks:" "" env MOCK_VRAID=none "$M" create --level 5 --dry-run "$d0" "$d1"
+	check "create --dry-run, no module" 1 "Result:         refused without --force" "" env VRAIDCTL_CONTROL="$nope" "$M" create --level 0 --dry-run "$d0" "$d1"
+	if [ -n "$blk0" ]; then
+		check "create --dry-run over a running VD's member" 1 "  role 0  $blk0  0 B  is in use: a member of the running virtual drive /dev/vraid0, role 0 (refused)" "" env MOCK_VRAID=jobs "$M" create --level 1 --dry-run --force "$blk0" "$d1"
+		out_has "create --dry-run over a running VD's member, result" -qxF "Result:         refused: a device is in use (--force does not override that)"
+	fi
+	log_empty "create --dry-run: still nothing sent"
+
+	# every signature of the table, one device each
+	# NAME|OFFSET|BYTES[|OFFSET|BYTES...]|WHAT IS SAID
+	while IFS='|' read -r name o1 b1 o2 b2 o3 b3 says; do
+		[ -n "$name" ] || continue
+		fresh "$d2"
+		put "$d2" "$o1" "$b1"
+		[ -n "$o2" ] && put "$d2" "$o2" "$b2"
+		[ -n "$o3" ] && put "$d2" "$o3" "$b3"
+		check "create over $name refused" 1 "" "create: $d2 holds $says; \`vraidctl create" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+	done <<'SIGS'
+ext2|1080|\123\357|||||an ext2 file system
+ext3|1080|\123\357|1116|\004|1144|j3|an ext3 file system (label "j3")
+xfs|0|XFSB|108|xfslabel|||an XFS file system (label "xfslabel")
+btrfs|65600|_BHRfS_M|65835|bt|||a Btrfs file system (label "bt")
+swap|4086|SWAPSPACE2|1052|swp|||a swap area (label "swp")
+lvm|512|LABELONE|536|LVM2 001|||an LVM2 physical volume
+luks|0|LUKS\272\276\000\002|24|secret|||a LUKS2 encrypted volume (label "secret")
+md 1.2|4096|\374\116\053\251\001|4128|host:0|4224|\010|an md RAID superblock (metadata 1.2, name "host:0")
+md 1.1|0|\374\116\053\251\001|32|h:1|||an md RAID superblock (metadata 1.1, name "h:1")
+md 1.0|67100672|\374\116\053\251\001|67100800|\360\377\001|||an md RAID superblock (metadata 1.0)
+md 0.90|67043328|\374\116\053\251|||||an md RAID superblock (metadata 0.90)
+mbr|446|\200\000\000\000\203|510|\125\252|||an MBR (DOS) partition table (1 partition)
+gpt|512|EFI PART|||||a GPT partition table
+gpt backup|67108352|EFI PART|||||a GPT partition table (its backup header, at the end)
+fat|0|\353|71|MYFAT      FAT32   |510|\125\252|a FAT file system (label "MYFAT")
+ntfs|3|NTFS    |510|\125\252|||an NTFS file system
+SIGS
+	# several things on one device, said in one line
+	fresh "$d2"
+	put "$d2" 446 '\000\000\000\000\203'
+	put "$d2" 510 '\125\252'
+	put "$d2" 1080 '\123\357'
+	check "create over a partition table and ext2" 1 "" "create: $d2 holds an MBR (DOS) partition table (1 partition) and an ext2 file system;" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+	# a label is made safe for a terminal
+	fresh "$d2"
+	put "$d2" 0 'XFSB'
+	put "$d2" 108 'a\033[2Jb'
+	check "create over xfs, label sanitised" 1 "" "an XFS file system (label \"a?[2Jb\")" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+	if command -v mkfs.ext4 >/dev/null 2>&1; then
+		fresh "$d2"
+		mkfs.ext4 -q -F -L realfs "$d2" >/dev/null 2>&1
+		check "create over mkfs.ext4's file system" 1 "" "create: $d2 holds an ext4 file system (label \"realfs\")" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+	else
+		say_skip "create over mkfs.ext4's file system" "no mkfs.ext4"
+	fi
+	if command -v sfdisk >/dev/null 2>&1; then
+		fresh "$d2"
+		printf 'label: gpt\n,10M\n,10M\n' | sfdisk -q "$d2" >/dev/null 2>&1
+		check "create over sfdisk's GPT" 1 "" "create: $d2 holds a GPT partition table (2 partitions)" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+		fresh "$d2"
+		printf 'label: dos\n,10M\n' | sfdisk -q "$d2" >/dev/null 2>&1
+		check "create over sfdisk's MBR" 1 "" "create: $d2 holds an MBR (DOS) partition table (1 partition)" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+	else
+		say_skip "create over sfdisk's partition tables" "no sfdisk"
+	fi
+
+	# vraid metadata: a member of a stopped VD, named with its UUID
+	fresh "$d2"
+	"$MK" "$d2" 1 2 5 db
+	check "create over a stopped VD's member" 1 "" "create: $d2 holds the vraid metadata of the stopped virtual drive \"db\" (UUID $uuid, RAID1, role 1 of 2, 56 MiB);" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+	check "create over a stopped VD's member, hint" 1 "" "vraidctl: hint: to bring a stopped virtual drive back instead: vraidctl assemble --scan; to erase its metadata: vraidctl wipe DEV --force" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+	check "create over a stopped VD's member --force" 0 "vraid4" "overwriting what $d2 holds (--force): the vraid metadata of the stopped virtual drive \"db\"" env MOCK_VRAID=none "$M" create --level jbod "$d2" --force
+	# copy A gone (md's 1.2 superblock there, as md-compat does): copy B says it
+	dd if=/dev/zero of="$d2" bs=4096 seek=1 count=1 conv=notrunc 2>/dev/null
+	check "create over a member, copy B only" 1 "" "the vraid metadata of the stopped virtual drive \"db\"" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+	# damaged
+	fresh "$d2"
+	"$MK" "$d2" 0 2 5 db
+	put "$d2" 4200 X
+	put "$d2" 1048680 X
+	check "create over damaged vraid metadata" 1 "" "create: $d2 holds damaged vraid metadata (copy A: metadata checksum mismatch" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+	# a stale member of a running VD: vraid0 of "jobs" runs on loop0 and
+	# loop1, whose metadata (read from /dev/loop0) names the same UUID
+	fresh "$tmp/devdir/loop0" "$d3"
+	"$MK" "$tmp/devdir/loop0" 0 2 9
+	"$MK" "$d3" 1 2 5
+	check "create over a stale member of a running VD" 1 "" "create: $d3 holds stale vraid metadata of the running virtual drive /dev/vraid0 (role 1, generation 5: a member replaced or left out);" env MOCK_VRAID=jobs "$M" create --level jbod "$d3"
+	rm -f "$tmp/devdir/loop0"
+	check "create over a member, its VD's members unreadable: stopped" 1 "" "the vraid metadata of the stopped virtual drive \"db\"" env MOCK_VRAID=jobs "$M" create --level jbod "$d3"
+	# a vraid journal
+	fresh "$d3"
+	"$K" "$d3" 0 4 1
+	check "create over a vraid journal" 1 "" "create: $d3 holds a vraid controller journal (UUID 8c1d0f3e-5244-4a1b-9e07-6d21c355a019);" env MOCK_VRAID=none "$M" create --level jbod "$d3"
+	"$K" "$d3" 0 4 0
+	check "create over a journal not detached" 1 "" "(UUID 8c1d0f3e-5244-4a1b-9e07-6d21c355a019; not detached cleanly: it may hold acknowledged writes still to replay)" env MOCK_VRAID=none "$M" create --level jbod "$d3"
+
+	# in use: refused whatever --force says, nothing sent
+	if [ -n "$blk0" ]; then
+		: >"$tmp/log"
+		check "create over a running VD's member" 1 "" "vraidctl: create: $blk0 is in use: a member of the running virtual drive /dev/vraid0, role 0" env MOCK_VRAID=jobs "$M" create --level 1 --force "$blk0" "$d4"
+		log_empty "create over a running VD's member: nothing sent"
+		check "create over a running VD's member, hint" 1 "" "vraidctl: hint: stop or delete vraid0 first (\`vraidctl stop vraid0\`), or take the member out of it (\`vraidctl replace\`); --force does not override this" env MOCK_VRAID=jobs "$M" create --level 1 "$blk0" "$d4"
+		check "create over the journal" 1 "" "create: $blk0 is in use: it is the controller's journal (healthy)" env MOCK_VRAID=none MOCK_JOURNAL=healthy "$M" create --level jbod --force "$blk0"
+		check "create over the journal, hint" 1 "" "vraidctl: hint: detach the journal first: vraidctl controller journal none" env MOCK_VRAID=none MOCK_JOURNAL=healthy "$M" create --level jbod "$blk0"
+	fi
+	fresh "$D/d10.img"
+	check "create over a hot spare" 1 "" "create: $D/d10.img is in use: a global hot spare" env MOCK_VRAID=three "$M" create --level jbod --force "$D/d10.img"
+	check "create over a hot spare, hint" 1 "" "vraidctl: hint: remove the spare first: vraidctl spare remove $D/d10.img" env MOCK_VRAID=three "$M" create --level jbod "$D/d10.img"
+	check "create over a device held by another" 1 "" "create: $d4 is in use: another opener holds it exclusively (mounted, or held by md, dm or LVM)" env MOCK_VRAID=none MOCK_EXCL_BUSY="$d4" "$M" create --level jbod --force "$d4"
+
+	# controller journal DEV: what it holds is overwritten, unless a journal
+	fresh "$d4"
+	put "$d4" 1080 '\123\357'
+	: >"$tmp/log"
+	check "journal over ext2 refused" 1 "" "vraidctl: controller journal $d4: $d4 holds an ext2 file system; \`vraidctl controller journal $d4 --force\` overwrites it" env MOCK_VRAID=none "$M" controller journal "$d4"
+	log_empty "journal over ext2: nothing sent"
+	check "journal over ext2, hint" 1 "" "vraidctl: hint: a journal device is formatted: whatever it holds is lost (\`vraidctl controller journal $d4 --dry-run\` shows it)" env MOCK_VRAID=none "$M" controller journal "$d4"
+	check "journal over ext2 --force" 0 "Journal:" "controller journal: overwriting what $d4 holds (--force): an ext2 file system" env MOCK_VRAID=none "$M" controller journal "$d4" --force
+	expect_log "journal over ext2 --force sends FORCE" "controller action=2 flags=1 cache=0 dev=7:104"
+	fresh "$d4"
+	"$MK" "$d4" 0 1 3 solo 22222222-2222-2222-2222-222222222222 255
+	check "journal over a stopped VD's member refused" 1 "" "$d4 holds the vraid metadata of the stopped virtual drive \"solo\" (UUID 22222222-2222-2222-2222-222222222222, JBOD, role 0 of 1, 56 MiB)" env MOCK_VRAID=none "$M" controller journal "$d4"
+	fresh "$d4"
+	"$K" "$d4" 0 4 3
+	: >"$tmp/log"
+	check "journal over a vraid journal: attached as it is" 0 "Journal:" "" env MOCK_VRAID=none "$M" controller journal "$d4"
+	expect_log "journal over a vraid journal: no FORCE" "controller action=2 flags=0 cache=0 dev=7:104"
+	if [ -n "$blk0" ]; then
+		check "journal over the journal attached" 1 "" "controller journal $blk0: $blk0 is in use: it is the controller's journal (healthy)" env MOCK_VRAID=none MOCK_JOURNAL=healthy "$M" controller journal "$blk0" --force
+		check "journal over a running VD's member" 1 "" "controller journal $blk1: $blk1 is in use: a member of the running virtual drive /dev/vraid0, role 1" env MOCK_VRAID=jobs "$M" controller journal "$blk1"
+	fi
+	# controller journal DEV --dry-run
+	fresh "$d4"
+	put "$d4" 1080 '\123\357'
+	: >"$tmp/log"
+	check "journal --dry-run over ext2" 1 "Holds:          an ext2 file system" "" env MOCK_VRAID=none "$M" controller journal "$d4" --dry-run
+	out_has "journal --dry-run over ext2, refused" -qxF "Result:         refused without --force: formatting it would lose what it holds"
+	check "journal --dry-run --force over ext2" 0 "Result:         it would be formatted as a new journal, its ring 63 MiB: what it holds is lost" "" env MOCK_VRAID=none "$M" controller journal "$d4" --dry-run --force
+	fresh "$d4"
+	check "journal --dry-run over an empty device" 0 "Result:         it would be formatted as a new journal, its ring 63 MiB" "" env MOCK_VRAID=none "$M" controller journal "$d4" --dry-run
+	"$K" "$d4" 0 4 3
+	check "journal --dry-run over a vraid journal" 0 "Result:         it would be attached as it is" "" env MOCK_VRAID=none "$M" controller journal "$d4" --dry-run
+	out_has "journal --dry-run over a vraid journal, its UUID" -qxF "Holds:          a vraid journal (UUID 8c1d0f3e-5244-4a1b-9e07-6d21c355a019)"
+	check "journal --dry-run, one attached" 1 "Result:         refused: a journal is attached already" "" env MOCK_VRAID=none MOCK_JOURNAL=healthy "$M" controller journal "$d4" --dry-run
+	log_empty "journal --dry-run: nothing sent"
+	check "journal none --dry-run" 2 "" "--dry-run is only for controller journal DEV" "$M" controller journal none --dry-run
+	check "controller --dry-run" 2 "" "--dry-run is only for controller journal DEV" "$M" controller --dry-run
+	check "journal --dry-run --json" 2 "" "--dry-run prints no JSON: leave --json out" "$M" controller journal "$d4" --dry-run --json
+	unset MOCK_IMG_BLK MOCK_DEVDIR
+}
 
 run_tests() {
 	V="$tmp/$variant/vraidctl"
@@ -1170,7 +1535,7 @@ run_tests() {
 	out_has "create -h says older modules refuse awb" -qF "a module before ABI 1.8 refuses it"
 	out_lacks "create -h no longer refuses awb" -qF "awb needs the part of the controller cache"
 	out_has "create -h says what ra does" -qF "ra reads ahead of sequential reads into it (stats: read-ahead)"
-	out_has "create synopsis has the policies" -qF "[--access rw|ro|blocked] [--disk-cache on|off|default] [--read-policy ra|nora] [--write-policy wt|wb|awb] [--io-policy direct|cached] DEV..."
+	out_has "create synopsis has the policies" -qF "[--access rw|ro|blocked] [--disk-cache on|off|default] [--read-policy ra|nora] [--write-policy wt|wb|awb] [--io-policy direct|cached] [--force] [--dry-run] DEV..."
 	check "set, nothing" 2 "" "name the virtual drive and the policies to set (e.g. vraid0 access=ro)" "$V" set
 	check "set, nothing, usage" 2 "" "usage: vraidctl set VD KEY=VALUE..." "$V" set
 	check "set, no KEY=VALUE" 2 "" "name at least one policy to set as KEY=VALUE" "$V" set vraid0
@@ -1204,7 +1569,7 @@ run_tests() {
 	check "set, /dev/null" 1 "" "vraid0: /dev/null does not answer vraid requests" env VRAIDCTL_CONTROL=/dev/null "$V" set vraid0 write-policy=wt
 
 	# the controller (ABI 1.7) -- the command line alone
-	ctlsyn="vraidctl controller [show] [--json] | controller set cache-size=SIZE|default | controller journal DEV [--force]|none|discard"
+	ctlsyn="vraidctl controller [show] [--json] | controller set cache-size=SIZE|default | controller journal DEV [--force] [--dry-run]|none|discard"
 	sizehint="vraidctl: hint: give a whole number of MiB from 16M up to half the RAM (at most 1T), e.g. cache-size=256M or cache-size=2G, or cache-size=default"
 	check "help lists controller" 0 "  $ctlsyn" "" "$V" help
 	check "help controller" 0 "usage: $ctlsyn" "" "$V" help controller
@@ -1212,8 +1577,10 @@ run_tests() {
 	out_has "controller -h says awb shares the cache" -qF "write-back (write-policy=awb, and wb with a journal)"
 	out_has "controller -h journal none" -qF "journal none  detach the journal: write-back VDs write their dirty"
 	out_has "controller -h journal discard" -qF "drop the writes the journal holds for VDs not assembled"
-	out_has "controller -h says DEV is overwritten" -qF "ANY OTHER DEV IS FORMATTED: WHAT IT"
-	out_has "controller -h --force" -qF "format DEV even if it holds a vraid"
+	out_has "controller -h says DEV is overwritten" -qF "OTHER DEV IS FORMATTED: WHAT IT HOLDS IS OVERWRITTEN"
+	out_has "controller -h says what is refused" -qF "is refused without --force; ANY"
+	out_has "controller -h --force" -qF "format DEV whatever it holds, a vraid"
+	out_has "controller -h --dry-run" -qF "--dry-run     (journal DEV) show what DEV holds"
 	out_has "controller -h says 64 MiB" -qF "64 MiB, outside every virtual drive"
 	out_has "controller -h says the order after a crash" -qF "journal, then assemble (vraidctl controller journal DEV; vraidctl"
 	out_lacks "controller -h no longer says not available" -qF "not available"
@@ -1267,7 +1634,7 @@ run_tests() {
 	check "controller journal discard, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" controller journal discard
 	check "controller journal, three words" 2 "" "name one journal device only" "$V" controller journal none discard
 	check "controller journal --force, no DEV" 2 "" "name the journal device (e.g. /dev/nvme2n1), none to detach the journal, or discard" "$V" controller journal --force
-	check "controller journal none --force" 2 "" "--force is only for controller journal DEV (format DEV even if it holds a vraid journal)" "$V" controller journal none --force
+	check "controller journal none --force" 2 "" "--force is only for controller journal DEV (format DEV whatever it holds, a vraid journal included)" "$V" controller journal none --force
 	check "controller journal discard --force" 2 "" "--force is only for controller journal DEV" "$V" controller journal --force discard
 	check "controller show --force" 2 "" "--force is only for controller journal DEV" "$V" controller --force
 	check "controller set --force" 2 "" "--force is only for controller journal DEV" "$V" controller set cache-size=64M --force
@@ -1796,9 +2163,10 @@ EOF
 		expect_log "mock: create --init background sends init=1" "create level=6 strip=0 nr=4 spans=0 name= members=7:0,7:1,7:2,7:3 init=1 access=0 dcache=0 io=0 read=0 write=0"
 		check "mock: create raid0 says nothing of init" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 0 "$blk0" "$blk1"
 		if [ -s "$tmp/err" ]; then say_not_ok "mock: create raid0, empty stderr"; else say_ok "mock: create raid0, empty stderr"; fi
-		check "mock: create --init full" 0 "vraid4" "vraid4: init done" env MOCK_VRAID=jobs "$M" create --level 5 --init full "$blk0" "$blk1" "$blk2"
-		expect_log "mock: create --init full sends init=2" "create level=5 strip=0 nr=3 spans=0 name= members=7:0,7:1,7:2 init=2 access=0 dcache=0 io=0 read=0 write=0"
-		check "mock: create --init full progress" 0 "" "vraid4: init  25.0%  [#####...............]" env MOCK_VRAID=jobs "$M" create --level 5 --init full "$blk0" "$blk1" "$blk2"
+		check "mock: create --init full" 0 "vraid4" "vraid4: init done" env MOCK_VRAID=jobs "$M" create --level 5 --init full "$blk2" "$blk3" "$blk4"
+		expect_log "mock: create --init full sends init=2" "create level=5 strip=0 nr=3 spans=0 name= members=7:2,7:3,7:4 init=2 access=0 dcache=0 io=0 read=0 write=0"
+		# (vraid4 of "jobs" advances at every INFO: create's look at the running VDs asked once)
+		check "mock: create --init full progress" 0 "" "vraid4: init  75.0%  [###############.....]" env MOCK_VRAID=jobs "$M" create --level 5 --init full "$blk2" "$blk3" "$blk4"
 		if [ "$(cat "$tmp/out")" = vraid4 ]; then say_ok "mock: create --init full stdout is the name alone"; else say_not_ok "mock: create --init full stdout is the name alone"; fi
 		check "mock: create --init full, VD gone" 1 "vraid4" "vraid4: no virtual drive" env MOCK_VRAID=none "$M" create --level 5 --init full "$blk0" "$blk1" "$blk2"
 		check "mock: create --init, older module" 1 "" "the vraid module speaks ABI 1.2, which has no --init: give --init fast" env MOCK_ABI_MINOR=2 MOCK_FAIL="create:EINVAL:reserved fields are not zero" "$M" create --level 5 "$blk0" "$blk1" "$blk2"
@@ -2170,8 +2538,8 @@ EOF
 		expect_log "mock: controller journal --force DEV sends FORCE" "controller action=2 flags=1 cache=0 dev=7:0"
 		check "mock: controller --force journal DEV" 0 "$jhdr" "" env MOCK_VRAID=dupname VRAIDCTL_SYSFS="$jsys" "$M" controller --force journal "$blk0"
 		check "mock: controller journal DEV --json" 0 '"journal":{"state":"healthy","major":7,"minor":0,' "" env MOCK_VRAID=dupname VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk0" --json
-		check "mock: controller journal DEV, one attached" 1 "" "vraidctl: controller journal $blk0: a journal is attached already: detach it first (EBUSY: Device or resource busy)" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk0"
-		check "mock: controller journal DEV, one attached, hint" 1 "" "vraidctl: hint: a journal is attached already (/dev/loop0, 7:0, healthy): detach it first with \`vraidctl controller journal none\`" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk0"
+		check "mock: controller journal DEV, one attached" 1 "" "vraidctl: controller journal $blk1: a journal is attached already: detach it first (EBUSY: Device or resource busy)" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk1"
+		check "mock: controller journal DEV, one attached, hint" 1 "" "vraidctl: hint: a journal is attached already (/dev/loop0, 7:0, healthy): detach it first with \`vraidctl controller journal none\`" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk1"
 		out_lacks "mock: controller journal DEV, refused, prints nothing" -q .
 		check "mock: controller journal DEV, in use" 1 "" "vraidctl: controller journal $blk0: 7:0 is a member of vraid0 (EBUSY" env MOCK_VRAID=dupname MOCK_FAIL="controller:EBUSY:7:0 is a member of vraid0" "$M" controller journal "$blk0"
 		check "mock: controller journal DEV, in use, hint" 1 "" "vraidctl: hint: the device is in use: a virtual drive, a member or hot spare of one, mounted, or in md/dm" env MOCK_VRAID=dupname MOCK_FAIL="controller:EBUSY:7:0 is a member of vraid0" "$M" controller journal "$blk0"
@@ -2282,9 +2650,9 @@ PY
 		expect_log "mock: create --write-policy wb sends it" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 access=0 dcache=0 io=0 read=0 write=1"
 		out_is "mock: create --write-policy wb, stdout is the name alone" vraid4
 		# always write-back (ABI 1.8): taken, and said on stderr
-		check "mock: create --write-policy awb" 0 "" "vraid4: always write-back: the controller cache is volatile, a power loss loses writes not yet flushed" env MOCK_VRAID=jobs "$M" create --level 0 --write-policy awb "$blk0" "$blk1"
+		check "mock: create --write-policy awb" 0 "" "vraid4: always write-back: the controller cache is volatile, a power loss loses writes not yet flushed" env MOCK_VRAID=jobs "$M" create --level 0 --write-policy awb "$blk2" "$blk3"
 		out_is "mock: create --write-policy awb, stdout is the name alone" vraid4
-		expect_log "mock: create --write-policy awb sends it" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 access=0 dcache=0 io=0 read=0 write=2"
+		expect_log "mock: create --write-policy awb sends it" "create level=0 strip=0 nr=2 spans=0 name= members=7:2,7:3 init=0 access=0 dcache=0 io=0 read=0 write=2"
 		# a module before it refuses it
 		check "mock: create --write-policy awb, module 1.7, refused" 1 "" "vraidctl: create: $oldawb (EOPNOTSUPP: Operation not supported)" env MOCK_VRAID=none MOCK_ABI_MINOR=7 "$M" create --level 0 --write-policy awb "$blk0" "$blk1"
 		expect_log "mock: create --write-policy awb, module 1.7, sent as asked" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 access=0 dcache=0 io=0 read=0 write=2"
@@ -2297,16 +2665,16 @@ PY
 		check "mock: create --read-policy ra, module 1.6, hint" 1 "" "$rahint" env MOCK_VRAID=none MOCK_ABI_MINOR=6 MOCK_FAIL="create:EOPNOTSUPP:$oldra" "$M" create --level 0 --read-policy ra "$blk0" "$blk1"
 		err_lacks "mock: create --read-policy ra, module 1.6, no awb hint" "always write-back"
 		out_lacks "mock: create --read-policy ra, module 1.6, prints no name" -q .
-		check "mock: create --read-policy ra --write-policy awb" 0 "vraid4" "" env MOCK_VRAID=jobs "$M" create --level 0 --read-policy ra --write-policy awb "$blk0" "$blk1"
-		expect_log "mock: create --read-policy ra --write-policy awb sends both" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 access=0 dcache=0 io=0 read=1 write=2"
+		check "mock: create --read-policy ra --write-policy awb" 0 "vraid4" "" env MOCK_VRAID=jobs "$M" create --level 0 --read-policy ra --write-policy awb "$blk2" "$blk3"
+		expect_log "mock: create --read-policy ra --write-policy awb sends both" "create level=0 strip=0 nr=2 spans=0 name= members=7:2,7:3 init=0 access=0 dcache=0 io=0 read=1 write=2"
 		if [ "$(cat "$tmp/err")" = "vraid4: always write-back: the controller cache is volatile, a power loss loses writes not yet flushed" ]; then
 			say_ok "mock: create --read-policy ra --write-policy awb, the note alone"
 		else
 			say_not_ok "mock: create --read-policy ra --write-policy awb, the note alone: $(cat "$tmp/err")"
 		fi
-		check "mock: create --write-policy wb, its note" 0 "vraid4" "vraid4: write-back writes through for now: write-back needs a healthy journal (the controller's battery)" env MOCK_VRAID=jobs "$M" create --level 0 --write-policy wb "$blk0" "$blk1"
+		check "mock: create --write-policy wb, its note" 0 "vraid4" "vraid4: write-back writes through for now: write-back needs a healthy journal (the controller's battery)" env MOCK_VRAID=jobs "$M" create --level 0 --write-policy wb "$blk2" "$blk3"
 		err_lacks "mock: create --write-policy wb, no volatile note" "volatile"
-		check "mock: create --write-policy wt, no note" 0 "vraid4" "" env MOCK_VRAID=jobs "$M" create --level 0 --write-policy wt "$blk0" "$blk1"
+		check "mock: create --write-policy wt, no note" 0 "vraid4" "" env MOCK_VRAID=jobs "$M" create --level 0 --write-policy wt "$blk2" "$blk3"
 		if [ -s "$tmp/err" ]; then say_not_ok "mock: create --write-policy wt, empty stderr"; else say_ok "mock: create --write-policy wt, empty stderr"; fi
 		check "mock: create --read-policy ra --write-policy awb, module 1.6" 1 "" "$oldawb" env MOCK_VRAID=none MOCK_ABI_MINOR=6 "$M" create --level 0 --read-policy ra --write-policy awb "$blk0" "$blk1"
 		check "mock: create --read-policy ra --write-policy awb, module 1.6, hint" 1 "" "vraidctl: hint: the vraid module speaks ABI 1.6, which has no read-ahead and no always write-back: use read-policy nora and write-policy wt or wb, or load the module built with this vraidctl" env MOCK_VRAID=none MOCK_ABI_MINOR=6 "$M" create --level 0 --read-policy ra --write-policy awb "$blk0" "$blk1"
@@ -2318,6 +2686,7 @@ PY
 	else
 		say_skip "mock: create with policies" "no block device node"
 	fi
+	destructive_tests
 	unset VRAIDCTL_CONTROL MOCK_LOG
 
 	# vraid-raw: its own argument handling (the kernel side runs in the VM)
@@ -2383,10 +2752,10 @@ PY
 # ---- main -------------------------------------------------------------------
 
 abi=$(sed -n 's/^#define VRAID_ABI_MAJOR[[:space:]]*\([0-9]*\).*/\1/p' "$root/uapi/linux/vraid.h").$(sed -n 's/^#define VRAID_ABI_MINOR[[:space:]]*\([0-9]*\).*/\1/p' "$root/uapi/linux/vraid.h")
-blk0='' blk1='' blk2='' blk3=''
+blk0='' blk1='' blk2='' blk3='' blk4=''
 if mknod "$tmp/blk0" b 7 0 2>/dev/null; then
-	for i in 1 2 3; do mknod "$tmp/blk$i" b 7 "$i"; done
-	blk0=$tmp/blk0 blk1=$tmp/blk1 blk2=$tmp/blk2 blk3=$tmp/blk3
+	for i in 1 2 3 4; do mknod "$tmp/blk$i" b 7 "$i"; done
+	blk0=$tmp/blk0 blk1=$tmp/blk1 blk2=$tmp/blk2 blk3=$tmp/blk3 blk4=$tmp/blk4
 	ln -s "$tmp/blk0" "$tmp/blk0-link"
 else
 	echo "# mknod failed (not root?): tests that need block device nodes are skipped"

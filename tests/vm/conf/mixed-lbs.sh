@@ -29,7 +29,7 @@ while [ $i -lt "$LS_N" ]; do
 	i=$((i + 1))
 done
 trap 'nullb_del $names' EXIT
-out=$(vraidctl create $LS_OPTS $devs 2>&1) || fail "create over 512 B and 4 KiB members refused: $out"
+out=$(vraidctl create --force $LS_OPTS $devs 2>&1) || fail "create over 512 B and 4 KiB members refused: $out"
 vd=/dev/$(echo "$out" | grep -o '^vraid[0-9]*' | head -n 1)
 [ -b "$vd" ] || fail "no VD: $out"
 conf_begin mixed-lbs "$vd" "$lvl"

@@ -76,7 +76,7 @@ vd)
 	for l in $levels; do
 		level_spec "$l"
 		members=$(mixed_members "$LS_N")
-		vd=$(vraidctl create $LS_OPTS $members 2>/tmp/conf.err) || {
+		vd=$(vraidctl create --force $LS_OPTS $members 2>/tmp/conf.err) || {
 			echo "FAIL  create     $l     $(cat /tmp/conf.err)"
 			failed=$((failed + 1))
 			continue
