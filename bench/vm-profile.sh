@@ -126,7 +126,7 @@ for pol in $POLICIES; do
 			-g caller,0.5,callee,function,percent 2>/dev/null | grep -v -e '^#' -e '^$' | head -40
 	done
 	vraidctl stats "$vd" | grep -E '^(Writes|Cache)'
-	vraidctl delete "$vd" >/dev/null || die "vraidctl delete $vd"
+	vraidctl delete "$vd" --force >/dev/null || die "vraidctl delete $vd --force"
 	[ "$pol" = wb ] && vraidctl controller journal none >/dev/null
 done
 exit 0

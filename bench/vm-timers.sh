@@ -75,7 +75,7 @@ for pol in $POLICIES; do
 	END { if (n) printf "%d timers, %.1f %% over 200 us late, %.1f %% over 1 ms", n, 100 * a / n, 100 * b / n; else printf "no null_blk timers" }' $T/trace)
 	printf "timers: %-3s at %s: %.0f IOPS, p50 %d us, p99 %d us; %s\n" \
 		"$pol" "$QD" "${iops:-0}" $(($(pct 50) / 1000)) $(($(pct 99) / 1000)) "$lat"
-	vraidctl delete "/dev/$name" >/dev/null || die "delete $name"
+	vraidctl delete "/dev/$name" --force >/dev/null || die "delete $name"
 	[ "$pol" != wb ] || vraidctl controller journal none >/dev/null ||
 		die "journal none"
 done

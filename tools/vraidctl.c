@@ -1955,42 +1955,164 @@ static int cmd_create(int argc, char **argv)
 	return rc;
 }
 
+/* The first module ABI whose DELETE writes the controller cache out before
+ * the disk goes, fails with EIO when it cannot, and takes
+ * VRAID_DELETE_DISCARD. */
+#define ABI_MINOR_DISCARD	11
+
+static char *vd_says(char *buf, size_t bufsz, const struct vraid_info *in);
+static bool read_vd_attr(uint32_t index, const char *attr, uint64_t *val);
+
+/* "/dev/sdb (role 0), role 1 (missing), ..." of the members of @in. */
+static char *members_says(char *buf, size_t bufsz, const struct vraid_info *in)
+{
+	char dev[VRAID_DEVNAME_LEN * 4];
+	size_t o = 0;
+	uint32_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < in->nr_members && o < bufsz; i++) {
+		const struct vraid_member_info *m = &in->members[i];
+
+		tty_str(dev, sizeof(dev), m->dev_name, sizeof(m->dev_name));
+		if (dev[0])
+			o += (size_t)snprintf(buf + o, bufsz - o, "%s/dev/%s (role %u%s%s)",
+					      i ? ", " : "", dev, m->role,
+					      m->state == VRAID_MEMBER_ONLINE ? "" : ", ",
+					      m->state == VRAID_MEMBER_ONLINE ? "" :
+					      VNAME(member_states, m->state, true));
+		else
+			o += (size_t)snprintf(buf + o, bufsz - o, "%srole %u (%s)",
+					      i ? ", " : "", m->role,
+					      VNAME(member_states, m->state, true));
+	}
+	return buf;
+}
+
+/*
+ * delete without --force, or with --dry-run: what it would destroy, on
+ * standard error as the refusal (@dry false) or on standard output.
+ * @arg is the VD as the user named it.  Returns the exit code.
+ */
+static int delete_says(const struct vraid_info *in, const char *arg,
+		       bool force, bool dry)
+{
+	char vd[160], sz[32], mem[VRAID_MAX_MEMBERS * 48], w[40];
+	uint64_t dirty = 0;
+
+	vd_says(vd, sizeof(vd), in);
+	human_size(sz, sizeof(sz), in->size_sectors * SECTOR_BYTES);
+	members_says(mem, sizeof(mem), in);
+	read_vd_attr(in->index, "cache_dirty_bytes", &dirty);
+	if (!dry) {
+		snprintf(w, sizeof(w), "delete %s%u", VRAID_DISK_PREFIX, in->index);
+		errmsg("%s: refused without --force: it destroys the virtual drive %s (%s, %s, %s) and erases the vraid metadata of its members, %s: it cannot be assembled again",
+		       w, vd, VNAME(levels, in->level, false), sz,
+		       VNAME(vd_states, in->state, false), mem);
+		if (dirty)
+			errmsg("%s: it holds %s of dirty data in the controller cache, written to the members first (--force discards what they cannot take)",
+			       w, human_size(sz, sizeof(sz), dirty));
+		if (in->open_count)
+			errmsg("%s: it is open (%u opener%s): even with --force it is refused until it is closed",
+			       w, in->open_count, in->open_count == 1 ? "" : "s");
+		hintmsg("to delete it: vraidctl delete %s --force; to take it down and keep it: vraidctl stop %s",
+			arg, arg);
+		return RC_FAIL;
+	}
+	printf("delete --dry-run: nothing is changed\n");
+	printf("Virtual drive:  %s: %s, %s, %s\n", vd,
+	       VNAME(levels, in->level, false), sz,
+	       VNAME(vd_states, in->state, false));
+	printf("Members:        %s: their vraid metadata is erased\n", mem);
+	printf("Lost:           the virtual drive: it cannot be assembled again (the data areas are left as they are; only a create the same way reads them again)\n");
+	if (dirty)
+		printf("Dirty data:     %s in the controller cache, written to the members first (--force discards what they cannot take: it is lost)\n",
+		       human_size(sz, sizeof(sz), dirty));
+	if (in->open_count)
+		printf("Result:         refused: it is open (%u opener%s): unmount it and stop its users first\n",
+		       in->open_count, in->open_count == 1 ? "" : "s");
+	else if (!force)
+		printf("Result:         refused without --force\n");
+	else
+		printf("Result:         it would be deleted\n");
+	return in->open_count || !force ? RC_FAIL : RC_OK;
+}
+
+/*
+ * delete VD [--force] [--dry-run] | stop VD [--force]: one DELETE request
+ * (ABI 1.11: with VRAID_DELETE_DISCARD on --force).
+ */
 static int delete_or_stop(int argc, char **argv, bool stop)
 {
 	const char *cmd = stop ? "stop" : "delete";
 	const char *pos[1];
 	struct vraid_delete req;
 	struct vraid_info in;
-	char what[48];
+	char what[48], sz[32];
+	bool force, dry = false, discard;
 	size_t npos;
 	uint32_t idx;
 	struct ctl c;
 	int rc, e;
 
+	force = take_flag(&argc, argv, "--force");
+	if (!stop)
+		dry = take_flag(&argc, argv, "--dry-run");
 	rc = parse_args(cmd, argc, argv, NULL, NULL, NULL, pos, 1, &npos);
 	if (rc >= 0)
 		return rc;
 	if (npos != 1)
 		return usage_error(cmd, npos ? "name one virtual drive only" :
 				   "name the virtual drive to %s (e.g. vraid0)", cmd);
-	if (!ctl_open(&c, true))
+	if (!ctl_open(&c, !dry))
 		return RC_FAIL;
 	if (vd_number(pos[0], &idx)) {
+		memset(&in, 0, sizeof(in));
 		in.index = idx;
+		e = ctl_ioctl(&c, VRAID_IOC_INFO, &in, sizeof(in));
+		if (!e && !reply_sane(in.nr_members, VRAID_MAX_MEMBERS, "nr_members"))
+			e = EPROTO;
+		if (e) {
+			close(c.fd);
+			snprintf(what, sizeof(what), "%s %s%u", cmd, VRAID_DISK_PREFIX, idx);
+			report(&c, what, e, &in.hdr, CTX_VD);
+			return RC_FAIL;
+		}
 	} else if (resolve_vd(&c, pos[0], &in)) {
 		close(c.fd);
 		return RC_FAIL;
 	}
+	snprintf(what, sizeof(what), "%s %s%u", cmd, VRAID_DISK_PREFIX, in.index);
+	if (!stop && (dry || !force)) {
+		close(c.fd);
+		return delete_says(&in, pos[0], force, dry);
+	}
+	/* a module before ABI 1.11 knows no DISCARD: an unknown flag to it */
+	discard = force && (in.hdr.version_major != VRAID_ABI_MAJOR ||
+			    in.hdr.version_minor >= ABI_MINOR_DISCARD);
+	if (stop && force && !discard)
+		errmsg("warning: %s: the vraid module speaks ABI %u.%u, which cannot discard dirty cache data: --force has no effect, this is a plain stop",
+		       what, in.hdr.version_major, in.hdr.version_minor);
 	memset(&req, 0, sizeof(req));
 	req.index = in.index;
-	req.del_flags = stop ? VRAID_DELETE_STOP : 0;
+	req.del_flags = (stop ? VRAID_DELETE_STOP : 0) |
+			(discard ? VRAID_DELETE_DISCARD : 0);
 	e = ctl_ioctl(&c, VRAID_IOC_DELETE, &req, sizeof(req));
 	close(c.fd);
 	if (e) {
-		snprintf(what, sizeof(what), "%s %s%u", cmd, VRAID_DISK_PREFIX, in.index);
 		report(&c, what, e, &req.hdr, CTX_VD);
+		/* ABI 1.11: the cache could not be written out; nothing changed */
+		if (e == EIO && c.replied && !discard &&
+		    (req.hdr.version_major != VRAID_ABI_MAJOR ||
+		     req.hdr.version_minor >= ABI_MINOR_DISCARD))
+			hintmsg("%s%u keeps running with its dirty cache data (nothing is lost): fix the member (see `vraidctl show %s` and the kernel log) and %s it again, or `vraidctl %s %s --force` discards the dirty data (those writes are lost)",
+				VRAID_DISK_PREFIX, in.index, pos[0], cmd, cmd,
+				pos[0]);
 		return RC_FAIL;
 	}
+	if (discard && req.discarded_bytes)
+		errmsg("warning: %s: %s of dirty cache data discarded, as --force asked (the members could not take it): those writes are lost",
+		       what, human_size(sz, sizeof(sz), req.discarded_bytes));
 	return RC_OK;
 }
 
@@ -6082,14 +6204,29 @@ static const struct command commands[] = {
 	  "example: vraidctl create --level 0 --strip 128K --name scratch /dev/nvme0n1 /dev/nvme1n1\n"
 	  "         vraidctl create --level 5 --init full /dev/sdb /dev/sdc /dev/sdd\n"
 	  "         vraidctl create --level 1 --disk-cache off /dev/sdb /dev/sdc\n" },
-	{ "delete", cmd_delete, "vraidctl delete VD",
+	{ "delete", cmd_delete, "vraidctl delete VD --force | delete VD --dry-run",
 	  "Stop and remove the virtual drive VD (given as vraid0, /dev/vraid0, 0 or its\n"
 	  "name) and erase its metadata from the members, so it cannot be assembled\n"
 	  "again.  It must not be open (mounted, or held by a program).  The data on\n"
-	  "the members is left as it is.\n" },
-	{ "stop", cmd_stop, "vraidctl stop VD",
+	  "the members is left as it is.  What the controller cache holds dirty for\n"
+	  "the VD is written to the members first.\n\n"
+	  "  --force    needed: without it delete only says what it would destroy\n"
+	  "             (the VD, its name, level, size and members) and exits 1;\n"
+	  "             with it, dirty cache data the members cannot take (a\n"
+	  "             member error) is discarded rather than keeping the VD\n"
+	  "  --dry-run  say what delete would destroy and whether it would be\n"
+	  "             refused; change nothing\n"
+	  "  -h, --help show this help\n" },
+	{ "stop", cmd_stop, "vraidctl stop VD [--force]",
 	  "Stop the virtual drive VD but keep it: its metadata is marked clean and\n"
-	  "`vraidctl assemble` brings it back.  It must not be open.\n" },
+	  "`vraidctl assemble` brings it back.  It must not be open.  What the\n"
+	  "controller cache holds dirty for the VD is written to the members first;\n"
+	  "if that fails (a member error), the stop is refused (EIO) and the VD keeps\n"
+	  "running with its dirty data: fix the member and stop it again.\n\n"
+	  "  --force    discard the dirty cache data the members cannot take and\n"
+	  "             stop all the same: those writes are lost (says how much);\n"
+	  "             a module before ABI 1.11 cannot, and stops as without it\n"
+	  "  -h, --help show this help\n" },
 	{ "assemble", cmd_assemble, "vraidctl assemble [--no-journal] --scan | DEV...",
 	  "Bring virtual drives up again from the metadata on their members (after a\n"
 	  "reboot, a module reload, or on another machine).  With DEV..., the devices\n"

@@ -757,11 +757,34 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 	case 0x01: {
 		struct vraid_delete *d = (void *)h;
 
-		if ((d->del_flags & ~VRAID_DELETE_STOP) || !all_zero(d->reserved2, sizeof(d->reserved2)))
-			return fail(h, EINVAL, "mock: delete fields not zeroed");
-		logit("delete index=%u\n", d->index);
+		const char *stuck = getenv("MOCK_DIRTY_STUCK");
+
+		if (d->discarded_bytes)
+			return fail(h, EINVAL, "mock: discarded_bytes is out only");
+		/* the validator of a module before ABI 1.11 */
+		if (abi_minor() >= 0 && abi_minor() < 11 &&
+		    (d->del_flags & ~VRAID_DELETE_STOP)) {
+			snprintf(msg, sizeof(msg), "unknown delete flags 0x%x",
+				 d->del_flags);
+			return fail(h, EINVAL, msg);
+		}
+		if ((ret = vraid_validate_delete(d, msg, sizeof(msg))))
+			return refused(h, ret, msg);
+		logit("delete index=%u flags=%u\n", d->index, d->del_flags);
 		if (!vd_exists(d->index))
 			return fail(h, ENOENT, "no virtual drive");
+		/*
+		 * MOCK_DIRTY_STUCK=BYTES: the VD's dirty cache data, which
+		 * the members cannot take (ABI 1.11: EIO unless DISCARD)
+		 */
+		if (stuck && (abi_minor() < 0 || abi_minor() >= 11)) {
+			if (!(d->del_flags & VRAID_DELETE_DISCARD)) {
+				snprintf(msg, sizeof(msg), "vraid%u: cache write-out failed, %s bytes dirty: the virtual drive keeps running",
+					 d->index, stuck);
+				return fail(h, EIO, msg);
+			}
+			d->discarded_bytes = strtoull(stuck, NULL, 0);
+		}
 		return 0;
 	}
 	case 0x02: {
@@ -1374,6 +1397,53 @@ SIGS
 	check "journal none --dry-run" 2 "" "--dry-run is only for controller journal DEV" "$M" controller journal none --dry-run
 	check "controller --dry-run" 2 "" "--dry-run is only for controller journal DEV" "$M" controller --dry-run
 	check "journal --dry-run --json" 2 "" "--dry-run prints no JSON: leave --json out" "$M" controller journal "$d4" --dry-run --json
+	# delete needs --force; without it, it says what it would destroy
+	: >"$tmp/log"
+	check "delete without --force" 1 "" "vraidctl: delete vraid0: refused without --force: it destroys the virtual drive /dev/vraid0 (\"fast\") (RAID0, 768 MiB, Optimal) and erases the vraid metadata of its members, /dev/nvme0n1 (role 0), /dev/nvme1n1 (role 1): it cannot be assembled again" env MOCK_VRAID=three "$M" delete fast
+	log_empty "delete without --force: nothing sent"
+	check "delete without --force, hint" 1 "" "vraidctl: hint: to delete it: vraidctl delete fast --force; to take it down and keep it: vraidctl stop fast" env MOCK_VRAID=three "$M" delete fast
+	check "delete without --force, open" 1 "" "vraidctl: delete vraid0: it is open (1 opener): even with --force it is refused until it is closed" env MOCK_VRAID=three "$M" delete fast
+	check "delete without --force, by number" 1 "" "its members, /dev/nvme0n1 (role 0), /dev/nvme1n1 (role 1), /dev/nvme2n1 (role 2), /dev/nvme3n1 (role 3), /dev/nvme4n1 (role 4), /dev/nvme5n1 (role 5, failed), /dev/nvme6n1 (role 6), /dev/dddddddddddddddddddddddddddddddd (role 7)" env MOCK_VRAID=three "$M" delete 7
+	check "delete without --force, missing member" 1 "" "(JBOD, 384 MiB, Offline) and erases the vraid metadata of its members, role 0 (missing)" env MOCK_VRAID=three "$M" delete vraid3
+	log_empty "delete without --force: still nothing sent"
+	mkdir -p "$tmp/sysd/block/vraid0/vraid"
+	echo 12582912 >"$tmp/sysd/block/vraid0/vraid/cache_dirty_bytes"
+	check "delete without --force, dirty data" 1 "" "delete vraid0: it holds 12 MiB of dirty data in the controller cache, written to the members first (--force discards what they cannot take)" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysd" "$M" delete 0
+	check "delete --dry-run" 1 "delete --dry-run: nothing is changed" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysd" "$M" delete --dry-run fast
+	out_has "delete --dry-run, the VD" -qxF "Virtual drive:  /dev/vraid0 (\"fast\"): RAID0, 768 MiB, Optimal"
+	out_has "delete --dry-run, the members" -qxF "Members:        /dev/nvme0n1 (role 0), /dev/nvme1n1 (role 1): their vraid metadata is erased"
+	out_has "delete --dry-run, what is lost" -qF "Lost:           the virtual drive: it cannot be assembled again"
+	out_has "delete --dry-run, dirty data" -qF "Dirty data:     12 MiB in the controller cache, written to the members first"
+	out_has "delete --dry-run, open" -qxF "Result:         refused: it is open (1 opener): unmount it and stop its users first"
+	check "delete --dry-run, not forced" 1 "Result:         refused without --force" "" env MOCK_VRAID=three "$M" delete --dry-run 7
+	check "delete --dry-run --force" 0 "Result:         it would be deleted" "" env MOCK_VRAID=three "$M" delete --dry-run --force 7
+	log_empty "delete --dry-run: nothing sent"
+	check "delete --dry-run, no VD" 1 "" "delete vraid9: no virtual drive (ENOENT" env MOCK_VRAID=three "$M" delete --dry-run vraid9
+	check "delete -h --force" 0 "--force    needed: without it delete only says what it would destroy" "" "$V" delete -h
+	check "stop -h --force" 0 "--force    discard the dirty cache data the members cannot take" "" "$V" stop -h
+	check "stop --dry-run" 2 "" "unknown option '--dry-run'" "$V" stop vraid0 --dry-run
+
+	# stop and delete and the controller cache (ABI 1.11)
+	check "stop" 0 "" "" env MOCK_VRAID=three "$M" stop fast
+	expect_log "stop sends STOP" "delete index=0 flags=1"
+	check "stop --force" 0 "" "" env MOCK_VRAID=three "$M" stop fast --force
+	expect_log "stop --force sends DISCARD" "delete index=0 flags=3"
+	check "delete --force" 0 "" "" env MOCK_VRAID=three "$M" delete --force 7
+	expect_log "delete --force sends DISCARD" "delete index=7 flags=2"
+	check "stop, cache cannot be written out" 1 "" "vraidctl: stop vraid0: vraid0: cache write-out failed, 12582912 bytes dirty: the virtual drive keeps running (EIO: Input/output error)" env MOCK_VRAID=three MOCK_DIRTY_STUCK=12582912 "$M" stop fast
+	check "stop, cache cannot be written out, hint" 1 "" "vraidctl: hint: vraid0 keeps running with its dirty cache data (nothing is lost): fix the member (see \`vraidctl show fast\` and the kernel log) and stop it again, or \`vraidctl stop fast --force\` discards the dirty data (those writes are lost)" env MOCK_VRAID=three MOCK_DIRTY_STUCK=12582912 "$M" stop fast
+	check "stop --force, dirty data discarded" 0 "" "vraidctl: warning: stop vraid0: 12 MiB of dirty cache data discarded, as --force asked (the members could not take it): those writes are lost" env MOCK_VRAID=three MOCK_DIRTY_STUCK=12582912 "$M" stop fast --force
+	expect_log "stop --force, dirty data discarded, request" "delete index=0 flags=3"
+	check "delete --force, dirty data discarded" 0 "" "vraidctl: warning: delete vraid7: 12 MiB of dirty cache data discarded" env MOCK_VRAID=three MOCK_DIRTY_STUCK=12582912 "$M" delete 7 --force
+	check "stop --force, nothing dirty: silent" 0 "" "" env MOCK_VRAID=three "$M" stop fast --force
+	if [ -s "$tmp/err" ]; then say_not_ok "stop --force, nothing dirty: empty stderr"; else say_ok "stop --force, nothing dirty: empty stderr"; fi
+	# a module before ABI 1.11: no DISCARD sent, no word of it
+	check "stop --force, module 1.10" 0 "" "vraidctl: warning: stop vraid0: the vraid module speaks ABI 1.10, which cannot discard dirty cache data: --force has no effect, this is a plain stop" env MOCK_VRAID=three MOCK_ABI_MINOR=10 "$M" stop fast --force
+	expect_log "stop --force, module 1.10, no DISCARD" "delete index=0 flags=1"
+	check "delete --force, module 1.10" 0 "" "" env MOCK_VRAID=three MOCK_ABI_MINOR=10 "$M" delete --force fast
+	expect_log "delete --force, module 1.10, no DISCARD" "delete index=0 flags=0"
+	check "stop EIO, module 1.10" 1 "" "stop vraid0: a member write failed (EIO" env MOCK_VRAID=three MOCK_ABI_MINOR=10 MOCK_FAIL="delete:EIO:a member write failed" "$M" stop 0
+	err_lacks "stop EIO, module 1.10: no discard hint" "--force"
 	unset MOCK_IMG_BLK MOCK_DEVDIR
 }
 
@@ -2141,15 +2211,15 @@ EOF
 	check "mock: version" 0 "module ABI: $abi" "" env MOCK_VRAID=none "$M" version
 	check "mock: version EPROTO" 0 "module ABI: 2.0 (differs from vraidctl's" "" env MOCK_FAIL="any:EPROTO:x" "$M" version
 	rm -f "$tmp/log"
-	check "mock: delete by name" 0 "" "" env MOCK_VRAID=three "$M" delete fast
-	expect_log "mock: delete by name request" "delete index=0"
-	check "mock: delete /dev/vraid7" 0 "" "" env MOCK_VRAID=three "$M" delete /dev/vraid7
-	expect_log "mock: delete /dev/vraid7 request" "delete index=7"
-	check "mock: delete 3" 0 "" "" env MOCK_VRAID=three "$M" delete 3
-	expect_log "mock: delete 3 request" "delete index=3"
-	check "mock: delete missing" 1 "" "delete vraid9: no virtual drive (ENOENT" env MOCK_VRAID=three "$M" delete vraid9
+	check "mock: delete by name" 0 "" "" env MOCK_VRAID=three "$M" delete fast --force
+	expect_log "mock: delete by name request" "delete index=0 flags=2"
+	check "mock: delete /dev/vraid7" 0 "" "" env MOCK_VRAID=three "$M" delete --force /dev/vraid7
+	expect_log "mock: delete /dev/vraid7 request" "delete index=7 flags=2"
+	check "mock: delete 3" 0 "" "" env MOCK_VRAID=three "$M" delete 3 --force
+	expect_log "mock: delete 3 request" "delete index=3 flags=2"
+	check "mock: delete missing" 1 "" "delete vraid9: no virtual drive (ENOENT" env MOCK_VRAID=three "$M" delete vraid9 --force
 	check "mock: delete missing hint" 1 "" "no such virtual drive (see \`vraidctl list\`)" env MOCK_VRAID=three "$M" delete vraid9
-	check "mock: delete EBUSY" 1 "" "the virtual drive is in use: unmount it" env MOCK_VRAID=three MOCK_FAIL="delete:EBUSY:vraid0 is open" "$M" delete vraid0
+	check "mock: delete EBUSY" 1 "" "the virtual drive is in use: unmount it" env MOCK_VRAID=three MOCK_FAIL="delete:EBUSY:vraid0 is open" "$M" delete vraid0 --force
 
 	# create --init
 	rm -f "$tmp/log"

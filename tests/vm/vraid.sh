@@ -50,7 +50,7 @@ vd_create() {
 }
 
 vd_delete() {
-	vraidctl delete "$1" || fail "vraidctl delete $1 failed"
+	vraidctl delete "$1" --force || fail "vraidctl delete $1 --force failed"
 	[ ! -e "$1" ] || fail "$1 still exists after delete"
 }
 

@@ -39,7 +39,7 @@ cleanup_flush() {
 	set +e
 	[ -n "${pid:-}" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
 	for d in /sys/block/vraid*; do
-		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" >/dev/null 2>&1
+		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" --force >/dev/null 2>&1
 	done
 	vraidctl controller journal none >/dev/null 2>&1
 	vraidctl controller set cache-size=default >/dev/null 2>&1

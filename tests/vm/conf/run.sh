@@ -85,7 +85,7 @@ vd)
 		for c in "$@"; do
 			one "$c" "$l" "$vd" "$vd" "$l"
 		done
-		vraidctl delete "$vd" >/dev/null || {
+		vraidctl delete "$vd" --force >/dev/null || {
 			echo "FAIL  delete     $l     $vd"
 			failed=$((failed + 1))
 		}
