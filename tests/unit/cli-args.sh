@@ -1444,6 +1444,71 @@ SIGS
 	expect_log "delete --force, module 1.10, no DISCARD" "delete index=0 flags=0"
 	check "stop EIO, module 1.10" 1 "" "stop vraid0: a member write failed (EIO" env MOCK_VRAID=three MOCK_ABI_MINOR=10 MOCK_FAIL="delete:EIO:a member write failed" "$M" stop 0
 	err_lacks "stop EIO, module 1.10: no discard hint" "--force"
+	# wipe: vraid's blocks only, with --force; images stand in for devices
+	check "wipe -h" 0 "usage: vraidctl wipe DEV [--force] [--dry-run]" "" "$V" wipe -h
+	out_has "wipe -h says what it zeroes" -qF "journal's two superblock slots (byte 4096 and 8192)"
+	check "help lists wipe" 0 "  vraidctl wipe DEV [--force] [--dry-run]" "" "$V" help
+	check "wipe, no DEV" 2 "" "name the device to erase vraid's metadata from (e.g. /dev/sdc)" "$V" wipe
+	check "wipe, two DEVs" 2 "" "name one device only" "$V" wipe "$d0" "$d1"
+	check "wipe --json" 2 "" "unknown option '--json'" "$V" wipe "$d0" --json
+	check "wipe, missing DEV" 1 "" "/dev/xyz-no-such: no such file" "$V" wipe /dev/xyz-no-such --force
+	check "wipe, char device" 1 "" "/dev/null is a character device, not a block device" "$V" wipe /dev/null --force
+	check "wipe, directory" 1 "" "is a directory, not a block device" "$V" wipe "$tmp" --force
+	fresh "$d5"
+	"$MK" "$d5" 1 2 5 db
+	put "$d5" 2097152 'VRBM'
+	before=$(sha256sum "$d5" | cut -c1-64)
+	check "wipe without --force" 1 "" "vraidctl: wipe $d5: refused without --force: it holds the vraid metadata of the stopped virtual drive \"db\" (UUID $uuid, RAID1, role 1 of 2, 56 MiB); \`vraidctl wipe $d5 --force\` erases it: metadata copy A (byte 4096), metadata copy B (byte 1 MiB) and write-intent bitmap (byte 2 MiB)" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5"
+	check "wipe without --force, hint" 1 "" "vraidctl: hint: that virtual drive can then no longer be assembled from $d5; to bring it back instead: vraidctl assemble --scan" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5"
+	check "wipe --dry-run" 1 "wipe --dry-run: nothing is changed" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5" --dry-run
+	out_has "wipe --dry-run, what it holds" -qxF "Holds:          the vraid metadata of the stopped virtual drive \"db\" (UUID $uuid, RAID1, role 1 of 2, 56 MiB)"
+	out_has "wipe --dry-run, what it erases" -qxF "Erases:         metadata copy A (byte 4096), metadata copy B (byte 1 MiB) and write-intent bitmap (byte 2 MiB) (zeroed)"
+	out_has "wipe --dry-run, refused" -qxF "Result:         refused without --force"
+	check "wipe --dry-run --force" 0 "Result:         it would be erased" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe --dry-run --force "$d5"
+	after=$(sha256sum "$d5" | cut -c1-64)
+	[ "$before" = "$after" ] && say_ok "wipe refused and --dry-run: the device unchanged" || say_not_ok "wipe refused and --dry-run: the device unchanged"
+	put "$d5" 9000000 'keep'
+	check "wipe --force" 0 "$d5: vraid metadata erased: metadata copy A (byte 4096), metadata copy B (byte 1 MiB) and write-intent bitmap (byte 2 MiB) zeroed" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5" --force
+	check "examine after wipe" 1 "Copy B:          none" "vraidctl: $d5: no valid vraid metadata (and no vraid journal superblock)" "$V" examine "$d5"
+	[ "$(dd if="$d5" bs=1 skip=9000000 count=4 2>/dev/null)" = keep ] && say_ok "wipe leaves the rest of the device" || say_not_ok "wipe leaves the rest of the device"
+	[ "$(dd if="$d5" bs=4096 skip=1 count=1 2>/dev/null | tr -d '\0' | wc -c)" = 0 ] && say_ok "wipe zeroed copy A" || say_not_ok "wipe zeroed copy A"
+	check "wipe again: nothing to erase" 0 "$d5: no vraid metadata: nothing to erase" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5"
+	check "wipe --dry-run, nothing" 0 "Result:         nothing to erase" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5" --dry-run
+	# a journal: both slots; its ring's old copy B goes too
+	fresh "$d5"
+	"$MK" "$d5" 0 2 5 db
+	"$K" "$d5" 0 4 0
+	"$K" "$d5" 1 5 0
+	check "wipe a journal, refused" 1 "" "it holds a vraid controller journal (UUID 8c1d0f3e-5244-4a1b-9e07-6d21c355a019; not detached cleanly: it may hold acknowledged writes still to replay); \`vraidctl wipe $d5 --force\` erases it: journal superblock slot 0 (byte 4096), journal superblock slot 1 (byte 8192) and metadata copy B (byte 1 MiB)" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5"
+	check "wipe a journal --force" 0 "vraid metadata erased: journal superblock slot 0 (byte 4096), journal superblock slot 1 (byte 8192) and metadata copy B (byte 1 MiB) zeroed" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5" --force
+	check "examine after wiping a journal" 1 "" "no valid vraid metadata (and no vraid journal superblock)" "$V" examine "$d5"
+	# damaged metadata; a device with only another format
+	fresh "$d5"
+	"$MK" "$d5" 0 2 5 db
+	put "$d5" 4200 X
+	check "wipe damaged metadata" 0 "metadata copy A (byte 4096) and metadata copy B (byte 1 MiB) zeroed" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5" --force
+	fresh "$d5"
+	put "$d5" 1080 '\123\357'
+	check "wipe leaves other formats alone" 0 "$d5: no vraid metadata: nothing to erase" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5" --force
+	[ "$(od -An -tx1 -j1080 -N2 "$d5" | tr -d ' ')" = 53ef ] && say_ok "wipe left the ext2 superblock" || say_not_ok "wipe left the ext2 superblock"
+	# a stale member of a running VD may be wiped; a live one may not
+	fresh "$tmp/devdir/loop0" "$d3"
+	"$MK" "$tmp/devdir/loop0" 0 2 9
+	"$MK" "$d3" 1 2 5
+	check "wipe a stale member of a running VD" 0 "$d3: vraid metadata erased" "" env MOCK_VRAID=jobs "$M" wipe "$d3" --force
+	rm -f "$tmp/devdir/loop0"
+	if [ -n "$blk0" ]; then
+		check "wipe a running VD's member" 1 "" "vraidctl: wipe $blk0: $blk0 is in use: a member of the running virtual drive /dev/vraid0, role 0" env MOCK_VRAID=jobs "$M" wipe "$blk0" --force
+		check "wipe a running VD's member, hint" 1 "" "vraidctl: hint: stop or delete vraid0 first" env MOCK_VRAID=jobs "$M" wipe "$blk0" --force
+		check "wipe --dry-run, a running VD's member" 1 "Result:         refused: it is in use: a member of the running virtual drive /dev/vraid0, role 0" "" env MOCK_VRAID=jobs "$M" wipe "$blk0" --dry-run
+		check "wipe the attached journal" 1 "" "wipe $blk0: $blk0 is in use: it is the controller's journal (healthy)" env MOCK_VRAID=none MOCK_JOURNAL=healthy "$M" wipe "$blk0" --force
+	fi
+	fresh "$d5"
+	"$MK" "$d5" 0 2 5 db
+	before=$(sha256sum "$d5" | cut -c1-64)
+	check "wipe a device held by another" 1 "" "wipe $d5: $d5 is in use: another opener holds it exclusively" env MOCK_VRAID=none MOCK_EXCL_BUSY="$d5" "$M" wipe "$d5" --force
+	check "wipe a hot spare" 1 "" "is in use: a global hot spare" env MOCK_VRAID=three "$M" wipe "$D/d10.img" --force
+	[ "$before" = "$(sha256sum "$d5" | cut -c1-64)" ] && say_ok "wipe refused: the device unchanged" || say_not_ok "wipe refused: the device unchanged"
 	unset MOCK_IMG_BLK MOCK_DEVDIR
 }
 
