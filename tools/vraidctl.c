@@ -3514,6 +3514,11 @@ static int spare_list(bool json)
 	return RC_OK;
 }
 
+static int spare_dry(const char *dev, const char *vd);
+static int replace_dry(const struct vraid_info *in,
+		       const struct vraid_member_info *m, const char *old,
+		       const char *new, bool force);
+
 static int cmd_spare(int argc, char **argv)
 {
 	static const char *const names[] = { "--vd", NULL };
@@ -3521,12 +3526,13 @@ static int cmd_spare(int argc, char **argv)
 	struct vraid_member_ref dev;
 	struct vraid_spare req;
 	struct vraid_info in;
-	bool json = false, add;
+	bool json = false, add, dry;
 	char w[80], vd[32] = "";
 	size_t npos;
 	struct ctl c;
 	int rc, e;
 
+	dry = take_flag(&argc, argv, "--dry-run");
 	rc = parse_args("spare", argc, argv, names, vals, &json, pos, 2, &npos);
 	if (rc >= 0)
 		return rc;
@@ -3538,6 +3544,8 @@ static int cmd_spare(int argc, char **argv)
 				   pos[0]);
 	if (vals[0] && strcmp(pos[0], "add"))
 		return usage_error("spare", "--vd is only for spare add");
+	if (dry && strcmp(pos[0], "add"))
+		return usage_error("spare", "--dry-run is only for spare add");
 	if (!strcmp(pos[0], "list")) {
 		if (npos > 1)
 			return usage_error("spare", "unexpected argument '%s'", pos[1]);
@@ -3558,7 +3566,7 @@ static int cmd_spare(int argc, char **argv)
 	req.action = add ? VRAID_SPARE_ADD : VRAID_SPARE_REMOVE;
 	req.major = dev.major;
 	req.minor = dev.minor;
-	if (!ctl_open(&c, true))
+	if (!ctl_open(&c, !dry))
 		return RC_FAIL;
 	if (vals[0]) {
 		if (resolve_vd(&c, vals[0], &in)) {
@@ -3575,6 +3583,10 @@ static int cmd_spare(int argc, char **argv)
 		}
 		req.spare_flags = VRAID_SPARE_DEDICATED;
 		req.index = in.index;
+	}
+	if (dry) {
+		close(c.fd);
+		return spare_dry(pos[1], vd);
 	}
 	e = ctl_ioctl(&c, VRAID_IOC_SPARE, &req, sizeof(req));
 	close(c.fd);
@@ -3611,6 +3623,7 @@ static int old_member_ref(const char *arg, struct vraid_member_ref *ref)
 static int cmd_replace(int argc, char **argv)
 {
 	bool force = take_flag(&argc, argv, "--force");
+	bool dry = take_flag(&argc, argv, "--dry-run");
 	struct vraid_member_ref old, new;
 	const struct vraid_member_info *m;
 	struct vraid_replace req;
@@ -3650,7 +3663,7 @@ static int cmd_replace(int argc, char **argv)
 		hintmsg("name the member to replace, then the new device that takes its place");
 		return RC_FAIL;
 	}
-	if (!ctl_open(&c, true))
+	if (!ctl_open(&c, !dry))
 		return RC_FAIL;
 	if (resolve_vd(&c, pos[0], &in)) {
 		close(c.fd);
@@ -3694,6 +3707,10 @@ static int cmd_replace(int argc, char **argv)
 		hintmsg("see the members and their MAJ:MIN with `vraidctl show %s`",
 			name);
 		return RC_FAIL;
+	}
+	if (dry) {
+		close(c.fd);
+		return replace_dry(&in, m, pos[1], pos[2], force);
 	}
 	memset(&req, 0, sizeof(req));
 	req.index = in.index;
@@ -5845,6 +5862,113 @@ out:
 	return rc;
 }
 
+/*
+ * replace VD OLD NEW --dry-run: what the replacement would do, on
+ * standard output; nothing is sent.  @m is OLD's member entry in @in.
+ * Returns 0 if the module would be asked, 1 if it would be refused.
+ */
+static int replace_dry(const struct vraid_info *in,
+		       const struct vraid_member_info *m, const char *old,
+		       const char *new, bool force)
+{
+	char (*ph)[PHRASE] = calloc(MAX_PHRASES, PHRASE);
+	char vd[160], sz[32], why[PHRASE], all[MAX_PHRASES * PHRASE];
+	uint64_t need = (in->data_offset_sectors + in->member_data_sectors) *
+			SECTOR_BYTES;
+	struct devprobe p;
+	struct live l;
+	bool busy, small;
+	size_t nph;
+
+	if (!ph) {
+		errmsg("out of memory");
+		return RC_FAIL;
+	}
+	if (probe_dev(&p, new, false)) {
+		free(ph);
+		return RC_FAIL;
+	}
+	live_load(&l);
+	probe_live(&p, &l);
+	/* a hot spare may be named: replace takes it out of the spares */
+	busy = p.live != LIVE_SPARE && probe_in_use(&p, &l, why, sizeof(why));
+	small = p.bytes < need;
+	nph = probe_phrases(&p, false, ph, MAX_PHRASES);
+	join_phrases(all, sizeof(all), ph, nph);
+	printf("replace --dry-run: nothing is changed\n");
+	printf("Virtual drive:  %s: %s, %s, %s\n", vd_says(vd, sizeof(vd), in),
+	       VNAME(levels, in->level, false),
+	       human_size(sz, sizeof(sz), in->size_sectors * SECTOR_BYTES),
+	       VNAME(vd_states, in->state, false));
+	if (m->state == VRAID_MEMBER_ONLINE)
+		printf("Old member:     role %u, %s (Online): failed first and released, the VD runs without it until the rebuild is done (refused if that takes the VD offline%s); its vraid metadata stays on it (`vraidctl wipe` erases it)\n",
+		       m->role, old, force ? "; --force fails it all the same" : ", unless --force");
+	else
+		printf("Old member:     role %u, %s (%s): replaced\n", m->role, old,
+		       VNAME(member_states, m->state, false));
+	printf("New member:     %s, %s: takes role %u and is rebuilt; ", new,
+	       human_size(sz, sizeof(sz), p.bytes), m->role);
+	if (nph)
+		printf("it holds %s: lost\n", all);
+	else
+		printf("no known signature on it (its contents are overwritten all the same)\n");
+	if (p.live == LIVE_SPARE)
+		printf("                it is a hot spare now: it leaves the spares\n");
+	if (busy)
+		printf("Result:         refused: %s %s\n", new, why);
+	else if (small)
+		printf("Result:         refused: %s is too small: it needs %llu bytes (the data offset and %s of data)\n",
+		       new, (unsigned long long)need,
+		       human_size(sz, sizeof(sz), in->member_data_sectors * SECTOR_BYTES));
+	else
+		printf("Result:         it would be rebuilt onto %s\n", new);
+	live_free(&l);
+	free(ph);
+	return busy || small ? RC_FAIL : RC_OK;
+}
+
+/*
+ * spare add DEV [--vd VD] --dry-run: what adding the spare would do;
+ * @vd is "" for a global spare.  Returns the exit code.
+ */
+static int spare_dry(const char *dev, const char *vd)
+{
+	char (*ph)[PHRASE] = calloc(MAX_PHRASES, PHRASE);
+	char sz[32], why[PHRASE], all[MAX_PHRASES * PHRASE];
+	struct devprobe p;
+	struct live l;
+	bool busy;
+	size_t nph;
+
+	if (!ph) {
+		errmsg("out of memory");
+		return RC_FAIL;
+	}
+	if (probe_dev(&p, dev, false)) {
+		free(ph);
+		return RC_FAIL;
+	}
+	live_load(&l);
+	probe_live(&p, &l);
+	busy = probe_in_use(&p, &l, why, sizeof(why));
+	nph = probe_phrases(&p, false, ph, MAX_PHRASES);
+	join_phrases(all, sizeof(all), ph, nph);
+	printf("spare add --dry-run: nothing is changed\n");
+	printf("Device:         %s, %s\n", dev, human_size(sz, sizeof(sz), p.bytes));
+	printf("Holds:          %s\n", nph ? all : "no known signature");
+	if (vd[0])
+		printf("Becomes:        a hot spare dedicated to %s: a rebuild that takes it overwrites what it holds\n", vd);
+	else
+		printf("Becomes:        a global hot spare (for any virtual drive): a rebuild that takes it overwrites what it holds\n");
+	if (busy)
+		printf("Result:         refused: it %s\n", why);
+	else
+		printf("Result:         it would be added\n");
+	live_free(&l);
+	free(ph);
+	return busy ? RC_FAIL : RC_OK;
+}
+
 /* ---- wipe: erase vraid's metadata from a device ---------------------------- */
 
 /* A block of vraid's that wipe zeroes. */
@@ -6479,7 +6603,7 @@ static const struct command commands[] = {
 	  "  --force    fail the member even if that takes the VD offline\n"
 	  "  -h, --help show this help\n\n"
 	  "example: vraidctl fail vraid0 /dev/sdc\n" },
-	{ "replace", cmd_replace, "vraidctl replace VD OLD NEW [--force]",
+	{ "replace", cmd_replace, "vraidctl replace VD OLD NEW [--force] [--dry-run]",
 	  "Rebuild the member OLD of the virtual drive VD onto the device NEW, which\n"
 	  "takes OLD's role at once (state Rebuilding: written, not read, until the\n"
 	  "rebuild is done).  An online OLD is failed first and released.  OLD is a\n"
@@ -6489,11 +6613,14 @@ static const struct command commands[] = {
 	  "VD offline, unless --force is given.  Follow the rebuild with\n"
 	  "`vraidctl wait VD`.\n\n"
 	  "  --force    fail an online OLD even if the VD goes offline\n"
+	  "  --dry-run  show the VD, OLD, and NEW with what it holds that the\n"
+	  "             rebuild overwrites; change nothing (exit 1 if NEW is in\n"
+	  "             use or too small)\n"
 	  "  -h, --help show this help\n\n"
 	  "examples: vraidctl replace vraid0 /dev/sdc /dev/sdf\n"
 	  "          vraidctl replace vraid0 role:2 /dev/sdf\n" },
 	{ "spare", cmd_spare,
-	  "vraidctl spare add DEV [--vd VD] | spare remove DEV | spare list [--json]",
+	  "vraidctl spare add DEV [--vd VD] [--dry-run] | spare remove DEV | spare list [--json]",
 	  "Manage hot spares: devices vraid rebuilds onto by itself when a member of a\n"
 	  "redundant virtual drive fails.  A global spare serves any VD; one added with\n"
 	  "--vd only that VD.\n\n"
@@ -6502,6 +6629,9 @@ static const struct command commands[] = {
 	  "  list         the hot spares: DEVICE, MAJ:MIN, SIZE and FOR (the VD it is\n"
 	  "               dedicated to, or global)\n"
 	  "  --vd VD      (add) dedicate the spare to the virtual drive VD\n"
+	  "  --dry-run    (add) show DEV, what it holds (a rebuild that takes it\n"
+	  "               overwrites that) and whether it would be added; change\n"
+	  "               nothing\n"
 	  "  --json       (list) one line of JSON: {\"spares\":[{\"device\":\"/dev/sde\",\n"
 	  "               \"major\":N,\"minor\":N,\"size_bytes\":N,\"vd\":\"vraid0\" or \"\"}]}\n"
 	  "  -h, --help   show this help\n\n"

@@ -1509,6 +1509,35 @@ SIGS
 	check "wipe a device held by another" 1 "" "wipe $d5: $d5 is in use: another opener holds it exclusively" env MOCK_VRAID=none MOCK_EXCL_BUSY="$d5" "$M" wipe "$d5" --force
 	check "wipe a hot spare" 1 "" "is in use: a global hot spare" env MOCK_VRAID=three "$M" wipe "$D/d10.img" --force
 	[ "$before" = "$(sha256sum "$d5" | cut -c1-64)" ] && say_ok "wipe refused: the device unchanged" || say_not_ok "wipe refused: the device unchanged"
+	# replace and spare add --dry-run: what NEW holds, nothing sent
+	d6=$D/d6.img
+	rm -f "$d6" && truncate -s 512M "$d6"
+	put "$d6" 1080 '\123\357'
+	fresh "$d4"
+	if [ -n "$blk0" ]; then
+		: >"$tmp/log"
+		check "replace --dry-run" 0 "replace --dry-run: nothing is changed" "" env MOCK_VRAID=jobs "$M" replace vraid0 "$blk0" "$d6" --dry-run
+		out_has "replace --dry-run, the VD" -qxF "Virtual drive:  /dev/vraid0: RAID1, 384 MiB, Rebuilding"
+		out_has "replace --dry-run, OLD" -qF "Old member:     role 0, $blk0 (Online): failed first and released, the VD runs without it until the rebuild is done (refused if that takes the VD offline, unless --force); its vraid metadata stays on it"
+		out_has "replace --dry-run, NEW" -qxF "New member:     $d6, 512 MiB: takes role 0 and is rebuilt; it holds an ext2 file system: lost"
+		out_has "replace --dry-run, result" -qxF "Result:         it would be rebuilt onto $d6"
+		check "replace --dry-run, NEW too small" 1 "Result:         refused: $d4 is too small: it needs 411041792 bytes (the data offset and 384 MiB of data)" "" env MOCK_VRAID=jobs "$M" replace vraid0 "$blk0" "$d4" --dry-run
+		out_has "replace --dry-run, an empty NEW" -qF "no known signature on it (its contents are overwritten all the same)"
+		check "replace --dry-run, NEW in use" 1 "Result:         refused: $d6 is in use: another opener holds it exclusively" "" env MOCK_VRAID=jobs MOCK_EXCL_BUSY="$d6" "$M" replace vraid0 "$blk0" "$d6" --dry-run
+		check "replace --dry-run, OLD not a member" 1 "" "is not a member of vraid0" env MOCK_VRAID=jobs "$M" replace vraid0 "$blk2" "$d6" --dry-run
+		log_empty "replace --dry-run: nothing sent"
+	fi
+	check "replace -h --dry-run" 0 "--dry-run  show the VD, OLD, and NEW with what it holds" "" "$V" replace -h
+	: >"$tmp/log"
+	check "spare add --dry-run" 0 "spare add --dry-run: nothing is changed" "" env MOCK_VRAID=none "$M" spare add "$d6" --dry-run
+	out_has "spare add --dry-run, what it holds" -qxF "Holds:          an ext2 file system"
+	out_has "spare add --dry-run, global" -qxF "Becomes:        a global hot spare (for any virtual drive): a rebuild that takes it overwrites what it holds"
+	out_has "spare add --dry-run, result" -qxF "Result:         it would be added"
+	check "spare add --dry-run --vd" 0 "Becomes:        a hot spare dedicated to vraid1: a rebuild that takes it overwrites what it holds" "" env MOCK_VRAID=jobs "$M" spare add --dry-run "$d4" --vd 1
+	check "spare add --dry-run, a spare already" 1 "Result:         refused: it is in use: a global hot spare" "" env MOCK_VRAID=three "$M" spare add "$D/d10.img" --dry-run
+	log_empty "spare add --dry-run: nothing sent"
+	check "spare remove --dry-run" 2 "" "--dry-run is only for spare add" "$V" spare remove "$d4" --dry-run
+	check "spare -h --dry-run" 0 "(add) show DEV, what it holds" "" "$V" spare -h
 	unset MOCK_IMG_BLK MOCK_DEVDIR
 }
 
@@ -1622,7 +1651,7 @@ run_tests() {
 	check "init -h" 0 "usage: vraidctl init VD [--wait]" "" "$V" init -h
 	check "job -h" 0 "at least 1K, at most 16G" "" "$V" job -h
 	check "wait -h" 0 "--timeout SECONDS" "" "$V" wait -h
-	check "spare -h" 0 "vraidctl spare add DEV [--vd VD] | spare remove DEV | spare list [--json]" "" "$V" spare -h
+	check "spare -h" 0 "vraidctl spare add DEV [--vd VD] [--dry-run] | spare remove DEV | spare list [--json]" "" "$V" spare -h
 	check "replace -h" 0 "usage: vraidctl replace VD OLD NEW [--force]" "" "$V" replace -h
 	check "create -h --init" 0 "--init MODE" "" "$V" create -h
 	check "create --init on raid0" 2 "" "--init has no meaning for --level raid0: it has no redundancy to initialise; leave it out" "$V" create --level 0 --init background /dev/x /dev/y
