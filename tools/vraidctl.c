@@ -5581,7 +5581,7 @@ static size_t probe_phrases(const struct devprobe *p, bool journal,
 	const struct sig_hit *h;
 
 	if (p->err && n < max)
-		snprintf(ph[n++], PHRASE, "what vraidctl cannot tell: it cannot be read (%s)",
+		snprintf(ph[n++], PHRASE, "what vraidctl cannot tell (it cannot read it: %s)",
 			 strerror(p->err));
 	switch (p->kind) {
 	case PROBE_MEMBER:

@@ -53,10 +53,27 @@
 #                                    write back journalled (healthy) or
 #                                    through with NO_JOURNAL (none,
 #                                    pending) or JOURNAL_FAILED (failed)
+#   MOCK_DIRTY_STUCK=BYTES           the VD's dirty cache data cannot be
+#                                    written out (ABI 1.11): DELETE fails
+#                                    with EIO unless VRAID_DELETE_DISCARD,
+#                                    which reports BYTES discarded
+#   MOCK_IMG_BLK=1                   a file named *N.img stats as the block
+#                                    device 7:(100 + N) (7:99 without N):
+#                                    image files stand in for devices
+#   MOCK_DEVDIR=DIR                  opening /dev/NAME opens DIR/NAME if
+#                                    it exists (a running VD's members);
+#                                    the test's nodes 7:N are DIR/loopN,
+#                                    else /dev/null (the host's loop
+#                                    devices are never read)
+#   MOCK_EXCL_BUSY=PATH              an O_EXCL open of PATH fails with
+#                                    EBUSY (another opener holds it)
+# DELETE goes through the module's validator (before ABI 1.11: unknown
+# flags are refused) and is logged with its flags.
 # A SET_POLICY that succeeds changes the VD's policies for the INFO
 # requests that follow in the same process; a CREATE that succeeds (it
 # makes vraid4) sets vraid4's.
-# SPARE LIST answers two spares (none in scenario "none").
+# SPARE LIST answers two spares (none in scenario "none"; with
+# MOCK_IMG_BLK a third, global, 7:110).
 # CONTROLLER (checked by vraid_validate_controller()) answers as the module
 # on a machine with 2 GiB of RAM: a 128 MiB cache (the default), at most
 # 1 GiB, 12 MiB held by the scenario's VDs (none: 0 B, 0 VDs).
