@@ -163,7 +163,7 @@ finish() {
 		dmesg | tail -n 400 >"$OUT/dmesg.txt"
 	fi
 	vraidctl list --json 2>/dev/null | grep -o '"vd":"vraid[0-9]*"' |
-		grep -o 'vraid[0-9]*' | while read -r v; do vraidctl delete "$v"; done
+		grep -o 'vraid[0-9]*' | while read -r v; do vraidctl delete "$v" --force; done
 	[ "$(journal_state)" = none ] || vraidctl controller journal none >/dev/null 2>&1
 	rm -f "$OUT/mdadm.out"
 	echo "BENCH_STATUS=$rc" >>"$OUT/meta.env"
@@ -510,12 +510,12 @@ vraid_make() { # LEVEL K [POLICY-OPTIONS]
 	# Like md's --assume-clean: no init job competing with the benchmark.
 	case $lvl in 1 | 5 | 6 | 10 | 50 | 60) opts="$opts --init fast" ;; esac
 	opts="$opts${3-$VRAID_POLOPTS}"
-	name=$(vraidctl create $opts --name bench "${ALL[@]:0:$k}") ||
+	name=$(vraidctl create --force $opts --name bench "${ALL[@]:0:$k}") ||
 		die "vraidctl create $opts ${ALL[*]:0:$k} failed"
 	VD=/dev/$name
 	[ -b "$VD" ] || die "$VD missing"
 }
-vraid_drop() { vraidctl delete "$VD" || die "vraidctl delete $VD"; VD=""; }
+vraid_drop() { vraidctl delete "$VD" --force || die "vraidctl delete $VD --force"; VD=""; }
 
 MD_STOP=""
 md_tune() { # mdN (raid5/6 only)

@@ -88,7 +88,7 @@ for pol in $POLICIES; do
 	opts=(--level "$LEVEL" --write-policy "$pol")
 	case $LEVEL in 1 | 5 | 6 | 10 | 50 | 60) opts+=(--init fast) ;; esac
 	case $LEVEL in 50 | 60) opts+=(--spans 2) ;; esac
-	name=$(vraidctl create "${opts[@]}" --name profile "${MEMBERS[@]}") || die "vraidctl create ${opts[*]}"
+	name=$(vraidctl create --force "${opts[@]}" --name profile "${MEMBERS[@]}") || die "vraidctl create ${opts[*]}"
 	vd=/dev/$name
 	vraidctl show "$vd" | grep -E '^(Level|Write in effect):'
 	# shellcheck disable=SC2046 # the arguments have no spaces
@@ -126,7 +126,7 @@ for pol in $POLICIES; do
 			-g caller,0.5,callee,function,percent 2>/dev/null | grep -v -e '^#' -e '^$' | head -40
 	done
 	vraidctl stats "$vd" | grep -E '^(Writes|Cache)'
-	vraidctl delete "$vd" >/dev/null || die "vraidctl delete $vd"
+	vraidctl delete "$vd" --force >/dev/null || die "vraidctl delete $vd --force"
 	[ "$pol" = wb ] && vraidctl controller journal none >/dev/null
 done
 exit 0

@@ -71,7 +71,7 @@ md | md-wb)
 	if [ "$POLICY" = wb ]; then
 		vraidctl controller journal "$NULLB" --force >/dev/null || die "controller journal $NULLB"
 	fi
-	vd=$(vraidctl create --level 5 --init fast --write-policy "$POLICY" "${members[@]}" 2>/dev/null) ||
+	vd=$(vraidctl create --force --level 5 --init fast --write-policy "$POLICY" "${members[@]}" 2>/dev/null) ||
 		die "create"
 	vd=/dev/$vd
 	[ -b "$vd" ] || die "$vd did not appear"

@@ -45,7 +45,7 @@ for pol in $POLICIES; do
 	if [ "$pol" = wb ]; then
 		vraidctl controller journal "$jdev" --force >/dev/null || die "journal $jdev"
 	fi
-	name=$(vraidctl create --level 5 --write-policy "$pol" --init fast \
+	name=$(vraidctl create --force --level 5 --write-policy "$pol" --init fast \
 		--name timers "${members[@]}") || die "create ($pol)"
 	echo >$T/trace
 	echo 1 >$T/events/timer/hrtimer_start/enable
@@ -75,7 +75,7 @@ for pol in $POLICIES; do
 	END { if (n) printf "%d timers, %.1f %% over 200 us late, %.1f %% over 1 ms", n, 100 * a / n, 100 * b / n; else printf "no null_blk timers" }' $T/trace)
 	printf "timers: %-3s at %s: %.0f IOPS, p50 %d us, p99 %d us; %s\n" \
 		"$pol" "$QD" "${iops:-0}" $(($(pct 50) / 1000)) $(($(pct 99) / 1000)) "$lat"
-	vraidctl delete "/dev/$name" >/dev/null || die "delete $name"
+	vraidctl delete "/dev/$name" --force >/dev/null || die "delete $name"
 	[ "$pol" != wb ] || vraidctl controller journal none >/dev/null ||
 		die "journal none"
 done

@@ -53,10 +53,27 @@
 #                                    write back journalled (healthy) or
 #                                    through with NO_JOURNAL (none,
 #                                    pending) or JOURNAL_FAILED (failed)
+#   MOCK_DIRTY_STUCK=BYTES           the VD's dirty cache data cannot be
+#                                    written out (ABI 1.11): DELETE fails
+#                                    with EIO unless VRAID_DELETE_DISCARD,
+#                                    which reports BYTES discarded
+#   MOCK_IMG_BLK=1                   a file named *N.img stats as the block
+#                                    device 7:(100 + N) (7:99 without N):
+#                                    image files stand in for devices
+#   MOCK_DEVDIR=DIR                  opening /dev/NAME opens DIR/NAME if
+#                                    it exists (a running VD's members);
+#                                    the test's nodes 7:N are DIR/loopN,
+#                                    else /dev/null (the host's loop
+#                                    devices are never read)
+#   MOCK_EXCL_BUSY=PATH              an O_EXCL open of PATH fails with
+#                                    EBUSY (another opener holds it)
+# DELETE goes through the module's validator (before ABI 1.11: unknown
+# flags are refused) and is logged with its flags.
 # A SET_POLICY that succeeds changes the VD's policies for the INFO
 # requests that follow in the same process; a CREATE that succeeds (it
 # makes vraid4) sets vraid4's.
-# SPARE LIST answers two spares (none in scenario "none").
+# SPARE LIST answers two spares (none in scenario "none"; with
+# MOCK_IMG_BLK a third, global, 7:110).
 # CONTROLLER (checked by vraid_validate_controller()) answers as the module
 # on a machine with 2 GiB of RAM: a 128 MiB cache (the default), at most
 # 1 GiB, 12 MiB held by the scenario's VDs (none: 0 B, 0 VDs).
@@ -157,6 +174,8 @@ expect_log() {
 
 cat >"$tmp/mock.h" <<'EOF'
 #define ioctl mock_ioctl
+#define open(...) mock_open(__VA_ARGS__)
+#define stat(p, s) mock_stat(p, s)
 EOF
 
 cat >"$tmp/mock.c" <<'EOF'
@@ -168,11 +187,80 @@ cat >"$tmp/mock.c" <<'EOF'
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <linux/vraid.h>
 #include "validate.h"
 #include "cachecore.h"
 
 int mock_ioctl(int fd, unsigned long req, ...);
+int mock_open(const char *path, int flags, ...);
+int mock_stat(const char *path, struct stat *st);
+
+/* the real ones, which mock.h renamed in the headers */
+#undef open
+#undef stat
+int open(const char *path, int flags, ...);
+int stat(const char *restrict path, struct stat *restrict st);
+
+/*
+ * Devices on the host: with MOCK_IMG_BLK=1, a regular file named *N.img
+ * stats as the block device 7:(100 + N) (7:99 without a number), so
+ * that create, replace, spare and controller journal take image files,
+ * and vraidctl reads them as it would the device.
+ */
+int mock_stat(const char *path, struct stat *st)
+{
+	size_t l = strlen(path), d;
+	int r = stat(path, st);
+
+	if (r || !S_ISREG(st->st_mode) || !getenv("MOCK_IMG_BLK") ||
+	    l < 4 || strcmp(path + l - 4, ".img"))
+		return r;
+	for (d = l - 4; d > 0 && path[d - 1] >= '0' && path[d - 1] <= '9'; d--)
+		;
+	st->st_mode = S_IFBLK | 0600;
+	st->st_rdev = makedev(7, d < l - 4 ? 100 + atoi(path + d) : 99);
+	return 0;
+}
+
+/*
+ * Opening a device: "/dev/NAME" (a member the kernel names) is
+ * $MOCK_DEVDIR/NAME if that exists; the test's block device nodes 7:N
+ * are $MOCK_DEVDIR/loopN, else /dev/null (the host's loop devices are
+ * never read); MOCK_EXCL_BUSY=PATH: an O_EXCL open of PATH fails with
+ * EBUSY (another opener holds it).
+ */
+int mock_open(const char *path, int flags, ...)
+{
+	const char *dir = getenv("MOCK_DEVDIR"), *busy = getenv("MOCK_EXCL_BUSY");
+	char alt[4096];
+	struct stat st;
+	va_list ap;
+	int mode;
+
+	va_start(ap, flags);
+	mode = (flags & O_CREAT) ? va_arg(ap, int) : 0;
+	va_end(ap);
+	if (busy && (flags & O_EXCL) && !(flags & O_CREAT) && !strcmp(path, busy)) {
+		errno = EBUSY;
+		return -1;
+	}
+	if (dir && !strncmp(path, "/dev/", 5)) {
+		snprintf(alt, sizeof(alt), "%s/%s", dir, path + 5);
+		if (!stat(alt, &st))
+			return open(alt, flags, mode);
+	}
+	if (!stat(path, &st) && S_ISBLK(st.st_mode) && major(st.st_rdev) == 7) {
+		snprintf(alt, sizeof(alt), "%s/loop%u", dir ? dir : "/nonexistent",
+			 minor(st.st_rdev));
+		if (stat(alt, &st))
+			snprintf(alt, sizeof(alt), "/dev/null");
+		return open(alt, flags & ~O_EXCL, mode);
+	}
+	return open(path, flags, mode);
+}
 
 /* What a module before ABI 1.8 said of always write-back. */
 #define OLD_AWB_MSG "always write-back needs the controller cache, which vraid does not have yet: use write-through or write-back"
@@ -686,11 +774,34 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 	case 0x01: {
 		struct vraid_delete *d = (void *)h;
 
-		if ((d->del_flags & ~VRAID_DELETE_STOP) || !all_zero(d->reserved2, sizeof(d->reserved2)))
-			return fail(h, EINVAL, "mock: delete fields not zeroed");
-		logit("delete index=%u\n", d->index);
+		const char *stuck = getenv("MOCK_DIRTY_STUCK");
+
+		if (d->discarded_bytes)
+			return fail(h, EINVAL, "mock: discarded_bytes is out only");
+		/* the validator of a module before ABI 1.11 */
+		if (abi_minor() >= 0 && abi_minor() < 11 &&
+		    (d->del_flags & ~VRAID_DELETE_STOP)) {
+			snprintf(msg, sizeof(msg), "unknown delete flags 0x%x",
+				 d->del_flags);
+			return fail(h, EINVAL, msg);
+		}
+		if ((ret = vraid_validate_delete(d, msg, sizeof(msg))))
+			return refused(h, ret, msg);
+		logit("delete index=%u flags=%u\n", d->index, d->del_flags);
 		if (!vd_exists(d->index))
 			return fail(h, ENOENT, "no virtual drive");
+		/*
+		 * MOCK_DIRTY_STUCK=BYTES: the VD's dirty cache data, which
+		 * the members cannot take (ABI 1.11: EIO unless DISCARD)
+		 */
+		if (stuck && (abi_minor() < 0 || abi_minor() >= 11)) {
+			if (!(d->del_flags & VRAID_DELETE_DISCARD)) {
+				snprintf(msg, sizeof(msg), "vraid%u: cache write-out failed, %s bytes dirty: the virtual drive keeps running",
+					 d->index, stuck);
+				return fail(h, EIO, msg);
+			}
+			d->discarded_bytes = strtoull(stuck, NULL, 0);
+		}
 		return 0;
 	}
 	case 0x02: {
@@ -737,6 +848,14 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 			s->spares[1].dev_sectors = 8388608;
 			s->spares[1].vd_index = 1;
 			strcpy(s->spares[1].dev_name, "sdf");
+			if (getenv("MOCK_IMG_BLK")) {	/* d10.img */
+				s->nr_spares = 3;
+				s->spares[2].major = 7;
+				s->spares[2].minor = 110;
+				s->spares[2].dev_sectors = 131072;
+				s->spares[2].vd_index = -1;
+				strcpy(s->spares[2].dev_name, "loop110");
+			}
 			return 0;
 		}
 		logit("spare action=%u flags=%u index=%u dev=%u:%u\n", s->action,
@@ -995,6 +1114,78 @@ int main(int argc, char **argv)
 }
 EOF
 
+# mkmd IMG ROLE NR GEN [NAME [UUID [LEVEL]]]: vraid metadata in both
+# copies of the image IMG (sized beforehand), as create writes it: role
+# ROLE of NR members, generation GEN, name NAME (default "db"), VD UUID
+# (32 hex digits, dashes allowed; default 11111111-2222-3333-4444-
+# 555555555555), level LEVEL (a VRAID_LEVEL_* number, default 1).
+cat >"$tmp/mkmd.c" <<'EOF'
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "core_types.h"
+#include "metadata.h"
+#include "layout.h"
+
+int main(int argc, char **argv)
+{
+	static u8 blk[VRAID_MD_BLOCK];
+	const char *u = argc > 6 ? argv[6] : "11111111222233334444555555555555";
+	struct vraid_md md;
+	struct vraid_geom g;
+	char msg[200];
+	unsigned int b, i;
+	off_t end;
+	int fd;
+
+	if (argc < 5)
+		return 2;
+	memset(&md, 0, sizeof(md));
+	for (i = 0; i < VRAID_MD_UUID_LEN; i++) {
+		while (*u == '-')
+			u++;
+		if (sscanf(u, "%2x", &b) != 1)
+			return 2;
+		md.vd_uuid[i] = (u8)b;
+		u += 2;
+	}
+	fd = open(argv[1], O_RDWR);
+	if (fd < 0)
+		return 1;
+	end = lseek(fd, 0, SEEK_END);
+	md.version = VRAID_MD_VERSION;
+	md.role = (u32)atoi(argv[2]);
+	md.nr_members = (u32)atoi(argv[3]);
+	md.generation = strtoull(argv[4], NULL, 0);
+	md.created = 1764500000;
+	snprintf(md.name, sizeof(md.name), "%s", argc > 5 ? argv[5] : "db");
+	md.level = argc > 7 ? (u32)atoi(argv[7]) : 1;
+	if (vraid_layout_init(&g, md.level, md.nr_members, 0, 0,
+			      (u64)end / 512 - 16384, msg, sizeof(msg))) {
+		fprintf(stderr, "mkmd: %s\n", msg);
+		return 1;
+	}
+	md.strip_bytes = md.level == 255 ? 0 : g.strip_sectors * 512;
+	md.data_offset = 16384;
+	md.member_sectors = g.member_sectors;
+	md.size_sectors = g.size_sectors;
+	md.flags = VRAID_MD_F_CLEAN;
+	md.init_pos = g.member_sectors;
+	for (i = 0; i < md.nr_members; i++) {
+		md.members[i].uuid[0] = (u8)(i + 1);
+		md.members[i].state = 1;	/* VRAID_MEMBER_ONLINE */
+		md.members[i].dev_sectors = (u64)end / 512;
+	}
+	vraid_md_encode(&md, blk);
+	if (pwrite(fd, blk, sizeof(blk), 4096) != sizeof(blk) ||
+	    pwrite(fd, blk, sizeof(blk), 1 << 20) != sizeof(blk))
+		return 1;
+	return close(fd) ? 1 : 0;
+}
+EOF
+
 # ---- build ------------------------------------------------------------------
 
 # build VARIANT EXTRA_CFLAGS: vraidctl, vraid-raw and the mock vraidctl
@@ -1005,12 +1196,367 @@ build() {
 	# shellcheck disable=SC2086
 	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/vraidctl" "$root/tools/vraidctl.c" $core &&
 	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/mkjsb" "$tmp/mkjsb.c" $core &&
+	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/mkmd" "$tmp/mkmd.c" $core &&
 	$CC $CFLAGS $2 -o "$tmp/$1/vraid-raw" "$root/tools/vraid-raw.c" &&
 	$CC $CFLAGS $2 -I"$root/driver" -include "$tmp/mock.h" -o "$tmp/$1/vraidctl-mock" \
 		"$root/tools/vraidctl.c" "$tmp/mock.c" $core "$root/driver/cachecore.c"
 }
 
 # ---- the tests --------------------------------------------------------------
+
+# put IMG OFFSET PRINTF-BYTES: write bytes into an image at OFFSET
+put() {
+	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
+# log_empty DESC: the mock got no logged request since `: >"$tmp/log"`
+log_empty() {
+	if [ -s "$tmp/log" ]; then
+		say_not_ok "$1 (mock got '$(tail -n 1 "$tmp/log")')"
+	else
+		say_ok "$1"
+	fi
+}
+
+# fresh IMG...: empty 64 MiB images (sparse)
+fresh() {
+	for f; do rm -f "$f" && truncate -s 64M "$f"; done
+}
+
+# The destructive commands against the mock, with image files standing
+# in for block devices (MOCK_IMG_BLK: $D/dN.img is 7:(100 + N)).
+destructive_tests() {
+	D="$tmp/dev"
+	mkdir -p "$D" "$tmp/devdir"
+	d0=$D/d0.img d1=$D/d1.img d2=$D/d2.img d3=$D/d3.img d4=$D/d4.img
+	d5=$D/d5.img
+	MK="$tmp/$variant/mkmd"
+	K="$tmp/$variant/mkjsb"
+	uuid=11111111-2222-3333-4444-555555555555
+	export MOCK_IMG_BLK=1 MOCK_DEVDIR="$tmp/devdir"
+	fresh "$d0" "$d1" "$d2" "$d3" "$d4" "$d5"
+
+	# create: a device that holds nothing known goes ahead, silently
+	: >"$tmp/log"
+	check "create over empty devices" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 0 "$d0" "$d1"
+	expect_log "create over empty devices, sent" "create level=0 strip=0 nr=2 spans=0 name= members=7:100,7:101 init=0 access=0 dcache=0 io=0 read=0 write=0"
+	if [ -s "$tmp/err" ]; then say_not_ok "create over empty devices, empty stderr"; else say_ok "create over empty devices, empty stderr"; fi
+
+	# an ext4 file system: refused, nothing sent; --force overwrites it
+	put "$d0" 1080 '\123\357'
+	put "$d0" 1120 '\100\002'
+	put "$d0" 1144 'data'
+	: >"$tmp/log"
+	check "create over ext4 refused" 1 "" "vraidctl: create: $d0 holds an ext4 file system (label \"data\"); \`vraidctl create ... --force\` overwrites it" env MOCK_VRAID=none "$M" create --level 0 "$d0" "$d1"
+	log_empty "create over ext4: nothing sent"
+	err_lacks "create over ext4: the empty device is not named" "$d1"
+	check "create over ext4, hint" 1 "" "vraidctl: hint: \`vraidctl create ... --dry-run\` shows what each device holds; with --force what they hold is lost" env MOCK_VRAID=none "$M" create --level 0 "$d0" "$d1"
+	check "create over ext4 --force" 0 "vraid4" "create: overwriting what $d0 holds (--force): an ext4 file system (label \"data\")" env MOCK_VRAID=none "$M" create --level 0 --force "$d0" "$d1"
+	out_is "create --force, stdout is the name alone" vraid4
+	expect_log "create over ext4 --force, sent" "create level=0 strip=0 nr=2 spans=0 name= members=7:100,7:101 init=0 access=0 dcache=0 io=0 read=0 write=0"
+	check "create --force after the devices" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 0 "$d0" "$d1" --force
+	check "create -- --force is a device" 1 "" "--force: no such file" env MOCK_VRAID=none "$M" create --level 0 "$d0" -- --force
+
+	# create --dry-run: the VD, each member and what it holds; nothing sent
+	: >"$tmp/log"
+	check "create --dry-run" 1 "create --dry-run: nothing is changed" "" env MOCK_VRAID=none "$M" create --dry-run --level 0 --name scratch "$d0" "$d1"
+	out_has "create --dry-run, the VD" -qxF "Virtual drive:  RAID0, name \"scratch\", 2 members, strip 64 KiB, 112 MiB"
+	out_has "create --dry-run, each member" -qF "Each member:    vraid's metadata in its first 8 MiB, then 56 MiB of the VD's data; what it holds there is overwritten"
+	out_has "create --dry-run, what is lost" -qxF "  role 0  $d0  64 MiB  holds an ext4 file system (label \"data\"): lost"
+	out_has "create --dry-run, an empty member" -qxF "  role 1  $d1  64 MiB  no known signature (its contents are overwritten all the same)"
+	out_has "create --dry-run, refused" -qxF "Result:         refused without --force: what the devices hold would be lost"
+	log_empty "create --dry-run: nothing sent"
+	check "create --dry-run --force" 0 "Result:         it would be created, overwriting what the devices hold (--force)" "" env MOCK_VRAID=none "$M" create --level 0 --dry-run --force "$d0" "$d1"
+	log_empty "create --dry-run --force: nothing sent"
+	check "create --dry-run, level needs more members" 1 "Virtual drive:  RAID5, 2 members: refused by the module's checks:" "" env MOCK_VRAID=none "$M" create --level 5 --dry-run "$d0" "$d1"
+	check "create --dry-run, no module" 1 "Result:         refused without --force" "" env VRAIDCTL_CONTROL="$nope" "$M" create --level 0 --dry-run "$d0" "$d1"
+	if [ -n "$blk0" ]; then
+		check "create --dry-run over a running VD's member" 1 "  role 0  $blk0  0 B  is in use: a member of the running virtual drive /dev/vraid0, role 0 (refused)" "" env MOCK_VRAID=jobs "$M" create --level 1 --dry-run --force "$blk0" "$d1"
+		out_has "create --dry-run over a running VD's member, result" -qxF "Result:         refused: a device is in use (--force does not override that)"
+	fi
+	log_empty "create --dry-run: still nothing sent"
+
+	# every signature of the table, one device each
+	# NAME|OFFSET|BYTES[|OFFSET|BYTES...]|WHAT IS SAID
+	while IFS='|' read -r name o1 b1 o2 b2 o3 b3 says; do
+		[ -n "$name" ] || continue
+		fresh "$d2"
+		put "$d2" "$o1" "$b1"
+		[ -n "$o2" ] && put "$d2" "$o2" "$b2"
+		[ -n "$o3" ] && put "$d2" "$o3" "$b3"
+		check "create over $name refused" 1 "" "create: $d2 holds $says; \`vraidctl create" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+	done <<'SIGS'
+ext2|1080|\123\357|||||an ext2 file system
+ext3|1080|\123\357|1116|\004|1144|j3|an ext3 file system (label "j3")
+xfs|0|XFSB|108|xfslabel|||an XFS file system (label "xfslabel")
+btrfs|65600|_BHRfS_M|65835|bt|||a Btrfs file system (label "bt")
+swap|4086|SWAPSPACE2|1052|swp|||a swap area (label "swp")
+lvm|512|LABELONE|536|LVM2 001|||an LVM2 physical volume
+luks|0|LUKS\272\276\000\002|24|secret|||a LUKS2 encrypted volume (label "secret")
+md 1.2|4096|\374\116\053\251\001|4128|host:0|4224|\010|an md RAID superblock (metadata 1.2, name "host:0")
+md 1.1|0|\374\116\053\251\001|32|h:1|||an md RAID superblock (metadata 1.1, name "h:1")
+md 1.0|67100672|\374\116\053\251\001|67100800|\360\377\001|||an md RAID superblock (metadata 1.0)
+md 0.90|67043328|\374\116\053\251|||||an md RAID superblock (metadata 0.90)
+mbr|446|\200\000\000\000\203|510|\125\252|||an MBR (DOS) partition table (1 partition)
+gpt|512|EFI PART|||||a GPT partition table
+gpt backup|67108352|EFI PART|||||a GPT partition table (its backup header, at the end)
+fat|0|\353|71|MYFAT      FAT32   |510|\125\252|a FAT file system (label "MYFAT")
+ntfs|3|NTFS    |510|\125\252|||an NTFS file system
+SIGS
+	# several things on one device, said in one line
+	fresh "$d2"
+	put "$d2" 446 '\000\000\000\000\203'
+	put "$d2" 510 '\125\252'
+	put "$d2" 1080 '\123\357'
+	check "create over a partition table and ext2" 1 "" "create: $d2 holds an MBR (DOS) partition table (1 partition) and an ext2 file system;" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+	# a label is made safe for a terminal
+	fresh "$d2"
+	put "$d2" 0 'XFSB'
+	put "$d2" 108 'a\033[2Jb'
+	check "create over xfs, label sanitised" 1 "" "an XFS file system (label \"a?[2Jb\")" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+	if command -v mkfs.ext4 >/dev/null 2>&1; then
+		fresh "$d2"
+		mkfs.ext4 -q -F -L realfs "$d2" >/dev/null 2>&1
+		check "create over mkfs.ext4's file system" 1 "" "create: $d2 holds an ext4 file system (label \"realfs\")" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+	else
+		say_skip "create over mkfs.ext4's file system" "no mkfs.ext4"
+	fi
+	if command -v sfdisk >/dev/null 2>&1; then
+		fresh "$d2"
+		printf 'label: gpt\n,10M\n,10M\n' | sfdisk -q "$d2" >/dev/null 2>&1
+		check "create over sfdisk's GPT" 1 "" "create: $d2 holds a GPT partition table (2 partitions)" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+		fresh "$d2"
+		printf 'label: dos\n,10M\n' | sfdisk -q "$d2" >/dev/null 2>&1
+		check "create over sfdisk's MBR" 1 "" "create: $d2 holds an MBR (DOS) partition table (1 partition)" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+	else
+		say_skip "create over sfdisk's partition tables" "no sfdisk"
+	fi
+
+	# vraid metadata: a member of a stopped VD, named with its UUID
+	fresh "$d2"
+	"$MK" "$d2" 1 2 5 db
+	check "create over a stopped VD's member" 1 "" "create: $d2 holds the vraid metadata of the stopped virtual drive \"db\" (UUID $uuid, RAID1, role 1 of 2, 56 MiB);" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+	check "create over a stopped VD's member, hint" 1 "" "vraidctl: hint: to bring a stopped virtual drive back instead: vraidctl assemble --scan; to erase its metadata: vraidctl wipe DEV --force" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+	check "create over a stopped VD's member --force" 0 "vraid4" "overwriting what $d2 holds (--force): the vraid metadata of the stopped virtual drive \"db\"" env MOCK_VRAID=none "$M" create --level jbod "$d2" --force
+	# copy A gone (md's 1.2 superblock there, as md-compat does): copy B says it
+	dd if=/dev/zero of="$d2" bs=4096 seek=1 count=1 conv=notrunc 2>/dev/null
+	check "create over a member, copy B only" 1 "" "the vraid metadata of the stopped virtual drive \"db\"" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+	# damaged
+	fresh "$d2"
+	"$MK" "$d2" 0 2 5 db
+	put "$d2" 4200 X
+	put "$d2" 1048680 X
+	check "create over damaged vraid metadata" 1 "" "create: $d2 holds damaged vraid metadata (copy A: metadata checksum mismatch" env MOCK_VRAID=none "$M" create --level jbod "$d2"
+	# a stale member of a running VD: vraid0 of "jobs" runs on loop0 and
+	# loop1, whose metadata (read from /dev/loop0) names the same UUID
+	fresh "$tmp/devdir/loop0" "$d3"
+	"$MK" "$tmp/devdir/loop0" 0 2 9
+	"$MK" "$d3" 1 2 5
+	check "create over a stale member of a running VD" 1 "" "create: $d3 holds stale vraid metadata of the running virtual drive /dev/vraid0 (role 1, generation 5: a member replaced or left out);" env MOCK_VRAID=jobs "$M" create --level jbod "$d3"
+	rm -f "$tmp/devdir/loop0"
+	check "create over a member, its VD's members unreadable: stopped" 1 "" "the vraid metadata of the stopped virtual drive \"db\"" env MOCK_VRAID=jobs "$M" create --level jbod "$d3"
+	# a vraid journal
+	fresh "$d3"
+	"$K" "$d3" 0 4 1
+	check "create over a vraid journal" 1 "" "create: $d3 holds a vraid controller journal (UUID 8c1d0f3e-5244-4a1b-9e07-6d21c355a019);" env MOCK_VRAID=none "$M" create --level jbod "$d3"
+	"$K" "$d3" 0 4 0
+	check "create over a journal not detached" 1 "" "(UUID 8c1d0f3e-5244-4a1b-9e07-6d21c355a019; not detached cleanly: it may hold acknowledged writes still to replay)" env MOCK_VRAID=none "$M" create --level jbod "$d3"
+
+	# in use: refused whatever --force says, nothing sent
+	if [ -n "$blk0" ]; then
+		: >"$tmp/log"
+		check "create over a running VD's member" 1 "" "vraidctl: create: $blk0 is in use: a member of the running virtual drive /dev/vraid0, role 0" env MOCK_VRAID=jobs "$M" create --level 1 --force "$blk0" "$d4"
+		log_empty "create over a running VD's member: nothing sent"
+		check "create over a running VD's member, hint" 1 "" "vraidctl: hint: stop or delete vraid0 first (\`vraidctl stop vraid0\`), or take the member out of it (\`vraidctl replace\`); --force does not override this" env MOCK_VRAID=jobs "$M" create --level 1 "$blk0" "$d4"
+		check "create over the journal" 1 "" "create: $blk0 is in use: it is the controller's journal (healthy)" env MOCK_VRAID=none MOCK_JOURNAL=healthy "$M" create --level jbod --force "$blk0"
+		check "create over the journal, hint" 1 "" "vraidctl: hint: detach the journal first: vraidctl controller journal none" env MOCK_VRAID=none MOCK_JOURNAL=healthy "$M" create --level jbod "$blk0"
+	fi
+	fresh "$D/d10.img"
+	check "create over a hot spare" 1 "" "create: $D/d10.img is in use: a global hot spare" env MOCK_VRAID=three "$M" create --level jbod --force "$D/d10.img"
+	check "create over a hot spare, hint" 1 "" "vraidctl: hint: remove the spare first: vraidctl spare remove $D/d10.img" env MOCK_VRAID=three "$M" create --level jbod "$D/d10.img"
+	check "create over a device held by another" 1 "" "create: $d4 is in use: another opener holds it exclusively (mounted, or held by md, dm or LVM)" env MOCK_VRAID=none MOCK_EXCL_BUSY="$d4" "$M" create --level jbod --force "$d4"
+
+	# controller journal DEV: what it holds is overwritten, unless a journal
+	fresh "$d4"
+	put "$d4" 1080 '\123\357'
+	: >"$tmp/log"
+	check "journal over ext2 refused" 1 "" "vraidctl: controller journal $d4: $d4 holds an ext2 file system; \`vraidctl controller journal $d4 --force\` overwrites it" env MOCK_VRAID=none "$M" controller journal "$d4"
+	log_empty "journal over ext2: nothing sent"
+	check "journal over ext2, hint" 1 "" "vraidctl: hint: a journal device is formatted: whatever it holds is lost (\`vraidctl controller journal $d4 --dry-run\` shows it)" env MOCK_VRAID=none "$M" controller journal "$d4"
+	check "journal over ext2 --force" 0 "Journal:" "controller journal: overwriting what $d4 holds (--force): an ext2 file system" env MOCK_VRAID=none "$M" controller journal "$d4" --force
+	expect_log "journal over ext2 --force sends FORCE" "controller action=2 flags=1 cache=0 dev=7:104"
+	fresh "$d4"
+	"$MK" "$d4" 0 1 3 solo 22222222-2222-2222-2222-222222222222 255
+	check "journal over a stopped VD's member refused" 1 "" "$d4 holds the vraid metadata of the stopped virtual drive \"solo\" (UUID 22222222-2222-2222-2222-222222222222, JBOD, role 0 of 1, 56 MiB)" env MOCK_VRAID=none "$M" controller journal "$d4"
+	fresh "$d4"
+	"$K" "$d4" 0 4 3
+	: >"$tmp/log"
+	check "journal over a vraid journal: attached as it is" 0 "Journal:" "" env MOCK_VRAID=none "$M" controller journal "$d4"
+	expect_log "journal over a vraid journal: no FORCE" "controller action=2 flags=0 cache=0 dev=7:104"
+	if [ -n "$blk0" ]; then
+		check "journal over the journal attached" 1 "" "controller journal $blk0: $blk0 is in use: it is the controller's journal (healthy)" env MOCK_VRAID=none MOCK_JOURNAL=healthy "$M" controller journal "$blk0" --force
+		check "journal over a running VD's member" 1 "" "controller journal $blk1: $blk1 is in use: a member of the running virtual drive /dev/vraid0, role 1" env MOCK_VRAID=jobs "$M" controller journal "$blk1"
+	fi
+	# controller journal DEV --dry-run
+	fresh "$d4"
+	put "$d4" 1080 '\123\357'
+	: >"$tmp/log"
+	check "journal --dry-run over ext2" 1 "Holds:          an ext2 file system" "" env MOCK_VRAID=none "$M" controller journal "$d4" --dry-run
+	out_has "journal --dry-run over ext2, refused" -qxF "Result:         refused without --force: formatting it would lose what it holds"
+	check "journal --dry-run --force over ext2" 0 "Result:         it would be formatted as a new journal, its ring 63 MiB: what it holds is lost" "" env MOCK_VRAID=none "$M" controller journal "$d4" --dry-run --force
+	fresh "$d4"
+	check "journal --dry-run over an empty device" 0 "Result:         it would be formatted as a new journal, its ring 63 MiB" "" env MOCK_VRAID=none "$M" controller journal "$d4" --dry-run
+	"$K" "$d4" 0 4 3
+	check "journal --dry-run over a vraid journal" 0 "Result:         it would be attached as it is" "" env MOCK_VRAID=none "$M" controller journal "$d4" --dry-run
+	out_has "journal --dry-run over a vraid journal, its UUID" -qxF "Holds:          a vraid journal (UUID 8c1d0f3e-5244-4a1b-9e07-6d21c355a019)"
+	check "journal --dry-run, one attached" 1 "Result:         refused: a journal is attached already" "" env MOCK_VRAID=none MOCK_JOURNAL=healthy "$M" controller journal "$d4" --dry-run
+	log_empty "journal --dry-run: nothing sent"
+	check "journal none --dry-run" 2 "" "--dry-run is only for controller journal DEV" "$M" controller journal none --dry-run
+	check "controller --dry-run" 2 "" "--dry-run is only for controller journal DEV" "$M" controller --dry-run
+	check "journal --dry-run --json" 2 "" "--dry-run prints no JSON: leave --json out" "$M" controller journal "$d4" --dry-run --json
+	# delete needs --force; without it, it says what it would destroy
+	: >"$tmp/log"
+	check "delete without --force" 1 "" "vraidctl: delete vraid0: refused without --force: it destroys the virtual drive /dev/vraid0 (\"fast\") (RAID0, 768 MiB, Optimal) and erases the vraid metadata of its members, /dev/nvme0n1 (role 0), /dev/nvme1n1 (role 1): it cannot be assembled again" env MOCK_VRAID=three "$M" delete fast
+	log_empty "delete without --force: nothing sent"
+	check "delete without --force, hint" 1 "" "vraidctl: hint: to delete it: vraidctl delete fast --force; to take it down and keep it: vraidctl stop fast" env MOCK_VRAID=three "$M" delete fast
+	check "delete without --force, open" 1 "" "vraidctl: delete vraid0: it is open (1 opener): even with --force it is refused until it is closed" env MOCK_VRAID=three "$M" delete fast
+	check "delete without --force, by number" 1 "" "its members, /dev/nvme0n1 (role 0), /dev/nvme1n1 (role 1), /dev/nvme2n1 (role 2), /dev/nvme3n1 (role 3), /dev/nvme4n1 (role 4), /dev/nvme5n1 (role 5, failed), /dev/nvme6n1 (role 6), /dev/dddddddddddddddddddddddddddddddd (role 7)" env MOCK_VRAID=three "$M" delete 7
+	check "delete without --force, missing member" 1 "" "(JBOD, 384 MiB, Offline) and erases the vraid metadata of its members, role 0 (missing)" env MOCK_VRAID=three "$M" delete vraid3
+	log_empty "delete without --force: still nothing sent"
+	mkdir -p "$tmp/sysd/block/vraid0/vraid"
+	echo 12582912 >"$tmp/sysd/block/vraid0/vraid/cache_dirty_bytes"
+	check "delete without --force, dirty data" 1 "" "delete vraid0: it holds 12 MiB of dirty data in the controller cache, written to the members first (--force discards what they cannot take)" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysd" "$M" delete 0
+	check "delete --dry-run" 1 "delete --dry-run: nothing is changed" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysd" "$M" delete --dry-run fast
+	out_has "delete --dry-run, the VD" -qxF "Virtual drive:  /dev/vraid0 (\"fast\"): RAID0, 768 MiB, Optimal"
+	out_has "delete --dry-run, the members" -qxF "Members:        /dev/nvme0n1 (role 0), /dev/nvme1n1 (role 1): their vraid metadata is erased"
+	out_has "delete --dry-run, what is lost" -qF "Lost:           the virtual drive: it cannot be assembled again"
+	out_has "delete --dry-run, dirty data" -qF "Dirty data:     12 MiB in the controller cache, written to the members first"
+	out_has "delete --dry-run, open" -qxF "Result:         refused: it is open (1 opener): unmount it and stop its users first"
+	check "delete --dry-run, not forced" 1 "Result:         refused without --force" "" env MOCK_VRAID=three "$M" delete --dry-run 7
+	check "delete --dry-run --force" 0 "Result:         it would be deleted" "" env MOCK_VRAID=three "$M" delete --dry-run --force 7
+	log_empty "delete --dry-run: nothing sent"
+	check "delete --dry-run, no VD" 1 "" "delete vraid9: no virtual drive (ENOENT" env MOCK_VRAID=three "$M" delete --dry-run vraid9
+	check "delete -h --force" 0 "--force    needed: without it delete only says what it would destroy" "" "$V" delete -h
+	check "stop -h --force" 0 "--force    discard the dirty cache data the members cannot take" "" "$V" stop -h
+	check "stop --dry-run" 2 "" "unknown option '--dry-run'" "$V" stop vraid0 --dry-run
+
+	# stop and delete and the controller cache (ABI 1.11)
+	check "stop" 0 "" "" env MOCK_VRAID=three "$M" stop fast
+	expect_log "stop sends STOP" "delete index=0 flags=1"
+	check "stop --force" 0 "" "" env MOCK_VRAID=three "$M" stop fast --force
+	expect_log "stop --force sends DISCARD" "delete index=0 flags=3"
+	check "delete --force" 0 "" "" env MOCK_VRAID=three "$M" delete --force 7
+	expect_log "delete --force sends DISCARD" "delete index=7 flags=2"
+	check "stop, cache cannot be written out" 1 "" "vraidctl: stop vraid0: vraid0: cache write-out failed, 12582912 bytes dirty: the virtual drive keeps running (EIO: Input/output error)" env MOCK_VRAID=three MOCK_DIRTY_STUCK=12582912 "$M" stop fast
+	check "stop, cache cannot be written out, hint" 1 "" "vraidctl: hint: vraid0 keeps running with its dirty cache data (nothing is lost): fix the member (see \`vraidctl show fast\` and the kernel log) and stop it again, or \`vraidctl stop fast --force\` discards the dirty data (those writes are lost)" env MOCK_VRAID=three MOCK_DIRTY_STUCK=12582912 "$M" stop fast
+	check "stop --force, dirty data discarded" 0 "" "vraidctl: warning: stop vraid0: 12 MiB of dirty cache data discarded, as --force asked (the members could not take it): those writes are lost" env MOCK_VRAID=three MOCK_DIRTY_STUCK=12582912 "$M" stop fast --force
+	expect_log "stop --force, dirty data discarded, request" "delete index=0 flags=3"
+	check "delete --force, dirty data discarded" 0 "" "vraidctl: warning: delete vraid7: 12 MiB of dirty cache data discarded" env MOCK_VRAID=three MOCK_DIRTY_STUCK=12582912 "$M" delete 7 --force
+	check "stop --force, nothing dirty: silent" 0 "" "" env MOCK_VRAID=three "$M" stop fast --force
+	if [ -s "$tmp/err" ]; then say_not_ok "stop --force, nothing dirty: empty stderr"; else say_ok "stop --force, nothing dirty: empty stderr"; fi
+	# a module before ABI 1.11: no DISCARD sent, no word of it
+	check "stop --force, module 1.10" 0 "" "vraidctl: warning: stop vraid0: the vraid module speaks ABI 1.10, which cannot discard dirty cache data: --force has no effect, this is a plain stop" env MOCK_VRAID=three MOCK_ABI_MINOR=10 "$M" stop fast --force
+	expect_log "stop --force, module 1.10, no DISCARD" "delete index=0 flags=1"
+	check "delete --force, module 1.10" 0 "" "" env MOCK_VRAID=three MOCK_ABI_MINOR=10 "$M" delete --force fast
+	expect_log "delete --force, module 1.10, no DISCARD" "delete index=0 flags=0"
+	check "stop EIO, module 1.10" 1 "" "stop vraid0: a member write failed (EIO" env MOCK_VRAID=three MOCK_ABI_MINOR=10 MOCK_FAIL="delete:EIO:a member write failed" "$M" stop 0
+	err_lacks "stop EIO, module 1.10: no discard hint" "--force"
+	# wipe: vraid's blocks only, with --force; images stand in for devices
+	check "wipe -h" 0 "usage: vraidctl wipe DEV [--force] [--dry-run]" "" "$V" wipe -h
+	out_has "wipe -h says what it zeroes" -qF "journal's two superblock slots (byte 4096 and 8192)"
+	check "help lists wipe" 0 "  vraidctl wipe DEV [--force] [--dry-run]" "" "$V" help
+	check "wipe, no DEV" 2 "" "name the device to erase vraid's metadata from (e.g. /dev/sdc)" "$V" wipe
+	check "wipe, two DEVs" 2 "" "name one device only" "$V" wipe "$d0" "$d1"
+	check "wipe --json" 2 "" "unknown option '--json'" "$V" wipe "$d0" --json
+	check "wipe, missing DEV" 1 "" "/dev/xyz-no-such: no such file" "$V" wipe /dev/xyz-no-such --force
+	check "wipe, char device" 1 "" "/dev/null is a character device, not a block device" "$V" wipe /dev/null --force
+	check "wipe, directory" 1 "" "is a directory, not a block device" "$V" wipe "$tmp" --force
+	fresh "$d5"
+	"$MK" "$d5" 1 2 5 db
+	put "$d5" 2097152 'VRBM'
+	before=$(sha256sum "$d5" | cut -c1-64)
+	check "wipe without --force" 1 "" "vraidctl: wipe $d5: refused without --force: it holds the vraid metadata of the stopped virtual drive \"db\" (UUID $uuid, RAID1, role 1 of 2, 56 MiB); \`vraidctl wipe $d5 --force\` erases it: metadata copy A (byte 4096), metadata copy B (byte 1 MiB) and write-intent bitmap (byte 2 MiB)" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5"
+	check "wipe without --force, hint" 1 "" "vraidctl: hint: that virtual drive can then no longer be assembled from $d5; to bring it back instead: vraidctl assemble --scan" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5"
+	check "wipe --dry-run" 1 "wipe --dry-run: nothing is changed" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5" --dry-run
+	out_has "wipe --dry-run, what it holds" -qxF "Holds:          the vraid metadata of the stopped virtual drive \"db\" (UUID $uuid, RAID1, role 1 of 2, 56 MiB)"
+	out_has "wipe --dry-run, what it erases" -qxF "Erases:         metadata copy A (byte 4096), metadata copy B (byte 1 MiB) and write-intent bitmap (byte 2 MiB) (zeroed)"
+	out_has "wipe --dry-run, refused" -qxF "Result:         refused without --force"
+	check "wipe --dry-run --force" 0 "Result:         it would be erased" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe --dry-run --force "$d5"
+	after=$(sha256sum "$d5" | cut -c1-64)
+	[ "$before" = "$after" ] && say_ok "wipe refused and --dry-run: the device unchanged" || say_not_ok "wipe refused and --dry-run: the device unchanged"
+	put "$d5" 9000000 'keep'
+	check "wipe --force" 0 "$d5: vraid metadata erased: metadata copy A (byte 4096), metadata copy B (byte 1 MiB) and write-intent bitmap (byte 2 MiB) zeroed" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5" --force
+	check "examine after wipe" 1 "Copy B:          none" "vraidctl: $d5: no valid vraid metadata (and no vraid journal superblock)" "$V" examine "$d5"
+	[ "$(dd if="$d5" bs=1 skip=9000000 count=4 2>/dev/null)" = keep ] && say_ok "wipe leaves the rest of the device" || say_not_ok "wipe leaves the rest of the device"
+	[ "$(dd if="$d5" bs=4096 skip=1 count=1 2>/dev/null | tr -d '\0' | wc -c)" = 0 ] && say_ok "wipe zeroed copy A" || say_not_ok "wipe zeroed copy A"
+	check "wipe again: nothing to erase" 0 "$d5: no vraid metadata: nothing to erase" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5"
+	check "wipe --dry-run, nothing" 0 "Result:         nothing to erase" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5" --dry-run
+	# a journal: both slots; its ring's old copy B goes too
+	fresh "$d5"
+	"$MK" "$d5" 0 2 5 db
+	"$K" "$d5" 0 4 0
+	"$K" "$d5" 1 5 0
+	check "wipe a journal, refused" 1 "" "it holds a vraid controller journal (UUID 8c1d0f3e-5244-4a1b-9e07-6d21c355a019; not detached cleanly: it may hold acknowledged writes still to replay); \`vraidctl wipe $d5 --force\` erases it: journal superblock slot 0 (byte 4096), journal superblock slot 1 (byte 8192) and metadata copy B (byte 1 MiB)" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5"
+	check "wipe a journal --force" 0 "vraid metadata erased: journal superblock slot 0 (byte 4096), journal superblock slot 1 (byte 8192) and metadata copy B (byte 1 MiB) zeroed" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5" --force
+	check "examine after wiping a journal" 1 "" "no valid vraid metadata (and no vraid journal superblock)" "$V" examine "$d5"
+	# damaged metadata; a device with only another format
+	fresh "$d5"
+	"$MK" "$d5" 0 2 5 db
+	put "$d5" 4200 X
+	check "wipe damaged metadata" 0 "metadata copy A (byte 4096) and metadata copy B (byte 1 MiB) zeroed" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5" --force
+	fresh "$d5"
+	put "$d5" 1080 '\123\357'
+	check "wipe leaves other formats alone" 0 "$d5: no vraid metadata: nothing to erase" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5" --force
+	[ "$(od -An -tx1 -j1080 -N2 "$d5" | tr -d ' ')" = 53ef ] && say_ok "wipe left the ext2 superblock" || say_not_ok "wipe left the ext2 superblock"
+	# a stale member of a running VD may be wiped; a live one may not
+	fresh "$tmp/devdir/loop0" "$d3"
+	"$MK" "$tmp/devdir/loop0" 0 2 9
+	"$MK" "$d3" 1 2 5
+	check "wipe a stale member of a running VD" 0 "$d3: vraid metadata erased" "" env MOCK_VRAID=jobs "$M" wipe "$d3" --force
+	rm -f "$tmp/devdir/loop0"
+	if [ -n "$blk0" ]; then
+		check "wipe a running VD's member" 1 "" "vraidctl: wipe $blk0: $blk0 is in use: a member of the running virtual drive /dev/vraid0, role 0" env MOCK_VRAID=jobs "$M" wipe "$blk0" --force
+		check "wipe a running VD's member, hint" 1 "" "vraidctl: hint: stop or delete vraid0 first" env MOCK_VRAID=jobs "$M" wipe "$blk0" --force
+		check "wipe --dry-run, a running VD's member" 1 "Result:         refused: it is in use: a member of the running virtual drive /dev/vraid0, role 0" "" env MOCK_VRAID=jobs "$M" wipe "$blk0" --dry-run
+		check "wipe the attached journal" 1 "" "wipe $blk0: $blk0 is in use: it is the controller's journal (healthy)" env MOCK_VRAID=none MOCK_JOURNAL=healthy "$M" wipe "$blk0" --force
+	fi
+	fresh "$d5"
+	"$MK" "$d5" 0 2 5 db
+	before=$(sha256sum "$d5" | cut -c1-64)
+	check "wipe a device held by another" 1 "" "wipe $d5: $d5 is in use: another opener holds it exclusively" env MOCK_VRAID=none MOCK_EXCL_BUSY="$d5" "$M" wipe "$d5" --force
+	check "wipe a hot spare" 1 "" "is in use: a global hot spare" env MOCK_VRAID=three "$M" wipe "$D/d10.img" --force
+	[ "$before" = "$(sha256sum "$d5" | cut -c1-64)" ] && say_ok "wipe refused: the device unchanged" || say_not_ok "wipe refused: the device unchanged"
+	# replace and spare add --dry-run: what NEW holds, nothing sent
+	d6=$D/d6.img
+	rm -f "$d6" && truncate -s 512M "$d6"
+	put "$d6" 1080 '\123\357'
+	fresh "$d4"
+	if [ -n "$blk0" ]; then
+		: >"$tmp/log"
+		check "replace --dry-run" 0 "replace --dry-run: nothing is changed" "" env MOCK_VRAID=jobs "$M" replace vraid0 "$blk0" "$d6" --dry-run
+		out_has "replace --dry-run, the VD" -qxF "Virtual drive:  /dev/vraid0: RAID1, 384 MiB, Rebuilding"
+		out_has "replace --dry-run, OLD" -qF "Old member:     role 0, $blk0 (Online): failed first and released, the VD runs without it until the rebuild is done (refused if that takes the VD offline, unless --force); its vraid metadata stays on it"
+		out_has "replace --dry-run, NEW" -qxF "New member:     $d6, 512 MiB: takes role 0 and is rebuilt; it holds an ext2 file system: lost"
+		out_has "replace --dry-run, result" -qxF "Result:         it would be rebuilt onto $d6"
+		check "replace --dry-run, NEW too small" 1 "Result:         refused: $d4 is too small: it needs 411041792 bytes (the data offset and 384 MiB of data)" "" env MOCK_VRAID=jobs "$M" replace vraid0 "$blk0" "$d4" --dry-run
+		out_has "replace --dry-run, an empty NEW" -qF "no known signature on it (its contents are overwritten all the same)"
+		check "replace --dry-run, NEW in use" 1 "Result:         refused: $d6 is in use: another opener holds it exclusively" "" env MOCK_VRAID=jobs MOCK_EXCL_BUSY="$d6" "$M" replace vraid0 "$blk0" "$d6" --dry-run
+		check "replace --dry-run, OLD not a member" 1 "" "is not a member of vraid0" env MOCK_VRAID=jobs "$M" replace vraid0 "$blk2" "$d6" --dry-run
+		log_empty "replace --dry-run: nothing sent"
+	fi
+	check "replace -h --dry-run" 0 "--dry-run  show the VD, OLD, and NEW with what it holds" "" "$V" replace -h
+	: >"$tmp/log"
+	check "spare add --dry-run" 0 "spare add --dry-run: nothing is changed" "" env MOCK_VRAID=none "$M" spare add "$d6" --dry-run
+	out_has "spare add --dry-run, what it holds" -qxF "Holds:          an ext2 file system"
+	out_has "spare add --dry-run, global" -qxF "Becomes:        a global hot spare (for any virtual drive): a rebuild that takes it overwrites what it holds"
+	out_has "spare add --dry-run, result" -qxF "Result:         it would be added"
+	check "spare add --dry-run --vd" 0 "Becomes:        a hot spare dedicated to vraid1: a rebuild that takes it overwrites what it holds" "" env MOCK_VRAID=jobs "$M" spare add --dry-run "$d4" --vd 1
+	check "spare add --dry-run, a spare already" 1 "Result:         refused: it is in use: a global hot spare" "" env MOCK_VRAID=three "$M" spare add "$D/d10.img" --dry-run
+	log_empty "spare add --dry-run: nothing sent"
+	check "spare remove --dry-run" 2 "" "--dry-run is only for spare add" "$V" spare remove "$d4" --dry-run
+	check "spare -h --dry-run" 0 "(add) show DEV, what it holds" "" "$V" spare -h
+	unset MOCK_IMG_BLK MOCK_DEVDIR
+}
 
 run_tests() {
 	V="$tmp/$variant/vraidctl"
@@ -1122,7 +1668,7 @@ run_tests() {
 	check "init -h" 0 "usage: vraidctl init VD [--wait]" "" "$V" init -h
 	check "job -h" 0 "at least 1K, at most 16G" "" "$V" job -h
 	check "wait -h" 0 "--timeout SECONDS" "" "$V" wait -h
-	check "spare -h" 0 "vraidctl spare add DEV [--vd VD] | spare remove DEV | spare list [--json]" "" "$V" spare -h
+	check "spare -h" 0 "vraidctl spare add DEV [--vd VD] [--dry-run] | spare remove DEV | spare list [--json]" "" "$V" spare -h
 	check "replace -h" 0 "usage: vraidctl replace VD OLD NEW [--force]" "" "$V" replace -h
 	check "create -h --init" 0 "--init MODE" "" "$V" create -h
 	check "create --init on raid0" 2 "" "--init has no meaning for --level raid0: it has no redundancy to initialise; leave it out" "$V" create --level 0 --init background /dev/x /dev/y
@@ -1170,7 +1716,7 @@ run_tests() {
 	out_has "create -h says older modules refuse awb" -qF "a module before ABI 1.8 refuses it"
 	out_lacks "create -h no longer refuses awb" -qF "awb needs the part of the controller cache"
 	out_has "create -h says what ra does" -qF "ra reads ahead of sequential reads into it (stats: read-ahead)"
-	out_has "create synopsis has the policies" -qF "[--access rw|ro|blocked] [--disk-cache on|off|default] [--read-policy ra|nora] [--write-policy wt|wb|awb] [--io-policy direct|cached] DEV..."
+	out_has "create synopsis has the policies" -qF "[--access rw|ro|blocked] [--disk-cache on|off|default] [--read-policy ra|nora] [--write-policy wt|wb|awb] [--io-policy direct|cached] [--force] [--dry-run] DEV..."
 	check "set, nothing" 2 "" "name the virtual drive and the policies to set (e.g. vraid0 access=ro)" "$V" set
 	check "set, nothing, usage" 2 "" "usage: vraidctl set VD KEY=VALUE..." "$V" set
 	check "set, no KEY=VALUE" 2 "" "name at least one policy to set as KEY=VALUE" "$V" set vraid0
@@ -1204,7 +1750,7 @@ run_tests() {
 	check "set, /dev/null" 1 "" "vraid0: /dev/null does not answer vraid requests" env VRAIDCTL_CONTROL=/dev/null "$V" set vraid0 write-policy=wt
 
 	# the controller (ABI 1.7) -- the command line alone
-	ctlsyn="vraidctl controller [show] [--json] | controller set cache-size=SIZE|default | controller journal DEV [--force]|none|discard"
+	ctlsyn="vraidctl controller [show] [--json] | controller set cache-size=SIZE|default | controller journal DEV [--force] [--dry-run]|none|discard"
 	sizehint="vraidctl: hint: give a whole number of MiB from 16M up to half the RAM (at most 1T), e.g. cache-size=256M or cache-size=2G, or cache-size=default"
 	check "help lists controller" 0 "  $ctlsyn" "" "$V" help
 	check "help controller" 0 "usage: $ctlsyn" "" "$V" help controller
@@ -1212,8 +1758,10 @@ run_tests() {
 	out_has "controller -h says awb shares the cache" -qF "write-back (write-policy=awb, and wb with a journal)"
 	out_has "controller -h journal none" -qF "journal none  detach the journal: write-back VDs write their dirty"
 	out_has "controller -h journal discard" -qF "drop the writes the journal holds for VDs not assembled"
-	out_has "controller -h says DEV is overwritten" -qF "ANY OTHER DEV IS FORMATTED: WHAT IT"
-	out_has "controller -h --force" -qF "format DEV even if it holds a vraid"
+	out_has "controller -h says DEV is overwritten" -qF "OTHER DEV IS FORMATTED: WHAT IT HOLDS IS OVERWRITTEN"
+	out_has "controller -h says what is refused" -qF "is refused without --force; ANY"
+	out_has "controller -h --force" -qF "format DEV whatever it holds, a vraid"
+	out_has "controller -h --dry-run" -qF "--dry-run     (journal DEV) show what DEV holds"
 	out_has "controller -h says 64 MiB" -qF "64 MiB, outside every virtual drive"
 	out_has "controller -h says the order after a crash" -qF "journal, then assemble (vraidctl controller journal DEV; vraidctl"
 	out_lacks "controller -h no longer says not available" -qF "not available"
@@ -1267,7 +1815,7 @@ run_tests() {
 	check "controller journal discard, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" controller journal discard
 	check "controller journal, three words" 2 "" "name one journal device only" "$V" controller journal none discard
 	check "controller journal --force, no DEV" 2 "" "name the journal device (e.g. /dev/nvme2n1), none to detach the journal, or discard" "$V" controller journal --force
-	check "controller journal none --force" 2 "" "--force is only for controller journal DEV (format DEV even if it holds a vraid journal)" "$V" controller journal none --force
+	check "controller journal none --force" 2 "" "--force is only for controller journal DEV (format DEV whatever it holds, a vraid journal included)" "$V" controller journal none --force
 	check "controller journal discard --force" 2 "" "--force is only for controller journal DEV" "$V" controller journal --force discard
 	check "controller show --force" 2 "" "--force is only for controller journal DEV" "$V" controller --force
 	check "controller set --force" 2 "" "--force is only for controller journal DEV" "$V" controller set cache-size=64M --force
@@ -1774,15 +2322,15 @@ EOF
 	check "mock: version" 0 "module ABI: $abi" "" env MOCK_VRAID=none "$M" version
 	check "mock: version EPROTO" 0 "module ABI: 2.0 (differs from vraidctl's" "" env MOCK_FAIL="any:EPROTO:x" "$M" version
 	rm -f "$tmp/log"
-	check "mock: delete by name" 0 "" "" env MOCK_VRAID=three "$M" delete fast
-	expect_log "mock: delete by name request" "delete index=0"
-	check "mock: delete /dev/vraid7" 0 "" "" env MOCK_VRAID=three "$M" delete /dev/vraid7
-	expect_log "mock: delete /dev/vraid7 request" "delete index=7"
-	check "mock: delete 3" 0 "" "" env MOCK_VRAID=three "$M" delete 3
-	expect_log "mock: delete 3 request" "delete index=3"
-	check "mock: delete missing" 1 "" "delete vraid9: no virtual drive (ENOENT" env MOCK_VRAID=three "$M" delete vraid9
+	check "mock: delete by name" 0 "" "" env MOCK_VRAID=three "$M" delete fast --force
+	expect_log "mock: delete by name request" "delete index=0 flags=2"
+	check "mock: delete /dev/vraid7" 0 "" "" env MOCK_VRAID=three "$M" delete --force /dev/vraid7
+	expect_log "mock: delete /dev/vraid7 request" "delete index=7 flags=2"
+	check "mock: delete 3" 0 "" "" env MOCK_VRAID=three "$M" delete 3 --force
+	expect_log "mock: delete 3 request" "delete index=3 flags=2"
+	check "mock: delete missing" 1 "" "delete vraid9: no virtual drive (ENOENT" env MOCK_VRAID=three "$M" delete vraid9 --force
 	check "mock: delete missing hint" 1 "" "no such virtual drive (see \`vraidctl list\`)" env MOCK_VRAID=three "$M" delete vraid9
-	check "mock: delete EBUSY" 1 "" "the virtual drive is in use: unmount it" env MOCK_VRAID=three MOCK_FAIL="delete:EBUSY:vraid0 is open" "$M" delete vraid0
+	check "mock: delete EBUSY" 1 "" "the virtual drive is in use: unmount it" env MOCK_VRAID=three MOCK_FAIL="delete:EBUSY:vraid0 is open" "$M" delete vraid0 --force
 
 	# create --init
 	rm -f "$tmp/log"
@@ -1796,9 +2344,10 @@ EOF
 		expect_log "mock: create --init background sends init=1" "create level=6 strip=0 nr=4 spans=0 name= members=7:0,7:1,7:2,7:3 init=1 access=0 dcache=0 io=0 read=0 write=0"
 		check "mock: create raid0 says nothing of init" 0 "vraid4" "" env MOCK_VRAID=none "$M" create --level 0 "$blk0" "$blk1"
 		if [ -s "$tmp/err" ]; then say_not_ok "mock: create raid0, empty stderr"; else say_ok "mock: create raid0, empty stderr"; fi
-		check "mock: create --init full" 0 "vraid4" "vraid4: init done" env MOCK_VRAID=jobs "$M" create --level 5 --init full "$blk0" "$blk1" "$blk2"
-		expect_log "mock: create --init full sends init=2" "create level=5 strip=0 nr=3 spans=0 name= members=7:0,7:1,7:2 init=2 access=0 dcache=0 io=0 read=0 write=0"
-		check "mock: create --init full progress" 0 "" "vraid4: init  25.0%  [#####...............]" env MOCK_VRAID=jobs "$M" create --level 5 --init full "$blk0" "$blk1" "$blk2"
+		check "mock: create --init full" 0 "vraid4" "vraid4: init done" env MOCK_VRAID=jobs "$M" create --level 5 --init full "$blk2" "$blk3" "$blk4"
+		expect_log "mock: create --init full sends init=2" "create level=5 strip=0 nr=3 spans=0 name= members=7:2,7:3,7:4 init=2 access=0 dcache=0 io=0 read=0 write=0"
+		# (vraid4 of "jobs" advances at every INFO: create's look at the running VDs asked once)
+		check "mock: create --init full progress" 0 "" "vraid4: init  75.0%  [###############.....]" env MOCK_VRAID=jobs "$M" create --level 5 --init full "$blk2" "$blk3" "$blk4"
 		if [ "$(cat "$tmp/out")" = vraid4 ]; then say_ok "mock: create --init full stdout is the name alone"; else say_not_ok "mock: create --init full stdout is the name alone"; fi
 		check "mock: create --init full, VD gone" 1 "vraid4" "vraid4: no virtual drive" env MOCK_VRAID=none "$M" create --level 5 --init full "$blk0" "$blk1" "$blk2"
 		check "mock: create --init, older module" 1 "" "the vraid module speaks ABI 1.2, which has no --init: give --init fast" env MOCK_ABI_MINOR=2 MOCK_FAIL="create:EINVAL:reserved fields are not zero" "$M" create --level 5 "$blk0" "$blk1" "$blk2"
@@ -2170,8 +2719,8 @@ EOF
 		expect_log "mock: controller journal --force DEV sends FORCE" "controller action=2 flags=1 cache=0 dev=7:0"
 		check "mock: controller --force journal DEV" 0 "$jhdr" "" env MOCK_VRAID=dupname VRAIDCTL_SYSFS="$jsys" "$M" controller --force journal "$blk0"
 		check "mock: controller journal DEV --json" 0 '"journal":{"state":"healthy","major":7,"minor":0,' "" env MOCK_VRAID=dupname VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk0" --json
-		check "mock: controller journal DEV, one attached" 1 "" "vraidctl: controller journal $blk0: a journal is attached already: detach it first (EBUSY: Device or resource busy)" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk0"
-		check "mock: controller journal DEV, one attached, hint" 1 "" "vraidctl: hint: a journal is attached already (/dev/loop0, 7:0, healthy): detach it first with \`vraidctl controller journal none\`" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk0"
+		check "mock: controller journal DEV, one attached" 1 "" "vraidctl: controller journal $blk1: a journal is attached already: detach it first (EBUSY: Device or resource busy)" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk1"
+		check "mock: controller journal DEV, one attached, hint" 1 "" "vraidctl: hint: a journal is attached already (/dev/loop0, 7:0, healthy): detach it first with \`vraidctl controller journal none\`" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" controller journal "$blk1"
 		out_lacks "mock: controller journal DEV, refused, prints nothing" -q .
 		check "mock: controller journal DEV, in use" 1 "" "vraidctl: controller journal $blk0: 7:0 is a member of vraid0 (EBUSY" env MOCK_VRAID=dupname MOCK_FAIL="controller:EBUSY:7:0 is a member of vraid0" "$M" controller journal "$blk0"
 		check "mock: controller journal DEV, in use, hint" 1 "" "vraidctl: hint: the device is in use: a virtual drive, a member or hot spare of one, mounted, or in md/dm" env MOCK_VRAID=dupname MOCK_FAIL="controller:EBUSY:7:0 is a member of vraid0" "$M" controller journal "$blk0"
@@ -2282,9 +2831,9 @@ PY
 		expect_log "mock: create --write-policy wb sends it" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 access=0 dcache=0 io=0 read=0 write=1"
 		out_is "mock: create --write-policy wb, stdout is the name alone" vraid4
 		# always write-back (ABI 1.8): taken, and said on stderr
-		check "mock: create --write-policy awb" 0 "" "vraid4: always write-back: the controller cache is volatile, a power loss loses writes not yet flushed" env MOCK_VRAID=jobs "$M" create --level 0 --write-policy awb "$blk0" "$blk1"
+		check "mock: create --write-policy awb" 0 "" "vraid4: always write-back: the controller cache is volatile, a power loss loses writes not yet flushed" env MOCK_VRAID=jobs "$M" create --level 0 --write-policy awb "$blk2" "$blk3"
 		out_is "mock: create --write-policy awb, stdout is the name alone" vraid4
-		expect_log "mock: create --write-policy awb sends it" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 access=0 dcache=0 io=0 read=0 write=2"
+		expect_log "mock: create --write-policy awb sends it" "create level=0 strip=0 nr=2 spans=0 name= members=7:2,7:3 init=0 access=0 dcache=0 io=0 read=0 write=2"
 		# a module before it refuses it
 		check "mock: create --write-policy awb, module 1.7, refused" 1 "" "vraidctl: create: $oldawb (EOPNOTSUPP: Operation not supported)" env MOCK_VRAID=none MOCK_ABI_MINOR=7 "$M" create --level 0 --write-policy awb "$blk0" "$blk1"
 		expect_log "mock: create --write-policy awb, module 1.7, sent as asked" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 access=0 dcache=0 io=0 read=0 write=2"
@@ -2297,16 +2846,16 @@ PY
 		check "mock: create --read-policy ra, module 1.6, hint" 1 "" "$rahint" env MOCK_VRAID=none MOCK_ABI_MINOR=6 MOCK_FAIL="create:EOPNOTSUPP:$oldra" "$M" create --level 0 --read-policy ra "$blk0" "$blk1"
 		err_lacks "mock: create --read-policy ra, module 1.6, no awb hint" "always write-back"
 		out_lacks "mock: create --read-policy ra, module 1.6, prints no name" -q .
-		check "mock: create --read-policy ra --write-policy awb" 0 "vraid4" "" env MOCK_VRAID=jobs "$M" create --level 0 --read-policy ra --write-policy awb "$blk0" "$blk1"
-		expect_log "mock: create --read-policy ra --write-policy awb sends both" "create level=0 strip=0 nr=2 spans=0 name= members=7:0,7:1 init=0 access=0 dcache=0 io=0 read=1 write=2"
+		check "mock: create --read-policy ra --write-policy awb" 0 "vraid4" "" env MOCK_VRAID=jobs "$M" create --level 0 --read-policy ra --write-policy awb "$blk2" "$blk3"
+		expect_log "mock: create --read-policy ra --write-policy awb sends both" "create level=0 strip=0 nr=2 spans=0 name= members=7:2,7:3 init=0 access=0 dcache=0 io=0 read=1 write=2"
 		if [ "$(cat "$tmp/err")" = "vraid4: always write-back: the controller cache is volatile, a power loss loses writes not yet flushed" ]; then
 			say_ok "mock: create --read-policy ra --write-policy awb, the note alone"
 		else
 			say_not_ok "mock: create --read-policy ra --write-policy awb, the note alone: $(cat "$tmp/err")"
 		fi
-		check "mock: create --write-policy wb, its note" 0 "vraid4" "vraid4: write-back writes through for now: write-back needs a healthy journal (the controller's battery)" env MOCK_VRAID=jobs "$M" create --level 0 --write-policy wb "$blk0" "$blk1"
+		check "mock: create --write-policy wb, its note" 0 "vraid4" "vraid4: write-back writes through for now: write-back needs a healthy journal (the controller's battery)" env MOCK_VRAID=jobs "$M" create --level 0 --write-policy wb "$blk2" "$blk3"
 		err_lacks "mock: create --write-policy wb, no volatile note" "volatile"
-		check "mock: create --write-policy wt, no note" 0 "vraid4" "" env MOCK_VRAID=jobs "$M" create --level 0 --write-policy wt "$blk0" "$blk1"
+		check "mock: create --write-policy wt, no note" 0 "vraid4" "" env MOCK_VRAID=jobs "$M" create --level 0 --write-policy wt "$blk2" "$blk3"
 		if [ -s "$tmp/err" ]; then say_not_ok "mock: create --write-policy wt, empty stderr"; else say_ok "mock: create --write-policy wt, empty stderr"; fi
 		check "mock: create --read-policy ra --write-policy awb, module 1.6" 1 "" "$oldawb" env MOCK_VRAID=none MOCK_ABI_MINOR=6 "$M" create --level 0 --read-policy ra --write-policy awb "$blk0" "$blk1"
 		check "mock: create --read-policy ra --write-policy awb, module 1.6, hint" 1 "" "vraidctl: hint: the vraid module speaks ABI 1.6, which has no read-ahead and no always write-back: use read-policy nora and write-policy wt or wb, or load the module built with this vraidctl" env MOCK_VRAID=none MOCK_ABI_MINOR=6 "$M" create --level 0 --read-policy ra --write-policy awb "$blk0" "$blk1"
@@ -2318,6 +2867,7 @@ PY
 	else
 		say_skip "mock: create with policies" "no block device node"
 	fi
+	destructive_tests
 	unset VRAIDCTL_CONTROL MOCK_LOG
 
 	# vraid-raw: its own argument handling (the kernel side runs in the VM)
@@ -2383,10 +2933,10 @@ PY
 # ---- main -------------------------------------------------------------------
 
 abi=$(sed -n 's/^#define VRAID_ABI_MAJOR[[:space:]]*\([0-9]*\).*/\1/p' "$root/uapi/linux/vraid.h").$(sed -n 's/^#define VRAID_ABI_MINOR[[:space:]]*\([0-9]*\).*/\1/p' "$root/uapi/linux/vraid.h")
-blk0='' blk1='' blk2='' blk3=''
+blk0='' blk1='' blk2='' blk3='' blk4=''
 if mknod "$tmp/blk0" b 7 0 2>/dev/null; then
-	for i in 1 2 3; do mknod "$tmp/blk$i" b 7 "$i"; done
-	blk0=$tmp/blk0 blk1=$tmp/blk1 blk2=$tmp/blk2 blk3=$tmp/blk3
+	for i in 1 2 3 4; do mknod "$tmp/blk$i" b 7 "$i"; done
+	blk0=$tmp/blk0 blk1=$tmp/blk1 blk2=$tmp/blk2 blk3=$tmp/blk3 blk4=$tmp/blk4
 	ln -s "$tmp/blk0" "$tmp/blk0-link"
 else
 	echo "# mknod failed (not root?): tests that need block device nodes are skipped"

@@ -9,7 +9,7 @@ nvme=$(echo $NVME_DEVS | awk '{ print $1 " " $2 }')
 sata=$(echo $SATA_DEVS | awk '{ print $1 }')
 sas=$(echo $SAS_DEVS | awk '{ print $1 }')
 echo "== members: $nvme (NVMe) $sata (SATA) $sas (SAS)"
-vd=$(vraidctl create --level 5 --strip 64K --name demo $nvme $sata $sas)
+vd=$(vraidctl create --force --level 5 --strip 64K --name demo $nvme $sata $sas)
 echo "== created /dev/$vd"
 mkfs.ext4 -q -F "/dev/$vd"
 mkdir -p /mnt/demo

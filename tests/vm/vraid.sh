@@ -39,15 +39,18 @@ request_kb() {
 }
 
 # vd_create ARGS...: create a VD, print /dev/vraidN, fail the case on error.
+# --force: the cases of a boot share its disks, which hold what the last
+# case left (a stopped VD's metadata, a file system, md superblocks);
+# 2N-destructive tests the refusals themselves.
 vd_create() {
 	local vd
-	vd=$(vraidctl create "$@") || fail "vraidctl create $* failed"
+	vd=$(vraidctl create --force "$@") || fail "vraidctl create $* failed"
 	[ -b "/dev/$vd" ] || fail "/dev/$vd did not appear after create"
 	echo "/dev/$vd"
 }
 
 vd_delete() {
-	vraidctl delete "$1" || fail "vraidctl delete $1 failed"
+	vraidctl delete "$1" --force || fail "vraidctl delete $1 --force failed"
 	[ ! -e "$1" ] || fail "$1 still exists after delete"
 }
 
@@ -315,9 +318,10 @@ ctl_num() {
 }
 
 # journal_new DEV: attach DEV as the controller's journal, which must
-# come up healthy (a new one, or one with nothing to replay)
+# come up healthy: a new one (--force formats DEV whatever an earlier
+# case of the boot left on it, a journal included)
 journal_new() {
-	vraidctl controller journal "$1" >/tmp/journal.out 2>&1 ||
+	vraidctl controller journal "$1" --force >/tmp/journal.out 2>&1 ||
 		{ cat /tmp/journal.out; fail "controller journal $1"; }
 	[ "$(journal_state)" = healthy ] ||
 		fail "journal state $(journal_state): $(vraidctl controller show --json)"

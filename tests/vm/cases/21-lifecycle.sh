@@ -13,7 +13,7 @@ mkfs.ext4 -q -F "$vd"
 mkdir -p /mnt/vd
 mount "$vd" /mnt/vd
 echo hello >/mnt/vd/hello
-if vraidctl delete "$vd" 2>/tmp/err; then
+if vraidctl delete "$vd" --force 2>/tmp/err; then
 	fail "delete of a mounted VD succeeded"
 fi
 grep -q "open" /tmp/err || { cat /tmp/err; fail "delete error does not say the VD is open"; }
@@ -33,9 +33,9 @@ umount /mnt/vd
 # Delete by name and by number both work; members are free afterwards.
 vd_delete "$vd"
 vd=$(vd_create --level 0 --name again $members)
-vraidctl delete again || fail "delete by name failed"
+vraidctl delete again --force || fail "delete by name failed"
 vd=$(vd_create --level 0 $members)
-vraidctl delete "${vd#/dev/vraid}" || fail "delete by index failed"
+vraidctl delete "${vd#/dev/vraid}" --force || fail "delete by index failed"
 [ "$(vd_count)" = 0 ] || fail "VDs left"
 for m in $members; do
 	# A member is free again: an exclusive opener (mkfs) can take it.
@@ -49,7 +49,7 @@ for i in 1 2 3; do
 	vd=$(vd_create --level 5 --init fast $members)
 	vraidctl fail "$vd" "$(echo $members | cut -d' ' -f3)" --force >/dev/null ||
 		fail "fail a member of $vd"
-	timeout 30 vraidctl delete "$vd" || fail "delete right after a member failure (round $i): $?"
+	timeout 30 vraidctl delete "$vd" --force || fail "delete right after a member failure (round $i): $?"
 done
 [ "$(vd_count)" = 0 ] || fail "VDs left after fail + delete"
 

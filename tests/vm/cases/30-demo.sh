@@ -4,4 +4,4 @@
 . "$(dirname "$0")/../vraid.sh"
 set -e
 sh "$(dirname "$0")/../demo.sh" || fail "demo failed"
-vraidctl delete demo || fail "could not delete the demo VD"
+vraidctl delete demo --force || fail "could not delete the demo VD"

@@ -66,7 +66,7 @@ verify_data "$vd" "after assembly"
 vd_delete "$other"
 
 echo "--- delete erases: nothing to assemble"
-vraidctl delete "$vd"
+vraidctl delete "$vd" --force
 out=$(vraidctl assemble --scan 2>&1) || true
 echo "$out"
 echo "$out" | grep -q "asm5" && fail "a deleted VD was assembled"

@@ -38,7 +38,7 @@ cleanup_journal() {
 	local d
 	set +e
 	for d in /sys/block/vraid*; do
-		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" >/dev/null 2>&1
+		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" --force >/dev/null 2>&1
 	done
 	vraidctl controller journal discard >/dev/null 2>&1
 	vraidctl controller journal none >/dev/null 2>&1

@@ -35,7 +35,7 @@ cleanup_scan() {
 	local d
 	set +e
 	for d in /sys/block/vraid*; do
-		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" >/dev/null 2>&1
+		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" --force >/dev/null 2>&1
 	done
 	[ -c /dev/vraid-control ] ||
 		insmod "$VRAID_KO" ${VRAID_MODULE_ARGS:-} >/dev/null 2>&1

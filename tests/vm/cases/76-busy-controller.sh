@@ -17,7 +17,7 @@
 set -e
 
 cleanup() {
-	vraidctl delete "${vd:-none}" >/dev/null 2>&1 || true
+	vraidctl delete "${vd:-none}" --force >/dev/null 2>&1 || true
 	for i in 0 1 2 3; do dmsetup remove "slow$i" 2>/dev/null || true; done
 }
 trap cleanup EXIT

@@ -39,7 +39,7 @@ cleanup_flush() {
 	set +e
 	[ -n "${pid:-}" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
 	for d in /sys/block/vraid*; do
-		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" >/dev/null 2>&1
+		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" --force >/dev/null 2>&1
 	done
 	vraidctl controller journal none >/dev/null 2>&1
 	vraidctl controller set cache-size=default >/dev/null 2>&1
@@ -132,7 +132,8 @@ echo "$w member writes in 10 s of writes over one 64 KiB line"
 vd_delete "$vd"
 
 echo "--- wb with the journal: a checkpoint under the load"
-out=$(vraidctl controller journal "$J" 2>&1) || fail "controller journal $J: $out"
+# (--force: a new journal, whatever earlier cases of the boot left on $J)
+out=$(vraidctl controller journal "$J" --force 2>&1) || fail "controller journal $J: $out"
 vd=$(vd_create --level 5 --init fast --write-policy wb $members)
 settle
 expect_write "$vd" write_back

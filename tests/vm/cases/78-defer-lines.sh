@@ -14,7 +14,7 @@
 set -e
 
 cleanup() {
-	vraidctl delete "${vd:-none}" >/dev/null 2>&1 || true
+	vraidctl delete "${vd:-none}" --force >/dev/null 2>&1 || true
 	dmsetup remove vd-x 2>/dev/null || true
 }
 trap cleanup EXIT

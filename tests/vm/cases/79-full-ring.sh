@@ -48,7 +48,7 @@ cleanup_ring() {
 	dmsetup table fr-x 2>/dev/null | grep -q delay && dm_release fr-x "$X"
 	[ -n "${sp:-}" ] && wait "$sp" 2>/dev/null
 	for d in /sys/block/vraid*; do
-		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" >/dev/null 2>&1
+		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" --force >/dev/null 2>&1
 	done
 	vraidctl controller journal none >/dev/null 2>&1
 	for d in fr-x fr-j fr-log2; do

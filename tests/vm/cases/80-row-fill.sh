@@ -24,7 +24,7 @@ require_devs 2 sas
 cleanup_fill() {
 	set +e
 	for d in /sys/block/vraid*; do
-		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" >/dev/null 2>&1
+		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" --force >/dev/null 2>&1
 	done
 	vraidctl controller journal none >/dev/null 2>&1
 	return 0

@@ -98,6 +98,6 @@ power_cut
 [ "$(range_sum "$vd" $((6 * mib)) $mib)" = "$sumD" ] ||
 	fail "disk-cache=off: a completed write was lost in a power cut"
 [ "$(range_sum "$vd" 0 $mib)" = "$sumA" ] || fail "A changed after the second power cut"
-vraidctl delete "$vd" >/dev/null || fail "delete"
+vraidctl delete "$vd" --force >/dev/null || fail "delete"
 rm -f /tmp/ff.?
 conf_ok "fsync and FUA writes survive; disk-cache=off: every completed write survives"

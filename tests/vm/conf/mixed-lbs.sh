@@ -29,7 +29,7 @@ while [ $i -lt "$LS_N" ]; do
 	i=$((i + 1))
 done
 trap 'nullb_del $names' EXIT
-out=$(vraidctl create $LS_OPTS $devs 2>&1) || fail "create over 512 B and 4 KiB members refused: $out"
+out=$(vraidctl create --force $LS_OPTS $devs 2>&1) || fail "create over 512 B and 4 KiB members refused: $out"
 vd=/dev/$(echo "$out" | grep -o '^vraid[0-9]*' | head -n 1)
 [ -b "$vd" ] || fail "no VD: $out"
 conf_begin mixed-lbs "$vd" "$lvl"
@@ -54,7 +54,7 @@ vd=/dev/$(echo "$out" | sed -n 's/^\(vraid[0-9]*\):.*/\1/p' | head -n 1)
 assert_eq "$(blockdev --getss "$vd")" 4096 "logical block size after assembly"
 [ "$(range_sum "$vd" $((size - 8192)) 8192)" = "$(file_sum /tmp/lbs.dat)" ] ||
 	fail "data differs after assembly"
-vraidctl delete "$vd" >/dev/null || fail "delete"
+vraidctl delete "$vd" --force >/dev/null || fail "delete"
 
 if [ "$lvl" = 1 ]; then
 	# a 512-byte RAID1, and a 4 KiB device to replace one member with
@@ -73,7 +73,7 @@ if [ "$lvl" = 1 ]; then
 	[ "$(vd_attr "$vd" state)" = degraded ] || fail "state $(vd_attr "$vd" state) after the refused replace"
 	out=$(vraidctl spare add /dev/${pre}r2 --vd "$vd" 2>&1) && fail "a 4 KiB dedicated spare for a 512-byte RAID1 was accepted"
 	conf_note "and as its dedicated spare: $out"
-	vraidctl delete "$vd" >/dev/null 2>&1
+	vraidctl delete "$vd" --force >/dev/null 2>&1
 fi
 rm -f /tmp/fio.lbs /tmp/lbs.dat
 conf_ok "512 B + 4 KiB members give a 4 KiB VD"

@@ -76,7 +76,7 @@ vd)
 	for l in $levels; do
 		level_spec "$l"
 		members=$(mixed_members "$LS_N")
-		vd=$(vraidctl create $LS_OPTS $members 2>/tmp/conf.err) || {
+		vd=$(vraidctl create --force $LS_OPTS $members 2>/tmp/conf.err) || {
 			echo "FAIL  create     $l     $(cat /tmp/conf.err)"
 			failed=$((failed + 1))
 			continue
@@ -85,7 +85,7 @@ vd)
 		for c in "$@"; do
 			one "$c" "$l" "$vd" "$vd" "$l"
 		done
-		vraidctl delete "$vd" >/dev/null || {
+		vraidctl delete "$vd" --force >/dev/null || {
 			echo "FAIL  delete     $l     $vd"
 			failed=$((failed + 1))
 		}
