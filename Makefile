@@ -51,7 +51,7 @@ module:
 	@$(PROBE) $(MAKE) -C $(KDIR) M=$(TOP) VRAID_COMPAT_H=$$h modules
 
 tools: tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio \
-	tests/vm/bin/ioctlfuzz
+	tests/vm/bin/ioctlfuzz tests/vm/bin/logreplay
 
 # vraidctl reads on-disk metadata with the module's own portable core.
 VRAIDCTL_CORE := driver/metadata.c driver/layout.c driver/geom.c driver/validate.c \
@@ -72,6 +72,10 @@ tests/vm/bin/ioctlfuzz: tests/vm/ioctlfuzz.c uapi/linux/vraid.h
 tests/vm/bin/crashio: tests/vm/crashio.c
 	@mkdir -p tests/vm/bin
 	$(CC) $(USER_CFLAGS) -o $@ tests/vm/crashio.c
+
+tests/vm/bin/logreplay: tests/vm/logreplay.c
+	@mkdir -p tests/vm/bin
+	$(CC) $(USER_CFLAGS) -o $@ tests/vm/logreplay.c
 
 tests/vm/bin/pqref: tests/vm/pqref.c driver/geom.c driver/layout.c driver/geom.h driver/layout.h
 	@mkdir -p $(dir $@)
@@ -122,5 +126,5 @@ bench: deps all
 clean:
 	$(KCLEAN)
 	rm -f tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio \
-		tests/vm/bin/ioctlfuzz .check.log
+		tests/vm/bin/ioctlfuzz tests/vm/bin/logreplay .check.log
 	-$(MAKE) -C tests/unit clean 2>/dev/null
