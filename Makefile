@@ -11,6 +11,8 @@
 #   make bench     vraid vs md with fio in the VM (QUICK=1 LEVELS= MEMBERS=
 #                  ROUNDS=; Documentation/benchmarking.rst); not in make test
 #   make check      W=1 + sparse build and checkpatch, warnings are errors
+#   make crash-states  crash states under volatile member caches, the long
+#                   campaign (SEED= STATES= ROUNDS= LEVELS=; not in make test)
 #   make fuzz       each libFuzzer target for FUZZ_SECONDS (300)
 #   make clean
 #
@@ -42,7 +44,7 @@ PROBE = h=$$($(TOP)/compat/probe $(KDIR)) || exit 1;
 CC ?= cc
 USER_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(TOP)/uapi
 
-.PHONY: all module tools deps test test-debug unit fuzz vmtest demo bench check clean
+.PHONY: all module tools deps test test-debug unit fuzz vmtest demo bench check clean crash-states
 
 all: module tools
 
@@ -111,6 +113,17 @@ vmtest: all
 
 test: deps
 	@$(TOP)/tests/run-all
+
+# crash states under volatile member caches (tests/vm/crash-states): ROUNDS
+# boots with seeds SEED, SEED+1, ..., STATES member-cache choices per cut
+# (three cuts per level): 10 x 4 x 3 x 20 = 2400 states by default, hours
+SEED ?= $(shell echo $$RANDOM)
+STATES ?= 20
+ROUNDS ?= 10
+LEVELS ?= 1 5 6 10
+crash-states: all
+	CRASH_SEED=$(SEED) CRASH_STATES=$(STATES) CRASH_ROUNDS=$(ROUNDS) \
+		$(TOP)/tests/vm/crash-states $(LEVELS)
 
 # the I/O-path VM cases on a KASAN + lockdep + kmemleak kernel the project
 # builds (not in make test: the kernel alone takes ~20-60 min to build once)
