@@ -16,6 +16,18 @@
  * the regions whose bits are set on any member are resynced, nothing
  * else.
  *
+ * Volatile member caches: a bitmap write that clears bits says "the
+ * data of these regions is on the media", so it carries REQ_PREFLUSH as
+ * well as REQ_FUA: the flush makes the region's writes, which all
+ * completed before it was sent, durable first; FUA alone would let the
+ * clean bit reach the media before them (the write hole, reached after
+ * a power cut).  Each member's flush covers only its own writes, and
+ * that is enough: assembly resyncs a region whose bit is set on any
+ * member, so a region is skipped only once every member's copy of the
+ * clear, each behind its own flush, is durable.  A write that only sets
+ * bits vouches for nothing and needs no flush: FUA makes it durable
+ * before the parked writes go.
+ *
  * Ordering: a writer increments the count and then reads the bit; the
  * clearer clears the bit and then reads the count, putting the bit back
  * if a writer came; full barriers on both sides make one of them see
@@ -97,9 +109,10 @@ static void vraid_bm_end_io(struct bio *bio)
 /*
  * Write the bitmap as it is to every member that takes writes, to all
  * of them at once (a writer waits for this: one member's latency, not
- * the sum of them).
+ * the sum of them).  @clears: the image clears bits that are set on the
+ * members, so it must follow the data it vouches for (top of the file).
  */
-static int vraid_bm_write(struct vraid_vd *vd)
+static int vraid_bm_write(struct vraid_vd *vd, bool clears)
 {
 	struct vraid_bitmap *bm = vd->bitmap;
 	u8 *bits = page_address(bm->pages[1]);
@@ -128,7 +141,8 @@ static int vraid_bm_write(struct vraid_vd *vd)
 		if (!vraid_member_writable(vd, i))
 			continue;
 		bio_init(bio, vd->members[i].h.bdev, bm->io[i].bvec, 2,
-			 REQ_OP_WRITE | REQ_SYNC | REQ_FUA);
+			 REQ_OP_WRITE | REQ_SYNC | REQ_FUA |
+			 (clears ? REQ_PREFLUSH : 0));
 		bio->bi_iter.bi_sector = VRAID_BM_SECTOR;
 		bio->bi_private = bm;
 		bio->bi_end_io = vraid_bm_end_io;
@@ -176,7 +190,7 @@ static void vraid_bm_set_work(struct work_struct *work)
 		if (!test_and_set_bit(vraid_bm_region(vd, p->bio), bm->ondisk))
 			dirty = true;
 	if (dirty)
-		vraid_bm_write(vd);
+		vraid_bm_write(vd, false);
 	mutex_unlock(&bm->lock);
 
 	/*
@@ -217,7 +231,7 @@ static void vraid_bm_clear_work(struct work_struct *work)
 			changed = true;
 	}
 	if (changed)
-		vraid_bm_write(bm->vd);
+		vraid_bm_write(bm->vd, true);
 	mutex_unlock(&bm->lock);
 	if (again)
 		queue_delayed_work(vraid_wq, &bm->clear_work,
@@ -320,7 +334,7 @@ u32 vraid_bitmap_mark(struct vraid_vd *vd, u64 from, bool all)
 		if (test_bit(i, bm->pending))
 			n++;
 	}
-	vraid_bm_write(vd);
+	vraid_bm_write(vd, false);
 	mutex_unlock(&bm->lock);
 	return n;
 }
@@ -386,13 +400,16 @@ int vraid_bitmap_load(struct vraid_vd *vd)
 	return found ? dirty : -ENODATA;
 }
 
-/* Write the bitmap as it stands (create: all clear). */
+/*
+ * Write the bitmap as it stands (create: all clear; as a clear, since
+ * the members may hold an older image with bits set).
+ */
 int vraid_bitmap_flush(struct vraid_vd *vd)
 {
 	int ret;
 
 	mutex_lock(&vd->bitmap->lock);
-	ret = vraid_bm_write(vd);
+	ret = vraid_bm_write(vd, true);
 	mutex_unlock(&vd->bitmap->lock);
 	return ret;
 }

@@ -95,6 +95,7 @@
 #include <linux/hash.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/pagemap.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
 
@@ -134,6 +135,7 @@ struct vraid_cline {
 	u16 busy;			/* dirty pages a destage is writing */
 	u16 stale;			/* busy pages a later write went around */
 	u16 filled;			/* dirty pages a row fill inserted */
+	u16 failed;			/* dirty pages whose destage failed */
 	u8 fill;			/* VRAID_DFILL_*: see "Row fill" */
 	u16 fgen;			/* the fill RUNNING on it */
 	u32 epoch;			/* see "Write-back" at the top */
@@ -177,7 +179,9 @@ struct vraid_cache {
 	atomic_t draining;		/* vraid_cache_drain()s running */
 	atomic_long_t drain_from;	/* dirty pages as a write-out began */
 	unsigned long rstamp;		/* jiffies of the last user read (racy) */
-	atomic_t derr;			/* a destage failed since the last flush */
+	/* see "Write-out errors" above vraid_destage_endio() */
+	atomic_t dfails;		/* destage bios that failed, ever */
+	atomic_t dfailing;		/* dirty data failed and is not out yet */
 	u32 dclock;			/* next bucket to destage (dwork only) */
 	struct work_struct dwork;	/* destage, on vraid_cache_wq */
 	struct delayed_work dage;	/* destage of aged lines */
@@ -227,6 +231,20 @@ MODULE_PARM_DESC(cache_mib,
 
 static unsigned long vraid_cache_limit;		/* pages */
 static atomic_long_t vraid_dirty_all;		/* dirty pages, all VDs */
+/*
+ * ... of them, pages whose destage failed (struct vraid_cline.failed, not
+ * filled): they stay until they can be written, and do not count
+ * towards the dirty bounds, so that one failing VD cannot hold every
+ * other VD's writers at the bound ("Write-out errors").
+ */
+static atomic_long_t vraid_dirty_failed;
+
+/* Dirty pages that count towards the bounds: all, but the failed. */
+static long vraid_dirty_bound(void)
+{
+	return atomic_long_read(&vraid_dirty_all) -
+	       atomic_long_read(&vraid_dirty_failed);
+}
 static DECLARE_WAIT_QUEUE_HEAD(vraid_cache_wwait);	/* writers at the limit */
 static struct vraid_shrinker vraid_cache_shrinker;
 /*
@@ -304,7 +322,12 @@ static u32 vraid_cline_drop(struct vraid_cache *c, struct vraid_cbucket *b,
 	mask &= l->valid & ~l->busy;
 	d = mask & l->dirty;
 	if (d) {
+		u16 f = d & l->failed & ~l->filled;
+
 		/* a write went around dirty data (only a concurrent one) */
+		if (f)
+			atomic_long_sub(hweight16(f), &vraid_dirty_failed);
+		l->failed &= ~d;
 		l->dirty &= ~d;
 		if (!l->dirty)
 			b->ndirty--;
@@ -1009,6 +1032,53 @@ static void vraid_atomic_max(atomic_t *a, int v)
 		;
 }
 
+/*
+ * Record a write-out error for the next fsync() of every opener of the
+ * VD or of any of its partitions (a failed page cannot be told to one of
+ * them).  Any context.
+ */
+static void vraid_cache_report_error(struct gendisk *disk)
+{
+	struct block_device *part;
+	unsigned long idx;
+
+	xa_for_each(&disk->part_tbl, idx, part)
+		mapping_set_error(vraid_bdev_mapping(part), -EIO);
+}
+
+/*
+ * Write-out errors.
+ *
+ * A destage write that fails leaves its pages dirty in the cache, marked
+ * failed (struct vraid_cline.failed): the cache is then the only holder
+ * of data the VD acknowledged, and dropping it would lose that write
+ * silently.  Its pages are stale by its own write; no write that came
+ * after they were dirty went around them: vraid_cache_conflict() held it
+ * back for their destage, and vraid_defer_work() fails it now.
+ *
+ * A line with failed pages keeps its epoch, so every flush and every
+ * held-back bio still waits for its old data, and restarts its age: the
+ * background destage tries it again after VRAID_DESTAGE_AGE, a drain at
+ * once.  A page is no longer failed once it is written, rewritten (new
+ * data supersedes it) or dropped.  Failed pages do not count towards the
+ * dirty bounds (vraid_dirty_bound()): they occupy cache memory, but the
+ * writers of other VDs do not wait for them.
+ *
+ * From the first failure until a drain gets every old page out
+ * (dfailing), new writes go around the cache, and every drain (a flush,
+ * a stop, a checkpoint, a policy change) tries the failed pages once more
+ * and fails with -EIO if one fails again: a flush completes without error
+ * only once every write before it is on the members, however many
+ * flushes failed before it (the error is sticky, not consumed by the
+ * first one to see it); a stop or a policy change refuses to go on.
+ *
+ * The block devices' mappings record the error too, so that each
+ * opener's next fsync() of the VD or a partition reports it once
+ * (errseq_t, as the page cache reports writeback errors); not for a VD
+ * bound to the journal, whose records hold the data (its flush does not
+ * drain the cache, and no checkpoint moves the tail past them while the
+ * data fails): nothing is lost, fsync has nothing to report.
+ */
 static void vraid_destage_endio(struct bio *bio)
 {
 	struct vraid_destage *d = container_of(bio, struct vraid_destage, bio);
@@ -1017,7 +1087,9 @@ static void vraid_destage_endio(struct bio *bio)
 	struct vraid_cline *l;
 	unsigned long flags;
 	u32 clean = 0, filled = 0, i;
+	long nfailed = 0;
 	u16 drop = 0;
+	bool failed = bio->bi_status != BLK_STS_OK;
 
 	spin_lock_irqsave(&b->lock, flags);
 	l = vraid_cline_find(b, d->lno);	/* busy pages keep it */
@@ -1026,14 +1098,21 @@ static void vraid_destage_endio(struct bio *bio)
 
 		if (!(d->mask & bit))
 			continue;
-		if (l->page[i] == d->page[i]) {
-			/* not rewritten while it was written out */
+		/* (a page rewritten meanwhile is the new data's, not failed) */
+		if (l->page[i] == d->page[i] &&
+		    failed != !!(l->failed & bit)) {
+			l->failed ^= bit;
+			if (!(l->filled & bit))
+				nfailed += failed ? 1 : -1;
+		}
+		/* not rewritten while it was written out */
+		if (l->page[i] == d->page[i] && !failed) {
 			l->dirty &= ~bit;
 			clean++;
 			if (l->filled & bit)
 				filled++;
 			l->filled &= ~bit;
-			if ((l->stale & bit) || bio->bi_status)
+			if (l->stale & bit)
 				drop |= bit;
 		}
 		l->busy &= ~bit;
@@ -1045,8 +1124,14 @@ static void vraid_destage_endio(struct bio *bio)
 	 * up to that one no longer waits for pages rewritten since, and
 	 * what is dirty now became dirty since it was taken (else the age
 	 * rule would take a line written over and over at every pass).
+	 * Not while a page of it failed (another bio of the same destage
+	 * may succeed after it): the line keeps its epoch, so every flush
+	 * and every write held back for it still waits for its old data,
+	 * and its age restarts.
 	 */
-	if (l->dirty && !l->busy) {
+	if (l->dirty & l->failed)
+		l->stamp = jiffies;
+	else if (l->dirty && !l->busy) {
 		if ((int)(d->epoch - l->epoch) > 0)
 			l->epoch = d->epoch;
 		if (time_before(l->stamp, d->taken))
@@ -1061,13 +1146,22 @@ static void vraid_destage_endio(struct bio *bio)
 	for (i = 0; i < VRAID_CLINE_PAGES; i++)
 		if (d->mask & (1U << i))
 			put_page(d->page[i]);
-	if (bio->bi_status)
-		atomic_set(&c->derr, 1);
+	if (nfailed)
+		atomic_long_add(nfailed, &vraid_dirty_failed);
+	if (failed) {
+		atomic_set(&c->dfailing, 1);
+		smp_mb__before_atomic();	/* dfailing before the count */
+		atomic_inc(&c->dfails);
+		/* a bound VD's journal holds the data: nothing is lost yet */
+		if (!READ_ONCE(d->vd->jbound))
+			vraid_cache_report_error(d->vd->disk);
+	}
 	this_cpu_add(d->vd->stats->cache_destaged, clean - filled);
 	bio_put(bio);
 	atomic_dec(&c->destaging);
 	wake_up(&c->dwait);
-	if (atomic_long_read(&c->dirty))
+	/* after a failure, not at once: the age pass tries it again */
+	if (atomic_long_read(&c->dirty) && !failed)
 		vraid_destage_kick(c);
 }
 
@@ -1408,6 +1502,11 @@ static void vraid_destage_bucket(struct vraid_vd *vd, struct vraid_cbucket *b,
 			if (!l->dirty || l->busy ||
 			    (p->dfill && l->fill == VRAID_DFILL_RUNNING))
 				continue;
+			/* failed: again once it aged, or in a drain */
+			if ((l->dirty & l->failed) && !p->old &&
+			    time_before(jiffies,
+					l->stamp + VRAID_DESTAGE_AGE))
+				continue;
 			if (!p->all && (int)(l->epoch - p->below) >= 0 &&
 			    (p->old ||
 			     time_before(jiffies, l->stamp + VRAID_DESTAGE_AGE)))
@@ -1573,7 +1672,7 @@ static void vraid_destage_work(struct work_struct *w)
 		return;
 	vraid_cache_limits_now(READ_ONCE(vraid_cache_limit), &lim);
 	p.below = atomic_read(&c->dtarget);
-	p.all = atomic_long_read(&vraid_dirty_all) > lim.dirty_bg ||
+	p.all = vraid_dirty_bound() > lim.dirty_bg ||
 		!vraid_wback(vd);
 	p.max = room;
 	c->dclock += vraid_destage_pass(vd, c->dclock, &p);
@@ -1594,52 +1693,71 @@ static void vraid_destage_age(struct work_struct *w)
 /*
  * Get every line dirty before now onto the members and wait for it
  * (a flush, a bio held back, a policy change, a stop).  Process context.
- * Returns -EIO if a destage failed since the last time.
+ * Returns -EIO if some of it could not be written: it stays dirty (see
+ * "Write-out errors" above vraid_destage_endio()).
  */
 int vraid_cache_drain(struct vraid_vd *vd)
 {
 	struct vraid_cache *c = vd->cache;
-	u32 e;
+	u32 e, from = 0;
+	int fails;
 
 	if (!c)
 		return 0;
-	if (atomic_long_read(&c->dirty)) {
-		u32 from = 0;
-
-		atomic_inc(&c->draining);
-		e = atomic_inc_return(&c->epoch);
-		vraid_atomic_max(&c->dtarget, e);
-		for (;;) {
-			struct vraid_dpass p = { .below = e, .old = true };
-			int room = vraid_destage_room(c), busy;
-
-			if (room > 0) {
-				p.max = room;
-				from += vraid_destage_pass(vd, from, &p);
-			}
-			/*
-			 * what it started is old and dirty until it
-			 * completes; a row fill may still add to it
-			 */
-			if (!p.started && !vraid_cache_old_dirty(c, e) &&
-			    !atomic_read(&c->dfilling))
-				break;
-			/* a completion makes room, or lines busy come free */
-			busy = atomic_read(&c->destaging) +
-			       atomic_read(&c->dfilling);
-			if (busy)
-				wait_event_timeout(c->dwait,
-						   atomic_read(&c->destaging) +
-						   atomic_read(&c->dfilling) <
-						   busy, HZ / 10);
-			else
-				cond_resched();
-		}
-		/* what the destage work left meanwhile */
-		if (atomic_dec_and_test(&c->draining))
-			vraid_destage_kick(c);
+	if (!atomic_long_read(&c->dirty)) {
+		/* what failed before is gone: superseded, or dropped */
+		atomic_set(&c->dfailing, 0);
+		return 0;
 	}
-	return atomic_xchg(&c->derr, 0) ? -EIO : 0;
+	/*
+	 * The background destage starts nothing more now; what it has in
+	 * flight ends first, so that a failure this drain counts is one of
+	 * the writes it tried itself.  A second at most: held-back bios and
+	 * other drains may keep destages in flight, and a failure of one of
+	 * theirs only makes this drain report an error a little early.
+	 */
+	atomic_inc(&c->draining);
+	wait_event_timeout(c->dwait, !atomic_read(&c->destaging), HZ);
+	fails = atomic_read(&c->dfails);
+	smp_mb__after_atomic();		/* the count before dfailing */
+	e = atomic_inc_return(&c->epoch);
+	vraid_atomic_max(&c->dtarget, e);
+	for (;;) {
+		struct vraid_dpass p = { .below = e, .old = true };
+		int room = vraid_destage_room(c), busy;
+		bool failed = atomic_read(&c->dfails) != fails;
+
+		/* a page failed again: no more passes, report it */
+		if (room > 0 && !failed) {
+			p.max = room;
+			from += vraid_destage_pass(vd, from, &p);
+		}
+		/*
+		 * what it started is old and dirty until it completes; a
+		 * row fill may still add to it
+		 */
+		if (!p.started && !atomic_read(&c->dfilling) &&
+		    (failed ? !atomic_read(&c->destaging) :
+			      !vraid_cache_old_dirty(c, e)))
+			break;
+		/* a completion makes room, or lines busy come free */
+		busy = atomic_read(&c->destaging) + atomic_read(&c->dfilling);
+		if (busy)
+			wait_event_timeout(c->dwait,
+					   atomic_read(&c->destaging) +
+					   atomic_read(&c->dfilling) < busy,
+					   HZ / 10);
+		else
+			cond_resched();
+	}
+	/* what the destage work left meanwhile */
+	if (atomic_dec_and_test(&c->draining))
+		vraid_destage_kick(c);
+	if (atomic_read(&c->dfails) != fails)
+		return -EIO;
+	/* every page dirty before it began is out, the failed ones too */
+	atomic_set(&c->dfailing, 0);
+	return 0;
 }
 
 /*
@@ -1713,6 +1831,7 @@ static void vraid_defer_work(struct work_struct *w)
 	struct bio_list bios;
 	struct bio *bio;
 	unsigned long flags;
+	int fails;
 	u32 e;
 
 	for (;;) {
@@ -1724,14 +1843,33 @@ static void vraid_defer_work(struct work_struct *w)
 			return;
 		/* lines dirtied from now on are of a later epoch */
 		e = atomic_inc_return(&c->epoch);
+		fails = atomic_read(&c->dfails);
 		bio_list_for_each(bio, &bios)
 			vraid_cache_old_range(c, bio, e, true);
 		while ((bio = bio_list_pop(&bios))) {
-			while (vraid_cache_old_range(c, bio, e, true))
+			bool failed = false;
+
+			/*
+			 * Dirty data that cannot be written stays dirty
+			 * ("Write-out errors"): a bio that waits for it
+			 * while write-outs fail fails, rather than wait for
+			 * ever or go around it.
+			 */
+			while (vraid_cache_old_range(c, bio, e, true)) {
+				failed = atomic_read(&c->dfails) != fails;
+				if (failed)
+					break;
 				wait_event_timeout(c->dwait,
 						   !vraid_cache_old_range(c, bio,
 									  e, false),
 						   HZ / 10);
+			}
+			if (failed) {
+				/* (a bound VD's: no INVALIDATE for it) */
+				if (!vraid_journal_bypass_abort(bio))
+					bio_io_error(bio);
+				continue;
+			}
 			vraid_engine_submit(vd, bio,
 					    VRAID_SUB_USER | VRAID_SUB_CHECKED);
 		}
@@ -1760,6 +1898,7 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	u64 sector = bio->bi_iter.bi_sector, first = vraid_lno(sector);
 	u32 n = bio->bi_iter.bi_size >> PAGE_SHIFT;
 	u32 i, j, nl, got, newdirty = 0, unfilled = 0, replaced = 0;
+	u32 unfailed = 0;
 	unsigned long start;
 	bool jw, ja = false, ok, admit_waited = false;
 
@@ -1783,7 +1922,9 @@ again:
 			break;
 		vraid_journal_wait_unbind(vd);
 	}
+	/* (dfailing: see "Write-out errors") */
 	if (ja || !(jw || vraid_awb(vd)) || bio_op(bio) != REQ_OP_WRITE ||
+	    atomic_read(&c->dfailing) ||
 	    (bio->bi_opf & REQ_PREFLUSH) ||
 	    (!jw && (bio->bi_opf & REQ_FUA)) || !bio_sectors(bio) ||
 	    ((sector | bio_sectors(bio)) & (PAGE_SECTORS - 1)) ||
@@ -1801,15 +1942,14 @@ again:
 	}
 	nl = vraid_lno(vraid_psec(sector, n) - 1) - first + 1;
 	vraid_cache_limits_now(READ_ONCE(vraid_cache_limit), &lim);
-	if (atomic_long_read(&vraid_dirty_all) + n > lim.dirty_high) {
+	if (vraid_dirty_bound() + n > lim.dirty_high) {
 		this_cpu_inc(vd->stats->cache_dirty_waits);
 		do {
 			vraid_destage_kick(c);
 			wait_event_timeout(vraid_cache_wwait,
-					   atomic_long_read(&vraid_dirty_all) +
-					   n <= lim.dirty_high, HZ / 10);
-		} while (atomic_long_read(&vraid_dirty_all) + n >
-			 lim.dirty_high);
+					   vraid_dirty_bound() + n <=
+					   lim.dirty_high, HZ / 10);
+		} while (vraid_dirty_bound() + n > lim.dirty_high);
 	}
 	if (!vraid_cache_reserve(n)) {
 		if (jw)
@@ -1878,6 +2018,12 @@ again:
 				put_page(l->page[p]);
 				replaced++;
 			}
+			/* new data: what failed to go out is superseded */
+			if (l->failed & bit) {
+				l->failed &= ~bit;
+				if (!(l->filled & bit))
+					unfailed++;
+			}
 			l->page[p] = pages[i];
 			l->valid |= bit;
 			l->ra &= ~bit;
@@ -1898,11 +2044,13 @@ again:
 			kmem_cache_free(vraid_cline_slab, spare[j]);
 	atomic_long_sub(replaced, &c->pages);
 	atomic_long_sub(replaced, &vraid_cache_used);
+	if (unfailed)
+		atomic_long_sub(unfailed, &vraid_dirty_failed);
 	atomic_long_add(newdirty, &c->dirty);
 	atomic_long_sub(unfilled, &c->filled);
 	atomic_long_add(newdirty + unfilled, &vraid_dirty_all);
 	this_cpu_add(vd->stats->cache_write_pages, n);
-	if (atomic_long_read(&vraid_dirty_all) > lim.dirty_bg)
+	if (vraid_dirty_bound() > lim.dirty_bg)
 		vraid_destage_kick(c);
 	queue_delayed_work(vraid_cache_wq, &c->dage, HZ);
 	if (jw) {

@@ -21,6 +21,8 @@
  *	I/O accounting		VRAID_HAVE_BIO_START_IO_ACCT (both)
  *	shrinkers		VRAID_HAVE_SHRINKER_ALLOC (6.7+)
  *				VRAID_HAVE_REGISTER_SHRINKER_NAME (6.1)
+ *	bdev page cache		VRAID_HAVE_BDEV_BD_MAPPING (6.10+)
+ *				VRAID_HAVE_BDEV_BD_INODE (6.1)
  */
 #ifndef VRAID_COMPAT_H
 #define VRAID_COMPAT_H
@@ -274,6 +276,21 @@ static inline void vraid_shrinker_unregister(struct vraid_shrinker *vs)
 	shrinker_free(vs->s);
 #else
 	unregister_shrinker(&vs->s);
+#endif
+}
+
+/* --- the block device's page cache -------------------------------------- */
+
+/*
+ * Its mapping, where a write-out error is recorded (mapping_set_error())
+ * for every opener's next fsync() to report.
+ */
+static inline struct address_space *vraid_bdev_mapping(struct block_device *bdev)
+{
+#if defined(VRAID_HAVE_BDEV_BD_MAPPING)
+	return bdev->bd_mapping;
+#else
+	return bdev->bd_inode->i_mapping;
 #endif
 }
 

@@ -48,6 +48,7 @@ static void vraid_ctl_unlock(void)
 
 struct workqueue_struct *vraid_wq;
 struct workqueue_struct *vraid_wait_wq;
+struct workqueue_struct *vraid_flush_wq;
 
 /* A hot spare: held open until it is taken or removed. */
 struct vraid_spare_dev {
@@ -136,8 +137,9 @@ static int vraid_ctl_delete(void *buf)
 	vd = vraid_find(d->index, msg, sizeof(d->hdr.message));
 	if (!vd)
 		return -ENOENT;
-	ret = vraid_vd_delete(vd, d->del_flags & VRAID_DELETE_STOP, msg,
-			      sizeof(d->hdr.message));
+	ret = vraid_vd_delete(vd, d->del_flags & VRAID_DELETE_STOP,
+			      d->del_flags & VRAID_DELETE_DISCARD,
+			      &d->discarded_bytes, msg, sizeof(d->hdr.message));
 	if (!ret) {
 		struct vraid_spare_dev *sp;
 
@@ -212,6 +214,19 @@ static int vraid_ctl_fail_member(void *buf)
 		 "%u:%u is not a member of %s (see vraidctl show)",
 		 f->major, f->minor, vd->disk->disk_name);
 	return -ENODEV;
+}
+
+/* The running VD of UUID @uuid, or NULL.  vraid_ctl_mutex held. */
+struct vraid_vd *vraid_find_uuid(const u8 *uuid)
+{
+	struct vraid_vd *vd;
+	int id;
+
+	lockdep_assert_held(&vraid_ctl_mutex);
+	idr_for_each_entry(&vraid_idr, vd, id)
+		if (!memcmp(vd->uuid, uuid, sizeof(vd->uuid)))
+			return vd;
+	return NULL;
 }
 
 static bool vraid_name_taken(const char *name)
@@ -843,6 +858,9 @@ static int __init vraid_init(void)
 	vraid_wait_wq = alloc_workqueue("vraid_wait", WQ_MEM_RECLAIM, 0);
 	if (!vraid_wait_wq)
 		goto out_wq;
+	vraid_flush_wq = alloc_workqueue("vraid_flush", WQ_MEM_RECLAIM, 0);
+	if (!vraid_flush_wq)
+		goto out_wq;
 	/* Jobs run long: unbound, apart from the I/O path's queue. */
 	vraid_job_wq = alloc_workqueue("vraid_job", WQ_UNBOUND | WQ_MEM_RECLAIM,
 				       0);
@@ -864,6 +882,8 @@ out_blkdev:
 out_wq:
 	if (vraid_job_wq)
 		destroy_workqueue(vraid_job_wq);
+	if (vraid_flush_wq)
+		destroy_workqueue(vraid_flush_wq);
 	if (vraid_wait_wq)
 		destroy_workqueue(vraid_wait_wq);
 	destroy_workqueue(vraid_wq);
@@ -891,6 +911,7 @@ static void __exit vraid_exit(void)
 	idr_destroy(&vraid_idr);
 	unregister_blkdev(vraid_major, VRAID_DISK_PREFIX);
 	destroy_workqueue(vraid_job_wq);
+	destroy_workqueue(vraid_flush_wq);
 	destroy_workqueue(vraid_wait_wq);
 	destroy_workqueue(vraid_wq);
 	vraid_journal_module_exit();

@@ -201,8 +201,9 @@ static void vraid_flush_endio(struct bio *fbio)
 		}
 	}
 	bio_put(fbio);
+	/* the second run resubmits the data part: see vraid_flush_wq */
 	if (atomic_dec_and_test(&fl->pending))
-		queue_work(vraid_wq, &fl->work);
+		queue_work(vraid_flush_wq, &fl->work);
 }
 
 /*
@@ -248,7 +249,7 @@ static void vraid_flush_work(struct work_struct *work)
 		}
 		/* Drop the bias; the last completion requeues us. */
 		if (atomic_dec_and_test(&fl->pending))
-			queue_work(vraid_wq, &fl->work);
+			queue_work(vraid_flush_wq, &fl->work);
 		return;
 	}
 	vraid_flush_done(fl);
@@ -313,17 +314,35 @@ static void vraid_parity_split(struct vraid_vd *vd, struct bio *bio,
 	u32 strip = vd->geom.strip_sectors;
 	u32 left = strip - (bio->bi_iter.bi_sector & (strip - 1));
 	struct blk_plug plug;
+	/*
+	 * Inside ->submit_bio (current->bio_list) the pieces' member bios
+	 * are sent only once it returns, so a split must not wait for the
+	 * pool: none would come back.  Then what is left goes back to the
+	 * queue, to be cut after they are sent (md's pattern).  The first
+	 * split of a call may wait: the member bios of the calls before
+	 * went out when they returned, and give their splits back.  A work
+	 * item's bios go out at once: it may always wait.
+	 */
+	gfp_t gfp = GFP_NOIO;
 
 	blk_start_plug(&plug);
 	while (bio_sectors(bio) > left) {
 		struct bio *split;
 
-		split = bio_split(bio, left, GFP_NOIO, &vd->split_set);
+		split = bio_split(bio, left, gfp, &vd->split_set);
+		if (unlikely(!split)) {
+			submit_bio_noacct(bio);
+			bio = NULL;
+			break;
+		}
+		if (current->bio_list)
+			gfp = GFP_NOWAIT;
 		bio_chain(split, bio);
 		vraid_parity_piece(vd, split, flags);
 		left = strip;
 	}
-	vraid_parity_piece(vd, bio, flags);
+	if (bio)
+		vraid_parity_piece(vd, bio, flags);
 	blk_finish_plug(&plug);
 }
 

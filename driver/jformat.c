@@ -202,7 +202,8 @@ int vraid_jsb_decode(const u8 *blk, u32 slot, u64 dev_sectors,
 			 (unsigned long long)dev_sectors);
 		return -EINVAL;
 	}
-	if (sb->tail_block >= sb->ring_blocks || !sb->tail_seq) {
+	if (sb->tail_block >= sb->ring_blocks || !sb->tail_seq ||
+	    sb->tail_seq > VRAID_J_MAX_SEQ) {
 		snprintf(msg, msglen,
 			 "journal tail at block %llu, seq %llu, of a %llu-block ring",
 			 (unsigned long long)sb->tail_block,

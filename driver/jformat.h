@@ -39,6 +39,14 @@
 #define VRAID_J_MIN_RING	((VRAID_J_MIN_BYTES >> 12) - 256)
 #define VRAID_J_MAX_RING	(1ULL << 50)	/* blocks: 4 EiB */
 /*
+ * The largest tail sequence number a superblock may hold: a record a
+ * microsecond for five hundred years stays below it, the scan's and the
+ * head's arithmetic (seq + records) never wraps, and a cache page's
+ * version (seq << 8 | entry, an unsigned long: journal.c) never
+ * overflows into VRAID_JVER_MEMBERS.
+ */
+#define VRAID_J_MAX_SEQ		(1ULL << 54)
+/*
  * The ring a new journal takes at most (4 GiB, blocks): the rest of a
  * bigger device stays unused.  A larger ring holds no more dirty data
  * (the controller cache bounds that) but lets the log between

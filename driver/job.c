@@ -149,9 +149,12 @@ static void vraid_job_end(struct vraid_vd *vd, int result, bool stopped)
 	 */
 	job->paused = stopped && job->halting && job->paused;
 	vraid_job_checkpoint(vd);
-	/* Rebuilt: the initialisation or resync it interrupted goes on. */
+	/*
+	 * Rebuilt: the initialisation or resync it interrupted goes on
+	 * (after the next assembly, if a halt came meanwhile).
+	 */
 	if (!result && !stopped && type == VRAID_JOB_REBUILD &&
-	    vd->init_pos < vd->geom.member_sectors) {
+	    !job->halted && vd->init_pos < vd->geom.member_sectors) {
 		u32 next = job->saved_type == VRAID_JOB_RESYNC ?
 			   VRAID_JOB_RESYNC : VRAID_JOB_INIT;
 		char msg[VRAID_MSG_LEN];
@@ -271,6 +274,11 @@ static int __vraid_job_start(struct vraid_vd *vd, u32 type, u64 from,
 {
 	struct vraid_vd_job *job = &vd->job;
 
+	if (job->halted) {
+		snprintf(msg, msglen, "%s is being stopped or reconfigured",
+			 vd->disk->disk_name);
+		return -EBUSY;
+	}
 	if (job->type != VRAID_JOB_NONE) {
 		snprintf(msg, msglen,
 			 "%s is running a %s (%llu%%): wait for it or stop it first",
@@ -371,16 +379,33 @@ void vraid_job_resume_pending(struct vraid_vd *vd)
 	mutex_unlock(&vd->job_lock);
 }
 
-/* Stop the job for good (VD going away); the checkpoint is kept. */
+/*
+ * Stop the job (the VD goes away, or a member is swapped); the checkpoint
+ * is kept.  No job starts until vraid_job_unhalt(): the one that ends
+ * here would otherwise start the next (an init after a rebuild) with
+ * stop cleared, and run on under a VD being freed.
+ */
 void vraid_job_halt(struct vraid_vd *vd)
 {
 	struct vraid_vd_job *job = &vd->job;
 
+	mutex_lock(&vd->job_lock);
+	job->halted = true;
 	job->halting = true;
 	WRITE_ONCE(job->stop, true);
+	mutex_unlock(&vd->job_lock);
 	wake_up_all(&job->wait);
 	flush_work(&job->work);
+	WARN_ON_ONCE(READ_ONCE(job->type) != VRAID_JOB_NONE);
 	job->halting = false;
+}
+
+/* Jobs may start again (after a member swap). */
+void vraid_job_unhalt(struct vraid_vd *vd)
+{
+	mutex_lock(&vd->job_lock);
+	vd->job.halted = false;
+	mutex_unlock(&vd->job_lock);
 }
 
 int vraid_job_ctl(struct vraid_vd *vd, u32 action, u32 rate_kib, char *msg,

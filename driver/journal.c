@@ -212,6 +212,8 @@ static struct workqueue_struct *vraid_jparity_wq;
 				 VRAID_JE_DATA_SIZE)
 static_assert(BIT(VRAID_JVER_ENTRY_BITS) >= VRAID_J_REC_ENTRIES,
 	      "a cache page's version holds its entry's index");
+static_assert(VRAID_J_MAX_SEQ < (~0UL >> VRAID_JVER_ENTRY_BITS) / 2,
+	      "a version of the largest sequence is below VRAID_JVER_MEMBERS");
 
 /* A cache page's version (vraid_jpage_version()) and back. */
 static u64 vraid_jver(u64 seq, u32 entry)
@@ -1364,6 +1366,35 @@ static void vraid_jbypass_endio(struct bio *clone)
 }
 
 /*
+ * A write around the cache that fails before it is sent (it waited for
+ * older dirty data the cache cannot write out: cache.c, "Write-out
+ * errors"): its user gets EIO and no INVALIDATE is logged — nothing
+ * changed on the members, and the records it would void are the only
+ * copy of that older data.  Returns false if @bio is no such write.
+ */
+bool vraid_journal_bypass_abort(struct bio *bio)
+{
+	struct vraid_journal *j = vraid_j;
+	struct vraid_jbypass *p;
+	unsigned long flags;
+
+	if (bio->bi_end_io != vraid_jbypass_endio)
+		return false;
+	p = container_of(bio, struct vraid_jbypass, clone);
+	if (p->pages) {
+		spin_lock_irqsave(&j->lock, flags);
+		j->byp_pages -= p->pages;
+		spin_unlock_irqrestore(&j->lock, flags);
+		wake_up_all(&j->wait);
+	}
+	p->user->bi_status = BLK_STS_IOERR;
+	bio_endio(p->user);
+	vraid_jput_vd(p->vd);
+	bio_put(bio);
+	return true;
+}
+
+/*
  * Whether a write around the cache of @pages may go to a parity VD now,
  * counted if so: not while a checkpoint is queued or runs, and with at
  * most ring / VRAID_J_BYPASS pages of them in flight (one alone whatever
@@ -1730,12 +1761,22 @@ static int vraid_jcheckpoint_locked(struct vraid_journal *j, u32 sb_flags)
 		ret = -EBUSY;
 		goto out;
 	}
+	/*
+	 * The tail moves only past records whose data every member holds on
+	 * its media: a VD whose cache could not be written out, or whose
+	 * members did not flush, keeps the records (and everyone's after
+	 * them) until a later checkpoint gets its data out.
+	 */
+	ret = 0;
 	list_for_each_entry(vd, &j->vds, jnode) {
-		if (vraid_cache_drain(vd))
-			pr_warn("%s: writing out the controller cache failed\n",
+		if (vraid_cache_drain(vd) || vraid_members_flush(vd)) {
+			pr_warn("%s: writing out the controller cache failed: the journal keeps its records\n",
 				vd->disk->disk_name);
-		vraid_members_flush(vd);
+			ret = -EIO;
+		}
 	}
+	if (ret)
+		goto out;
 	ret = vraid_jsb_write(j, block, seq, sb_flags);
 	if (ret)
 		pr_err("vraid: journal %s: superblock write failed (%d)\n",
@@ -2181,8 +2222,9 @@ out:
 		__free_page(rc.hpage);
 	if (rc.dpage)
 		__free_page(rc.dpage);
+	/* the records are let go once what they replayed is on the media */
 	if (!ret)
-		vraid_members_flush(vd);
+		ret = vraid_members_flush(vd);
 	return ret;
 }
 
@@ -2530,6 +2572,21 @@ int vraid_journal_detach(bool released, char *msg, size_t len)
 		return -ENOENT;
 	}
 	mutex_lock(&j->vds_mutex);
+	/*
+	 * The unbinds let the records go once each VD's data is out: if a
+	 * VD's cannot be written now, the journal stays as it is.
+	 */
+	list_for_each_entry(vd, &j->vds, jnode) {
+		if (vraid_cache_write_out(vd) || vraid_members_flush(vd)) {
+			mutex_unlock(&j->vds_mutex);
+			snprintf(msg, len,
+				 "%s: %lu KiB of cached writes cannot be written to the members: the journal stays attached",
+				 vd->disk->disk_name,
+				 vraid_cache_dirty_pages(vd) <<
+				 (PAGE_SHIFT - 10));
+			return -EIO;
+		}
+	}
 	while ((vd = list_first_entry_or_null(&j->vds, struct vraid_vd,
 					      jnode)))
 		vraid_junbind_locked(j, vd, true);

@@ -6,9 +6,10 @@
  * vd->md_lock serialises the writers.
  *
  * Each member gets copy A, then copy B, each written with FUA and waited
- * for before the next, so a torn write can damage at most one copy; copy
- * A also with PREFLUSH, so that what the record describes (a rebuild
- * checkpoint) is on the media before the record.
+ * for before the next, so a torn write can damage at most one copy.
+ * Every member flushes its cache before the first copy is written, so
+ * that what the record describes (a rebuild checkpoint, a clean stop) is
+ * on every member's media before any member holds the record.
  */
 #include <linux/blkdev.h>
 #include <linux/bio.h>
@@ -31,6 +32,31 @@ static int vraid_md_io(struct block_device *bdev, sector_t sector,
 	__bio_add_page(&bio, page, VRAID_MD_BLOCK, 0);
 	ret = submit_bio_wait(&bio);
 	bio_uninit(&bio);
+	return ret;
+}
+
+/*
+ * Zero both metadata copies of @bdev, a device that leaves a VD while it
+ * runs (a replaced member): its record would otherwise still say it is
+ * the member of that role, and once the VD's own members are gone (a
+ * delete), assembly would bring a stale VD back from it.  Best effort: a
+ * failed device may take no write, and is then recognised as stale by
+ * its older generation while the VD's members exist.
+ */
+int vraid_md_wipe_dev(struct block_device *bdev)
+{
+	static const sector_t copies[] = { VRAID_MD_COPY_A, VRAID_MD_COPY_B };
+	struct page *page;
+	int ret = 0;
+	u32 c;
+
+	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!page)
+		return -ENOMEM;
+	for (c = 0; c < ARRAY_SIZE(copies) && !ret; c++)
+		ret = vraid_md_io(bdev, copies[c], page,
+				  REQ_OP_WRITE | REQ_SYNC | REQ_FUA);
+	__free_page(page);
 	return ret;
 }
 
@@ -152,6 +178,31 @@ static void vraid_md_release(struct vraid_vd *vd, u32 seq)
 }
 
 /*
+ * Flush the cache of every member a record is written to.  On a redundant
+ * VD a member whose flush fails is failed: what it holds may not be on
+ * its media, and no record may vouch for it.  (JBOD and RAID0 records
+ * vouch for no redundancy; the error is only logged.)  Returns true if a
+ * member failed.
+ */
+static bool vraid_md_flush_members(struct vraid_vd *vd)
+{
+	bool failed = false;
+	u32 i;
+
+	for (i = 0; i < vd->geom.nr_members; i++) {
+		if (!vraid_member_writable(vd, i) ||
+		    !blkdev_issue_flush(vd->members[i].h.bdev))
+			continue;
+		pr_warn("%s: member %u (%s): flush failed\n",
+			vd->disk->disk_name, i, vd->members[i].name);
+		if (vraid_level_redundant(vd->geom.level) &&
+		    vraid_member_fail(vd, i, "flush error"))
+			failed = true;
+	}
+	return failed;
+}
+
+/*
  * Write both metadata copies on every online or rebuilding member with
  * the next generation, or with @wipe zero them on every member held (failed
  * ones too: a deleted VD must leave no member that could be assembled).
@@ -181,6 +232,18 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 	mutex_lock(&vd->md_lock);
 	vd->generation++;
 	seq = vraid_md_fill(vd, md);
+	/*
+	 * What the record says (a job's position, a member in sync, clean)
+	 * was done before it was filled in; a record vouches for data on
+	 * every member, and assembly believes the newest record on any
+	 * member: so every member's cache is flushed now, after the fill
+	 * and before the first copy is written, not each member's before
+	 * its own (REQ_PREFLUSH), which would let member 0's "clean" reach
+	 * its media while member 1 still holds the data in its cache.  A
+	 * member that cannot flush is failed, and the record says so.
+	 */
+	if (!wipe && vraid_md_flush_members(vd))
+		seq = vraid_md_fill(vd, md);
 	for (i = 0; i < vd->geom.nr_members; i++) {
 		struct vraid_member *m = &vd->members[i];
 
@@ -193,13 +256,8 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 			vraid_md_encode(md, page_address(page));
 		}
 		for (c = 0; c < ARRAY_SIZE(copies); c++) {
-			/*
-			 * PREFLUSH: what the record describes (a rebuild
-			 * checkpoint, say) is on the media before it.
-			 */
 			err = vraid_md_io(m->h.bdev, copies[c], page,
-					  REQ_OP_WRITE | REQ_SYNC | REQ_FUA |
-					  (c ? 0 : REQ_PREFLUSH));
+					  REQ_OP_WRITE | REQ_SYNC | REQ_FUA);
 			if (err && !ret) {
 				ret = err;
 				snprintf(msg, msglen,

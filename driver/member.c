@@ -27,8 +27,11 @@ u32 vraid_tolerance(const struct vraid_geom *g)
 	return vraid_layout_parity_strips(g->level);
 }
 
-/* The VD state its member states call for.  Called with state_lock held. */
-static u32 vraid_compute_state(struct vraid_vd *vd)
+/*
+ * The VD state its member states call for, with member @as_failed (U32_MAX:
+ * none) counted as failed.  Called with state_lock held.
+ */
+static u32 vraid_state_if(struct vraid_vd *vd, u32 as_failed)
 {
 	const struct vraid_geom *g = &vd->geom;
 	u32 group, i, failed, total = 0, worst = 0, rebuilding = 0;
@@ -45,9 +48,12 @@ static u32 vraid_compute_state(struct vraid_vd *vd)
 	for (group = 0; group < g->nr_members; group += width) {
 		failed = 0;
 		for (i = group; i < group + width; i++) {
-			if (vd->members[i].state != VRAID_MEMBER_ONLINE)
+			u32 state = i == as_failed ? VRAID_MEMBER_FAILED :
+						     vd->members[i].state;
+
+			if (state != VRAID_MEMBER_ONLINE)
 				failed++;
-			if (vd->members[i].state == VRAID_MEMBER_REBUILDING)
+			if (state == VRAID_MEMBER_REBUILDING)
 				rebuilding++;
 		}
 		total += failed;
@@ -63,6 +69,11 @@ static u32 vraid_compute_state(struct vraid_vd *vd)
 	return VRAID_VD_DEGRADED;
 }
 
+static u32 vraid_compute_state(struct vraid_vd *vd)
+{
+	return vraid_state_if(vd, U32_MAX);
+}
+
 void vraid_vd_update_state(struct vraid_vd *vd)
 {
 	unsigned long flags;
@@ -73,18 +84,17 @@ void vraid_vd_update_state(struct vraid_vd *vd)
 }
 
 /*
- * Fail @member of @vd.  Any context.  Returns true if this call failed it
- * (false if it had failed already).
+ * Mark @member failed (state_lock held): the VD's state before and after
+ * into *@old_state and *@new_state.  Returns true if this call failed it.
  */
-bool vraid_member_fail(struct vraid_vd *vd, u32 member, const char *why)
+static bool vraid_member_fail_locked(struct vraid_vd *vd, u32 member,
+				     u32 *old_state, u32 *new_state)
 {
 	struct vraid_member *m = &vd->members[member];
-	unsigned long flags;
-	u32 old_state, new_state;
 	bool changed = false;
 
-	spin_lock_irqsave(&vd->state_lock, flags);
-	old_state = vd->state;
+	lockdep_assert_held(&vd->state_lock);
+	*old_state = vd->state;
 	if (m->state != VRAID_MEMBER_FAILED) {
 		/*
 		 * First the count (writes that see the member failed see
@@ -96,36 +106,57 @@ bool vraid_member_fail(struct vraid_vd *vd, u32 member, const char *why)
 		WRITE_ONCE(m->state, VRAID_MEMBER_FAILED);
 		changed = true;
 	}
-	new_state = vraid_compute_state(vd);
-	WRITE_ONCE(vd->state, new_state);
-	spin_unlock_irqrestore(&vd->state_lock, flags);
+	*new_state = vraid_compute_state(vd);
+	WRITE_ONCE(vd->state, *new_state);
+	return changed;
+}
 
-	if (changed) {
-		pr_err("%s: member %u (%s) failed: %s; virtual drive is %s\n",
-		       vd->disk->disk_name, member, m->name, why,
-		       vraid_state_name(new_state));
-		/* Record it on the surviving members (process context). */
-		queue_work(vraid_wq, &vd->md_work);
-		if (new_state != VRAID_VD_OFFLINE)
-			vraid_spare_kick();
-	}
-	if (changed && new_state == VRAID_VD_OFFLINE &&
-	    old_state != VRAID_VD_OFFLINE)
+/* After vraid_member_fail_locked() failed @member: say so, record it. */
+static void vraid_member_failed(struct vraid_vd *vd, u32 member,
+				const char *why, u32 old_state, u32 new_state)
+{
+	pr_err("%s: member %u (%s) failed: %s; virtual drive is %s\n",
+	       vd->disk->disk_name, member, vd->members[member].name, why,
+	       vraid_state_name(new_state));
+	/* Record it on the surviving members (process context). */
+	queue_work(vraid_wq, &vd->md_work);
+	if (new_state != VRAID_VD_OFFLINE)
+		vraid_spare_kick();
+	if (new_state == VRAID_VD_OFFLINE && old_state != VRAID_VD_OFFLINE)
 		pr_crit("%s: offline: more members failed than %s tolerates; I/O fails with EIO\n",
 			vd->disk->disk_name, vraid_level_name(vd->geom.level));
+}
+
+/*
+ * Fail @member of @vd.  Any context.  Returns true if this call failed it
+ * (false if it had failed already).
+ */
+bool vraid_member_fail(struct vraid_vd *vd, u32 member, const char *why)
+{
+	unsigned long flags;
+	u32 old_state, new_state;
+	bool changed;
+
+	spin_lock_irqsave(&vd->state_lock, flags);
+	changed = vraid_member_fail_locked(vd, member, &old_state, &new_state);
+	spin_unlock_irqrestore(&vd->state_lock, flags);
+	if (changed)
+		vraid_member_failed(vd, member, why, old_state, new_state);
 	return changed;
 }
 
 /*
  * `vraidctl fail`: fail @member unless that takes the VD offline (then
- * only with @force).  Control plane only.
+ * only with @force).  Control plane only.  The test and the failure are
+ * one step under state_lock: a member failing meanwhile cannot make this
+ * one take the VD offline unasked.
  */
 int vraid_member_fail_admin(struct vraid_vd *vd, u32 member, bool force,
 			    char *msg, size_t msglen)
 {
 	struct vraid_member *m = &vd->members[member];
 	unsigned long flags;
-	u32 state, old;
+	u32 old_state, new_state, state;
 
 	spin_lock_irqsave(&vd->state_lock, flags);
 	if (m->state == VRAID_MEMBER_FAILED ||
@@ -135,14 +166,14 @@ int vraid_member_fail_admin(struct vraid_vd *vd, u32 member, bool force,
 			 member, m->name, vraid_member_state_name(m->state));
 		return -EALREADY;
 	}
-	old = m->state;
-	m->state = VRAID_MEMBER_FAILED;
-	state = vraid_compute_state(vd);
-	m->state = old;
-	spin_unlock_irqrestore(&vd->state_lock, flags);
-
-	if (state == VRAID_VD_OFFLINE && READ_ONCE(vd->state) !=
-	    VRAID_VD_OFFLINE && !force) {
+	/*
+	 * Computed, not tried: the I/O path reads member states without
+	 * state_lock, and must never see a failure that is not one.
+	 */
+	state = vraid_state_if(vd, member);
+	if (state == VRAID_VD_OFFLINE && vd->state != VRAID_VD_OFFLINE &&
+	    !force) {
+		spin_unlock_irqrestore(&vd->state_lock, flags);
 		snprintf(msg, msglen,
 			 "failing %s would take %s offline (%s tolerates %u failed member%s); add --force to do it anyway",
 			 m->name, vd->disk->disk_name,
@@ -151,6 +182,9 @@ int vraid_member_fail_admin(struct vraid_vd *vd, u32 member, bool force,
 			 vraid_tolerance(&vd->geom) == 1 ? "" : "s");
 		return -EBUSY;
 	}
-	vraid_member_fail(vd, member, "failed by the administrator");
+	vraid_member_fail_locked(vd, member, &old_state, &new_state);
+	spin_unlock_irqrestore(&vd->state_lock, flags);
+	vraid_member_failed(vd, member, "failed by the administrator",
+			    old_state, new_state);
 	return 0;
 }

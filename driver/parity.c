@@ -1534,8 +1534,14 @@ int vraid_parity_init(struct vraid_vd *vd)
 					sizeof(struct vraid_pio));
 	if (ret)
 		goto out_piece;
+	/*
+	 * A rescuer: read clones wait in current->bio_list until
+	 * ->submit_bio returns, so a read cut into many pieces there could
+	 * otherwise wait for a clone of its own that is not sent yet.
+	 */
 	ret = bioset_init(&sc->read_set, BIO_POOL_SIZE,
-			  offsetof(struct vraid_dread, clone), 0);
+			  offsetof(struct vraid_dread, clone),
+			  BIOSET_NEED_RESCUER);
 	if (ret)
 		goto out_pio;
 	vd->sc = sc;

@@ -169,16 +169,23 @@ static void vraid_write_cache(struct vraid_vd *vd, bool *wc, bool *fua)
 	*fua |= *wc;
 }
 
-/* Flush every writable member's cache, now (process context). */
-void vraid_members_flush(struct vraid_vd *vd)
+/*
+ * Flush every writable member's cache, now (process context).  Returns
+ * -EIO if a member's flush failed: what it holds may not be on its media.
+ */
+int vraid_members_flush(struct vraid_vd *vd)
 {
+	int ret = 0;
 	u32 i;
 
 	for (i = 0; i < vd->geom.nr_members; i++)
 		if (vraid_member_writable(vd, i) &&
-		    blkdev_issue_flush(vd->members[i].h.bdev))
+		    blkdev_issue_flush(vd->members[i].h.bdev)) {
 			pr_warn("%s: member %u (%s): flush failed\n",
 				vd->disk->disk_name, i, vd->members[i].name);
+			ret = -EIO;
+		}
+	return ret;
 }
 
 /*
@@ -624,6 +631,9 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 	spin_unlock_irqrestore(&vd->state_lock, flags);
 	vraid_vd_update_state(vd);
 	/* The failed device got no I/O since it failed: let it go. */
+	if (old.bdev && vraid_md_wipe_dev(old.bdev))
+		pr_info("%s: %pg: its vraid metadata could not be erased: it is stale (older generation)\n",
+			vd->disk->disk_name, old.bdev);
 	vraid_bdev_close(&old);
 	if (!bd_link_disk_holder(bdev, vd->disk))
 		m->holder_linked = true;
@@ -636,6 +646,7 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 	/* An interrupted init or resync goes on after the rebuild. */
 	if (vd->job.saved_type == VRAID_JOB_REBUILD)
 		vd->job.saved_type = VRAID_JOB_NONE;
+	vraid_job_unhalt(vd);
 	if (vraid_job_start(vd, VRAID_JOB_REBUILD, 0, msg, len))
 		pr_warn("%s: rebuild not started: %s\n", vd->disk->disk_name,
 			msg);
@@ -657,7 +668,7 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 	size_t len = sizeof(a->hdr.message);
 	struct vraid_md *mds, *best = NULL;
 	struct vraid_bdev_handle *h;
-	struct vraid_vd *vd = NULL;
+	struct vraid_vd *vd = NULL, *twin;
 	struct vraid_asm_ctx ac = {};
 	int *role_of, ret, stale = 0;
 	u32 i, j, n = a->nr_devices, used = 0;
@@ -722,6 +733,19 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 		role_of[i] = mds[i].role;
 	}
 
+	/*
+	 * One VD per UUID: the journal keys its records by it.  A second
+	 * set of members that says it is a VD which runs already is a copy
+	 * (a cloned disk, a replaced member's old metadata).
+	 */
+	twin = vraid_find_uuid(best->vd_uuid);
+	if (twin) {
+		snprintf(msg, len,
+			 "%pg belongs to %s, which runs already (a copy of its members?): not assembled",
+			 h[best - mds].bdev, twin->disk->disk_name);
+		ret = -EEXIST;
+		goto out;
+	}
 	/* The VD as the newest metadata describes it. */
 	ret = vraid_layout_init(&vd->geom, best->level, best->nr_members,
 				best->level == VRAID_LEVEL_JBOD ? 0 :
@@ -850,15 +874,52 @@ out:
 }
 
 /*
- * Called with vraid_ctl_mutex held and @vd still in the idr.  Refuses an
- * open VD; otherwise removes the disk, waits for I/O in flight and
- * releases the members.
+ * Before a stop or delete takes the disk away: the controller cache's
+ * dirty data goes to the members, which flush, while the VD is whole (its
+ * queue, its journal).  If that fails the data stays in the cache and,
+ * unless @discard, the VD stays as it is and the request fails; with
+ * @discard what is left counts in *@discarded and goes with the VD.
  */
-int vraid_vd_delete(struct vraid_vd *vd, bool stop, char *msg,
-		    size_t msglen)
+static int vraid_vd_write_out(struct vraid_vd *vd, bool discard,
+			      u64 *discarded, char *msg, size_t msglen)
+{
+	const char *dn = vd->disk->disk_name;
+	unsigned long left;
+
+	if (!vd->cache ||
+	    (!vraid_cache_write_out(vd) && !vraid_members_flush(vd)))
+		return 0;
+	left = vraid_cache_dirty_pages(vd);
+	if (!discard) {
+		if (left)
+			snprintf(msg, msglen,
+				 "%s: %lu KiB of cached writes cannot be written to the members: the VD keeps them",
+				 dn, left << (PAGE_SHIFT - 10));
+		else
+			snprintf(msg, msglen,
+				 "%s: a member's cache flush failed: what it holds may not be on its media",
+				 dn);
+		return -EIO;
+	}
+	pr_warn("%s: discarding %lu KiB of cached writes the members did not take\n",
+		dn, left << (PAGE_SHIFT - 10));
+	*discarded = (u64)left << PAGE_SHIFT;
+	return 0;
+}
+
+/*
+ * Called with vraid_ctl_mutex held and @vd still in the idr.  Refuses an
+ * open VD, and one whose cached writes cannot be written out (unless
+ * @discard: see vraid_vd_write_out()); otherwise removes the disk, waits
+ * for I/O in flight and releases the members.
+ */
+int vraid_vd_delete(struct vraid_vd *vd, bool stop, bool discard,
+		    u64 *discarded, char *msg, size_t msglen)
 {
 	struct gendisk *disk = vd->disk;
+	int ret;
 
+	*discarded = 0;
 	mutex_lock(&vd->lock);
 	if (vd->open_count) {
 		snprintf(msg, msglen,
@@ -871,21 +932,37 @@ int vraid_vd_delete(struct vraid_vd *vd, bool stop, char *msg,
 	vd->deleting = true;
 	mutex_unlock(&vd->lock);
 
+	/*
+	 * No opener, and none can come: what the cache holds goes out now,
+	 * through the VD's own queue (a destage split at strips re-enters
+	 * it), before del_gendisk() ends that queue.
+	 */
+	ret = vraid_vd_write_out(vd, discard, discarded, msg, msglen);
+	if (ret) {
+		mutex_lock(&vd->lock);
+		vd->deleting = false;
+		mutex_unlock(&vd->lock);
+		return ret;
+	}
 	/* A stopped init, rebuild or resync resumes at the next assembly. */
 	vraid_job_halt(vd);
 	vraid_idr_remove(vd->index);
 	pr_info("%s: %s\n", disk->disk_name, stop ? "stopped" : "deleted");
 	vraid_unlink_holders(vd);
 	del_gendisk(disk);
-	/* what the controller cache holds dirty goes to the members first */
+	/* nothing dirty is left, unless discarded: the journal lets it go */
 	vraid_journal_unbind(vd, false);
-	if (vraid_cache_stop(vd))
+	if (vraid_cache_stop(vd) && !discard)
 		pr_warn("%s: writing out the controller cache failed: data written since the last flush may be lost\n",
 			disk->disk_name);
 	else if (vd->write_policy == VRAID_WRITE_BACK_ALWAYS)
 		vraid_members_flush(vd);
 	vraid_io_exit(vd);
-	flush_work(&vd->md_work);
+	/*
+	 * Every write it could answer is done; it may have queued itself
+	 * again (ENOMEM), which flush_work() would not wait for.
+	 */
+	cancel_work_sync(&vd->md_work);
 	/*
 	 * Stopped: the metadata says so (clean) and `assemble` brings the
 	 * VD back.  Deleted: its members no longer describe a VD.
@@ -914,9 +991,35 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 			char *msg, size_t len)
 {
 	const char *dn = vd->disk->disk_name;
+	u32 old_write = vd->write_policy;
+	bool wchange = p->set_mask & VRAID_SET_WRITE &&
+		       p->write_policy != old_write;
 	bool drop = false;
 	int ret;
 
+	/*
+	 * From wb or awb to a policy that keeps no cache of its own (wt, or
+	 * wb from awb, which logs only new writes), the cache's dirty data
+	 * (and, from wb, the journal's copy of it) is let go once it is
+	 * out.  Writes stop going in (a VD that logs goes on logging until
+	 * its unbind), then it goes out; if it cannot be written, the
+	 * policy goes back and the request fails, nothing else changed.
+	 */
+	if (wchange && old_write != VRAID_WRITE_THROUGH &&
+	    p->write_policy != VRAID_WRITE_BACK_ALWAYS && vd->cache) {
+		WRITE_ONCE(vd->write_policy, p->write_policy);
+		/* writes that saw awb are in the cache after this */
+		if (old_write == VRAID_WRITE_BACK_ALWAYS)
+			synchronize_rcu();
+		if (vraid_cache_write_out(vd) || vraid_members_flush(vd)) {
+			WRITE_ONCE(vd->write_policy, old_write);
+			snprintf(msg, len,
+				 "%s: %lu KiB of cached writes cannot be written to the members: the write policy stays as it is",
+				 dn, vraid_cache_dirty_pages(vd) <<
+				 (PAGE_SHIFT - 10));
+			return -EIO;
+		}
+	}
 	if (p->set_mask & VRAID_SET_ACCESS &&
 	    p->access_policy != vd->access_policy) {
 		WRITE_ONCE(vd->access_policy, p->access_policy);
@@ -962,9 +1065,8 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 		synchronize_rcu();	/* fills in progress: cache.c */
 		vraid_cache_drop_all(vd, false);
 	}
-	if (p->set_mask & VRAID_SET_WRITE &&
-	    p->write_policy != vd->write_policy) {
-		bool was_awb = vd->write_policy == VRAID_WRITE_BACK_ALWAYS;
+	if (wchange) {
+		bool was_awb = old_write == VRAID_WRITE_BACK_ALWAYS;
 		bool to_awb = p->write_policy == VRAID_WRITE_BACK_ALWAYS;
 
 		/*
@@ -988,12 +1090,18 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 		if (was_awb) {
 			/* writes that saw awb are in the cache after this */
 			synchronize_rcu();
-			if (vraid_cache_write_out(vd))
+			/*
+			 * (Out already, unless it failed since: then the VD
+			 * keeps asking for flushes, which fail until it is.)
+			 */
+			if (vraid_cache_write_out(vd) ||
+			    vraid_members_flush(vd)) {
 				pr_warn("%s: writing out the controller cache failed\n",
 					dn);
-			vraid_members_flush(vd);
-			vraid_set_write_cache(vd);
-			vraid_set_volatile(vd, false);
+			} else {
+				vraid_set_write_cache(vd);
+				vraid_set_volatile(vd, false);
+			}
 		}
 		/*
 		 * To wb: logging starts once awb's unlogged dirty data is out

@@ -100,6 +100,12 @@ struct vraid_vd_job {
 	bool paused;
 	bool stop;			/* asked to end */
 	bool halting;			/* ... because the VD goes away */
+	/*
+	 * No job may start (job_lock): vraid_job_halt() until
+	 * vraid_job_unhalt(), so that the job that ends cannot start the
+	 * next one (a rebuild's init) behind the halt's back.
+	 */
+	bool halted;
 	u32 rate_kib;			/* KiB/s per member, 0 = no limit */
 	u64 pos;			/* member sectors done */
 	u64 total;
@@ -199,23 +205,29 @@ struct vraid_vd {
  * after the bitmap write, degraded-read retries.  On vraid_wq such an
  * item could hold its rescuer, under memory pressure the only worker,
  * while the work it waits for sits behind it.  Same rule for the mutex.
+ *
+ * vraid_flush_wq: the end of a VD flush, which resubmits the flush's data
+ * part; that may wait for work on vraid_wq and on vraid_wait_wq (a parked
+ * write's bitmap write), so it has a rescuer of its own.
  */
 extern struct workqueue_struct *vraid_wq;
 extern struct workqueue_struct *vraid_wait_wq;
+extern struct workqueue_struct *vraid_flush_wq;
 int vraid_idr_alloc(struct vraid_vd *vd);
 void vraid_spare_kick(void);
 void vraid_bind_all(void);
 void vraid_idr_remove(int index);
+struct vraid_vd *vraid_find_uuid(const u8 *uuid);
 
 /* vd.c */
 int vraid_vd_create(struct vraid_create *c);
 int vraid_vd_assemble(struct vraid_assemble *a,
 		      bool (*name_taken)(const char *name));
-int vraid_vd_delete(struct vraid_vd *vd, bool stop, char *msg,
-		    size_t msglen);
+int vraid_vd_delete(struct vraid_vd *vd, bool stop, bool discard,
+		    u64 *discarded, char *msg, size_t msglen);
 void vraid_vd_fill_info(struct vraid_vd *vd, struct vraid_info *info);
 u32 vraid_write_effective(struct vraid_vd *vd, u32 *cache_flags);
-void vraid_members_flush(struct vraid_vd *vd);
+int vraid_members_flush(struct vraid_vd *vd);
 void vraid_note_write_policy(struct vraid_vd *vd);
 int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 			char *msg, size_t len);
@@ -241,6 +253,7 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 		       size_t msglen);
 void vraid_md_work(struct work_struct *work);
 struct vraid_md;
+int vraid_md_wipe_dev(struct block_device *bdev);
 int vraid_md_read(struct block_device *bdev, struct vraid_md *md, char *msg,
 		  size_t msglen);
 
@@ -325,6 +338,7 @@ void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
 			unsigned long start, u64 sector, struct page **pages,
 			u32 n);
 struct bio *vraid_journal_bypass(struct vraid_vd *vd, struct bio *user);
+bool vraid_journal_bypass_abort(struct bio *bio);
 /*
  * A column's parity record, from vraid_journal_parity_start() until
  * vraid_journal_parity_wait() sees it durable (in its stripe head,
@@ -430,6 +444,7 @@ int vraid_job_start(struct vraid_vd *vd, u32 type, u64 from, char *msg,
 int vraid_job_ctl(struct vraid_vd *vd, u32 action, u32 rate_kib, char *msg,
 		  size_t msglen);
 void vraid_job_halt(struct vraid_vd *vd);
+void vraid_job_unhalt(struct vraid_vd *vd);
 void vraid_job_init(struct vraid_vd *vd);
 void vraid_job_fill_info(struct vraid_vd *vd, struct vraid_info *info);
 

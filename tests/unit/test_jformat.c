@@ -207,6 +207,11 @@ static void test_sb(void)
 	       put64(blk + 64, VRAID_J_MIN_RING + 1000));
 	SB_BAD("tail seq 0", -EINVAL, "journal tail", 0, dev,
 	       put64(blk + 72, 0));
+	/* a crafted tail near U64_MAX would wrap the head's sequence */
+	SB_BAD("tail seq U64_MAX - 5", -EINVAL, "journal tail", 0, dev,
+	       put64(blk + 72, ~0ULL - 5));
+	SB_BAD("tail seq 2^54 + 1", -EINVAL, "journal tail", 0, dev,
+	       put64(blk + 72, VRAID_J_MAX_SEQ + 1));
 #undef SB_BAD
 
 	tap_begin("superblock: device size 0 is not checked, exact fit passes");
