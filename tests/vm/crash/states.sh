@@ -31,7 +31,8 @@
 # 3 the other way round, from 4 on each member none, all or a seeded
 # subset; FIRST: the first choice, default 0);
 # IDLE (seconds, default 20: the bitmap's clear passes come 3-6 s after
-# the last write); LOAD (seconds of crashio, default 6; a cut half way).
+# the last write); LOAD (seconds of crashio, default 6; a cut half way);
+# TAIL (KiB of the unflushed random writes after crashio, default 4096).
 # ONLY="LEVEL CUT STATE": that state alone (numbers from 0).  REPLAY=1:
 # no load; the states come from the logs a kept run left on the disks.
 # Prints "ok N - ..." / "not ok N - ..." per state; a failed state prints
@@ -199,13 +200,13 @@ if [ "${REPLAY:-0}" != 1 ]; then
 		eval "kill \$cio_$L"
 		eval "wait \$cio_$L" 2>/dev/null
 	done
-	# the tail: 4 MiB of random 4 KiB writes past crashio's blocks that
+	# the tail: TAIL KiB of random 4 KiB writes past crashio's blocks that
 	# no flush covers (a volatile cache may keep any of them); once they
 	# end, the bitmap's clear passes mark their regions clean
 	for L in $LEVELS; do
 		vd=$(vd_of "$L")
 		fio --name=tail --filename="$vd" --rw=randwrite --bs=4k --offset=8M \
-			--size=8M --io_size=4M --direct=1 --ioengine=psync \
+			--size=8M --io_size=${TAIL:-4096}k --direct=1 --ioengine=psync \
 			--randseed="$SEED" >"/tmp/fio.$L" 2>&1 &
 		eval "fio_$L=\$!"
 	done
