@@ -813,6 +813,7 @@ while more; do
 		DESC=$op
 		wd_start
 		load_start
+		sleep 1		# the load's fio under way when the step acts
 		op_$op
 		load_stop
 		check_model
