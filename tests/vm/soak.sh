@@ -758,6 +758,8 @@ round_end() {
 		[ "${PUSE[r]}" = free ] || release $r
 	done
 	dmesg_check >$W/dmesg || { cat $W/dmesg; fail "kernel log"; }
+	# the debug kernel: nothing vraid allocated may be left unreferenced
+	kmemleak_check >$W/kmemleak || { cat $W/kmemleak; fail "kmemleak found leaks"; }
 	wd_stop
 	tap_ok "round $ROUND end (after step $STEP): RAID$LEVEL healed, check 0 mismatches, md reads the same $mib MiB and its check is clean"
 }
@@ -776,6 +778,8 @@ more() {
 }
 
 mark_dmesg "soak start"
+# (the debug kernel) what leaked while booting is not the soak's
+kmemleak_check >/dev/null
 while more; do
 	round_start
 	done_in_round=0
