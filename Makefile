@@ -7,6 +7,9 @@
 #   make test       the whole suite: unit tests, style/sparse checks, VM cases
 #   make test-debug the I/O-path VM cases on a KASAN/lockdep/kmemleak kernel
 #                   (CASES= picks others; Documentation/testing.rst)
+#   make soak       the randomised operations soak for SOAK_MINUTES (20) under
+#                   verified fio load (SOAK_SEED= SOAK_STEPS= reproduce a
+#                   failure; soak-debug: on the debug kernel); not in make test
 #   make demo       boot the VM, build a VD, mkfs, mount, fio with verification
 #   make bench     vraid vs md with fio in the VM (QUICK=1 LEVELS= MEMBERS=
 #                  ROUNDS=; Documentation/benchmarking.rst); not in make test
@@ -44,7 +47,7 @@ PROBE = h=$$($(TOP)/compat/probe $(KDIR)) || exit 1;
 CC ?= cc
 USER_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(TOP)/uapi
 
-.PHONY: all module tools deps test test-debug unit fuzz vmtest demo bench check clean crash-states
+.PHONY: all module tools deps test test-debug soak soak-debug unit fuzz vmtest demo bench check clean crash-states
 
 all: module tools
 
@@ -129,6 +132,23 @@ crash-states: all
 # builds (not in make test: the kernel alone takes ~20-60 min to build once)
 test-debug: deps
 	$(TOP)/tests/debug/run $(CASES)
+
+# the randomised operations soak (Documentation/testing.rst, "Soak"): minutes
+# long; SOAK_SEED=N SOAK_STEPS=M (from a failure's report) reruns a failure.
+# A short one (a few steps) is the soak stage of make test.
+ifdef SOAK_STEPS
+SOAK_MINUTES ?= 0
+else
+SOAK_MINUTES ?= 20
+endif
+soak: deps all
+	SOAK_MINUTES=$(SOAK_MINUTES) $(TOP)/tests/vm/soak
+
+# the same on the debug kernel (KASAN, lockdep, ...): builds it and the
+# module for it first, as make test-debug does
+soak-debug: deps all
+	$(TOP)/tests/debug/run --build-only
+	VRAID_KERNEL=debug SOAK_MINUTES=$(SOAK_MINUTES) $(TOP)/tests/vm/soak
 
 demo: deps all
 	$(TOP)/tests/vm/run-in-vm $(TOP)/tests/vm/demo.sh
