@@ -7,10 +7,15 @@
 #   make test       the whole suite: unit tests, style/sparse checks, VM cases
 #   make test-debug the I/O-path VM cases on a KASAN/lockdep/kmemleak kernel
 #                   (CASES= picks others; Documentation/testing.rst)
+#   make soak       the randomised operations soak for SOAK_MINUTES (20) under
+#                   verified fio load (SOAK_SEED= SOAK_STEPS= reproduce a
+#                   failure; soak-debug: on the debug kernel); not in make test
 #   make demo       boot the VM, build a VD, mkfs, mount, fio with verification
 #   make bench     vraid vs md with fio in the VM (QUICK=1 LEVELS= MEMBERS=
 #                  ROUNDS=; Documentation/benchmarking.rst); not in make test
 #   make check      W=1 + sparse build and checkpatch, warnings are errors
+#   make crash-states  crash states under volatile member caches, the long
+#                   campaign (SEED= STATES= ROUNDS= LEVELS=; not in make test)
 #   make fuzz       each libFuzzer target for FUZZ_SECONDS (300)
 #   make clean
 #
@@ -42,7 +47,7 @@ PROBE = h=$$($(TOP)/compat/probe $(KDIR)) || exit 1;
 CC ?= cc
 USER_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(TOP)/uapi
 
-.PHONY: all module tools deps test test-debug unit fuzz vmtest demo bench check clean
+.PHONY: all module tools deps test test-debug soak soak-debug unit fuzz vmtest demo bench check clean crash-states
 
 all: module tools
 
@@ -51,7 +56,7 @@ module:
 	@$(PROBE) $(MAKE) -C $(KDIR) M=$(TOP) VRAID_COMPAT_H=$$h modules
 
 tools: tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio \
-	tests/vm/bin/ioctlfuzz
+	tests/vm/bin/ioctlfuzz tests/vm/bin/logreplay
 
 # vraidctl reads on-disk metadata with the module's own portable core.
 VRAIDCTL_CORE := driver/metadata.c driver/layout.c driver/geom.c driver/validate.c \
@@ -72,6 +77,10 @@ tests/vm/bin/ioctlfuzz: tests/vm/ioctlfuzz.c uapi/linux/vraid.h
 tests/vm/bin/crashio: tests/vm/crashio.c
 	@mkdir -p tests/vm/bin
 	$(CC) $(USER_CFLAGS) -o $@ tests/vm/crashio.c
+
+tests/vm/bin/logreplay: tests/vm/logreplay.c
+	@mkdir -p tests/vm/bin
+	$(CC) $(USER_CFLAGS) -o $@ tests/vm/logreplay.c
 
 tests/vm/bin/pqref: tests/vm/pqref.c driver/geom.c driver/layout.c driver/geom.h driver/layout.h
 	@mkdir -p $(dir $@)
@@ -108,10 +117,38 @@ vmtest: all
 test: deps
 	@$(TOP)/tests/run-all
 
+# crash states under volatile member caches (tests/vm/crash-states): ROUNDS
+# boots with seeds SEED, SEED+1, ..., STATES member-cache choices per cut
+# (three cuts per level): 10 x 4 x 3 x 20 = 2400 states by default, hours
+SEED ?= $(shell echo $$RANDOM)
+STATES ?= 20
+ROUNDS ?= 10
+LEVELS ?= 1 5 6 10
+crash-states: all
+	CRASH_SEED=$(SEED) CRASH_STATES=$(STATES) CRASH_ROUNDS=$(ROUNDS) \
+		$(TOP)/tests/vm/crash-states $(LEVELS)
+
 # the I/O-path VM cases on a KASAN + lockdep + kmemleak kernel the project
 # builds (not in make test: the kernel alone takes ~20-60 min to build once)
 test-debug: deps
 	$(TOP)/tests/debug/run $(CASES)
+
+# the randomised operations soak (Documentation/testing.rst, "Soak"): minutes
+# long; SOAK_SEED=N SOAK_STEPS=M (from a failure's report) reruns a failure.
+# A short one (a few steps) is the soak stage of make test.
+ifdef SOAK_STEPS
+SOAK_MINUTES ?= 0
+else
+SOAK_MINUTES ?= 20
+endif
+soak: deps all
+	SOAK_MINUTES=$(SOAK_MINUTES) $(TOP)/tests/vm/soak
+
+# the same on the debug kernel (KASAN, lockdep, ...): builds it and the
+# module for it first, as make test-debug does
+soak-debug: deps all
+	$(TOP)/tests/debug/run --build-only
+	VRAID_KERNEL=debug SOAK_MINUTES=$(SOAK_MINUTES) $(TOP)/tests/vm/soak
 
 demo: deps all
 	$(TOP)/tests/vm/run-in-vm $(TOP)/tests/vm/demo.sh
@@ -122,5 +159,5 @@ bench: deps all
 clean:
 	$(KCLEAN)
 	rm -f tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio \
-		tests/vm/bin/ioctlfuzz .check.log
+		tests/vm/bin/ioctlfuzz tests/vm/bin/logreplay .check.log
 	-$(MAKE) -C tests/unit clean 2>/dev/null

@@ -25,12 +25,18 @@
  *	instead of their data.
  *	Prints "crashio: running" once started.
  *
- *   crashio verify DEV LOGDEV BLOCKS
- *	Read the log up to its first invalid record and check every sector
+ *   crashio verify DEV LOGDEV BLOCKS [RECORDS]
+ *	Read the log up to its first invalid record (or its first RECORDS
+ *	records: those that existed at a crash state's cut, which `count`
+ *	gave) and check every sector
  *	it names: the sector must hold a valid content of generation >= the
  *	last one logged for it (an unlogged later write may have landed
  *	too); a lower generation is an acknowledged write lost.  Sectors
  *	never logged are not checked.  Exit 0 when all is well.
+ *
+ *   crashio count LOGDEV
+ *	Print the number of valid records in the log (up to its first
+ *	invalid one).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -219,7 +225,37 @@ static int do_write(const char *dev, const char *logdev, uint64_t blocks,
 	}
 }
 
-static int do_verify(const char *dev, const char *logdev, uint64_t blocks)
+/* Is slot @seq of the log, in @rb, a valid record?  Copies it to @r. */
+static bool rec_ok(const uint8_t *rb, uint64_t seq, uint64_t blocks,
+		   struct rec *r)
+{
+	memcpy(r, rb, sizeof(*r));
+	return r->magic == MAGIC && r->seq == seq && r->block < blocks &&
+	       r->mask && r->mask <= ALL &&
+	       r->crc == crc32c(0, r, offsetof(struct rec, crc));
+}
+
+static int do_count(const char *logdev)
+{
+	uint8_t *rb;
+	uint64_t seq;
+	struct rec r;
+	int lfd;
+
+	lfd = open(logdev, O_RDONLY | O_DIRECT);
+	if (lfd < 0)
+		return die("open");
+	if (posix_memalign((void **)&rb, BS, 512))
+		return die("memory");
+	for (seq = 0; pread(lfd, rb, 512, (off_t)seq * 512) == 512 &&
+		      rec_ok(rb, seq, UINT64_MAX, &r); seq++)
+		;
+	printf("%" PRIu64 "\n", seq);
+	return 0;
+}
+
+static int do_verify(const char *dev, const char *logdev, uint64_t blocks,
+		     uint64_t limit)
 {
 	uint8_t *buf, *rb;
 	uint64_t *gens, seq, checked = 0, sectors = 0, newer = 0, bad = 0;
@@ -234,15 +270,12 @@ static int do_verify(const char *dev, const char *logdev, uint64_t blocks)
 	if (posix_memalign((void **)&buf, BS, BS) ||
 	    posix_memalign((void **)&rb, BS, 512) || !gens)
 		return die("memory");
-	for (seq = 0;; seq++) {
+	for (seq = 0; seq < limit; seq++) {
 		struct rec r;
 
 		if (pread(lfd, rb, 512, (off_t)seq * 512) != 512)
 			break;
-		memcpy(&r, rb, sizeof(r));
-		if (r.magic != MAGIC || r.seq != seq || r.block >= blocks ||
-		    !r.mask || r.mask > ALL ||
-		    r.crc != crc32c(0, &r, offsetof(struct rec, crc)))
+		if (!rec_ok(rb, seq, blocks, &r))
 			break;
 		for (uint32_t i = 0; i < SPB; i++)
 			if (r.mask & (1U << i))
@@ -297,8 +330,11 @@ int main(int argc, char **argv)
 				argc > 6 ? strtoull(argv[6], NULL, 0) : 0,
 				argc > 7 ? strtoull(argv[7], NULL, 0) : 0,
 				argc > 8 ? strtoull(argv[8], NULL, 0) : 0);
-	if (argc == 5 && !strcmp(argv[1], "verify"))
-		return do_verify(argv[2], argv[3], strtoull(argv[4], NULL, 0));
-	fprintf(stderr, "usage: crashio write DEV LOGDEV BLOCKS [SEED [SYNC [BIG [SUB]]]] | verify DEV LOGDEV BLOCKS\n");
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "verify"))
+		return do_verify(argv[2], argv[3], strtoull(argv[4], NULL, 0),
+				 argc > 5 ? strtoull(argv[5], NULL, 0) : UINT64_MAX);
+	if (argc == 3 && !strcmp(argv[1], "count"))
+		return do_count(argv[2]);
+	fprintf(stderr, "usage: crashio write DEV LOGDEV BLOCKS [SEED [SYNC [BIG [SUB]]]] | verify DEV LOGDEV BLOCKS [RECORDS] | count LOGDEV\n");
 	return 2;
 }

@@ -12,7 +12,8 @@
 # fails, names the dirty data and leaves the VD running with it, and so
 # does a change of write policy to wt; once
 # the member is back the same data goes out, fsync succeeds again, stop
-# succeeds and the data reads back after assembly.  With wb and the
+# succeeds and the data reads back after assembly; stop --force gives
+# the data up and says how much.  With wb and the
 # journal (which holds the writes) stop and the journal's detach are
 # refused until the member is back.
 # vm: --nvme 5
@@ -124,6 +125,20 @@ vd=$(stop_assemble $vd $m0 /dev/mapper/e81)
 	fail "the data differs after the member came back, stop and assembly"
 vraidctl delete "$vd" >/dev/null 2>&1 ||
 	vraidctl delete --force "$vd" >/dev/null || fail "delete $vd"
+
+# stop --force gives the data up, and says how much.
+wipe_members $m0 /dev/mapper/e81
+vd=$(vd_create --level 0 --strip 16K --write-policy awb $m0 /dev/mapper/e81)
+dmsetup suspend e81
+echo "0 $sz error" | dmsetup load e81
+dmsetup resume e81
+dd if=$data of=$vd bs=1M 2>/dev/null || fail "dd to $vd"
+expect_fail vraidctl stop $vd
+expect_ok vraidctl stop --force $vd
+expect_msg "discarded"
+echo "stop --force: $ERR"
+[ ! -b $vd ] || fail "$vd is still there after stop --force"
+dm_release e81 $m1
 
 # The same with wb and the journal: the journal holds the data, but
 # neither stop nor the journal's detach may let it go while the member

@@ -1,0 +1,377 @@
+#!/bin/sh
+# Crash states under volatile member caches (tests/vm/crash-states;
+# Documentation/testing.rst, "Crash states").  One boot, many states, no
+# power cut: a VD of each of LEVELS, every member on its own dm-log-writes
+# device (data: a slice of an NVMe disk; log: further slices of it), so
+# every write a VD sends a member, with its FLUSH and FUA flags, is on
+# record.  On every VD at once crashio writes at random (a flush every 16
+# writes, a record of the writes on a slice of the first SATA disk once
+# their flush completed), then fio writes 4 MiB at random past crashio's
+# blocks that no flush covers; cuts are taken during crashio, right
+# after fio and after IDLE seconds of quiet (the bitmap's clear passes).
+# Then, for each cut and STATES choices of what each member's volatile
+# cache had written back (none, all, a subset from a seed), logreplay
+# writes the member images onto memory-backed null_blk targets, which
+# are assembled: after the resync every write a flush covered before the
+# cut must read back, vraid's check and md's (the md oracle, over the
+# same targets) must find no mismatch, and the kernel log must be clean.
+#
+# A cut must be consistent across the members: every member is
+# suspended (which drains its I/O), then each is reloaded with a new log
+# device (its old table's end logs the writes no flush covered yet: its
+# log then ends exactly at the cut; a mark would not, logreplay.c says
+# why) and they are resumed.  A write that completed before another
+# was sent lies before the cut on its member if the other does.
+#
+# Environment: LEVELS (default 5): 1, 5, 6 or 10, write-through, or with
+# a suffix a (5a): write-policy awb, the VD's own volatile cache (only
+# what a flush covered counts, as crashio logs it); SEED; STATES (member
+# cache choices per cut, default 4: 0 every cache kept none of its
+# unflushed writes, 1 all, 2 the first member's all and the others none,
+# 3 the other way round, from 4 on each member none, all or a seeded
+# subset; FIRST: the first choice, default 0);
+# IDLE (seconds, default 20: the bitmap's clear passes come 3-6 s after
+# the last write); LOAD (seconds of crashio, default 6; a cut half way);
+# TAIL (KiB of the unflushed random writes after crashio, default 4096).
+# ONLY="LEVEL CUT STATE": that state alone (numbers from 0).  REPLAY=1:
+# no load; the states come from the logs a kept run left on the disks.
+# Prints "ok N - ..." / "not ok N - ..." per state; a failed state prints
+# its choices and how to replay it.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../vraid.sh"
+
+LEVELS=${LEVELS:-5}
+SEED=${SEED:-1}
+STATES=${STATES:-4}
+IDLE=${IDLE:-20}
+LOAD=${LOAD:-6}
+MSZ=24		# MiB: each member, and each replay target
+LOGSZ=32	# MiB: each log segment (a cut ends one; 4 of them)
+SLOT=$((MSZ + 4 * LOGSZ))	# MiB of an NVMe disk per member
+BLOCKS=2048	# crashio: the first 8 MiB of each VD, 4 KiB blocks
+CIOSZ=32	# MiB of the SATA disk per crashio log
+
+# nm LEVEL: its number of members; pol LEVEL: its write policy
+nm() {
+	case ${1%a} in
+	1) echo 2 ;;
+	5) echo 3 ;;
+	6 | 10) echo 4 ;;
+	*) fail "level $1: 1, 5, 6 or 10, with a suffix a for write-policy awb" ;;
+	esac
+}
+pol() {
+	case $1 in *a) echo awb ;; *) echo wt ;; esac
+}
+
+set -- $NVME_DEVS
+NDISK=$#
+[ $NDISK -ge 4 ] || fail "need 4 NVMe disks, have $NDISK"
+CIODISK=$(echo $SATA_DEVS | awk '{ print $1 }')
+[ -n "$CIODISK" ] || fail "no SATA disk for crashio's logs"
+# the members, one line each: LEVEL INDEX SLOT (their slot on the disks)
+g=0 nl=0 maxnm=0
+: >/tmp/members
+for L in $LEVELS; do
+	n=$(nm "$L") || exit 1
+	[ "$n" -le "$maxnm" ] || maxnm=$n
+	for i in $(seq 0 $((n - 1))); do
+		echo "$L $i $g" >>/tmp/members
+		g=$((g + 1))
+	done
+	nl=$((nl + 1))
+done
+[ "$(dev_bytes "$1")" -ge $((((g + NDISK - 1) / NDISK * SLOT) << 20)) ] ||
+	fail "$g members need $(((g + NDISK - 1) / NDISK * SLOT)) MiB NVMe disks (run with --size 1G)"
+CUTS_AT=$(($(dev_bytes "$CIODISK") / 1024 - 4096))	# KiB: the table of cuts
+[ $((nl * CIOSZ * 1024)) -le $CUTS_AT ] || fail "the SATA disk is too small for $nl crashio logs"
+
+modprobe dm-log-writes || fail "modprobe dm-log-writes"
+modprobe null_blk nr_devices=0 2>/dev/null
+grep -q " /sys/kernel/config " /proc/mounts ||
+	mount -t configfs none /sys/kernel/config || fail "mount configfs"
+
+# slice NAME DEV OFFSET_MIB SIZE_MIB: /dev/mapper/NAME, a dm-linear
+slice() {
+	[ -b "/dev/mapper/$1" ] && return 0
+	echo "0 $(($4 * 2048)) linear $2 $(($3 * 2048))" | dmsetup create "$1" ||
+		fail "dmsetup create $1"
+	dmsetup mknodes "$1" >/dev/null 2>&1
+	[ -b "/dev/mapper/$1" ] || fail "/dev/mapper/$1 missing"
+}
+
+# slot_of LEVEL I: the member's slot; disk G: its NVMe disk
+slot_of() {
+	awk -v l="$1" -v i="$2" '$1 == l && $2 == i { print $3 }' /tmp/members
+}
+disk() {
+	echo $NVME_DEVS | awk -v i=$(($1 % NDISK + 1)) '{ print $i }'
+}
+
+# logseg LEVEL I K: the member's log segment K (its slice made if missing)
+logseg() {
+	local g
+	g=$(slot_of "$1" "$2")
+	slice "st$1-l$2-$3" "$(disk $g)" $((g / NDISK * SLOT + MSZ + $3 * LOGSZ)) $LOGSZ
+	echo "/dev/mapper/st$1-l$2-$3"
+}
+
+# cio LEVEL: the level's crashio log (a slice of the SATA disk)
+cio() {
+	local k
+	k=$(echo $LEVELS | tr ' ' '\n' | grep -nx "$1" | cut -d: -f1)
+	slice "st$1-cio" "$CIODISK" $(((k - 1) * CIOSZ)) $CIOSZ
+	echo "/dev/mapper/st$1-cio"
+}
+
+# lw_table LEVEL I K: the member's dm-log-writes table, logging to K
+lw_table() {
+	echo "0 $((MSZ * 2048)) log-writes /dev/mapper/st$1-d$2 $(logseg "$1" "$2" "$3")"
+}
+
+# take_cut NAME: a consistent cut of every member of every VD (see the
+# top); the crashio records that exist then (every one of them for
+# writes a completed flush covered) go with it into /tmp/cuts
+NCUT=0
+take_cut() {
+	local L i g rec
+	while read -r L i g; do
+		dmsetup suspend --nolockfs "st$L-m$i" || fail "dmsetup suspend st$L-m$i"
+	done </tmp/members
+	for L in $LEVELS; do
+		rec=$(crashio count "$(cio "$L")") || fail "crashio count"
+		echo "$L $NCUT $1 $rec" >>/tmp/cuts
+	done
+	while read -r L i g; do
+		# for the record (logreplay list --marks): the writes no flush
+		# covered yet come after it, before the log's end
+		dmsetup message "st$L-m$i" 0 mark "$1"
+		lw_table "$L" "$i" $((NCUT + 1)) | dmsetup load "st$L-m$i" ||
+			fail "dmsetup load st$L-m$i"
+	done </tmp/members
+	while read -r L i g; do
+		dmsetup resume "st$L-m$i" || fail "dmsetup resume st$L-m$i"
+	done </tmp/members
+	echo "cut $NCUT ($1): crashio records: $(awk -v c=$NCUT '$2 == c { printf " RAID%s %s", $1, $4 }' /tmp/cuts)"
+	NCUT=$((NCUT + 1))
+}
+
+# the random numbers of the cache choices (an LCG: busybox sh has no
+# $RANDOM to seed)
+RS=1
+rnd() {
+	RS=$(((RS * 1103515245 + 12345) % 2147483648))
+	R=$((RS / 65536))
+}
+
+# vd_of LEVEL: the VD of that level (by name)
+vd_of() {
+	echo "/dev/$(vraidctl list --json | tr '{' '\n' | grep "\"name\":\"st$1\"" |
+		grep -o '"vd":"vraid[0-9]*"' | cut -d'"' -f4)"
+}
+
+# ---- the load, cut three times (not with REPLAY=1) ----
+if [ "${REPLAY:-0}" != 1 ]; then
+	: >/tmp/cuts
+	for L in $LEVELS; do
+		devs=""
+		for i in $(seq 0 $(($(nm "$L") - 1))); do
+			g=$(slot_of "$L" "$i")
+			slice "st$L-d$i" "$(disk $g)" $((g / NDISK * SLOT)) $MSZ
+			lw_table "$L" "$i" 0 | dmsetup create "st$L-m$i" ||
+				fail "dmsetup create st$L-m$i"
+			dmsetup mknodes "st$L-m$i" >/dev/null 2>&1
+			[ "$(cat "/sys/dev/block/$(majmin "/dev/mapper/st$L-m$i")/queue/write_cache")" = "write back" ] ||
+				fail "st$L-m$i has no volatile write cache: flushes would not reach the log"
+			devs="$devs /dev/mapper/st$L-m$i"
+		done
+		wp=""
+		[ "$(pol "$L")" = wt ] || wp="--write-policy $(pol "$L")"
+		# the disks are all zero: --init fast is consistent
+		vd=$(vd_create --level "${L%a}" --strip 16K --init fast --name "st$L" $wp $devs)
+		crashio_start "/tmp/crashio.$L.out" "$vd" "$(cio "$L")" $BLOCKS "$SEED" 16
+		eval "cio_$L=\$cio_pid"
+		echo "RAID${L%a} ($(pol "$L")) $vd on$devs: crashio (seed $SEED)"
+	done
+	sleep $((LOAD / 2))
+	take_cut load
+	sleep $((LOAD - LOAD / 2))
+	for L in $LEVELS; do
+		eval "kill \$cio_$L"
+		eval "wait \$cio_$L" 2>/dev/null
+	done
+	# the tail: TAIL KiB of random 4 KiB writes past crashio's blocks that
+	# no flush covers (a volatile cache may keep any of them); once they
+	# end, the bitmap's clear passes mark their regions clean
+	for L in $LEVELS; do
+		vd=$(vd_of "$L")
+		fio --name=tail --filename="$vd" --rw=randwrite --bs=4k --offset=8M \
+			--size=8M --io_size=${TAIL:-4096}k --direct=1 --ioengine=psync \
+			--randseed="$SEED" >"/tmp/fio.$L" 2>&1 &
+		eval "fio_$L=\$!"
+	done
+	for L in $LEVELS; do
+		eval "wait \$fio_$L" || { cat "/tmp/fio.$L"; fail "fio tail on RAID$L"; }
+	done
+	# the VDs' tails end at different times, and a VD quiet for 3-6 s
+	# clears its bits (with a flush): 64 more writes each, at once, so
+	# that every VD has writes no flush covered at the cut
+	for L in $LEVELS; do
+		fio --name=tail2 --filename="$(vd_of "$L")" --rw=randwrite --bs=4k \
+			--offset=8M --size=8M --io_size=256k --direct=1 --ioengine=psync \
+			--randseed=$((SEED + 1)) >"/tmp/fio.$L" 2>&1 &
+		eval "fio_$L=\$!"
+	done
+	for L in $LEVELS; do
+		eval "wait \$fio_$L" || { cat "/tmp/fio.$L"; fail "fio tail2 on RAID$L"; }
+	done
+	take_cut after
+	sleep "$IDLE"
+	take_cut idle
+	for L in $LEVELS; do
+		vraidctl stop "$(vd_of "$L")" >/dev/null || fail "vraidctl stop RAID$L"
+	done
+	while read -r L i g; do
+		dmsetup remove "st$L-m$i" || fail "dmsetup remove st$L-m$i"
+	done </tmp/members
+	{ echo "$LEVELS"; cat /tmp/cuts; } |
+		dd of="$CIODISK" bs=1k seek=$CUTS_AT count=4 conv=sync 2>/dev/null ||
+		fail "saving the cuts on $CIODISK"
+	sync
+	! dmesg | grep -E "log-writes: (Ran out of space|Error)" ||
+		fail "dm-log-writes stopped logging: the logs are incomplete"
+	dmesg_check || fail "the kernel log shows problems after the load"
+else
+	dd if="$CIODISK" bs=1k skip=$CUTS_AT count=4 2>/dev/null | tr -d '\0' >/tmp/cuts.all
+	[ "$(head -n1 /tmp/cuts.all)" = "$LEVELS" ] ||
+		fail "the disks hold the logs of LEVELS='$(head -n1 /tmp/cuts.all)', not '$LEVELS'"
+	tail -n +2 /tmp/cuts.all >/tmp/cuts
+fi
+
+# ---- the replay targets ----
+for i in $(seq 0 $((maxnm - 1))); do
+	d=/sys/kernel/config/nullb/nullb2$i
+	mkdir "$d" || fail "null_blk $d"
+	echo $MSZ >"$d/size"
+	echo 1 >"$d/memory_backed"
+	echo 512 >"$d/blocksize"
+	echo 1 >"$d/discard"
+	echo 1 >"$d/power"
+	for _t in $(seq 50); do [ -b "/dev/nullb2$i" ] && break; sleep 0.1; done
+	[ -b "/dev/nullb2$i" ] || fail "/dev/nullb2$i did not appear"
+done
+
+# segs LEVEL I C: the member's logs up to cut C
+segs() {
+	local k
+	for k in $(seq 0 "$3"); do logseg "$1" "$2" "$k"; done | tr '\n' ' '
+}
+
+# check_state LEVEL RECORDS: assemble the targets TARGETS and check (in
+# a subshell: fail ends the state, not the run)
+check_state() {
+	local vd resync msz size head strip_k t0
+	t0=$(now)
+	mark_dmesg state
+	vraidctl assemble $TARGETS >/tmp/asm.out 2>&1 ||
+		{ cat /tmp/asm.out; fail "vraidctl assemble$TARGETS"; }
+	vd=$(vd_of "$1")
+	[ -b "$vd" ] || fail "no VD after assemble"
+	resync=$(dmesg_since_mark | grep -oE "resyncing [0-9]+ regions?" | tail -n1)
+	vraidctl wait "$vd" >/dev/null || fail "resync failed"
+	[ "$(vd_attr "$vd" state)" = optimal ] ||
+		fail "state $(vd_attr "$vd" state) after assembly and resync"
+	crashio verify "$vd" "$(cio "$1")" $BLOCKS "$2" ||
+		fail "writes a flush covered before the cut are lost (${resync:-no resync})"
+	vraidctl check "$vd" >/dev/null || fail "vraidctl check $vd"
+	vraidctl wait "$vd" >/dev/null
+	[ "$(vd_attr "$vd" mismatch_cnt)" = 0 ] ||
+		fail "vraid check: $(vd_attr "$vd" mismatch_cnt) mismatches after assembly (${resync:-no resync})"
+	msz=$(vd_attr "$vd" member_size)
+	size=$(blockdev --getsz "$vd")
+	head=$(sum_mib "$vd" 16)
+	strip_k=$(($(vd_attr "$vd" strip_size) / 1024))
+	vraidctl stop "$vd" >/dev/null || fail "vraidctl stop $vd"
+	md_oracle "${1%a}" "$strip_k" "$msz" "$size" "$head" 16 - $TARGETS
+	dmesg_check || fail "the kernel log shows problems"
+	echo "${resync:-no resync}; acknowledged writes read back; vraid and md checks clean ($(echo "$(now) $t0" | awk '{ printf "%d", $1 - $2 }') s)"
+}
+
+cleanup_state() {
+	local v
+	mdadm --stop /dev/md0 >/dev/null 2>&1
+	for v in $(vraidctl list --json | grep -o '"vd":"vraid[0-9]*"' | cut -d'"' -f4); do
+		vraidctl stop "$v" >/dev/null 2>&1 || echo "cleanup: vraidctl stop $v failed"
+	done
+}
+
+n=0 bad=0
+for L in $LEVELS; do
+	NM=$(nm "$L")
+	MI=$(seq 0 $((NM - 1)) | tr '\n' ' ')
+	TARGETS=$(for i in $MI; do printf ' /dev/nullb2%s' "$i"; done)
+	grep "^$L " /tmp/cuts >/tmp/cuts.L
+	while read -r _l c name rec; do
+		vol=""
+		for i in $MI; do
+			# shellcheck disable=SC2046 # the logs, split
+			v=$(logreplay cut $(segs "$L" "$i" "$c")) ||
+				fail "logreplay cut (RAID$L member $i, cut $c)"
+			vol="$vol $(echo "$v" | awk '{ print $NF }')"
+		done
+		echo "RAID$L cut $c ($name): $rec crashio records; volatile writes per member:$vol"
+		for j in $(seq "${FIRST:-0}" $((STATES - 1))); do
+			if [ -n "${ONLY:-}" ] && [ "$ONLY" != "$L $c $j" ]; then
+				continue
+			fi
+			# nothing volatile: one state is all there is
+			[ "$j" = "${FIRST:-0}" ] || [ -n "$(echo "$vol" | tr -d ' 0')" ] || break
+			RS=$((SEED * 1000 + c * 100 + j))
+			keep=""
+			for i in $MI; do
+				case $j/$i in
+				0/*) m=none ;;
+				1/*) m=all ;;
+				2/0 | 3/[1-9]*) m=all ;;	# one cache kept all, the others none
+				2/* | 3/*) m=none ;;	# and the other way round
+				*)
+					rnd
+					case $((R % 3)) in
+					0) m=none ;;
+					1) m=all ;;
+					*) rnd; m=$((R + 1)) ;;
+					esac
+					;;
+				esac
+				keep="$keep $m"
+			done
+			n=$((n + 1))
+			desc="RAID${L%a} $(pol "$L") seed $SEED cut $c ($name) state $j: member caches kept:$keep"
+			for t in $TARGETS; do
+				blkdiscard -f "$t" 2>/dev/null || fail "blkdiscard $t"
+			done
+			: >/tmp/lr.out
+			i=0
+			for m in $keep; do
+				# shellcheck disable=SC2046 # the logs, split
+				logreplay replay --target "/dev/nullb2$i" --keep "$m" \
+					$(segs "$L" "$i" "$c") >>/tmp/lr.out 2>&1 ||
+					{ cat /tmp/lr.out; fail "logreplay replay (RAID$L member $i)"; }
+				i=$((i + 1))
+			done
+			if (check_state "$L" "$rec") >/tmp/state.out 2>&1; then
+				echo "ok $n - $desc: $(tail -n1 /tmp/state.out)"
+			else
+				sed 's/^/# /' /tmp/lr.out /tmp/state.out
+				echo "not ok $n - $desc: $(grep '^FAIL' /tmp/state.out | tail -n1)"
+				echo "# replay: tests/vm/crash-states --replay DIR $L $c $j (DIR: the images the run kept)"
+				bad=$((bad + 1))
+			fi
+			cleanup_state
+		done
+	done </tmp/cuts.L
+done
+mark_dmesg end
+echo "$n states, $bad failed"
+[ "$n" -gt 0 ] || fail "no state was checked"
+[ "$bad" = 0 ]
