@@ -4822,7 +4822,11 @@ static int scan_probe(const char *path, struct vraid_md *md,
 }
 
 /* Whether /sys/class/block/@name has holders (dm, md): use those instead. */
-static bool has_holders(const char *name)
+/*
+ * Whether block device @name has holders (dm, md, a VD), other than VDs
+ * with @but_vds.
+ */
+static bool has_holders_but(const char *name, bool but_vds)
 {
 	char path[256];
 	struct dirent *de;
@@ -4834,9 +4838,16 @@ static bool has_holders(const char *name)
 	if (!d)
 		return false;
 	while (!any && (de = readdir(d)))
-		any = de->d_name[0] != '.';
+		any = de->d_name[0] != '.' &&
+		      !(but_vds && !strncmp(de->d_name, VRAID_DISK_PREFIX,
+					    strlen(VRAID_DISK_PREFIX)));
 	closedir(d);
 	return any;
+}
+
+static bool has_holders(const char *name)
+{
+	return has_holders_but(name, false);
 }
 
 /* ---- what a device holds, before a command overwrites it ----------------- */
@@ -6404,6 +6415,14 @@ static int cmd_assemble(int argc, char **argv)
 			snprintf(paths[nd], sizeof(paths[nd]), "/dev/%.*s",
 				 (int)sizeof(paths[nd]) - 6, de->d_name);
 			kinds[nd] = scan_probe(paths[nd], &mds[nd], &sb);
+			/*
+			 * A member under dm or md (a dm-linear over the whole
+			 * disk shows the same metadata): its holder is the
+			 * member.  One under a running VD is reported below.
+			 */
+			if (kinds[nd] == PROBE_MEMBER &&
+			    has_holders_but(de->d_name, true))
+				continue;
 			if (kinds[nd] == PROBE_MEMBER) {
 				done[nd++] = false;
 				continue;

@@ -30,3 +30,18 @@ echo "after the stop: $OUT"
 [ "$(vd_count)" = 1 ] || fail "$(vd_count) VDs after assembling the copies alone"
 vraidctl stop "/dev/${OUT%%:*}" || fail "stop the copies' VD"
 wipe_members $a $b $ca $cb
+
+# Members under dm (a dm-linear over the whole disk shows the disk's
+# metadata too): assemble --scan takes the dm devices, not the disks
+# under them (before: both in one group, refused, nothing assembled).
+dm_over l88a $a
+dm_over l88b $b
+vd=$(vd_create --level 1 --init fast /dev/mapper/l88a /dev/mapper/l88b)
+vraidctl stop $vd || fail "stop $vd"
+expect_ok vraidctl assemble --scan
+echo "--scan over dm: $OUT"
+[ "$(vd_count)" = 1 ] || fail "assemble --scan did not assemble the VD on dm members ($OUT $ERR)"
+vraidctl show vraid0 | grep -q "dm-" || fail "the VD was not assembled from the dm devices"
+vd_delete /dev/vraid0
+dmsetup remove l88a
+dmsetup remove l88b
