@@ -1180,6 +1180,9 @@ static void report(struct ctl *c, const char *what, int e,
 			hintmsg("another job runs on the virtual drive: see `vraidctl show`; wait for it (`vraidctl wait`) or stop it (`vraidctl job VD stop`)");
 		else if (ctx == CTX_SPARE)
 			hintmsg("the device is in use: a member of a virtual drive, mounted, or in an md array (check lsblk, /proc/mdstat, `vraidctl list`)");
+		else if (ctx == CTX_REPLACE && c->replied &&
+			 strstr(h->message, "in flight"))
+			hintmsg("the old member's disk has not answered I/O sent to it before it failed: try again once it does, or once it is gone (pulled, or its driver gave up)");
 		else if (ctx == CTX_REPLACE)
 			hintmsg("the new device is in use (mounted, in an md array or a virtual drive), or the virtual drive is busy with another job (see `vraidctl show`)");
 		break;

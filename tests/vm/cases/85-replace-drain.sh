@@ -169,6 +169,7 @@ refused_while_held() {
 	expect_fail vraidctl replace "$vd" /dev/mapper/w2 /dev/mapper/nw
 	echo "refused: $ERR"
 	expect_msg "member 2 \(dm-[0-9]+\) still has I/O in flight: try again when it completes or the device is gone"
+	expect_msg "hint: the old member's disk has not answered"
 	[ "$RC" != 0 ] || fail "no error status"
 	role_line "$vd" 2 | grep -q failed || fail "the refused replace changed role 2: $(role_line "$vd" 2)"
 	[ "$(majmin /dev/mapper/w2)" = "$(role_line "$vd" 2 | awk '{ print $3 }')" ] ||
