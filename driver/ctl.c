@@ -310,21 +310,36 @@ static struct vraid_spare_dev *vraid_spare_pick(struct vraid_vd *vd)
 	return best;
 }
 
-/* Take @sp out of the list and reopen its device for @vd. */
-static int vraid_spare_take(struct vraid_spare_dev *sp, struct vraid_vd *vd,
-			    struct vraid_bdev_handle *h)
+/* Take @sp out of the list: its device's open handle into @h. */
+static void vraid_spare_take(struct vraid_spare_dev *sp,
+			     struct vraid_bdev_handle *h)
 {
-	int ret;
-
 	list_del(&sp->list);
 	vraid_nr_spares--;
-	vraid_bdev_close(&sp->h);
-	ret = vraid_bdev_open(h, sp->dev, vd);
-	if (ret)
-		pr_err("vraid: spare %s cannot be reopened (error %d): dropped\n",
-		       sp->name, ret);
+	/*
+	 * The spare's open becomes the member's: closed and opened again,
+	 * the device would be free for another opener in between.  It stays
+	 * held with the spare list as its holder, so spare add looks for
+	 * members itself (vraid_member_of()).
+	 */
+	vraid_bdev_move(h, &sp->h);
 	kfree(sp);
-	return ret;
+}
+
+/* The VD of which device @dev is a member, its role in *@role; or NULL. */
+static struct vraid_vd *vraid_member_of(dev_t dev, u32 *role)
+{
+	struct vraid_vd *vd;
+	int id;
+	u32 i;
+
+	idr_for_each_entry(&vraid_idr, vd, id)
+		for (i = 0; i < vd->geom.nr_members; i++)
+			if (vd->members[i].h.bdev && vd->members[i].dev == dev) {
+				*role = i;
+				return vd;
+			}
+	return NULL;
 }
 
 static void vraid_spare_work_fn(struct work_struct *work)
@@ -372,8 +387,7 @@ static void vraid_spare_work_fn(struct work_struct *work)
 				continue;
 			}
 			strscpy(name, sp->name, sizeof(name));
-			if (vraid_spare_take(sp, vd, &h))
-				continue;
+			vraid_spare_take(sp, &h);
 			pr_info("%s: hot spare %s takes the place of member %u (%s)\n",
 				vd->disk->disk_name, name, i,
 				vd->members[i].name);
@@ -394,7 +408,8 @@ static int vraid_spare_add(struct vraid_spare *s, char *msg, size_t len)
 {
 	dev_t dev = MKDEV(s->major, s->minor);
 	struct vraid_spare_dev *sp;
-	struct vraid_vd *vd = NULL;
+	struct vraid_vd *vd = NULL, *member;
+	u32 role;
 	u64 need = VRAID_DATA_OFFSET_SECTORS + VRAID_MIN_DATA_SECTORS;
 	int ret;
 
@@ -415,12 +430,21 @@ static int vraid_spare_add(struct vraid_spare *s, char *msg, size_t len)
 		}
 		need = VRAID_DATA_OFFSET_SECTORS + vd->geom.member_sectors;
 	}
-	/* The list is the holder: a second open of a spare would succeed. */
+	/*
+	 * The list is the holder, of spares and of the members spares
+	 * became: a second open of either would succeed.
+	 */
 	list_for_each_entry(sp, &vraid_spares, list) {
 		if (sp->dev == dev) {
 			snprintf(msg, len, "%s is a hot spare already", sp->name);
 			return -EEXIST;
 		}
+	}
+	member = vraid_member_of(dev, &role);
+	if (member) {
+		snprintf(msg, len, "%u:%u is member %u of %s", s->major,
+			 s->minor, role, member->disk->disk_name);
+		return -EBUSY;
 	}
 	sp = kzalloc(sizeof(*sp), GFP_KERNEL);
 	if (!sp)
@@ -631,14 +655,8 @@ static int vraid_ctl_replace(void *buf)
 	ret = vraid_vd_swap_drain(vd, i, VRAID_DRAIN_TIMEOUT, msg, len);
 	if (ret)
 		goto out;
-	if (sp) {
-		ret = vraid_spare_take(sp, vd, &h);
-		if (ret) {
-			snprintf(msg, len, "spare %u:%u cannot be reopened (error %d)",
-				 r->new_major, r->new_minor, ret);
-			return ret;
-		}
-	}
+	if (sp)
+		vraid_spare_take(sp, &h);
 	ret = vraid_vd_swap_in(vd, i, &h, msg, len);
 out:
 	vraid_bdev_close(&h);

@@ -38,10 +38,14 @@ dm_over l88a $a
 dm_over l88b $b
 vd=$(vd_create --level 1 --init fast /dev/mapper/l88a /dev/mapper/l88b)
 vraidctl stop $vd || fail "stop $vd"
-expect_ok vraidctl assemble --scan
-echo "--scan over dm: $OUT"
-[ "$(vd_count)" = 1 ] || fail "assemble --scan did not assemble the VD on dm members ($OUT $ERR)"
-vraidctl show vraid0 | grep -q "dm-" || fail "the VD was not assembled from the dm devices"
-vd_delete /dev/vraid0
+# (other disks of the boot may hold older cases' stale members: --scan
+# may exit 1 for those; this VD must be assembled whatever it says)
+vraidctl assemble --scan >/tmp/88.out 2>&1 || true
+echo "--scan over dm: $(cat /tmp/88.out)"
+grep -q "assembled, 2 of 2 devices used" /tmp/88.out ||
+	fail "assemble --scan did not assemble the VD on dm members"
+vd=/dev/$(grep "assembled, 2 of 2 devices used" /tmp/88.out | head -1 | cut -d: -f1)
+vraidctl show $vd | grep -q "dm-" || fail "the VD was not assembled from the dm devices"
+vd_delete $vd
 dmsetup remove l88a
 dmsetup remove l88b

@@ -4,7 +4,9 @@
 # the VD was deleted, `assemble --scan` brought back a ghost VD from it
 # (Degraded, stale data).  Now replace erases the old device's metadata
 # (examine finds none), and after the delete --scan assembles nothing.
-# The same for a member a hot spare took over.
+# The same for a member a hot spare took over; the spare, now a member,
+# cannot be added as a spare again (the kernel refuses it: it holds the
+# device with the spare list's open, handed over without a reopen).
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
@@ -48,6 +50,11 @@ while ! vraidctl show $vd | grep -q "$s"; do
 	sleep 0.1
 done
 vraidctl wait $vd >/dev/null || fail "rebuild onto the spare"
+# the spare's open became the member's (no close and reopen, when another
+# opener could take it): the kernel itself refuses it as a spare again
+expect_fail vraid-raw spare add $s
+echo "$OUT $ERR" | grep -Eq "member 1 of vraid0" ||
+	fail "spare add of a member was not refused as one: $OUT $ERR"
 no_metadata $b
 del $vd
 vraidctl assemble --scan >/tmp/89.scan 2>&1 || true
