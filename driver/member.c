@@ -128,31 +128,13 @@ static void vraid_member_failed(struct vraid_vd *vd, u32 member,
 }
 
 /*
- * Fail @member of @vd.  Any context.  Returns true if this call failed it
- * (false if it had failed already).
+ * Fail @member of @vd; with @gen, only if the role still holds the device
+ * that bio was issued to (vraid_member_get()): a late error of a device
+ * the role no longer holds fails nothing, least of all the device that
+ * took its place.  Returns true if this call failed it.
  */
-bool vraid_member_fail(struct vraid_vd *vd, u32 member, const char *why)
-{
-	unsigned long flags;
-	u32 old_state, new_state;
-	bool changed;
-
-	spin_lock_irqsave(&vd->state_lock, flags);
-	changed = vraid_member_fail_locked(vd, member, &old_state, &new_state);
-	spin_unlock_irqrestore(&vd->state_lock, flags);
-	if (changed)
-		vraid_member_failed(vd, member, why, old_state, new_state);
-	return changed;
-}
-
-/*
- * Fail @member of @vd for the error of a bio issued under generation @gen
- * (vraid_member_get()): a late error of a device the role no longer holds
- * fails nothing, least of all the device that took its place.  Any
- * context.  Returns true if this call failed it.
- */
-bool vraid_member_fail_io(struct vraid_vd *vd, u32 member, u32 gen,
-			  const char *why)
+static bool vraid_member_fail_gen(struct vraid_vd *vd, u32 member,
+				  const u32 *gen, const char *why)
 {
 	unsigned long flags;
 	u32 old_state, new_state;
@@ -160,7 +142,7 @@ bool vraid_member_fail_io(struct vraid_vd *vd, u32 member, u32 gen,
 
 	spin_lock_irqsave(&vd->state_lock, flags);
 	/* under state_lock: a swap cannot give the role a new device now */
-	if (gen != vd->members[member].gen) {
+	if (gen && *gen != vd->members[member].gen) {
 		spin_unlock_irqrestore(&vd->state_lock, flags);
 		pr_info_ratelimited("%s: member %u: %s from the device it replaced, ignored\n",
 				    vd->disk->disk_name, member, why);
@@ -171,6 +153,22 @@ bool vraid_member_fail_io(struct vraid_vd *vd, u32 member, u32 gen,
 	if (changed)
 		vraid_member_failed(vd, member, why, old_state, new_state);
 	return changed;
+}
+
+/*
+ * Fail @member of @vd.  Any context.  Returns true if this call failed it
+ * (false if it had failed already).
+ */
+bool vraid_member_fail(struct vraid_vd *vd, u32 member, const char *why)
+{
+	return vraid_member_fail_gen(vd, member, NULL, why);
+}
+
+/* The same for the error of a bio issued under generation @gen. */
+bool vraid_member_fail_io(struct vraid_vd *vd, u32 member, u32 gen,
+			  const char *why)
+{
+	return vraid_member_fail_gen(vd, member, &gen, why);
 }
 
 /*

@@ -82,12 +82,16 @@ done
 # A member that fails writes while the cache holds dirty data.
 wipe_members $m0 $m1
 dm_over e81 $m1
+# e81_error: e81 fails every I/O from now on (dm_release puts it back)
+e81_error() {
+	dmsetup suspend e81
+	echo "0 $sz error" | dmsetup load e81
+	dmsetup resume e81
+}
 vd=$(vd_create --level 0 --strip 16K --write-policy awb $m0 /dev/mapper/e81)
 n=${vd#/dev/}
 sz=$(blockdev --getsz $m1)
-dmsetup suspend e81
-echo "0 $sz error" | dmsetup load e81
-dmsetup resume e81
+e81_error
 dd if=$data of=$vd bs=1M 2>/dev/null || fail "dd to $vd"
 d=$(dirty_kib $vd)
 [ "$d" -gt 0 ] || fail "nothing dirty after the buffered write"
@@ -129,9 +133,7 @@ vraidctl delete "$vd" >/dev/null 2>&1 ||
 # stop --force gives the data up, and says how much.
 wipe_members $m0 /dev/mapper/e81
 vd=$(vd_create --level 0 --strip 16K --write-policy awb $m0 /dev/mapper/e81)
-dmsetup suspend e81
-echo "0 $sz error" | dmsetup load e81
-dmsetup resume e81
+e81_error
 dd if=$data of=$vd bs=1M 2>/dev/null || fail "dd to $vd"
 expect_fail vraidctl stop $vd
 expect_ok vraidctl stop --force $vd
@@ -146,9 +148,7 @@ dm_release e81 $m1
 wipe_members $m0 /dev/mapper/e81 $jdev
 vraidctl controller journal $jdev --force >/dev/null || fail "controller journal $jdev"
 vd=$(vd_create --level 0 --strip 16K --write-policy wb $m0 /dev/mapper/e81)
-dmsetup suspend e81
-echo "0 $sz error" | dmsetup load e81
-dmsetup resume e81
+e81_error
 dd if=$data of=$vd bs=1M 2>/dev/null || fail "dd to $vd"
 expect_fail vraidctl stop $vd
 expect_msg "cannot be written"
