@@ -695,7 +695,7 @@ round_start() {
 	n=""
 	[ $SPANS -gt 1 ] && n="--spans $SPANS"
 	# shellcheck disable=SC2086
-	out=$(vraidctl create --level $LEVEL $n --strip ${STRIP_K}K --init fast --name soak "${devs[@]}" 2>$W/out) ||
+	out=$(vraidctl create --force --level $LEVEL $n --strip ${STRIP_K}K --init fast --name soak "${devs[@]}" 2>$W/out) ||
 		{ cat $W/out; fail "vraidctl create"; }
 	VD=/dev/$out
 	[ -b "$VD" ] || fail "no $VD after create"
@@ -748,7 +748,7 @@ round_end() {
 	VD=/dev/$(echo "$out" | cut -d: -f1)
 	check_model
 	verify_all "assembled after the md oracle"
-	vraidctl delete "$VD" >$W/out 2>&1 || { cat $W/out; fail "delete"; }
+	vraidctl delete "$VD" --force >$W/out 2>&1 || { cat $W/out; fail "delete"; }
 	VD=""
 	if [ $JOURNAL_ON = 1 ]; then
 		vraidctl controller journal none >$W/out 2>&1 || { cat $W/out; fail "journal none"; }

@@ -73,8 +73,7 @@ for policy in awb wb; do
 		fail "$policy: stop says the write-out failed"
 	[ "$(readback $vd)" = "$want" ] ||
 		fail "$policy: the data differs after stop and assembly ($d KiB were dirty)"
-	vraidctl delete "$vd" >/dev/null 2>&1 ||
-		vraidctl delete --force "$vd" >/dev/null || fail "delete $vd"
+	vd_delete "$vd"
 	[ $policy = awb ] || vraidctl controller journal none >/dev/null ||
 		fail "journal detach"
 done
@@ -127,8 +126,7 @@ vd_fsync $vd || fail "fsync failed after the member came back"
 vd=$(stop_assemble $vd $m0 /dev/mapper/e81)
 [ "$(readback $vd)" = "$want" ] ||
 	fail "the data differs after the member came back, stop and assembly"
-vraidctl delete "$vd" >/dev/null 2>&1 ||
-	vraidctl delete --force "$vd" >/dev/null || fail "delete $vd"
+vd_delete "$vd"
 
 # stop --force gives the data up, and says how much.
 wipe_members $m0 /dev/mapper/e81
@@ -159,8 +157,7 @@ dm_release e81 $m1
 vd=$(stop_assemble $vd $m0 /dev/mapper/e81)
 [ "$(readback $vd)" = "$want" ] ||
 	fail "wb: the data differs after the member came back, stop and assembly"
-vraidctl delete "$vd" >/dev/null 2>&1 ||
-	vraidctl delete --force "$vd" >/dev/null || fail "delete $vd"
+vd_delete "$vd"
 vraidctl controller journal none >/dev/null || fail "journal detach"
 dmsetup remove e81
 echo "ok"

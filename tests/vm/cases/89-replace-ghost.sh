@@ -17,10 +17,6 @@ set -- $NVME_DEVS
 a=$1 b=$2 c=$3 s=$4
 wipe_members $a $b $c $s
 
-del() {
-	vraidctl delete "$1" >/dev/null 2>&1 ||
-		vraidctl delete --force "$1" >/dev/null || fail "delete $1"
-}
 
 no_metadata() { # DEV: examine finds no vraid metadata on it
 	if vraidctl examine "$1" >/tmp/89.out 2>&1; then
@@ -34,7 +30,7 @@ vd=$(vd_create --level 1 --init fast $a $b)
 vraidctl replace $vd $b $c >/dev/null || fail "replace $b with $c"
 vraidctl wait $vd >/dev/null || fail "rebuild onto $c"
 no_metadata $b
-del $vd
+vd_delete $vd
 vraidctl assemble --scan >/tmp/89.scan 2>&1 || true
 [ "$(vd_count)" = 0 ] || { cat /tmp/89.scan; fail "assemble --scan brought a VD back from the replaced member"; }
 
@@ -56,7 +52,7 @@ expect_fail vraid-raw spare add $s
 echo "$OUT $ERR" | grep -Eq "member 1 of vraid0" ||
 	fail "spare add of a member was not refused as one: $OUT $ERR"
 no_metadata $b
-del $vd
+vd_delete $vd
 vraidctl assemble --scan >/tmp/89.scan 2>&1 || true
 [ "$(vd_count)" = 0 ] || { cat /tmp/89.scan; fail "assemble --scan brought a VD back from the member the spare replaced"; }
 echo ok
