@@ -1719,7 +1719,6 @@ int vraid_cache_drain(struct vraid_vd *vd)
 	atomic_inc(&c->draining);
 	wait_event_timeout(c->dwait, !atomic_read(&c->destaging), HZ);
 	fails = atomic_read(&c->dfails);
-	smp_mb__after_atomic();		/* the count before dfailing */
 	e = atomic_inc_return(&c->epoch);
 	vraid_atomic_max(&c->dtarget, e);
 	for (;;) {
