@@ -51,17 +51,29 @@ SLOT=$((MSZ + 4 * LOGSZ))	# MiB of an NVMe disk per member
 BLOCKS=2048	# crashio: the first 8 MiB of each VD, 4 KiB blocks
 CIOSZ=32	# MiB of the SATA disk per crashio log
 
-# nm LEVEL: its number of members; pol LEVEL: its write policy
+# the journal (a level with the suffix j; at most one a boot, as a
+# controller has one journal): its data and its 4 log segments on the
+# second SATA disk, a dm-log-writes device stj-m over them, cut with
+# the members (a device with a volatile cache like them)
+JSZ=64		# MiB: the journal device, and its replay target
+JLOGSZ=128	# MiB: each of its log segments
+JL=""		# the level that has it
+
+# lv LEVEL: the RAID level (without the suffix); nm LEVEL: its number of
+# members; pol LEVEL: its write policy
+lv() {
+	echo "${1%[aj]}"
+}
 nm() {
-	case ${1%a} in
+	case $(lv "$1") in
 	1) echo 2 ;;
 	5) echo 3 ;;
 	6 | 10) echo 4 ;;
-	*) fail "level $1: 1, 5, 6 or 10, with a suffix a for write-policy awb" ;;
+	*) fail "level $1: 1, 5, 6 or 10, with a suffix a for write-policy awb, 5j or 6j for wb with the journal" ;;
 	esac
 }
 pol() {
-	case $1 in *a) echo awb ;; *) echo wt ;; esac
+	case $1 in *a) echo awb ;; *j) echo wb ;; *) echo wt ;; esac
 }
 
 set -- $NVME_DEVS
@@ -80,7 +92,19 @@ for L in $LEVELS; do
 		g=$((g + 1))
 	done
 	nl=$((nl + 1))
+	case $L in
+	*j)
+		[ -z "$JL" ] || fail "levels $JL and $L: one journal level a boot"
+		JL=$L ;;
+	esac
 done
+JDISK=""
+if [ -n "$JL" ]; then
+	JDISK=$(echo $SATA_DEVS | awk '{ print $2 }')
+	[ -n "$JDISK" ] || fail "no second SATA disk for the journal"
+	[ "$(dev_bytes "$JDISK")" -ge $(((JSZ + 4 * JLOGSZ) << 20)) ] ||
+		fail "the journal disk $JDISK is too small"
+fi
 [ "$(dev_bytes "$1")" -ge $((((g + NDISK - 1) / NDISK * SLOT) << 20)) ] ||
 	fail "$g members need $(((g + NDISK - 1) / NDISK * SLOT)) MiB NVMe disks (run with --size 1G)"
 CUTS_AT=$(($(dev_bytes "$CIODISK") / 1024 - 4096))	# KiB: the table of cuts
@@ -129,6 +153,19 @@ lw_table() {
 	echo "0 $((MSZ * 2048)) log-writes /dev/mapper/st$1-d$2 $(logseg "$1" "$2" "$3")"
 }
 
+# jlogseg K: the journal's log segment K; jsegs C: those up to cut C
+jlogseg() {
+	slice "stj-l$1" "$JDISK" $((JSZ + $1 * JLOGSZ)) $JLOGSZ
+	echo "/dev/mapper/stj-l$1"
+}
+jsegs() {
+	local k
+	for k in $(seq 0 "$1"); do jlogseg "$k"; done | tr '\n' ' '
+}
+jlw_table() {
+	echo "0 $((JSZ * 2048)) log-writes /dev/mapper/stj-d $(jlogseg "$1")"
+}
+
 # take_cut NAME: a consistent cut of every member of every VD (see the
 # top); the crashio records that exist then (every one of them for
 # writes a completed flush covered) go with it into /tmp/cuts
@@ -138,6 +175,12 @@ take_cut() {
 	while read -r L i g; do
 		dmsetup suspend --nolockfs "st$L-m$i" || fail "dmsetup suspend st$L-m$i"
 	done </tmp/members
+	# the journal last: no write is acknowledged once it is suspended,
+	# so every crashio record counted below is of a write whose journal
+	# record is before the cut
+	if [ -n "$JL" ]; then
+		dmsetup suspend --nolockfs stj-m || fail "dmsetup suspend stj-m"
+	fi
 	for L in $LEVELS; do
 		rec=$(crashio count "$(cio "$L")") || fail "crashio count"
 		echo "$L $NCUT $1 $rec" >>/tmp/cuts
@@ -149,6 +192,11 @@ take_cut() {
 		lw_table "$L" "$i" $((NCUT + 1)) | dmsetup load "st$L-m$i" ||
 			fail "dmsetup load st$L-m$i"
 	done </tmp/members
+	if [ -n "$JL" ]; then
+		dmsetup message stj-m 0 mark "$1"
+		jlw_table $((NCUT + 1)) | dmsetup load stj-m || fail "dmsetup load stj-m"
+		dmsetup resume stj-m || fail "dmsetup resume stj-m"
+	fi
 	while read -r L i g; do
 		dmsetup resume "st$L-m$i" || fail "dmsetup resume st$L-m$i"
 	done </tmp/members
@@ -173,6 +221,15 @@ vd_of() {
 # ---- the load, cut three times (not with REPLAY=1) ----
 if [ "${REPLAY:-0}" != 1 ]; then
 	: >/tmp/cuts
+	if [ -n "$JL" ]; then
+		slice stj-d "$JDISK" 0 $JSZ
+		jlw_table 0 | dmsetup create stj-m || fail "dmsetup create stj-m"
+		dmsetup mknodes stj-m >/dev/null 2>&1
+		[ "$(cat "/sys/dev/block/$(majmin /dev/mapper/stj-m)/queue/write_cache")" = "write back" ] ||
+			fail "stj-m has no volatile write cache"
+		journal_new /dev/mapper/stj-m
+		echo "the controller journal on /dev/mapper/stj-m (dm-log-writes over $JDISK)"
+	fi
 	for L in $LEVELS; do
 		devs=""
 		for i in $(seq 0 $(($(nm "$L") - 1))); do
@@ -188,10 +245,20 @@ if [ "${REPLAY:-0}" != 1 ]; then
 		wp=""
 		[ "$(pol "$L")" = wt ] || wp="--write-policy $(pol "$L")"
 		# the disks are all zero: --init fast is consistent
-		vd=$(vd_create --level "${L%a}" --strip 16K --init fast --name "st$L" $wp $devs)
-		crashio_start "/tmp/crashio.$L.out" "$vd" "$(cio "$L")" $BLOCKS "$SEED" 16
+		vd=$(vd_create --level "$(lv "$L")" --strip 16K --init fast --name "st$L" $wp $devs)
+		# awb: a flush every 16 writes, a record once a flush covered
+		# them; the journal (wb): a record once acknowledged, as the
+		# power-cut journal tests (phase1.sh) write: one write in 32 a
+		# 132 KiB one, one in 4 a few sectors around the cache
+		case $L in
+		*j) expect_write "$vd" write_back
+			cio_args="0 32 4" ;;
+		*) cio_args=16 ;;
+		esac
+		# shellcheck disable=SC2086 # the arguments, split
+		crashio_start "/tmp/crashio.$L.out" "$vd" "$(cio "$L")" $BLOCKS "$SEED" $cio_args
 		eval "cio_$L=\$cio_pid"
-		echo "RAID${L%a} ($(pol "$L")) $vd on$devs: crashio (seed $SEED)"
+		echo "RAID$(lv "$L") ($(pol "$L")) $vd on$devs: crashio (seed $SEED)"
 	done
 	sleep $((LOAD / 2))
 	take_cut load
@@ -234,6 +301,11 @@ if [ "${REPLAY:-0}" != 1 ]; then
 	while read -r L i g; do
 		dmsetup remove "st$L-m$i" || fail "dmsetup remove st$L-m$i"
 	done </tmp/members
+	if [ -n "$JL" ]; then
+		vraidctl controller journal none >/tmp/journal.out 2>&1 ||
+			{ cat /tmp/journal.out; fail "controller journal none"; }
+		dmsetup remove stj-m || fail "dmsetup remove stj-m"
+	fi
 	{ echo "$LEVELS"; cat /tmp/cuts; } |
 		dd of="$CIODISK" bs=1k seek=$CUTS_AT count=4 conv=sync 2>/dev/null ||
 		fail "saving the cuts on $CIODISK"
@@ -260,6 +332,19 @@ for i in $(seq 0 $((maxnm - 1))); do
 	for _t in $(seq 50); do [ -b "/dev/nullb2$i" ] && break; sleep 0.1; done
 	[ -b "/dev/nullb2$i" ] || fail "/dev/nullb2$i did not appear"
 done
+# the journal's replay target
+JT=/dev/nullb29
+if [ -n "$JL" ]; then
+	d=/sys/kernel/config/nullb/nullb29
+	mkdir "$d" || fail "null_blk $d"
+	echo $JSZ >"$d/size"
+	echo 1 >"$d/memory_backed"
+	echo 512 >"$d/blocksize"
+	echo 1 >"$d/discard"
+	echo 1 >"$d/power"
+	for _t in $(seq 50); do [ -b $JT ] && break; sleep 0.1; done
+	[ -b $JT ] || fail "$JT did not appear"
+fi
 
 # segs LEVEL I C: the member's logs up to cut C
 segs() {
@@ -273,16 +358,42 @@ check_state() {
 	local vd resync msz size head strip_k t0
 	t0=$(now)
 	mark_dmesg state
+	jst=""
+	case $1 in
+	*j)
+		# the replayed journal image: attached, it must hold the VD's
+		# writes (replay pending), unless a checkpoint ended after the
+		# last acknowledged write (then they are on the members)
+		vraidctl controller journal $JT >/tmp/journal.out 2>&1 ||
+			{ cat /tmp/journal.out; fail "controller journal $JT"; }
+		jst=$(journal_state)
+		case "$jst" in
+		replay-pending) ;;
+		healthy) [ "$3" = idle ] || { cat /tmp/journal.out; fail "journal healthy (no replay pending) at a cut ($3) with acknowledged writes in the cache"; } ;;
+		*) cat /tmp/journal.out; fail "journal state '$jst' after the cut: $(journal_json)" ;;
+		esac
+		;;
+	esac
 	vraidctl assemble $TARGETS >/tmp/asm.out 2>&1 ||
 		{ cat /tmp/asm.out; fail "vraidctl assemble$TARGETS"; }
 	vd=$(vd_of "$1")
 	[ -b "$vd" ] || fail "no VD after assemble"
 	resync=$(dmesg_since_mark | grep -oE "resyncing [0-9]+ regions?" | tail -n1)
+	if [ -n "$jst" ]; then
+		rl=$(dmesg_since_mark | grep -oE "vraid[0-9]+: replayed [0-9]+ writes? and [0-9]+ parity records?" | tail -n1)
+		[ "$jst" != replay-pending ] || [ -n "$rl" ] ||
+			fail "the journal said replay pending; assembly did not replay it"
+		! dmesg_since_mark | grep -E "a PARITY entry that does not fit" ||
+			fail "replay skipped parity records"
+		[ "$(journal_state)" = healthy ] && [ "$(journal_num pending)" = 0 ] ||
+			fail "journal after assembly: $(journal_json)"
+		resync="journal $jst${rl:+, ${rl#*: }}; ${resync:-no resync}"
+	fi
 	vraidctl wait "$vd" >/dev/null || fail "resync failed"
 	[ "$(vd_attr "$vd" state)" = optimal ] ||
 		fail "state $(vd_attr "$vd" state) after assembly and resync"
 	crashio verify "$vd" "$(cio "$1")" $BLOCKS "$2" ||
-		fail "writes a flush covered before the cut are lost (${resync:-no resync})"
+		fail "writes $([ -n "$jst" ] && echo "acknowledged" || echo "a flush covered") before the cut are lost (${resync:-no resync})"
 	vraidctl check "$vd" >/dev/null || fail "vraidctl check $vd"
 	vraidctl wait "$vd" >/dev/null
 	[ "$(vd_attr "$vd" mismatch_cnt)" = 0 ] ||
@@ -292,7 +403,7 @@ check_state() {
 	head=$(sum_mib "$vd" 16)
 	strip_k=$(($(vd_attr "$vd" strip_size) / 1024))
 	vraidctl stop "$vd" >/dev/null || fail "vraidctl stop $vd"
-	md_oracle "${1%a}" "$strip_k" "$msz" "$size" "$head" 16 - $TARGETS
+	md_oracle "$(lv "$1")" "$strip_k" "$msz" "$size" "$head" 16 - $TARGETS
 	dmesg_check || fail "the kernel log shows problems"
 	echo "${resync:-no resync}; acknowledged writes read back; vraid and md checks clean ($(echo "$(now) $t0" | awk '{ printf "%d", $1 - $2 }') s)"
 }
@@ -303,12 +414,18 @@ cleanup_state() {
 	for v in $(vraidctl list --json | grep -o '"vd":"vraid[0-9]*"' | cut -d'"' -f4); do
 		vraidctl stop "$v" >/dev/null 2>&1 || echo "cleanup: vraidctl stop $v failed"
 	done
+	[ "$(journal_state)" = none ] ||
+		vraidctl controller journal none >/dev/null 2>&1 || echo "cleanup: controller journal none failed"
 }
 
 n=0 bad=0
 for L in $LEVELS; do
 	NM=$(nm "$L")
 	MI=$(seq 0 $((NM - 1)) | tr '\n' ' ')
+	# the journal level: the journal is one more device with a cache,
+	# the last in the choices (index NM)
+	MJ=$MI
+	case $L in *j) MJ="$MI $NM" ;; esac
 	TARGETS=$(for i in $MI; do printf ' /dev/nullb2%s' "$i"; done)
 	grep "^$L " /tmp/cuts >/tmp/cuts.L
 	while read -r _l c name rec; do
@@ -319,6 +436,12 @@ for L in $LEVELS; do
 				fail "logreplay cut (RAID$L member $i, cut $c)"
 			vol="$vol $(echo "$v" | awk '{ print $NF }')"
 		done
+		case $L in
+		*j)
+			# shellcheck disable=SC2046 # the logs, split
+			v=$(logreplay cut $(jsegs "$c")) || fail "logreplay cut (journal, cut $c)"
+			vol="$vol journal $(echo "$v" | awk '{ print $NF }')" ;;
+		esac
 		echo "RAID$L cut $c ($name): $rec crashio records; volatile writes per member:$vol"
 		for j in $(seq "${FIRST:-0}" $((STATES - 1))); do
 			if [ -n "${ONLY:-}" ] && [ "$ONLY" != "$L $c $j" ]; then
@@ -328,7 +451,7 @@ for L in $LEVELS; do
 			[ "$j" = "${FIRST:-0}" ] || [ -n "$(echo "$vol" | tr -d ' 0')" ] || break
 			RS=$((SEED * 1000 + c * 100 + j))
 			keep=""
-			for i in $MI; do
+			for i in $MJ; do
 				case $j/$i in
 				0/*) m=none ;;
 				1/*) m=all ;;
@@ -346,20 +469,28 @@ for L in $LEVELS; do
 				keep="$keep $m"
 			done
 			n=$((n + 1))
-			desc="RAID${L%a} $(pol "$L") seed $SEED cut $c ($name) state $j: member caches kept:$keep"
+			desc="RAID$(lv "$L") $(pol "$L") seed $SEED cut $c ($name) state $j: member caches kept:$keep"
 			for t in $TARGETS; do
 				blkdiscard -f "$t" 2>/dev/null || fail "blkdiscard $t"
 			done
 			: >/tmp/lr.out
 			i=0
 			for m in $keep; do
+				if [ "$i" = "$NM" ]; then
+					blkdiscard -f $JT 2>/dev/null || fail "blkdiscard $JT"
+					# shellcheck disable=SC2046 # the logs, split
+					logreplay replay --target $JT --keep "$m" \
+						$(jsegs "$c") >>/tmp/lr.out 2>&1 ||
+						{ cat /tmp/lr.out; fail "logreplay replay (journal)"; }
+					break
+				fi
 				# shellcheck disable=SC2046 # the logs, split
 				logreplay replay --target "/dev/nullb2$i" --keep "$m" \
 					$(segs "$L" "$i" "$c") >>/tmp/lr.out 2>&1 ||
 					{ cat /tmp/lr.out; fail "logreplay replay (RAID$L member $i)"; }
 				i=$((i + 1))
 			done
-			if (check_state "$L" "$rec") >/tmp/state.out 2>&1; then
+			if (check_state "$L" "$rec" "$name") >/tmp/state.out 2>&1; then
 				echo "ok $n - $desc: $(tail -n1 /tmp/state.out)"
 			else
 				sed 's/^/# /' /tmp/lr.out /tmp/state.out
