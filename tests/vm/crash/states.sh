@@ -25,7 +25,18 @@
 #
 # Environment: LEVELS (default 5): 1, 5, 6 or 10, write-through, or with
 # a suffix a (5a): write-policy awb, the VD's own volatile cache (only
-# what a flush covered counts, as crashio logs it); SEED; STATES (member
+# what a flush covered counts, as crashio logs it); 5j, 6j: write-policy
+# wb with the controller journal on its own dm-log-writes device (the
+# second SATA disk), cut with the members and given cache choices like
+# them (the last one); crashio logs a write once acknowledged and every
+# one must survive: the journal image is attached (replay pending) and
+# assembly replays it (at most one j level: a controller has one
+# journal); 5i, 1r, 5r, 5c: every cut during a job slowed to 1 MiB/s a
+# member (init of create --init full over noise; a rebuild onto a fresh
+# logged device that replaced the failed last member; a check), which
+# after assembly resumes or restarts and is waited for; 5s (awb): cuts
+# while `vraidctl stop` runs and after it returned (then assembly must
+# find the VD clean); SEED; STATES (member
 # cache choices per cut, default 4: 0 every cache kept none of its
 # unflushed writes, 1 all, 2 the first member's all and the others none,
 # 3 the other way round, from 4 on each member none, all or a seeded
@@ -46,8 +57,8 @@ STATES=${STATES:-4}
 IDLE=${IDLE:-20}
 LOAD=${LOAD:-6}
 MSZ=24		# MiB: each member, and each replay target
-LOGSZ=32	# MiB: each log segment (a cut ends one; 4 of them)
-SLOT=$((MSZ + 4 * LOGSZ))	# MiB of an NVMe disk per member
+LOGSZ=32	# MiB: each log segment (a cut ends one; up to 6 of them)
+SLOT=$((MSZ + 6 * LOGSZ))	# MiB of an NVMe disk per member
 BLOCKS=2048	# crashio: the first 8 MiB of each VD, 4 KiB blocks
 CIOSZ=32	# MiB of the SATA disk per crashio log
 
@@ -62,7 +73,7 @@ JL=""		# the level that has it
 # lv LEVEL: the RAID level (without the suffix); nm LEVEL: its number of
 # members; pol LEVEL: its write policy
 lv() {
-	echo "${1%[aj]}"
+	echo "${1%[ajircs]}"
 }
 nm() {
 	case $(lv "$1") in
@@ -73,7 +84,7 @@ nm() {
 	esac
 }
 pol() {
-	case $1 in *a) echo awb ;; *j) echo wb ;; *) echo wt ;; esac
+	case $1 in *a | *s) echo awb ;; *j) echo wb ;; *) echo wt ;; esac
 }
 
 set -- $NVME_DEVS
@@ -87,6 +98,8 @@ g=0 nl=0 maxnm=0
 for L in $LEVELS; do
 	n=$(nm "$L") || exit 1
 	[ "$n" -le "$maxnm" ] || maxnm=$n
+	# a rebuild level: one more device, the replacement (index n)
+	case $L in *r) n=$((n + 1)) ;; esac
 	for i in $(seq 0 $((n - 1))); do
 		echo "$L $i $g" >>/tmp/members
 		g=$((g + 1))
@@ -200,7 +213,11 @@ take_cut() {
 	while read -r L i g; do
 		dmsetup resume "st$L-m$i" || fail "dmsetup resume st$L-m$i"
 	done </tmp/members
-	echo "cut $NCUT ($1): crashio records: $(awk -v c=$NCUT '$2 == c { printf " RAID%s %s", $1, $4 }' /tmp/cuts)"
+	jobs=""
+	for L in $LEVELS; do
+		case $L in *[irc]) jobs="$jobs; st$L: $(cat "/sys/block/$(basename "$(vd_of "$L")")/vraid/job" 2>/dev/null) $(cat "/sys/block/$(basename "$(vd_of "$L")")/vraid/job_percent" 2>/dev/null)%" ;; esac
+	done
+	echo "# cut $NCUT ($1): crashio records: $(awk -v c=$NCUT '$2 == c { printf " RAID%s %s", $1, $4 }' /tmp/cuts)$jobs"
 	NCUT=$((NCUT + 1))
 }
 
@@ -232,7 +249,8 @@ if [ "${REPLAY:-0}" != 1 ]; then
 	fi
 	for L in $LEVELS; do
 		devs=""
-		for i in $(seq 0 $(($(nm "$L") - 1))); do
+		NM=$(nm "$L")
+		for i in $(awk -v l="$L" '$1 == l { print $2 }' /tmp/members); do
 			g=$(slot_of "$L" "$i")
 			slice "st$L-d$i" "$(disk $g)" $((g / NDISK * SLOT)) $MSZ
 			lw_table "$L" "$i" 0 | dmsetup create "st$L-m$i" ||
@@ -240,12 +258,54 @@ if [ "${REPLAY:-0}" != 1 ]; then
 			dmsetup mknodes "st$L-m$i" >/dev/null 2>&1
 			[ "$(cat "/sys/dev/block/$(majmin "/dev/mapper/st$L-m$i")/queue/write_cache")" = "write back" ] ||
 				fail "st$L-m$i has no volatile write cache: flushes would not reach the log"
-			devs="$devs /dev/mapper/st$L-m$i"
+			[ "$i" -ge "$NM" ] || devs="$devs /dev/mapper/st$L-m$i"
 		done
 		wp=""
 		[ "$(pol "$L")" = wt ] || wp="--write-policy $(pol "$L")"
-		# the disks are all zero: --init fast is consistent
-		vd=$(vd_create --level "$(lv "$L")" --strip 16K --init fast --name "st$L" $wp $devs)
+		case $L in
+		*i)
+			# non-zero members (1 MiB of noise at 3 places of each,
+			# through the log, flushed), create --init full in the
+			# background (it waits for the init), the init slowed to
+			# 1 MiB/s a member so that every cut falls in it
+			for i in $(seq 0 $((NM - 1))); do
+				for o in 4 12 20; do
+					dd if=/dev/urandom of="/dev/mapper/st$L-m$i" bs=64k count=16 \
+						seek=$((o * 16)) oflag=direct conv=fsync 2>/dev/null ||
+						fail "noise on st$L-m$i"
+				done
+			done
+			# shellcheck disable=SC2086 # the devices, split
+			vraidctl create --force --level "$(lv "$L")" --strip 16K --init full --name "st$L" \
+				$devs >"/tmp/create.$L" 2>&1 &
+			eval "cr_$L=\$!"
+			for _t in $(seq 100); do
+				[ -b "$(vd_of "$L")" ] && break
+				sleep 0.1
+			done
+			vd=$(vd_of "$L")
+			[ -b "$vd" ] || { cat "/tmp/create.$L"; fail "create --init full of st$L"; }
+			vraidctl job "$vd" rate 1M >/dev/null || fail "job $vd rate 1M"
+			;;
+		*)
+			# the disks are all zero: --init fast is consistent
+			vd=$(vd_create --level "$(lv "$L")" --strip 16K --init fast --name "st$L" $wp $devs)
+			;;
+		esac
+		case $L in
+		*[rc]) vraidctl job "$vd" rate 1M >/dev/null || fail "job $vd rate 1M" ;;
+		esac
+		case $L in
+		*r)
+			# the last member fails; a rebuild onto a fresh logged
+			# device (1 MiB/s a member: every cut falls in it)
+			vraidctl fail "$vd" "/dev/mapper/st$L-m$((NM - 1))" >/tmp/fail.out 2>&1 ||
+				{ cat /tmp/fail.out; fail "vraidctl fail st$L member $((NM - 1))"; }
+			vraidctl replace "$vd" "role:$((NM - 1))" "/dev/mapper/st$L-m$NM" >/tmp/fail.out 2>&1 ||
+				{ cat /tmp/fail.out; fail "vraidctl replace st$L role:$((NM - 1))"; }
+			;;
+		*c) vraidctl check "$vd" >/dev/null || fail "vraidctl check st$L" ;;
+		esac
 		# awb: a flush every 16 writes, a record once a flush covered
 		# them; the journal (wb): a record once acknowledged, as the
 		# power-cut journal tests (phase1.sh) write: one write in 32 a
@@ -295,7 +355,35 @@ if [ "${REPLAY:-0}" != 1 ]; then
 	take_cut after
 	sleep "$IDLE"
 	take_cut idle
+	# a stop level (5s, awb): 256 KiB no flush covered, then a cut while
+	# `vraidctl stop` writes the cache out and records the VD clean, and
+	# one once it has returned
+	sl=""
 	for L in $LEVELS; do
+		case $L in *s) sl="$sl $L" ;; esac
+	done
+	if [ -n "$sl" ]; then
+		for L in $sl; do
+			fio --name=tail3 --filename="$(vd_of "$L")" --rw=randwrite --bs=4k \
+				--offset=8M --size=8M --io_size=256k --direct=1 --ioengine=psync \
+				--randseed=$((SEED + 2)) >"/tmp/fio.$L" 2>&1 || fail "fio tail3 on st$L"
+			vraidctl stop "$(vd_of "$L")" >"/tmp/stop.$L" 2>&1 &
+			eval "st_$L=\$!"
+		done
+		sleep 0.05
+		for L in $sl; do
+			eval "kill -0 \$st_$L" 2>/dev/null && echo "# st$L: stop still running at the cut" ||
+				echo "# st$L: stop had returned before the cut (the mid-stop cut is one after it)"
+		done
+		take_cut stopping
+		for L in $sl; do
+			eval "wait \$st_$L" || { cat "/tmp/stop.$L"; fail "vraidctl stop st$L"; }
+		done
+		take_cut stopped
+	fi
+	for L in $LEVELS; do
+		eval "[ -z \"\${cr_$L:-}\" ] || kill \$cr_$L" 2>/dev/null
+		case $L in *s) continue ;; esac
 		vraidctl stop "$(vd_of "$L")" >/dev/null || fail "vraidctl stop RAID$L"
 	done
 	while read -r L i g; do
@@ -379,6 +467,20 @@ check_state() {
 	vd=$(vd_of "$1")
 	[ -b "$vd" ] || fail "no VD after assemble"
 	resync=$(dmesg_since_mark | grep -oE "resyncing [0-9]+ regions?" | tail -n1)
+	case $1/$3 in
+	*s/stopped)
+		# stop returned: the VD was recorded clean after its data
+		! dmesg_since_mark | grep -q "not shut down cleanly" ||
+			fail "a cut after stop returned: assembly found the VD not shut down cleanly"
+		;;
+	esac
+	jb=""
+	case $1 in
+	*[irc])
+		jb="job at assembly: $(vd_attr "$vd" job) $(vd_attr "$vd" job_percent)%"
+		vraidctl job "$vd" rate none >/dev/null || fail "job $vd rate none"
+		;;
+	esac
 	if [ -n "$jst" ]; then
 		rl=$(dmesg_since_mark | grep -oE "vraid[0-9]+: replayed [0-9]+ writes? and [0-9]+ parity records?" | tail -n1)
 		[ "$jst" != replay-pending ] || [ -n "$rl" ] ||
@@ -389,7 +491,8 @@ check_state() {
 			fail "journal after assembly: $(journal_json)"
 		resync="journal $jst${rl:+, ${rl#*: }}; ${resync:-no resync}"
 	fi
-	vraidctl wait "$vd" >/dev/null || fail "resync failed"
+	vraidctl wait "$vd" >/dev/null || fail "resync (or the job) failed"
+	[ -z "$jb" ] || jb="$jb, last job $(vd_attr "$vd" last_job); "
 	[ "$(vd_attr "$vd" state)" = optimal ] ||
 		fail "state $(vd_attr "$vd" state) after assembly and resync"
 	crashio verify "$vd" "$(cio "$1")" $BLOCKS "$2" ||
@@ -405,7 +508,7 @@ check_state() {
 	vraidctl stop "$vd" >/dev/null || fail "vraidctl stop $vd"
 	md_oracle "$(lv "$1")" "$strip_k" "$msz" "$size" "$head" 16 - $TARGETS
 	dmesg_check || fail "the kernel log shows problems"
-	echo "${resync:-no resync}; acknowledged writes read back; vraid and md checks clean ($(echo "$(now) $t0" | awk '{ printf "%d", $1 - $2 }') s)"
+	echo "$jb${resync:-no resync}; acknowledged writes read back; vraid and md checks clean ($(echo "$(now) $t0" | awk '{ printf "%d", $1 - $2 }') s)"
 }
 
 cleanup_state() {
@@ -416,6 +519,15 @@ cleanup_state() {
 	done
 	[ "$(journal_state)" = none ] ||
 		vraidctl controller journal none >/dev/null 2>&1 || echo "cleanup: controller journal none failed"
+}
+
+# src LEVEL T: the device whose logs make target T (a rebuild level's
+# last role is its replacement's, index NM)
+src() {
+	case $1 in
+	*r) [ "$2" = $(($(nm "$1") - 1)) ] && { nm "$1"; return; } ;;
+	esac
+	echo "$2"
 }
 
 n=0 bad=0
@@ -429,10 +541,15 @@ for L in $LEVELS; do
 	TARGETS=$(for i in $MI; do printf ' /dev/nullb2%s' "$i"; done)
 	grep "^$L " /tmp/cuts >/tmp/cuts.L
 	while read -r _l c name rec; do
+		# the stop cuts are the stop level's, and only its
+		case $L/$name in
+		*s/stopping | *s/stopped) ;;
+		*s/* | */stopping | */stopped) continue ;;
+		esac
 		vol=""
 		for i in $MI; do
 			# shellcheck disable=SC2046 # the logs, split
-			v=$(logreplay cut $(segs "$L" "$i" "$c")) ||
+			v=$(logreplay cut $(segs "$L" "$(src "$L" "$i")" "$c")) ||
 				fail "logreplay cut (RAID$L member $i, cut $c)"
 			vol="$vol $(echo "$v" | awk '{ print $NF }')"
 		done
@@ -486,7 +603,7 @@ for L in $LEVELS; do
 				fi
 				# shellcheck disable=SC2046 # the logs, split
 				logreplay replay --target "/dev/nullb2$i" --keep "$m" \
-					$(segs "$L" "$i" "$c") >>/tmp/lr.out 2>&1 ||
+					$(segs "$L" "$(src "$L" "$i")" "$c") >>/tmp/lr.out 2>&1 ||
 					{ cat /tmp/lr.out; fail "logreplay replay (RAID$L member $i)"; }
 				i=$((i + 1))
 			done
