@@ -66,7 +66,7 @@ CIOSZ=32	# MiB of the SATA disk per crashio log
 # controller has one journal): its data and its 4 log segments on the
 # second SATA disk, a dm-log-writes device stj-m over them, cut with
 # the members (a device with a volatile cache like them)
-JSZ=64		# MiB: the journal device, and its replay target
+JSZ=${JSZ:-64}	# MiB: the journal device, and its replay target (64: the smallest)
 JLOGSZ=128	# MiB: each of its log segments
 JL=""		# the level that has it
 
@@ -238,6 +238,12 @@ vd_of() {
 # ---- the load, cut three times (not with REPLAY=1) ----
 if [ "${REPLAY:-0}" != 1 ]; then
 	: >/tmp/cuts
+	# the job levels last (the init's last of all), their jobs started
+	# once every VD is writing: slowed as they are, they must still run
+	# at every cut
+	ORDER=$(for L in $LEVELS; do case $L in *[irc]) ;; *) echo "$L" ;; esac; done
+		for L in $LEVELS; do case $L in *[rc]) echo "$L" ;; esac; done
+		for L in $LEVELS; do case $L in *i) echo "$L" ;; esac; done)
 	if [ -n "$JL" ]; then
 		slice stj-d "$JDISK" 0 $JSZ
 		jlw_table 0 | dmsetup create stj-m || fail "dmsetup create stj-m"
@@ -247,7 +253,7 @@ if [ "${REPLAY:-0}" != 1 ]; then
 		journal_new /dev/mapper/stj-m
 		echo "the controller journal on /dev/mapper/stj-m (dm-log-writes over $JDISK)"
 	fi
-	for L in $LEVELS; do
+	for L in $ORDER; do
 		devs=""
 		NM=$(nm "$L")
 		for i in $(awk -v l="$L" '$1 == l { print $2 }' /tmp/members); do
@@ -279,19 +285,42 @@ if [ "${REPLAY:-0}" != 1 ]; then
 			vraidctl create --force --level "$(lv "$L")" --strip 16K --init full --name "st$L" \
 				$devs >"/tmp/create.$L" 2>&1 &
 			eval "cr_$L=\$!"
-			for _t in $(seq 100); do
-				[ -b "$(vd_of "$L")" ] && break
-				sleep 0.1
+			# the init starts with the VD, at full speed (24 MiB in
+			# a fraction of a second): its rate as soon as it exists
+			vn=""
+			for _t in $(seq 5000); do
+				for d in /sys/block/vraid*; do
+					[ "$(cat "$d/vraid/name" 2>/dev/null)" = "st$L" ] &&
+						{ vn=${d##*/}; break 2; }
+				done
 			done
-			vd=$(vd_of "$L")
-			[ -b "$vd" ] || { cat "/tmp/create.$L"; fail "create --init full of st$L"; }
-			vraidctl job "$vd" rate 1M >/dev/null || fail "job $vd rate 1M"
+			[ -n "$vn" ] || { cat "/tmp/create.$L"; fail "create --init full of st$L"; }
+			vraidctl job "/dev/$vn" rate 1M >/dev/null || fail "job $vn rate 1M"
+			vd=/dev/$vn
 			;;
 		*)
 			# the disks are all zero: --init fast is consistent
 			vd=$(vd_create --level "$(lv "$L")" --strip 16K --init fast --name "st$L" $wp $devs)
 			;;
 		esac
+		# awb: a flush every 16 writes, a record once a flush covered
+		# them; the journal (wb): a record once acknowledged, as the
+		# power-cut journal tests (phase1.sh) write: one write in 32 a
+		# 132 KiB one, one in 4 a few sectors around the cache
+		case $L in
+		*j) expect_write "$vd" write_back
+			cio_args="0 32 4" ;;
+		*) cio_args=16 ;;
+		esac
+		case $L in *i) echo "# st$L: $(cat "/sys/block/$vn/vraid/job") $(cat "/sys/block/$vn/vraid/job_percent")% when its rate was set" ;; esac
+		# shellcheck disable=SC2086 # the arguments, split
+		crashio_start "/tmp/crashio.$L.out" "$vd" "$(cio "$L")" $BLOCKS "$SEED" ${cio_args:-16}
+		eval "cio_$L=\$cio_pid"
+		echo "RAID$(lv "$L") ($(pol "$L")) $vd on$devs: crashio (seed $SEED)"
+	done
+	for L in $LEVELS; do
+		vd=$(vd_of "$L")
+		NM=$(nm "$L")
 		case $L in
 		*[rc]) vraidctl job "$vd" rate 1M >/dev/null || fail "job $vd rate 1M" ;;
 		esac
@@ -306,19 +335,6 @@ if [ "${REPLAY:-0}" != 1 ]; then
 			;;
 		*c) vraidctl check "$vd" >/dev/null || fail "vraidctl check st$L" ;;
 		esac
-		# awb: a flush every 16 writes, a record once a flush covered
-		# them; the journal (wb): a record once acknowledged, as the
-		# power-cut journal tests (phase1.sh) write: one write in 32 a
-		# 132 KiB one, one in 4 a few sectors around the cache
-		case $L in
-		*j) expect_write "$vd" write_back
-			cio_args="0 32 4" ;;
-		*) cio_args=16 ;;
-		esac
-		# shellcheck disable=SC2086 # the arguments, split
-		crashio_start "/tmp/crashio.$L.out" "$vd" "$(cio "$L")" $BLOCKS "$SEED" $cio_args
-		eval "cio_$L=\$cio_pid"
-		echo "RAID$(lv "$L") ($(pol "$L")) $vd on$devs: crashio (seed $SEED)"
 	done
 	sleep $((LOAD / 2))
 	take_cut load
