@@ -602,7 +602,7 @@ for L in $LEVELS; do
 				keep="$keep $m"
 			done
 			n=$((n + 1))
-			desc="RAID$(lv "$L") $(pol "$L") seed $SEED cut $c ($name) state $j: member caches kept:$keep"
+			desc="RAID$(lv "$L") $(pol "$L") ($L) seed $SEED cut $c ($name) state $j: member caches kept:$keep"
 			for t in $TARGETS; do
 				blkdiscard -f "$t" 2>/dev/null || fail "blkdiscard $t"
 			done
