@@ -31,7 +31,7 @@
 # them (the last one); crashio logs a write once acknowledged and every
 # one must survive: the journal image is attached (replay pending) and
 # assembly replays it (at most one j level: a controller has one
-# journal); 5i, 1r, 5r, 5c: every cut during a job slowed to 1 MiB/s a
+# journal); 5i, 1r, 5r, 5c: every cut during a job slowed to 256 KiB/s a
 # member (init of create --init full over noise; a rebuild onto a fresh
 # logged device that replaced the failed last member; a check), which
 # after assembly resumes or restarts and is waited for; 5s (awb): cuts
@@ -273,7 +273,7 @@ if [ "${REPLAY:-0}" != 1 ]; then
 			# non-zero members (1 MiB of noise at 3 places of each,
 			# through the log, flushed), create --init full in the
 			# background (it waits for the init), the init slowed to
-			# 1 MiB/s a member so that every cut falls in it
+			# 256 KiB/s a member so that every cut falls in it
 			for i in $(seq 0 $((NM - 1))); do
 				for o in 4 12 20; do
 					dd if=/dev/urandom of="/dev/mapper/st$L-m$i" bs=64k count=16 \
@@ -295,7 +295,7 @@ if [ "${REPLAY:-0}" != 1 ]; then
 				done
 			done
 			[ -n "$vn" ] || { cat "/tmp/create.$L"; fail "create --init full of st$L"; }
-			vraidctl job "/dev/$vn" rate 1M >/dev/null || fail "job $vn rate 1M"
+			vraidctl job "/dev/$vn" rate 256K >/dev/null || fail "job $vn rate 256K"
 			vd=/dev/$vn
 			;;
 		*)
@@ -322,12 +322,12 @@ if [ "${REPLAY:-0}" != 1 ]; then
 		vd=$(vd_of "$L")
 		NM=$(nm "$L")
 		case $L in
-		*[rc]) vraidctl job "$vd" rate 1M >/dev/null || fail "job $vd rate 1M" ;;
+		*[rc]) vraidctl job "$vd" rate 256K >/dev/null || fail "job $vd rate 256K" ;;
 		esac
 		case $L in
 		*r)
 			# the last member fails; a rebuild onto a fresh logged
-			# device (1 MiB/s a member: every cut falls in it)
+			# device (256 KiB/s a member: every cut falls in it)
 			vraidctl fail "$vd" "/dev/mapper/st$L-m$((NM - 1))" >/tmp/fail.out 2>&1 ||
 				{ cat /tmp/fail.out; fail "vraidctl fail st$L member $((NM - 1))"; }
 			vraidctl replace "$vd" "role:$((NM - 1))" "/dev/mapper/st$L-m$NM" >/tmp/fail.out 2>&1 ||
