@@ -25,7 +25,18 @@
 #
 # Environment: LEVELS (default 5): 1, 5, 6 or 10, write-through, or with
 # a suffix a (5a): write-policy awb, the VD's own volatile cache (only
-# what a flush covered counts, as crashio logs it); SEED; STATES (member
+# what a flush covered counts, as crashio logs it); 5j, 6j: write-policy
+# wb with the controller journal on its own dm-log-writes device (the
+# second SATA disk), cut with the members and given cache choices like
+# them (the last one); crashio logs a write once acknowledged and every
+# one must survive: the journal image is attached (replay pending) and
+# assembly replays it (at most one j level: a controller has one
+# journal); 5i, 1r, 5r, 5c: every cut during a job slowed to 256 KiB/s a
+# member (init of create --init full over noise; a rebuild onto a fresh
+# logged device that replaced the failed last member; a check), which
+# after assembly resumes or restarts and is waited for; 5s (awb): cuts
+# while `vraidctl stop` runs and after it returned (then assembly must
+# find the VD clean); SEED; STATES (member
 # cache choices per cut, default 4: 0 every cache kept none of its
 # unflushed writes, 1 all, 2 the first member's all and the others none,
 # 3 the other way round, from 4 on each member none, all or a seeded
@@ -46,22 +57,34 @@ STATES=${STATES:-4}
 IDLE=${IDLE:-20}
 LOAD=${LOAD:-6}
 MSZ=24		# MiB: each member, and each replay target
-LOGSZ=32	# MiB: each log segment (a cut ends one; 4 of them)
-SLOT=$((MSZ + 4 * LOGSZ))	# MiB of an NVMe disk per member
+LOGSZ=32	# MiB: each log segment (a cut ends one; up to 6 of them)
+SLOT=$((MSZ + 6 * LOGSZ))	# MiB of an NVMe disk per member
 BLOCKS=2048	# crashio: the first 8 MiB of each VD, 4 KiB blocks
 CIOSZ=32	# MiB of the SATA disk per crashio log
 
-# nm LEVEL: its number of members; pol LEVEL: its write policy
+# the journal (a level with the suffix j; at most one a boot, as a
+# controller has one journal): its data and its 4 log segments on the
+# second SATA disk, a dm-log-writes device stj-m over them, cut with
+# the members (a device with a volatile cache like them)
+JSZ=${JSZ:-64}	# MiB: the journal device, and its replay target (64: the smallest)
+JLOGSZ=128	# MiB: each of its log segments
+JL=""		# the level that has it
+
+# lv LEVEL: the RAID level (without the suffix); nm LEVEL: its number of
+# members; pol LEVEL: its write policy
+lv() {
+	echo "${1%[ajircs]}"
+}
 nm() {
-	case ${1%a} in
+	case $(lv "$1") in
 	1) echo 2 ;;
 	5) echo 3 ;;
 	6 | 10) echo 4 ;;
-	*) fail "level $1: 1, 5, 6 or 10, with a suffix a for write-policy awb" ;;
+	*) fail "level $1: 1, 5, 6 or 10, with a suffix a for write-policy awb, 5j or 6j for wb with the journal" ;;
 	esac
 }
 pol() {
-	case $1 in *a) echo awb ;; *) echo wt ;; esac
+	case $1 in *a | *s) echo awb ;; *j) echo wb ;; *) echo wt ;; esac
 }
 
 set -- $NVME_DEVS
@@ -75,12 +98,26 @@ g=0 nl=0 maxnm=0
 for L in $LEVELS; do
 	n=$(nm "$L") || exit 1
 	[ "$n" -le "$maxnm" ] || maxnm=$n
+	# a rebuild level: one more device, the replacement (index n)
+	case $L in *r) n=$((n + 1)) ;; esac
 	for i in $(seq 0 $((n - 1))); do
 		echo "$L $i $g" >>/tmp/members
 		g=$((g + 1))
 	done
 	nl=$((nl + 1))
+	case $L in
+	*j)
+		[ -z "$JL" ] || fail "levels $JL and $L: one journal level a boot"
+		JL=$L ;;
+	esac
 done
+JDISK=""
+if [ -n "$JL" ]; then
+	JDISK=$(echo $SATA_DEVS | awk '{ print $2 }')
+	[ -n "$JDISK" ] || fail "no second SATA disk for the journal"
+	[ "$(dev_bytes "$JDISK")" -ge $(((JSZ + 4 * JLOGSZ) << 20)) ] ||
+		fail "the journal disk $JDISK is too small"
+fi
 [ "$(dev_bytes "$1")" -ge $((((g + NDISK - 1) / NDISK * SLOT) << 20)) ] ||
 	fail "$g members need $(((g + NDISK - 1) / NDISK * SLOT)) MiB NVMe disks (run with --size 1G)"
 CUTS_AT=$(($(dev_bytes "$CIODISK") / 1024 - 4096))	# KiB: the table of cuts
@@ -129,6 +166,19 @@ lw_table() {
 	echo "0 $((MSZ * 2048)) log-writes /dev/mapper/st$1-d$2 $(logseg "$1" "$2" "$3")"
 }
 
+# jlogseg K: the journal's log segment K; jsegs C: those up to cut C
+jlogseg() {
+	slice "stj-l$1" "$JDISK" $((JSZ + $1 * JLOGSZ)) $JLOGSZ
+	echo "/dev/mapper/stj-l$1"
+}
+jsegs() {
+	local k
+	for k in $(seq 0 "$1"); do jlogseg "$k"; done | tr '\n' ' '
+}
+jlw_table() {
+	echo "0 $((JSZ * 2048)) log-writes /dev/mapper/stj-d $(jlogseg "$1")"
+}
+
 # take_cut NAME: a consistent cut of every member of every VD (see the
 # top); the crashio records that exist then (every one of them for
 # writes a completed flush covered) go with it into /tmp/cuts
@@ -138,6 +188,12 @@ take_cut() {
 	while read -r L i g; do
 		dmsetup suspend --nolockfs "st$L-m$i" || fail "dmsetup suspend st$L-m$i"
 	done </tmp/members
+	# the journal last: no write is acknowledged once it is suspended,
+	# so every crashio record counted below is of a write whose journal
+	# record is before the cut
+	if [ -n "$JL" ]; then
+		dmsetup suspend --nolockfs stj-m || fail "dmsetup suspend stj-m"
+	fi
 	for L in $LEVELS; do
 		rec=$(crashio count "$(cio "$L")") || fail "crashio count"
 		echo "$L $NCUT $1 $rec" >>/tmp/cuts
@@ -149,10 +205,19 @@ take_cut() {
 		lw_table "$L" "$i" $((NCUT + 1)) | dmsetup load "st$L-m$i" ||
 			fail "dmsetup load st$L-m$i"
 	done </tmp/members
+	if [ -n "$JL" ]; then
+		dmsetup message stj-m 0 mark "$1"
+		jlw_table $((NCUT + 1)) | dmsetup load stj-m || fail "dmsetup load stj-m"
+		dmsetup resume stj-m || fail "dmsetup resume stj-m"
+	fi
 	while read -r L i g; do
 		dmsetup resume "st$L-m$i" || fail "dmsetup resume st$L-m$i"
 	done </tmp/members
-	echo "cut $NCUT ($1): crashio records: $(awk -v c=$NCUT '$2 == c { printf " RAID%s %s", $1, $4 }' /tmp/cuts)"
+	jobs=""
+	for L in $LEVELS; do
+		case $L in *[irc]) jobs="$jobs; st$L: $(cat "/sys/block/$(basename "$(vd_of "$L")")/vraid/job" 2>/dev/null) $(cat "/sys/block/$(basename "$(vd_of "$L")")/vraid/job_percent" 2>/dev/null)%" ;; esac
+	done
+	echo "# cut $NCUT ($1): crashio records: $(awk -v c=$NCUT '$2 == c { printf " RAID%s %s", $1, $4 }' /tmp/cuts)$jobs"
 	NCUT=$((NCUT + 1))
 }
 
@@ -173,9 +238,25 @@ vd_of() {
 # ---- the load, cut three times (not with REPLAY=1) ----
 if [ "${REPLAY:-0}" != 1 ]; then
 	: >/tmp/cuts
-	for L in $LEVELS; do
+	# the job levels last (the init's last of all), their jobs started
+	# once every VD is writing: slowed as they are, they must still run
+	# at every cut
+	ORDER=$(for L in $LEVELS; do case $L in *[irc]) ;; *) echo "$L" ;; esac; done
+		for L in $LEVELS; do case $L in *[rc]) echo "$L" ;; esac; done
+		for L in $LEVELS; do case $L in *i) echo "$L" ;; esac; done)
+	if [ -n "$JL" ]; then
+		slice stj-d "$JDISK" 0 $JSZ
+		jlw_table 0 | dmsetup create stj-m || fail "dmsetup create stj-m"
+		dmsetup mknodes stj-m >/dev/null 2>&1
+		[ "$(cat "/sys/dev/block/$(majmin /dev/mapper/stj-m)/queue/write_cache")" = "write back" ] ||
+			fail "stj-m has no volatile write cache"
+		journal_new /dev/mapper/stj-m
+		echo "the controller journal on /dev/mapper/stj-m (dm-log-writes over $JDISK)"
+	fi
+	for L in $ORDER; do
 		devs=""
-		for i in $(seq 0 $(($(nm "$L") - 1))); do
+		NM=$(nm "$L")
+		for i in $(awk -v l="$L" '$1 == l { print $2 }' /tmp/members); do
 			g=$(slot_of "$L" "$i")
 			slice "st$L-d$i" "$(disk $g)" $((g / NDISK * SLOT)) $MSZ
 			lw_table "$L" "$i" 0 | dmsetup create "st$L-m$i" ||
@@ -183,15 +264,77 @@ if [ "${REPLAY:-0}" != 1 ]; then
 			dmsetup mknodes "st$L-m$i" >/dev/null 2>&1
 			[ "$(cat "/sys/dev/block/$(majmin "/dev/mapper/st$L-m$i")/queue/write_cache")" = "write back" ] ||
 				fail "st$L-m$i has no volatile write cache: flushes would not reach the log"
-			devs="$devs /dev/mapper/st$L-m$i"
+			[ "$i" -ge "$NM" ] || devs="$devs /dev/mapper/st$L-m$i"
 		done
 		wp=""
 		[ "$(pol "$L")" = wt ] || wp="--write-policy $(pol "$L")"
-		# the disks are all zero: --init fast is consistent
-		vd=$(vd_create --level "${L%a}" --strip 16K --init fast --name "st$L" $wp $devs)
-		crashio_start "/tmp/crashio.$L.out" "$vd" "$(cio "$L")" $BLOCKS "$SEED" 16
+		case $L in
+		*i)
+			# non-zero members (1 MiB of noise at 3 places of each,
+			# through the log, flushed), create --init full in the
+			# background (it waits for the init), the init slowed to
+			# 256 KiB/s a member so that every cut falls in it
+			for i in $(seq 0 $((NM - 1))); do
+				for o in 4 12 20; do
+					dd if=/dev/urandom of="/dev/mapper/st$L-m$i" bs=64k count=16 \
+						seek=$((o * 16)) oflag=direct conv=fsync 2>/dev/null ||
+						fail "noise on st$L-m$i"
+				done
+			done
+			# shellcheck disable=SC2086 # the devices, split
+			vraidctl create --force --level "$(lv "$L")" --strip 16K --init full --name "st$L" \
+				$devs >"/tmp/create.$L" 2>&1 &
+			eval "cr_$L=\$!"
+			# the init starts with the VD, at full speed (24 MiB in
+			# a fraction of a second): its rate as soon as it exists
+			vn=""
+			for _t in $(seq 5000); do
+				for d in /sys/block/vraid*; do
+					[ "$(cat "$d/vraid/name" 2>/dev/null)" = "st$L" ] &&
+						{ vn=${d##*/}; break 2; }
+				done
+			done
+			[ -n "$vn" ] || { cat "/tmp/create.$L"; fail "create --init full of st$L"; }
+			vraidctl job "/dev/$vn" rate 256K >/dev/null || fail "job $vn rate 256K"
+			vd=/dev/$vn
+			;;
+		*)
+			# the disks are all zero: --init fast is consistent
+			vd=$(vd_create --level "$(lv "$L")" --strip 16K --init fast --name "st$L" $wp $devs)
+			;;
+		esac
+		# awb: a flush every 16 writes, a record once a flush covered
+		# them; the journal (wb): a record once acknowledged, as the
+		# power-cut journal tests (phase1.sh) write: one write in 32 a
+		# 132 KiB one, one in 4 a few sectors around the cache
+		case $L in
+		*j) expect_write "$vd" write_back
+			cio_args="0 32 4" ;;
+		*) cio_args=16 ;;
+		esac
+		case $L in *i) echo "# st$L: $(cat "/sys/block/$vn/vraid/job") $(cat "/sys/block/$vn/vraid/job_percent")% when its rate was set" ;; esac
+		# shellcheck disable=SC2086 # the arguments, split
+		crashio_start "/tmp/crashio.$L.out" "$vd" "$(cio "$L")" $BLOCKS "$SEED" ${cio_args:-16}
 		eval "cio_$L=\$cio_pid"
-		echo "RAID${L%a} ($(pol "$L")) $vd on$devs: crashio (seed $SEED)"
+		echo "RAID$(lv "$L") ($(pol "$L")) $vd on$devs: crashio (seed $SEED)"
+	done
+	for L in $LEVELS; do
+		vd=$(vd_of "$L")
+		NM=$(nm "$L")
+		case $L in
+		*[rc]) vraidctl job "$vd" rate 256K >/dev/null || fail "job $vd rate 256K" ;;
+		esac
+		case $L in
+		*r)
+			# the last member fails; a rebuild onto a fresh logged
+			# device (256 KiB/s a member: every cut falls in it)
+			vraidctl fail "$vd" "/dev/mapper/st$L-m$((NM - 1))" >/tmp/fail.out 2>&1 ||
+				{ cat /tmp/fail.out; fail "vraidctl fail st$L member $((NM - 1))"; }
+			vraidctl replace "$vd" "role:$((NM - 1))" "/dev/mapper/st$L-m$NM" >/tmp/fail.out 2>&1 ||
+				{ cat /tmp/fail.out; fail "vraidctl replace st$L role:$((NM - 1))"; }
+			;;
+		*c) vraidctl check "$vd" >/dev/null || fail "vraidctl check st$L" ;;
+		esac
 	done
 	sleep $((LOAD / 2))
 	take_cut load
@@ -228,12 +371,45 @@ if [ "${REPLAY:-0}" != 1 ]; then
 	take_cut after
 	sleep "$IDLE"
 	take_cut idle
+	# a stop level (5s, awb): 256 KiB no flush covered, then a cut while
+	# `vraidctl stop` writes the cache out and records the VD clean, and
+	# one once it has returned
+	sl=""
 	for L in $LEVELS; do
+		case $L in *s) sl="$sl $L" ;; esac
+	done
+	if [ -n "$sl" ]; then
+		for L in $sl; do
+			fio --name=tail3 --filename="$(vd_of "$L")" --rw=randwrite --bs=4k \
+				--offset=8M --size=8M --io_size=256k --direct=1 --ioengine=psync \
+				--randseed=$((SEED + 2)) >"/tmp/fio.$L" 2>&1 || fail "fio tail3 on st$L"
+			vraidctl stop "$(vd_of "$L")" >"/tmp/stop.$L" 2>&1 &
+			eval "st_$L=\$!"
+		done
+		sleep 0.05
+		for L in $sl; do
+			eval "kill -0 \$st_$L" 2>/dev/null && echo "# st$L: stop still running at the cut" ||
+				echo "# st$L: stop had returned before the cut (the mid-stop cut is one after it)"
+		done
+		take_cut stopping
+		for L in $sl; do
+			eval "wait \$st_$L" || { cat "/tmp/stop.$L"; fail "vraidctl stop st$L"; }
+		done
+		take_cut stopped
+	fi
+	for L in $LEVELS; do
+		eval "[ -z \"\${cr_$L:-}\" ] || kill \$cr_$L" 2>/dev/null
+		case $L in *s) continue ;; esac
 		vraidctl stop "$(vd_of "$L")" >/dev/null || fail "vraidctl stop RAID$L"
 	done
 	while read -r L i g; do
 		dmsetup remove "st$L-m$i" || fail "dmsetup remove st$L-m$i"
 	done </tmp/members
+	if [ -n "$JL" ]; then
+		vraidctl controller journal none >/tmp/journal.out 2>&1 ||
+			{ cat /tmp/journal.out; fail "controller journal none"; }
+		dmsetup remove stj-m || fail "dmsetup remove stj-m"
+	fi
 	{ echo "$LEVELS"; cat /tmp/cuts; } |
 		dd of="$CIODISK" bs=1k seek=$CUTS_AT count=4 conv=sync 2>/dev/null ||
 		fail "saving the cuts on $CIODISK"
@@ -260,6 +436,19 @@ for i in $(seq 0 $((maxnm - 1))); do
 	for _t in $(seq 50); do [ -b "/dev/nullb2$i" ] && break; sleep 0.1; done
 	[ -b "/dev/nullb2$i" ] || fail "/dev/nullb2$i did not appear"
 done
+# the journal's replay target
+JT=/dev/nullb29
+if [ -n "$JL" ]; then
+	d=/sys/kernel/config/nullb/nullb29
+	mkdir "$d" || fail "null_blk $d"
+	echo $JSZ >"$d/size"
+	echo 1 >"$d/memory_backed"
+	echo 512 >"$d/blocksize"
+	echo 1 >"$d/discard"
+	echo 1 >"$d/power"
+	for _t in $(seq 50); do [ -b $JT ] && break; sleep 0.1; done
+	[ -b $JT ] || fail "$JT did not appear"
+fi
 
 # segs LEVEL I C: the member's logs up to cut C
 segs() {
@@ -273,16 +462,57 @@ check_state() {
 	local vd resync msz size head strip_k t0
 	t0=$(now)
 	mark_dmesg state
+	jst=""
+	case $1 in
+	*j)
+		# the replayed journal image: attached, it must hold the VD's
+		# writes (replay pending), unless a checkpoint ended after the
+		# last acknowledged write (then they are on the members)
+		vraidctl controller journal $JT >/tmp/journal.out 2>&1 ||
+			{ cat /tmp/journal.out; fail "controller journal $JT"; }
+		jst=$(journal_state)
+		case "$jst" in
+		replay-pending) ;;
+		healthy) [ "$3" = idle ] || { cat /tmp/journal.out; fail "journal healthy (no replay pending) at a cut ($3) with acknowledged writes in the cache"; } ;;
+		*) cat /tmp/journal.out; fail "journal state '$jst' after the cut: $(journal_json)" ;;
+		esac
+		;;
+	esac
 	vraidctl assemble $TARGETS >/tmp/asm.out 2>&1 ||
 		{ cat /tmp/asm.out; fail "vraidctl assemble$TARGETS"; }
 	vd=$(vd_of "$1")
 	[ -b "$vd" ] || fail "no VD after assemble"
 	resync=$(dmesg_since_mark | grep -oE "resyncing [0-9]+ regions?" | tail -n1)
-	vraidctl wait "$vd" >/dev/null || fail "resync failed"
+	case $1/$3 in
+	*s/stopped)
+		# stop returned: the VD was recorded clean after its data
+		! dmesg_since_mark | grep -q "not shut down cleanly" ||
+			fail "a cut after stop returned: assembly found the VD not shut down cleanly"
+		;;
+	esac
+	jb=""
+	case $1 in
+	*[irc])
+		jb="job at assembly: $(vd_attr "$vd" job) $(vd_attr "$vd" job_percent)%"
+		vraidctl job "$vd" rate none >/dev/null || fail "job $vd rate none"
+		;;
+	esac
+	if [ -n "$jst" ]; then
+		rl=$(dmesg_since_mark | grep -oE "vraid[0-9]+: replayed [0-9]+ writes? and [0-9]+ parity records?" | tail -n1)
+		[ "$jst" != replay-pending ] || [ -n "$rl" ] ||
+			fail "the journal said replay pending; assembly did not replay it"
+		! dmesg_since_mark | grep -E "a PARITY entry that does not fit" ||
+			fail "replay skipped parity records"
+		[ "$(journal_state)" = healthy ] && [ "$(journal_num pending)" = 0 ] ||
+			fail "journal after assembly: $(journal_json)"
+		resync="journal $jst${rl:+, ${rl#*: }}; ${resync:-no resync}"
+	fi
+	vraidctl wait "$vd" >/dev/null || fail "resync (or the job) failed"
+	[ -z "$jb" ] || jb="$jb, last job $(vd_attr "$vd" last_job); "
 	[ "$(vd_attr "$vd" state)" = optimal ] ||
 		fail "state $(vd_attr "$vd" state) after assembly and resync"
 	crashio verify "$vd" "$(cio "$1")" $BLOCKS "$2" ||
-		fail "writes a flush covered before the cut are lost (${resync:-no resync})"
+		fail "writes $([ -n "$jst" ] && echo "acknowledged" || echo "a flush covered") before the cut are lost (${resync:-no resync})"
 	vraidctl check "$vd" >/dev/null || fail "vraidctl check $vd"
 	vraidctl wait "$vd" >/dev/null
 	[ "$(vd_attr "$vd" mismatch_cnt)" = 0 ] ||
@@ -292,9 +522,9 @@ check_state() {
 	head=$(sum_mib "$vd" 16)
 	strip_k=$(($(vd_attr "$vd" strip_size) / 1024))
 	vraidctl stop "$vd" >/dev/null || fail "vraidctl stop $vd"
-	md_oracle "${1%a}" "$strip_k" "$msz" "$size" "$head" 16 - $TARGETS
+	md_oracle "$(lv "$1")" "$strip_k" "$msz" "$size" "$head" 16 - $TARGETS
 	dmesg_check || fail "the kernel log shows problems"
-	echo "${resync:-no resync}; acknowledged writes read back; vraid and md checks clean ($(echo "$(now) $t0" | awk '{ printf "%d", $1 - $2 }') s)"
+	echo "$jb${resync:-no resync}; acknowledged writes read back; vraid and md checks clean ($(echo "$(now) $t0" | awk '{ printf "%d", $1 - $2 }') s)"
 }
 
 cleanup_state() {
@@ -303,22 +533,48 @@ cleanup_state() {
 	for v in $(vraidctl list --json | grep -o '"vd":"vraid[0-9]*"' | cut -d'"' -f4); do
 		vraidctl stop "$v" >/dev/null 2>&1 || echo "cleanup: vraidctl stop $v failed"
 	done
+	[ "$(journal_state)" = none ] ||
+		vraidctl controller journal none >/dev/null 2>&1 || echo "cleanup: controller journal none failed"
+}
+
+# src LEVEL T: the device whose logs make target T (a rebuild level's
+# last role is its replacement's, index NM)
+src() {
+	case $1 in
+	*r) [ "$2" = $(($(nm "$1") - 1)) ] && { nm "$1"; return; } ;;
+	esac
+	echo "$2"
 }
 
 n=0 bad=0
 for L in $LEVELS; do
 	NM=$(nm "$L")
 	MI=$(seq 0 $((NM - 1)) | tr '\n' ' ')
+	# the journal level: the journal is one more device with a cache,
+	# the last in the choices (index NM)
+	MJ=$MI
+	case $L in *j) MJ="$MI $NM" ;; esac
 	TARGETS=$(for i in $MI; do printf ' /dev/nullb2%s' "$i"; done)
 	grep "^$L " /tmp/cuts >/tmp/cuts.L
 	while read -r _l c name rec; do
+		# the stop cuts are the stop level's, and only its
+		case $L/$name in
+		*s/stopping | *s/stopped) ;;
+		*s/* | */stopping | */stopped) continue ;;
+		esac
 		vol=""
 		for i in $MI; do
 			# shellcheck disable=SC2046 # the logs, split
-			v=$(logreplay cut $(segs "$L" "$i" "$c")) ||
+			v=$(logreplay cut $(segs "$L" "$(src "$L" "$i")" "$c")) ||
 				fail "logreplay cut (RAID$L member $i, cut $c)"
 			vol="$vol $(echo "$v" | awk '{ print $NF }')"
 		done
+		case $L in
+		*j)
+			# shellcheck disable=SC2046 # the logs, split
+			v=$(logreplay cut $(jsegs "$c")) || fail "logreplay cut (journal, cut $c)"
+			vol="$vol journal $(echo "$v" | awk '{ print $NF }')" ;;
+		esac
 		echo "RAID$L cut $c ($name): $rec crashio records; volatile writes per member:$vol"
 		for j in $(seq "${FIRST:-0}" $((STATES - 1))); do
 			if [ -n "${ONLY:-}" ] && [ "$ONLY" != "$L $c $j" ]; then
@@ -328,7 +584,7 @@ for L in $LEVELS; do
 			[ "$j" = "${FIRST:-0}" ] || [ -n "$(echo "$vol" | tr -d ' 0')" ] || break
 			RS=$((SEED * 1000 + c * 100 + j))
 			keep=""
-			for i in $MI; do
+			for i in $MJ; do
 				case $j/$i in
 				0/*) m=none ;;
 				1/*) m=all ;;
@@ -346,20 +602,28 @@ for L in $LEVELS; do
 				keep="$keep $m"
 			done
 			n=$((n + 1))
-			desc="RAID${L%a} $(pol "$L") seed $SEED cut $c ($name) state $j: member caches kept:$keep"
+			desc="RAID$(lv "$L") $(pol "$L") ($L) seed $SEED cut $c ($name) state $j: member caches kept:$keep"
 			for t in $TARGETS; do
 				blkdiscard -f "$t" 2>/dev/null || fail "blkdiscard $t"
 			done
 			: >/tmp/lr.out
 			i=0
 			for m in $keep; do
+				if [ "$i" = "$NM" ]; then
+					blkdiscard -f $JT 2>/dev/null || fail "blkdiscard $JT"
+					# shellcheck disable=SC2046 # the logs, split
+					logreplay replay --target $JT --keep "$m" \
+						$(jsegs "$c") >>/tmp/lr.out 2>&1 ||
+						{ cat /tmp/lr.out; fail "logreplay replay (journal)"; }
+					break
+				fi
 				# shellcheck disable=SC2046 # the logs, split
 				logreplay replay --target "/dev/nullb2$i" --keep "$m" \
-					$(segs "$L" "$i" "$c") >>/tmp/lr.out 2>&1 ||
+					$(segs "$L" "$(src "$L" "$i")" "$c") >>/tmp/lr.out 2>&1 ||
 					{ cat /tmp/lr.out; fail "logreplay replay (RAID$L member $i)"; }
 				i=$((i + 1))
 			done
-			if (check_state "$L" "$rec") >/tmp/state.out 2>&1; then
+			if (check_state "$L" "$rec" "$name") >/tmp/state.out 2>&1; then
 				echo "ok $n - $desc: $(tail -n1 /tmp/state.out)"
 			else
 				sed 's/^/# /' /tmp/lr.out /tmp/state.out
