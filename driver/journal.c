@@ -2578,7 +2578,8 @@ int vraid_journal_detach(bool released, char *msg, size_t len)
 	 * VD's cannot be written now, the journal stays as it is.
 	 */
 	list_for_each_entry(vd, &j->vds, jnode) {
-		if (vraid_cache_write_out(vd) || vraid_members_flush(vd)) {
+		if (vraid_cache_write_out(vd) &&
+		    vraid_cache_dirty_pages(vd)) {
 			mutex_unlock(&j->vds_mutex);
 			snprintf(msg, len,
 				 "%s: %lu KiB of cached writes cannot be written to the members: the journal stays attached",

@@ -987,19 +987,24 @@ static int vraid_vd_write_out(struct vraid_vd *vd, bool discard,
 	const char *dn = vd->disk->disk_name;
 	unsigned long left;
 
-	if (!vd->cache ||
-	    (!vraid_cache_write_out(vd) && !vraid_members_flush(vd)))
+	if (!vd->cache)
 		return 0;
+	/*
+	 * A member that cannot flush now will not later either: keeping the
+	 * VD would save nothing (the metadata write fails it, on redundant
+	 * levels); only data the cache still holds is worth refusing for.
+	 */
+	if (!vraid_cache_write_out(vd)) {
+		vraid_members_flush(vd);
+		return 0;
+	}
 	left = vraid_cache_dirty_pages(vd);
+	if (!left)
+		return 0;
 	if (!discard) {
-		if (left)
-			snprintf(msg, msglen,
-				 "%s: %lu KiB of cached writes cannot be written to the members: the VD keeps them",
-				 dn, left << (PAGE_SHIFT - 10));
-		else
-			snprintf(msg, msglen,
-				 "%s: a member's cache flush failed: what it holds may not be on its media",
-				 dn);
+		snprintf(msg, msglen,
+			 "%s: %lu KiB of cached writes cannot be written to the members: the VD keeps them",
+			 dn, left << (PAGE_SHIFT - 10));
 		return -EIO;
 	}
 	pr_warn("%s: discarding %lu KiB of cached writes the members did not take\n",
@@ -1112,7 +1117,9 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 		/* writes that saw awb are in the cache after this */
 		if (old_write == VRAID_WRITE_BACK_ALWAYS)
 			synchronize_rcu();
-		if (vraid_cache_write_out(vd) || vraid_members_flush(vd)) {
+		/* (a member that cannot flush: see vraid_vd_write_out()) */
+		if (vraid_cache_write_out(vd) &&
+		    vraid_cache_dirty_pages(vd)) {
 			WRITE_ONCE(vd->write_policy, old_write);
 			snprintf(msg, len,
 				 "%s: %lu KiB of cached writes cannot be written to the members: the write policy stays as it is",
