@@ -1066,7 +1066,7 @@ static void model_index(struct fz_verdict *v, uint32_t index)
 static void model_delete(struct fz_verdict *v, const struct vraid_delete *d,
 			 bool state)
 {
-	if (d->del_flags & ~VRAID_DELETE_STOP)
+	if (d->del_flags & ~(VRAID_DELETE_STOP | VRAID_DELETE_DISCARD))
 		viol(v, CL_FLAGS);
 	if (!all_zero(d->reserved2, sizeof(d->reserved2)))
 		viol(v, CL_RESERVED);
