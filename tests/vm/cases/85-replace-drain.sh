@@ -82,10 +82,11 @@ role_line() {
 	vd_attr "$1" members | awk -v r="$2" '$1 == r'
 }
 
-# replace_during_hold LEVEL DEVS...: the first scenario (see the top)
-replace_during_hold() {
-	local lvl=$1 vd i=0 d wraps="" rpid rc sum size msz t0 t1 devs nwname base
-	shift
+# wrap_members DEVS...: each DEV under two dm layers (x_wN, wN), zeroed,
+# the list in $wraps; NEW_DEV under nw
+wrap_members() {
+	local d i=0
+	wraps=""
 	for d in "$@"; do
 		wrap "x_w$i" "$d"
 		wrap "w$i" "/dev/mapper/x_w$i"
@@ -94,6 +95,13 @@ replace_during_hold() {
 	done
 	zero_members 0 $wraps
 	wrap nw "$NEW_DEV"
+}
+
+# replace_during_hold LEVEL DEVS...: the first scenario (see the top)
+replace_during_hold() {
+	local lvl=$1 vd i=0 d wraps="" rpid rc sum size msz t0 t1 devs nwname base
+	shift
+	wrap_members "$@"
 	vd=$(vd_create --level "$lvl" --strip ${STRIP}K --init fast $wraps)
 	nwname=dm-$(dmsetup info -c --noheadings -o minor nw | tr -d ' ')
 	base=$(kmsg | wc -l)
@@ -155,14 +163,7 @@ replace_during_hold() {
 # refused_while_held DEVS...: the RAID5 EBUSY and hot spare scenario
 refused_while_held() {
 	local vd i=0 d wraps="" sp
-	for d in "$@"; do
-		wrap "x_w$i" "$d"
-		wrap "w$i" "/dev/mapper/x_w$i"
-		wraps="$wraps /dev/mapper/w$i"
-		i=$((i + 1))
-	done
-	zero_members 0 $wraps
-	wrap nw "$NEW_DEV"
+	wrap_members "$@"
 	vd=$(vd_create --level 5 --strip ${STRIP}K --init fast $wraps)
 	held_io "$vd" w2
 	vraidctl fail "$vd" /dev/mapper/w2 || fail "vraidctl fail w2"
