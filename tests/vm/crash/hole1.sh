@@ -27,8 +27,10 @@
 # write and the new D_w go to REF, a disk outside the VD, for the second
 # boot (hole2.sh).  UNBIND=1: the destage is the drain of write-policy=wt
 # (the unbind from the journal), and dm-delay holds the parity write on X
-# (so the drain) while the power goes; a write meanwhile must wait for
-# the unbind.
+# (so the drain) while the power goes.  A rewrite of D_w meanwhile is
+# logged (a bound VD logs until its unbind begins, after the write-out)
+# and completes: the replay must end with it, not with the older D_w
+# whose destage was held.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
 set -e
@@ -104,7 +106,7 @@ d0=$(vd_attr "$vd" cache_destaged)
 r0=$(vd_attr "$vd" journal_refs)
 dd if=/tmp/dw.new of="$vd" bs=4k seek=$DW oflag=direct 2>/dev/null || fail "write of D_w"
 if [ -n "${UNBIND:-}" ]; then
-	echo "D_w written; write-policy=wt (the unbind's drain destages it)"
+	echo "D_w written; write-policy=wt (its write-out destages it)"
 	vraidctl set "$vd" write-policy=wt >/tmp/set.out 2>&1 &
 	setpid=$!
 	# the destage wrote D_w; its parity write is held
@@ -128,19 +130,27 @@ if [ -n "${UNBIND:-}" ]; then
 	# the unbind holds the controller: a vraidctl command waits, and
 	# says for what
 	timeout -s INT 3 vraidctl list >/tmp/list.out 2>&1 &&
-		fail "vraidctl list answered during the unbind"
+		fail "vraidctl list answered during the policy change"
 	grep -q "waiting: the controller is busy with a policy change" /tmp/list.out ||
 		fail "vraidctl list did not say what it waited for: $(cat /tmp/list.out)"
-	# a write now must wait for the unbind: the journal's D_w, which a
-	# replay writes, would overwrite it
+	# a rewrite of D_w now goes into the cache and the journal, after
+	# the older D_w's records: it is acknowledged without waiting for
+	# the write-out, and the replay must apply it last
 	dd if=/dev/urandom of=/tmp/dw.late bs=4k count=1 2>/dev/null
 	dd if=/tmp/dw.late of="$vd" bs=4k seek=$DW oflag=direct 2>/dev/null &
 	ddpid=$!
-	sleep 2
+	i=0
+	while kill -0 $ddpid 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 200 ] ||
+			fail "a rewrite of D_w during the write-out of write-policy=wt did not complete in 20 s"
+		sleep 0.1
+	done
+	wait $ddpid || fail "the rewrite of D_w during the write-out failed"
 	kill -0 $setpid 2>/dev/null ||
 		fail "write-policy=wt ended before the power cut ($(cat /tmp/set.out)): the parity write on X was not held"
-	kill -0 $ddpid 2>/dev/null ||
-		fail "a write during the unbind completed: a replay would write the journal's older D_w over it"
+	# what D_w must read after the replay
+	cp /tmp/dw.late /tmp/dw.new
 else
 	[ "$(journal_state)" = healthy ] || fail "journal state $(journal_state)"
 	expect_write "$vd" write_back
