@@ -71,11 +71,81 @@ static bool vraid_io_hold(struct vraid_vd *vd, struct bio *bio)
  */
 unsigned long vraid_io_start(struct vraid_vd *vd, struct bio *bio, u32 flags)
 {
+	/* disk cache policy "disabled": see vraid_io_dcache_off() */
+	if (bio_op(bio) == REQ_OP_WRITE &&
+	    READ_ONCE(vd->disk_cache_policy) == VRAID_DCACHE_DISABLED)
+		bio->bi_opf |= REQ_FUA;
 	if (op_is_write(bio_op(bio)))
 		vraid_cache_write_start(vd, bio);
 	if (flags & VRAID_SUB_NOACCT)
 		return 0;
 	return vraid_acct_start(bio);
+}
+
+/*
+ * Disk cache policy "disabled" (vraid_vd_set_policy()): from the change
+ * on, vraid_io_start() marks every write FUA, the members are flushed
+ * once, and then the VD says it has no volatile cache, so the block
+ * layer drops the flushes users send.  A write that started before the
+ * change and completes after it may sit in a member's volatile cache
+ * that the change's flush did not cover (the member completed it after
+ * that flush began): it is answered only after another flush of the
+ * members.  Write-zeroes carry no FUA (vraid_member_fua() is for
+ * REQ_OP_WRITE), so they always wait for one while the policy holds.
+ * Returns true if @bio waits, with its reference on vd->active.
+ *
+ * The policy is read after the member completed the write (the read
+ * barrier pairs with the full one in vraid_vd_set_policy() between the
+ * store of the policy and its flush): a write answered here without a
+ * flush completed before that flush was sent, which covers it.
+ */
+static bool vraid_io_dcache_off(struct vraid_vd *vd, struct bio *bio)
+{
+	unsigned long flags;
+
+	smp_rmb();	/* completion before policy: see above */
+	if (likely(READ_ONCE(vd->disk_cache_policy) !=
+		   VRAID_DCACHE_DISABLED) ||
+	    (bio->bi_opf & REQ_FUA) || bio->bi_status || !bio_sectors(bio) ||
+	    (bio_op(bio) != REQ_OP_WRITE &&
+	     bio_op(bio) != REQ_OP_WRITE_ZEROES))
+		return false;
+	spin_lock_irqsave(&vd->dcache_off_lock, flags);
+	bio_list_add(&vd->dcache_off, bio);
+	spin_unlock_irqrestore(&vd->dcache_off_lock, flags);
+	queue_work(vraid_flush_wq, &vd->dcache_off_work);
+	return true;
+}
+
+/*
+ * The writes vraid_io_dcache_off() keeps: flush the members, then answer
+ * them (an error if a flush failed: they may not be on the media).  On
+ * vraid_flush_wq, which has a rescuer; blkdev_issue_flush() allocates
+ * nothing.
+ */
+static void vraid_io_dcache_off_work(struct work_struct *work)
+{
+	struct vraid_vd *vd = container_of(work, struct vraid_vd,
+					   dcache_off_work);
+	struct bio_list bios;
+	struct bio *bio;
+	int ret;
+
+	spin_lock_irq(&vd->dcache_off_lock);
+	bios = vd->dcache_off;
+	bio_list_init(&vd->dcache_off);
+	spin_unlock_irq(&vd->dcache_off_lock);
+	if (bio_list_empty(&bios))
+		return;
+	ret = vraid_members_flush(vd);
+	while ((bio = bio_list_pop(&bios))) {
+		if (ret)
+			bio->bi_status = BLK_STS_IOERR;
+		if (vraid_io_hold(vd, bio))
+			continue;
+		bio_endio(bio);
+		percpu_ref_put(&vd->active);
+	}
 }
 
 /* Complete a VD bio that went through vraid_io_start(). */
@@ -87,7 +157,8 @@ void vraid_io_done(struct vraid_vd *vd, struct bio *bio, unsigned long start)
 		vraid_bitmap_end(vd, bio);
 	if (start)
 		bio_end_io_acct(bio, start);
-	if (op_is_write(bio_op(bio)) && vraid_io_hold(vd, bio))
+	if (op_is_write(bio_op(bio)) &&
+	    (vraid_io_dcache_off(vd, bio) || vraid_io_hold(vd, bio)))
 		return;
 	bio_endio(bio);
 	percpu_ref_put(&vd->active);
@@ -153,8 +224,9 @@ static void vraid_map_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
 	clone->bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS + map.sector;
 	clone->bi_private = bio;
 	clone->bi_end_io = vraid_clone_endio;
+	/* (the clone was made before vraid_io_start() marked the bio) */
 	if (bio_op(bio) == REQ_OP_WRITE)
-		clone->bi_opf |= vraid_member_fua(vd);
+		clone->bi_opf |= (bio->bi_opf & REQ_FUA) | vraid_member_fua(vd);
 	if (op_is_write(bio_op(bio)))
 		this_cpu_inc(vd->stats->member_writes[map.member]);
 	else
@@ -498,6 +570,9 @@ int vraid_io_init(struct vraid_vd *vd)
 					sizeof(struct vraid_flush));
 	if (ret)
 		goto out_split;
+	spin_lock_init(&vd->dcache_off_lock);
+	bio_list_init(&vd->dcache_off);
+	INIT_WORK(&vd->dcache_off_work, vraid_io_dcache_off_work);
 	init_completion(&vd->active_done);
 	ret = percpu_ref_init(&vd->active, vraid_active_release, 0,
 			      GFP_KERNEL);
@@ -547,6 +622,8 @@ void vraid_io_exit(struct vraid_vd *vd)
 {
 	percpu_ref_kill(&vd->active);
 	wait_for_completion(&vd->active_done);
+	/* its last bio may have released vd->active before it returned */
+	flush_work(&vd->dcache_off_work);
 	percpu_ref_exit(&vd->active);
 	vraid_cache_exit(vd);
 	vraid_bitmap_exit(vd);

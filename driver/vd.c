@@ -1128,28 +1128,43 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 			return -EIO;
 		}
 	}
+	if (p->set_mask & VRAID_SET_DISK_CACHE &&
+	    p->disk_cache_policy != vd->disk_cache_policy) {
+		u32 old_dcache = vd->disk_cache_policy;
+
+		/*
+		 * New member writes carry FUA from here on; then what the
+		 * members' caches hold goes to media; only then does the VD
+		 * stop asking for flushes.  Writes in flight across the
+		 * change wait for a flush of their own (vraid_io_dcache_off(),
+		 * whose read barrier pairs with this full one).  If the
+		 * members cannot flush, what they hold may not be on their
+		 * media: the policies stay as they were (the write policy
+		 * too: the cache is out, going back is safe).
+		 */
+		WRITE_ONCE(vd->disk_cache_policy, p->disk_cache_policy);
+		smp_mb();	/* policy before flush: vraid_io_dcache_off() */
+		if (p->disk_cache_policy == VRAID_DCACHE_DISABLED &&
+		    vraid_members_flush(vd)) {
+			WRITE_ONCE(vd->disk_cache_policy, old_dcache);
+			if (wchange)
+				WRITE_ONCE(vd->write_policy, old_write);
+			snprintf(msg, len,
+				 "%s: a member's cache flush failed: the disk cache policy stays %s%s",
+				 dn, vraid_dcache_names[old_dcache],
+				 wchange ? ", the write policy as it was" : "");
+			return -EIO;
+		}
+		vraid_set_write_cache(vd);
+		pr_info("%s: disk cache policy %s\n", dn,
+			vraid_dcache_names[p->disk_cache_policy]);
+	}
 	if (p->set_mask & VRAID_SET_ACCESS &&
 	    p->access_policy != vd->access_policy) {
 		WRITE_ONCE(vd->access_policy, p->access_policy);
 		set_disk_ro(vd->disk, p->access_policy != VRAID_ACCESS_RW);
 		pr_info("%s: access policy %s\n", dn,
 			vraid_access_names[p->access_policy]);
-	}
-	if (p->set_mask & VRAID_SET_DISK_CACHE &&
-	    p->disk_cache_policy != vd->disk_cache_policy) {
-		bool off = p->disk_cache_policy == VRAID_DCACHE_DISABLED;
-
-		/*
-		 * New member writes carry FUA from here on; then what the
-		 * members' caches hold goes to media; only then does the VD
-		 * stop asking for flushes.
-		 */
-		WRITE_ONCE(vd->disk_cache_policy, p->disk_cache_policy);
-		if (off)
-			vraid_members_flush(vd);
-		vraid_set_write_cache(vd);
-		pr_info("%s: disk cache policy %s\n", dn,
-			vraid_dcache_names[p->disk_cache_policy]);
 	}
 	/*
 	 * Reads stop looking the cache up (direct), or stop reading ahead,

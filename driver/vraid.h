@@ -7,6 +7,10 @@
  *    list and info, and protects vraid_idr.  Never taken on the I/O path.
  *  - vraid_vd.lock protects open_count and deleting (open/release against
  *    delete).  Never taken on the I/O path.
+ *  - vraid_vd.dcache_off_lock (spinlock, irq-safe) protects
+ *    vraid_vd.dcache_off: writes that started before disk cache policy
+ *    "disabled" and completed after it, waiting for a flush of the
+ *    members (io.c).  Only taken while that policy is in force.
  *  - vraid_vd.state_lock (spinlock, irq-safe) serialises changes of member
  *    states and of the VD state: taken on error paths and by the control
  *    plane, never on the normal I/O path, which reads states with
@@ -160,6 +164,9 @@ struct vraid_vd {
 	u32 md_seq;			/* failures the metadata records */
 	spinlock_t held_lock;
 	struct bio_list held;		/* writes waiting for the metadata */
+	spinlock_t dcache_off_lock;
+	struct bio_list dcache_off;	/* writes waiting for a member flush */
+	struct work_struct dcache_off_work;
 	u64 generation;			/* metadata generation */
 	u64 created;			/* seconds since the epoch */
 	bool clean;			/* stopped cleanly (metadata flag) */
