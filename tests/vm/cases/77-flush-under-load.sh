@@ -196,7 +196,16 @@ pid=""
 echo "most dirty $dmax bytes (cap $h1), most of the ring in use $max of $ring bytes, tail $t0 -> $(journal_num tail_seq)"
 # writers at the limit each add their 4 KiB after they see room
 [ "$dmax" -le $((h1 + 1048576)) ] || fail "dirty data reached $dmax bytes, over the cap of $h1"
-[ "$(journal_num tail_seq)" != "$t0" ] || fail "the tail did not move in 30 s of writes"
+# The ring's use above says whether checkpoints kept up; that one ended
+# within the load is a matter of the host's speed (a loaded two-core
+# host ran all 30 s without one, on old and new modules alike): the tail
+# must move, within 30 s of the load's end at the latest
+i=0
+while [ "$(journal_num tail_seq)" = "$t0" ]; do
+	i=$((i + 1))
+	[ $i -lt 150 ] || fail "the tail did not move in 30 s of writes and 30 s after them"
+	sleep 0.2
+done
 [ "$max" -lt $((ring / 10 * 9)) ] ||
 	fail "90 % of the ring was in use ($max of $ring bytes): writers were about to stop for room"
 verify_data "$vd" "RAID10 after the capped load" 4
