@@ -2031,11 +2031,15 @@ skip:
 	return 0;
 }
 
-/* An INVALIDATE of a replay: sectors @start to @last, of record @seq. */
+/*
+ * An INVALIDATE of a replay: sectors @start to @last, entry @index of
+ * record @seq.
+ */
 struct vraid_jinval {
 	struct rb_node rb;
 	u64 seq, start, last;
 	u64 subtree_last;		/* the interval tree's */
+	u32 index;
 };
 
 #define VRAID_JINVAL_START(v)	((v)->start)
@@ -2045,11 +2049,11 @@ INTERVAL_TREE_DEFINE(struct vraid_jinval, rb, u64, subtree_last,
 		     vraid_jinval_tree)
 
 /*
- * The INVALIDATEs of a replay, in log order (seq ascending): a growing
- * array (pass 0), then (pass 2, vraid_jinval_tree()) also an interval
- * tree of those later than the record being replayed.  @later: the first
- * one past that record, which only moves on, as pass 2 goes in log order
- * too; those it passes leave the tree.
+ * The INVALIDATEs of a replay, in log order (seq, then index in the
+ * record): a growing array (pass 0), then (pass 2, vraid_jinval_tree())
+ * also an interval tree of those later than the entry being replayed.
+ * @later: the first one past that entry, which only moves on, as pass 2
+ * goes in log order too; those it passes leave the tree.
  */
 struct vraid_jinvals {
 	struct vraid_jinval *v;
@@ -2075,6 +2079,7 @@ static int vraid_jinval_add(struct vraid_jinvals *iv, u64 seq,
 		iv->max = max;
 	}
 	iv->v[iv->n].seq = seq;
+	iv->v[iv->n].index = e->index;
 	iv->v[iv->n].start = e->sector;
 	iv->v[iv->n].last = e->sector + e->sectors - 1;
 	iv->n++;
@@ -2092,10 +2097,14 @@ static void vraid_jinval_tree(struct vraid_jinvals *iv)
 
 /*
  * @mask: the sectors of DATA entry @e (of record @seq) no later INVALIDATE
- * voids.  Records come in log order: the INVALIDATEs of records up to
- * @seq leave the tree for good, and a lookup finds only later ones that
- * overlap the entry, O(log n) each; only those walk their sectors.
- * Returns the entry's blocks with a sector voided.
+ * voids.  Entries come in log order: the INVALIDATEs before @e leave the
+ * tree for good, and a lookup finds only later ones that overlap the
+ * entry, O(log n) each; only those walk their sectors.  Later means
+ * later in log order, that is by (seq, index): one record may log a
+ * cached write and, after it, the INVALIDATE of a write sent around the
+ * cache once that cached data was destaged (both waited on the open list
+ * for the same record), and that INVALIDATE voids it as one of a later
+ * record would.  Returns the entry's blocks with a sector voided.
  */
 static u32 vraid_jreplay_mask(struct vraid_jinvals *iv, u64 seq,
 			      const struct vraid_jentry *e, u8 *mask)
@@ -2105,7 +2114,10 @@ static u32 vraid_jreplay_mask(struct vraid_jinvals *iv, u64 seq,
 	u32 i, voided = 0;
 
 	memset(mask, 0xff, e->pages);
-	while (iv->later < iv->n && iv->v[iv->later].seq <= seq)
+	while (iv->later < iv->n &&
+	       (iv->v[iv->later].seq < seq ||
+		(iv->v[iv->later].seq == seq &&
+		 iv->v[iv->later].index < e->index)))
 		vraid_jinval_tree_remove(&iv->v[iv->later++], &iv->root);
 	for (v = vraid_jinval_tree_iter_first(&iv->root, start, end - 1); v;
 	     v = vraid_jinval_tree_iter_next(v, start, end - 1)) {
