@@ -49,6 +49,7 @@ static void vraid_ctl_unlock(void)
 struct workqueue_struct *vraid_wq;
 struct workqueue_struct *vraid_wait_wq;
 struct workqueue_struct *vraid_flush_wq;
+struct workqueue_struct *vraid_dcache_wq;
 
 /* A hot spare: held open until it is taken or removed. */
 struct vraid_spare_dev {
@@ -913,6 +914,9 @@ static int __init vraid_init(void)
 	vraid_flush_wq = alloc_workqueue("vraid_flush", WQ_MEM_RECLAIM, 0);
 	if (!vraid_flush_wq)
 		goto out_wq;
+	vraid_dcache_wq = alloc_workqueue("vraid_dcache", WQ_MEM_RECLAIM, 0);
+	if (!vraid_dcache_wq)
+		goto out_wq;
 	/* Jobs run long: unbound, apart from the I/O path's queue. */
 	vraid_job_wq = alloc_workqueue("vraid_job", WQ_UNBOUND | WQ_MEM_RECLAIM,
 				       0);
@@ -934,6 +938,8 @@ out_blkdev:
 out_wq:
 	if (vraid_job_wq)
 		destroy_workqueue(vraid_job_wq);
+	if (vraid_dcache_wq)
+		destroy_workqueue(vraid_dcache_wq);
 	if (vraid_flush_wq)
 		destroy_workqueue(vraid_flush_wq);
 	if (vraid_wait_wq)
@@ -963,6 +969,7 @@ static void __exit vraid_exit(void)
 	idr_destroy(&vraid_idr);
 	unregister_blkdev(vraid_major, VRAID_DISK_PREFIX);
 	destroy_workqueue(vraid_job_wq);
+	destroy_workqueue(vraid_dcache_wq);
 	destroy_workqueue(vraid_flush_wq);
 	destroy_workqueue(vraid_wait_wq);
 	destroy_workqueue(vraid_wq);

@@ -106,22 +106,31 @@ static bool vraid_io_dcache_off(struct vraid_vd *vd, struct bio *bio)
 	smp_rmb();	/* completion before policy: see above */
 	if (likely(READ_ONCE(vd->disk_cache_policy) !=
 		   VRAID_DCACHE_DISABLED) ||
-	    (bio->bi_opf & REQ_FUA) || bio->bi_status || !bio_sectors(bio) ||
-	    (bio_op(bio) != REQ_OP_WRITE &&
-	     bio_op(bio) != REQ_OP_WRITE_ZEROES))
+	    bio->bi_status || !bio_sectors(bio))
 		return false;
+	if (bio_op(bio) == REQ_OP_WRITE) {
+		if (bio->bi_opf & REQ_FUA)
+			return false;
+	} else if (bio_op(bio) != REQ_OP_WRITE_ZEROES) {
+		return false;
+	}
+	/*
+	 * Queued under the lock: a run of the work that takes this bio and
+	 * drops the VD's last reference then cannot end before this queues
+	 * it (vraid_io_exit() flushes the work after that reference).
+	 */
 	spin_lock_irqsave(&vd->dcache_off_lock, flags);
 	bio_list_add(&vd->dcache_off, bio);
+	queue_work(vraid_dcache_wq, &vd->dcache_off_work);
 	spin_unlock_irqrestore(&vd->dcache_off_lock, flags);
-	queue_work(vraid_flush_wq, &vd->dcache_off_work);
 	return true;
 }
 
 /*
- * The writes vraid_io_dcache_off() keeps: flush the members, then answer
- * them (an error if a flush failed: they may not be on the media).  On
- * vraid_flush_wq, which has a rescuer; blkdev_issue_flush() allocates
- * nothing.
+ * The writes vraid_io_dcache_off() keeps: flush the members (failing one
+ * that cannot, on a redundant VD: vraid_members_flush_fail()), then
+ * answer them, an error only if their data may be lost.  On
+ * vraid_dcache_wq (vraid.h); blkdev_issue_flush() allocates nothing.
  */
 static void vraid_io_dcache_off_work(struct work_struct *work)
 {
@@ -137,7 +146,7 @@ static void vraid_io_dcache_off_work(struct work_struct *work)
 	spin_unlock_irq(&vd->dcache_off_lock);
 	if (bio_list_empty(&bios))
 		return;
-	ret = vraid_members_flush(vd);
+	ret = vraid_members_flush_fail(vd);
 	while ((bio = bio_list_pop(&bios))) {
 		if (ret)
 			bio->bi_status = BLK_STS_IOERR;
@@ -198,6 +207,7 @@ static void vraid_map_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
 	struct vraid_io *io;
 	struct bio *clone;
 	sector_t sector = bio->bi_iter.bi_sector;
+	unsigned long start;
 	u32 gen = 0;
 
 	if (unlikely(sector + bio_sectors(bio) > vd->geom.size_sectors)) {
@@ -214,19 +224,19 @@ static void vraid_map_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
 	percpu_ref_get(&vd->active);
 	/* any state: a failed member of these levels takes the VD offline */
 	vraid_member_get(vd, map.member, VRAID_MGET_ANY, &gen);
+	start = vraid_io_start(vd, bio, flags);
 	clone = bio_alloc_clone(vd->members[map.member].h.bdev, bio, GFP_NOIO,
 				&vd->clone_set);
 	io = container_of(clone, struct vraid_io, clone);
 	io->vd = vd;
 	io->member = map.member;
 	io->gen = gen;
-	io->start = vraid_io_start(vd, bio, flags);
+	io->start = start;
 	clone->bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS + map.sector;
 	clone->bi_private = bio;
 	clone->bi_end_io = vraid_clone_endio;
-	/* (the clone was made before vraid_io_start() marked the bio) */
 	if (bio_op(bio) == REQ_OP_WRITE)
-		clone->bi_opf |= (bio->bi_opf & REQ_FUA) | vraid_member_fua(vd);
+		clone->bi_opf |= vraid_member_fua(vd);
 	if (op_is_write(bio_op(bio)))
 		this_cpu_inc(vd->stats->member_writes[map.member]);
 	else
@@ -461,6 +471,18 @@ void vraid_submit_bio(struct bio *bio)
 		bio_io_error(bio);
 		return;
 	}
+	/*
+	 * Disk cache policy "disabled": the VD says it has no cache, so this
+	 * write came without the flushes its user would send otherwise; it
+	 * keeps FUA however long it waits (vraid_dcache_enable() in vd.c).
+	 * Not with awb: that VD says it has a cache, and FUA would send the
+	 * write around it.
+	 */
+	if (bio_op(bio) == REQ_OP_WRITE &&
+	    unlikely(READ_ONCE(vd->disk_cache_policy) ==
+		     VRAID_DCACHE_DISABLED) &&
+	    READ_ONCE(vd->write_policy) != VRAID_WRITE_BACK_ALWAYS)
+		bio->bi_opf |= REQ_FUA;
 	/* Flush first, whole: one member flush per VD flush, not per split. */
 	if (unlikely(bio->bi_opf & REQ_PREFLUSH)) {
 		vraid_start_flush(vd, bio);

@@ -1340,6 +1340,14 @@ static void vraid_jbypass_work(struct work_struct *work)
 
 	/* A failed write changed what it changed: void older versions. */
 	user->bi_status = p->clone.bi_status;
+	/*
+	 * A write-zeroes carries no FUA (defined for REQ_OP_WRITE only): its
+	 * zeroes reach the media through a flush before the INVALIDATE
+	 * voids the older versions the journal holds.
+	 */
+	if (bio_op(user) == REQ_OP_WRITE_ZEROES && !user->bi_status &&
+	    vraid_members_flush_fail(p->vd))
+		user->bi_status = BLK_STS_IOERR;
 	w = vraid_jw_alloc(j, p->vd, user, VRAID_JE_INVALIDATE);
 	w->sector = user->bi_iter.bi_sector;
 	w->sectors = bio_sectors(user);
@@ -1432,8 +1440,9 @@ static bool vraid_jbypass_may(struct vraid_journal *j, struct vraid_vd *vd,
 
 /*
  * A write of a journalled VD that the cache does not take: it goes to the
- * members with FUA (a clone), then an INVALIDATE is logged before @user
- * completes.  Returns the clone to send on (the caller's conflict rules
+ * members with FUA (a clone; a write-zeroes is followed by a flush
+ * instead, vraid_jbypass_work()), then an INVALIDATE is logged before
+ * @user completes.  Returns the clone to send on (the caller's conflict rules
  * apply to it).  Holds a vraid_journal_get().  On a parity VD it may wait
  * for a checkpoint (vraid_jbypass_may()).
  */
@@ -1458,7 +1467,7 @@ struct bio *vraid_journal_bypass(struct vraid_vd *vd, struct bio *user)
 	p->vd = vd;
 	p->user = user;
 	p->pages = pages;
-	if (bio_op(user) == REQ_OP_WRITE || bio_op(user) == REQ_OP_WRITE_ZEROES)
+	if (bio_op(user) == REQ_OP_WRITE)
 		clone->bi_opf |= REQ_FUA;
 	clone->bi_end_io = vraid_jbypass_endio;
 	return clone;

@@ -152,7 +152,8 @@ static int vraid_open_members(struct vraid_vd *vd, struct vraid_create *c,
  * policy "disabled": every member write is FUA, so the VD has no
  * volatile cache to flush.
  */
-static void vraid_write_cache(struct vraid_vd *vd, bool *wc, bool *fua)
+static void vraid_write_cache_for(struct vraid_vd *vd, u32 dcache, bool *wc,
+				  bool *fua)
 {
 	u32 i;
 
@@ -166,12 +167,17 @@ static void vraid_write_cache(struct vraid_vd *vd, bool *wc, bool *fua)
 		*wc |= bdev_write_cache(bdev);
 		*fua |= bdev_fua(bdev);
 	}
-	if (READ_ONCE(vd->disk_cache_policy) == VRAID_DCACHE_DISABLED)
+	if (dcache == VRAID_DCACHE_DISABLED)
 		*wc = *fua = false;
 	/* always write-back: the controller cache itself is volatile */
 	if (READ_ONCE(vd->write_policy) == VRAID_WRITE_BACK_ALWAYS)
 		*wc = true;
 	*fua |= *wc;
+}
+
+static void vraid_write_cache(struct vraid_vd *vd, bool *wc, bool *fua)
+{
+	vraid_write_cache_for(vd, READ_ONCE(vd->disk_cache_policy), wc, fua);
 }
 
 /*
@@ -197,6 +203,40 @@ int vraid_members_flush(struct vraid_vd *vd)
 }
 
 /*
+ * Flush every writable member's cache (process context) for writes that
+ * are answered once it is done.  A member whose flush fails may not have
+ * on its media what it completed: on a redundant VD it is failed (the
+ * others hold that data; the writes then wait for the failure to be
+ * recorded, vraid_io_hold()).  Returns -EIO if the data may be lost: a
+ * member of a VD without redundancy could not flush, or the VD is
+ * offline after the failures.
+ */
+int vraid_members_flush_fail(struct vraid_vd *vd)
+{
+	bool redundant = vraid_level_redundant(vd->geom.level);
+	int ret = 0;
+	u32 i, gen;
+
+	for (i = 0; i < vd->geom.nr_members; i++) {
+		if (!vraid_member_get(vd, i, VRAID_MGET_WRITABLE, &gen))
+			continue;
+		if (blkdev_issue_flush(vd->members[i].h.bdev)) {
+			this_cpu_inc(vd->stats->member_errors[i]);
+			pr_warn("%s: member %u (%s): flush failed\n",
+				vd->disk->disk_name, i, vd->members[i].name);
+			if (redundant)
+				vraid_member_fail_io(vd, i, gen, "flush error");
+			else
+				ret = -EIO;
+		}
+		vraid_member_put(vd, i);
+	}
+	if (READ_ONCE(vd->state) == VRAID_VD_OFFLINE)
+		ret = -EIO;
+	return ret;
+}
+
+/*
  * The write cache the VD advertises, after a policy or member change;
  * @awb: as if the write policy were always write-back already.
  */
@@ -217,6 +257,31 @@ static void vraid_set_write_cache_awb(struct vraid_vd *vd, bool awb)
 static void vraid_set_write_cache(struct vraid_vd *vd)
 {
 	vraid_set_write_cache_awb(vd, false);
+}
+
+/*
+ * Disk cache policy "disabled" -> @dcache: the VD says it has the
+ * members' cache before its writes stop carrying FUA, so that users send
+ * flushes for what goes into that cache.  A write that entered while it
+ * said it had none (the block layer dropped its flush flags then) was
+ * marked FUA at the front door (vraid_submit_bio()); the freeze waits
+ * for those in ->submit_bio now.  Returns an error if the VD cannot say
+ * it has a cache: the policy stays "disabled" then.
+ */
+static int vraid_dcache_enable(struct vraid_vd *vd, u32 dcache)
+{
+	struct request_queue *q = vd->disk->queue;
+	bool wc, fua;
+	int ret;
+
+	vraid_write_cache_for(vd, dcache, &wc, &fua);
+	ret = vraid_set_cache_features(vd->disk, wc, fua);
+	if (ret)
+		return ret;
+	blk_mq_freeze_queue(q);
+	blk_mq_unfreeze_queue(q);
+	WRITE_ONCE(vd->disk_cache_policy, dcache);
+	return 0;
 }
 
 /* The limits of a VD's disk, from its members and geometry. */
@@ -1133,17 +1198,31 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 		u32 old_dcache = vd->disk_cache_policy;
 
 		/*
-		 * New member writes carry FUA from here on; then what the
-		 * members' caches hold goes to media; only then does the VD
-		 * stop asking for flushes.  Writes in flight across the
-		 * change wait for a flush of their own (vraid_io_dcache_off(),
-		 * whose read barrier pairs with this full one).  If the
-		 * members cannot flush, what they hold may not be on their
-		 * media: the policies stay as they were (the write policy
-		 * too: the cache is out, going back is safe).
+		 * To "disabled": new member writes carry FUA from here on;
+		 * then what the members' caches hold goes to media; only
+		 * then does the VD stop asking for flushes.  Writes in
+		 * flight across the change wait for a flush of their own
+		 * (vraid_io_dcache_off(), whose read barrier pairs with this
+		 * full one).  If the members cannot flush, what they hold
+		 * may not be on their media: the policies stay as they were
+		 * (the write policy too: the cache is out, going back is
+		 * safe).  Away from "disabled": vraid_dcache_enable().
 		 */
-		WRITE_ONCE(vd->disk_cache_policy, p->disk_cache_policy);
-		smp_mb();	/* policy before flush: vraid_io_dcache_off() */
+		if (old_dcache == VRAID_DCACHE_DISABLED) {
+			ret = vraid_dcache_enable(vd, p->disk_cache_policy);
+			if (ret) {
+				if (wchange)
+					WRITE_ONCE(vd->write_policy, old_write);
+				snprintf(msg, len,
+					 "%s: cannot say the VD has a write cache (error %d): the disk cache policy stays off",
+					 dn, ret);
+				return ret;
+			}
+		} else {
+			WRITE_ONCE(vd->disk_cache_policy, p->disk_cache_policy);
+			/* policy before flush: vraid_io_dcache_off() */
+			smp_mb();
+		}
 		if (p->disk_cache_policy == VRAID_DCACHE_DISABLED &&
 		    vraid_members_flush(vd)) {
 			WRITE_ONCE(vd->disk_cache_policy, old_dcache);

@@ -10,7 +10,8 @@
  *  - vraid_vd.dcache_off_lock (spinlock, irq-safe) protects
  *    vraid_vd.dcache_off: writes that started before disk cache policy
  *    "disabled" and completed after it, waiting for a flush of the
- *    members (io.c).  Only taken while that policy is in force.
+ *    members (io.c).  A leaf lock: nothing is taken under it (the work
+ *    drops it before vraid_io_hold() takes held_lock).
  *  - vraid_vd.state_lock (spinlock, irq-safe) serialises changes of member
  *    states and of the VD state: taken on error paths and by the control
  *    plane, never on the normal I/O path, which reads states with
@@ -246,10 +247,16 @@ struct vraid_vd {
  * vraid_flush_wq: the end of a VD flush, which resubmits the flush's data
  * part; that may wait for work on vraid_wq and on vraid_wait_wq (a parked
  * write's bitmap write), so it has a rescuer of its own.
+ *
+ * vraid_dcache_wq: the member flush that writes in flight across a change
+ * of the disk cache policy to "disabled" wait for (io.c); destage writes
+ * may be among them, and work on the other queues (a flush's data part)
+ * may wait for destages, so it has a rescuer of its own too.
  */
 extern struct workqueue_struct *vraid_wq;
 extern struct workqueue_struct *vraid_wait_wq;
 extern struct workqueue_struct *vraid_flush_wq;
+extern struct workqueue_struct *vraid_dcache_wq;
 int vraid_idr_alloc(struct vraid_vd *vd);
 void vraid_spare_kick(void);
 void vraid_bind_all(void);
@@ -265,6 +272,7 @@ int vraid_vd_delete(struct vraid_vd *vd, bool stop, bool discard,
 void vraid_vd_fill_info(struct vraid_vd *vd, struct vraid_info *info);
 u32 vraid_write_effective(struct vraid_vd *vd, u32 *cache_flags);
 int vraid_members_flush(struct vraid_vd *vd);
+int vraid_members_flush_fail(struct vraid_vd *vd);
 void vraid_note_write_policy(struct vraid_vd *vd);
 int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 			char *msg, size_t len);

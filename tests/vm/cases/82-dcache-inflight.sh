@@ -27,6 +27,9 @@ dm_over dc0 "$m0"
 d0=/sys/dev/block/$(majmin "$m0")
 [ "$(cat "$d0/queue/write_cache")" = "write back" ] ||
 	skip "$m0 has no volatile write cache: nothing to show"
+# (a disk without FUA gets it emulated with flushes, which the counts
+# below would mistake for the fix's)
+[ "$(cat "$d0/queue/fua")" = 1 ] || skip "$m0 has no FUA"
 
 vd=$(vd_create --level 0 --strip 64K --write-policy wt /dev/mapper/dc0 "$m1")
 q=/sys/block/${vd#/dev/}/queue
@@ -54,7 +57,7 @@ vraidctl set "$vd" disk-cache=off >/tmp/set.out 2>&1 ||
 	fail "set disk-cache=off: $(cat /tmp/set.out)"
 f0=$(flushes_of "$d0")
 kill -0 $ddpid 2>/dev/null ||
-	fail "the write completed before set disk-cache=off returned: not in flight across the change (the VM was too slow?)"
+	fail "the write completed before set disk-cache=off returned and its flush count was read: not in flight across the change (the VM was too slow?)"
 [ "$(cat $q/write_cache)" = "write through" ] ||
 	fail "$vd still says it has a volatile cache after disk-cache=off: $(cat $q/write_cache)"
 wait $ddpid || fail "the write in flight failed"
@@ -71,6 +74,17 @@ dd if=/dev/urandom of="$vd" bs=4k seek=1 count=16 oflag=direct 2>/dev/null ||
 	fail "writes after the change"
 [ "$(flushes_of "$d0")" = "$f2" ] ||
 	fail "writes after disk-cache=off made member flushes ($f2 -> $(flushes_of "$d0")): they should be FUA"
+# back to the members' caches: the VD says so again, and a flush of it
+# reaches the members
+vraidctl set "$vd" disk-cache=default >/tmp/set.out 2>&1 ||
+	fail "set disk-cache=default: $(cat /tmp/set.out)"
+[ "$(cat $q/write_cache)" = "write back" ] ||
+	fail "$vd does not say it has a volatile cache after disk-cache=default: $(cat $q/write_cache)"
+f3=$(flushes_of "$d0")
+dd if=/dev/urandom of="$vd" bs=4k seek=1 count=1 oflag=direct conv=fsync 2>/dev/null ||
+	fail "a write and fsync after disk-cache=default"
+[ "$(flushes_of "$d0")" -gt "$f3" ] ||
+	fail "fsync after disk-cache=default sent $m0 no flush"
 vd_delete "$vd"
 dmsetup remove dc0
 echo "disk cache off with a write in flight: ok"
