@@ -62,17 +62,23 @@ tools: tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/cra
 VRAIDCTL_CORE := driver/metadata.c driver/layout.c driver/geom.c driver/validate.c \
 	driver/jformat.c
 
-tools/vraidctl: tools/vraidctl.c uapi/linux/vraid.h $(VRAIDCTL_CORE) driver/metadata.h \
-	driver/jformat.h
-	$(CC) $(USER_CFLAGS) -I$(TOP)/driver -o $@ $< $(VRAIDCTL_CORE)
+# What vraidctl and the C test helpers share: errno names, the ioctl
+# commands, the control device, naming a VD (tools/common/).
+TOOLS_COMMON := tools/common/vraid_common.c
+TOOLS_COMMON_H := tools/common/vraid_common.h uapi/linux/vraid.h
 
-tests/vm/bin/vraid-raw: tools/vraid-raw.c uapi/linux/vraid.h
-	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -o $@ $<
+tools/vraidctl: tools/vraidctl.c $(TOOLS_COMMON) $(TOOLS_COMMON_H) $(VRAIDCTL_CORE) \
+	driver/metadata.h driver/jformat.h
+	$(CC) $(USER_CFLAGS) -I$(TOP)/driver -I$(TOP)/tools/common -o $@ $< \
+		$(TOOLS_COMMON) $(VRAIDCTL_CORE)
 
-tests/vm/bin/ioctlfuzz: tests/vm/ioctlfuzz.c uapi/linux/vraid.h
+tests/vm/bin/vraid-raw: tests/helpers/vraid-raw.c $(TOOLS_COMMON) $(TOOLS_COMMON_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -o $@ $<
+	$(CC) $(USER_CFLAGS) -I$(TOP)/tools/common -o $@ $< $(TOOLS_COMMON)
+
+tests/vm/bin/ioctlfuzz: tests/vm/ioctlfuzz.c $(TOOLS_COMMON) $(TOOLS_COMMON_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -I$(TOP)/tools/common -o $@ $< $(TOOLS_COMMON)
 
 tests/vm/bin/crashio: tests/vm/crashio.c
 	@mkdir -p tests/vm/bin

@@ -246,6 +246,8 @@
 
 #include <linux/vraid.h>
 
+#include "vraid_common.h"
+
 /* The on-disk format, shared with the module (driver/metadata.c). */
 #include "metadata.h"
 /* The controller cache's size bounds (macros only: driver/cachecore.h). */
@@ -258,7 +260,6 @@
 #define VRAIDCTL_VERSION	"0.1.0"
 #define CONTROL_DEFAULT		"/dev/" VRAID_CONTROL_NAME
 #define SECTOR_BYTES		512ULL
-#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
 enum { RC_OK = 0, RC_FAIL = 1, RC_USAGE = 2 };
 
@@ -283,28 +284,13 @@ static void __attribute__((format(printf, 1, 2))) fn(const char *fmt, ...) \
 MSG_FN(errmsg, "vraidctl: ")
 MSG_FN(hintmsg, "vraidctl: hint: ")
 
-static const struct { int e; const char *name; } errnames[] = {
-#define E(x) { x, #x }
-	E(EPERM), E(ENOENT), E(ESRCH), E(EINTR), E(EIO), E(ENXIO), E(E2BIG),
-	E(EBADF), E(EAGAIN), E(ENOMEM), E(EACCES), E(EFAULT), E(ENOTBLK),
-	E(EBUSY), E(EEXIST), E(EXDEV), E(ENODEV), E(ENOTDIR), E(EISDIR),
-	E(EINVAL), E(ENFILE), E(EMFILE), E(ENOTTY), E(EFBIG), E(ENOSPC),
-	E(EROFS), E(ERANGE), E(ENAMETOOLONG), E(ENOSYS), E(ENODATA),
-	E(EPROTO), E(EOVERFLOW), E(EMSGSIZE), E(EOPNOTSUPP), E(ETIMEDOUT),
-	E(EALREADY), E(EINPROGRESS), E(ESTALE), E(EDQUOT), E(ECANCELED),
-#undef E
-	{ 515, "ENOIOCTLCMD" },	/* kernel-internal values: a bug if seen */
-	{ 524, "ENOTSUPP" },
-};
-
 static const char *errname(int e)
 {
 	static char buf[24];
-	size_t i;
+	const char *name = vraid_errname(e);
 
-	for (i = 0; i < ARRAY_SIZE(errnames); i++)
-		if (errnames[i].e == e)
-			return errnames[i].name;
+	if (name)
+		return name;
 	snprintf(buf, sizeof(buf), "errno %d", e);
 	return buf;
 }
@@ -459,17 +445,6 @@ static bool parse_size(const char *s, uint64_t *out)
 		return true;
 	}
 	return false;
-}
-
-/* A plain decimal number up to UINT32_MAX. */
-static bool parse_u32(const char *s, uint32_t *out)
-{
-	uint64_t v;
-
-	if (s[strspn(s, "0123456789")] || !parse_size(s, &v) || v > UINT32_MAX)
-		return false;
-	*out = (uint32_t)v;
-	return true;
 }
 
 /* ---- names of ABI values ------------------------------------------------- */
@@ -743,7 +718,7 @@ static bool parse_level(const char *s, uint32_t *level)
 	}
 	if (!strncasecmp(s, "raid", 4))
 		s += 4;
-	if (!parse_u32(s, level) || (s[0] == '0' && s[1]))
+	if (!vraid_parse_u32(s, level) || (s[0] == '0' && s[1]))
 		return false;	/* not a number, or a leading zero */
 	for (i = 0; i < ARRAY_SIZE(levels); i++)
 		if (levels[i].v == *level && *level != VRAID_LEVEL_JBOD)
@@ -925,10 +900,7 @@ struct ctl {
 
 static void ctl_path(struct ctl *c)
 {
-	const char *env = getenv("VRAIDCTL_CONTROL");
-
-	c->overridden = env && *env;
-	c->path = c->overridden ? env : CONTROL_DEFAULT;
+	c->path = vraid_control_path(&c->overridden);
 }
 
 /* Open the control device; on failure say why and return false. */
@@ -938,9 +910,7 @@ static bool ctl_open(struct ctl *c, bool write)
 
 	ctl_path(c);
 	c->deadline = 0;
-	c->fd = open(c->path, O_RDWR | O_CLOEXEC);
-	if (c->fd < 0 && !write && (errno == EACCES || errno == EROFS))
-		c->fd = open(c->path, O_RDONLY | O_CLOEXEC);
+	c->fd = vraid_control_open(c->path, write);
 	if (c->fd >= 0)
 		return true;
 	e = errno;
@@ -966,19 +936,6 @@ static bool ctl_open(struct ctl *c, bool write)
 }
 
 #define PROGRESS_EVERY	10.0	/* seconds between progress lines, no tty */
-
-/* A request's header as the module wants it sent, for @size bytes. */
-static void ctl_hdr(struct vraid_ioc_hdr *h, size_t size)
-{
-	h->magic = VRAID_IOC_MAGIC;
-	h->size = (uint32_t)size;
-	h->version_major = VRAID_ABI_MAJOR;
-	h->version_minor = VRAID_ABI_MINOR;
-	h->status = 0;
-	h->flags = 0;
-	h->reserved = 0;
-	memset(h->message, 0, sizeof(h->message));
-}
 
 /*
  * The module's message to a request that waits for the controller ends
@@ -1026,7 +983,7 @@ static void watch_run(int fd, pid_t parent)
 	/* ends with its parent, also one killed alone (kill -9 PID) */
 	while (getppid() == parent) {
 		memset(&l, 0, sizeof(l));
-		ctl_hdr(&l.hdr, sizeof(l));
+		vraid_ioc_hdr_init(&l.hdr, sizeof(l));
 		if (!ioctl(fd, VRAID_IOC_LIST, &l) ||
 		    !(n = busy_note(l.hdr.message))) {
 			sleep_sec(POLL_SEC);
@@ -1091,7 +1048,7 @@ static int ctl_ioctl(struct ctl *c, unsigned long req, void *buf, size_t size)
 	int rc, e;
 
 	for (;;) {
-		ctl_hdr(h, size);
+		vraid_ioc_hdr_init(h, size);
 		/*
 		 * A watcher per attempt: one that waits for another request
 		 * ends within a second or so, before its watcher says
@@ -1332,21 +1289,6 @@ static int get_all(struct ctl *c, struct vraid_info **out, size_t *nout)
 	return RC_OK;
 }
 
-/* "vraidN" -> N */
-static bool parse_vraidN(const char *s, uint32_t *idx)
-{
-	size_t l = strlen(VRAID_DISK_PREFIX);
-
-	return !strncmp(s, VRAID_DISK_PREFIX, l) && parse_u32(s + l, idx);
-}
-
-/* "0", "vraid0", "/dev/vraid0" -> 0 */
-static bool vd_number(const char *arg, uint32_t *idx)
-{
-	return (!strncmp(arg, "/dev/", 5) && parse_vraidN(arg + 5, idx)) ||
-	       parse_u32(arg, idx) || parse_vraidN(arg, idx);
-}
-
 /* Find the VD named by @arg (vraid0, /dev/vraid0, 0 or its label); INFO it. */
 static int resolve_vd(struct ctl *c, const char *arg, struct vraid_info *in)
 {
@@ -1354,7 +1296,7 @@ static int resolve_vd(struct ctl *c, const char *arg, struct vraid_info *in)
 	size_t n, i, found = 0;
 	uint32_t idx;
 
-	if (vd_number(arg, &idx))
+	if (vraid_vd_number(arg, &idx))
 		return get_info(c, idx, in, false) ? RC_FAIL : RC_OK;
 	if (strchr(arg, '/')) {
 		errmsg("%s is not a vraid virtual drive (expected /dev/vraidN)", arg);
@@ -1731,7 +1673,7 @@ static int check_name(const char *name)
 			return usage_error("create", "name '%s' has a character other than letters, digits, '.', '_' and '-'",
 					   name);
 	}
-	if (parse_u32(name, &dummy) || parse_vraidN(name, &dummy))
+	if (vraid_parse_u32(name, &dummy) || vraid_parse_vraidN(name, &dummy))
 		return usage_error("create", "name '%s' looks like a virtual drive number; choose another",
 				   name);
 	return RC_OK;
@@ -1852,7 +1794,7 @@ static int cmd_create(int argc, char **argv)
 	if (vals[2]) {
 		if (level != VRAID_LEVEL_50 && level != VRAID_LEVEL_60)
 			return usage_error("create", "--spans applies to --level 50 and 60 only");
-		if (!parse_u32(vals[2], &spans) || spans < 1 || spans > VRAID_MAX_MEMBERS)
+		if (!vraid_parse_u32(vals[2], &spans) || spans < 1 || spans > VRAID_MAX_MEMBERS)
 			return usage_error("create", "invalid span count '%s': give a number from 1 to %u",
 					   vals[2], VRAID_MAX_MEMBERS);
 	}
@@ -2069,7 +2011,7 @@ static int delete_or_stop(int argc, char **argv, bool stop)
 				   "name the virtual drive to %s (e.g. vraid0)", cmd);
 	if (!ctl_open(&c, !dry))
 		return RC_FAIL;
-	if (vd_number(pos[0], &idx)) {
+	if (vraid_vd_number(pos[0], &idx)) {
 		memset(&in, 0, sizeof(in));
 		in.index = idx;
 		e = ctl_ioctl(&c, VRAID_IOC_INFO, &in, sizeof(in));
@@ -3179,7 +3121,7 @@ static int cmd_stats(int argc, char **argv)
 			interval < 0.1 || interval > 86400))
 		return usage_error("stats", "invalid --interval '%s': give seconds from 0.1 to 86400, e.g. 1 or 0.5",
 				   vals[0]);
-	if (vals[1] && (!parse_u32(vals[1], &count) || !count))
+	if (vals[1] && (!vraid_parse_u32(vals[1], &count) || !count))
 		return usage_error("stats", "invalid --count '%s': give the number of reports, 1 or more",
 				   vals[1]);
 	s = calloc(2, sizeof(*s));

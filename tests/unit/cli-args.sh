@@ -1192,14 +1192,15 @@ EOF
 # into $tmp/VARIANT/
 build() {
 	local core="$root/driver/metadata.c $root/driver/layout.c $root/driver/geom.c $root/driver/validate.c $root/driver/jformat.c"
+	local common="-I$root/tools/common $root/tools/common/vraid_common.c"
 	mkdir -p "$tmp/$1"
 	# shellcheck disable=SC2086
-	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/vraidctl" "$root/tools/vraidctl.c" $core &&
+	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/vraidctl" "$root/tools/vraidctl.c" $common $core &&
 	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/mkjsb" "$tmp/mkjsb.c" $core &&
 	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/mkmd" "$tmp/mkmd.c" $core &&
-	$CC $CFLAGS $2 -o "$tmp/$1/vraid-raw" "$root/tools/vraid-raw.c" &&
+	$CC $CFLAGS $2 -o "$tmp/$1/vraid-raw" "$root/tests/helpers/vraid-raw.c" $common &&
 	$CC $CFLAGS $2 -I"$root/driver" -include "$tmp/mock.h" -o "$tmp/$1/vraidctl-mock" \
-		"$root/tools/vraidctl.c" "$tmp/mock.c" $core "$root/driver/cachecore.c"
+		"$root/tools/vraidctl.c" $common "$tmp/mock.c" $core "$root/driver/cachecore.c"
 }
 
 # ---- the tests --------------------------------------------------------------
