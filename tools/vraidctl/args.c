@@ -7,7 +7,7 @@
 int __attribute__((format(printf, 2, 3)))
 usage_error(const char *cmd, const char *fmt, ...)
 {
-	const struct command *c = find_command(cmd);
+	const struct help *c = find_help(cmd);
 	va_list ap;
 
 	fputs("vraidctl: ", stderr);
@@ -28,9 +28,9 @@ bool is_help(const char *a)
 
 int print_help(const char *name)
 {
-	const struct command *c = find_command(name);
+	const struct help *c = find_help(name);
 
-	printf("usage: %s\n\n%s", c->synopsis, c->help);
+	printf("usage: %s\n\n%s", c->synopsis, c->text);
 	return RC_OK;
 }
 

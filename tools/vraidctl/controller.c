@@ -144,6 +144,7 @@ static void controller_human(const struct vraid_controller *r, bool all)
 static void controller_json(const struct vraid_controller *r)
 {
 	bool none = r->journal_state == VRAID_JOURNAL_NONE;
+	struct json j = { 0 };
 	char dev[64], u[40] = "";
 
 	blk_dev_name(dev, sizeof(dev), r->journal_major, r->journal_minor);
@@ -151,27 +152,29 @@ static void controller_json(const struct vraid_controller *r)
 		dev[0] = '\0';
 	if (!none && journal_abi(r))
 		uuid_str(u, r->journal_uuid);
-	printf("{\"cache_bytes\":%llu,\"cache_default_bytes\":%llu,"
-	       "\"cache_max_bytes\":%llu,\"used_bytes\":%llu,\"dirty_bytes\":%llu,"
-	       "\"dirty_high_bytes\":%llu,\"vds\":%u,\"journal\":{\"state\":\"%s\","
-	       "\"major\":%u,\"minor\":%u,\"size_bytes\":%llu,\"used_bytes\":%llu,"
-	       "\"device\":",
-	       (unsigned long long)r->cache_bytes,
-	       (unsigned long long)r->cache_default_bytes,
-	       (unsigned long long)r->cache_max_bytes,
-	       (unsigned long long)r->cache_used_bytes,
-	       (unsigned long long)r->cache_dirty_bytes,
-	       (unsigned long long)r->cache_dirty_high_bytes, r->nr_vds,
-	       VNAME(journal_states, r->journal_state, true),
-	       r->journal_major, r->journal_minor,
-	       (unsigned long long)r->journal_bytes,
-	       (unsigned long long)r->journal_used_bytes);
-	json_str(dev, sizeof(dev));
-	printf(",\"uuid\":\"%s\",\"head_seq\":%llu,\"tail_seq\":%llu,"
-	       "\"pending\":%u,\"vds\":%u}}\n", u,
-	       (unsigned long long)r->journal_head_seq,
-	       (unsigned long long)r->journal_tail_seq,
-	       r->journal_pending, r->journal_vds);
+	json_begin_object(&j, NULL);
+	json_u64(&j, "cache_bytes", r->cache_bytes);
+	json_u64(&j, "cache_default_bytes", r->cache_default_bytes);
+	json_u64(&j, "cache_max_bytes", r->cache_max_bytes);
+	json_u64(&j, "used_bytes", r->cache_used_bytes);
+	json_u64(&j, "dirty_bytes", r->cache_dirty_bytes);
+	json_u64(&j, "dirty_high_bytes", r->cache_dirty_high_bytes);
+	json_u64(&j, "vds", r->nr_vds);
+	json_begin_object(&j, "journal");
+	json_string(&j, "state", VNAME(journal_states, r->journal_state, true),
+		    SIZE_MAX);
+	json_u64(&j, "major", r->journal_major);
+	json_u64(&j, "minor", r->journal_minor);
+	json_u64(&j, "size_bytes", r->journal_bytes);
+	json_u64(&j, "used_bytes", r->journal_used_bytes);
+	json_string(&j, "device", dev, sizeof(dev));
+	json_string(&j, "uuid", u, sizeof(u));
+	json_u64(&j, "head_seq", r->journal_head_seq);
+	json_u64(&j, "tail_seq", r->journal_tail_seq);
+	json_u64(&j, "pending", r->journal_pending);
+	json_u64(&j, "vds", r->journal_vds);
+	json_end_object(&j);
+	json_end_object(&j);
 }
 
 static const char *cache_size_hint =

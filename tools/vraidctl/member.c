@@ -69,6 +69,7 @@ static int spare_list(bool json)
 		.head = { "DEVICE", "MAJ:MIN", "SIZE", "FOR" },
 		.right = { [2] = true },
 	};
+	struct json j = { 0 };
 	char (*r)[TCELL];
 	struct ctl c;
 	uint32_t i;
@@ -87,30 +88,25 @@ static int spare_list(bool json)
 	if (!reply_sane(req.nr_spares, VRAID_MAX_SPARES, "nr_spares"))
 		return RC_FAIL;
 	if (json) {
-		fputs("{\"spares\":[", stdout);
+		json_begin_object(&j, NULL);
+		json_begin_array(&j, "spares");
 		for (i = 0; i < req.nr_spares; i++) {
 			const struct vraid_spare_info *s = &req.spares[i];
+			char vd[32] = "";
 
-			printf("%s{\"device\":", i ? "," : "");
-			if (strnlen(s->dev_name, sizeof(s->dev_name))) {
-				char dev[5 + VRAID_DEVNAME_LEN + 1];
-
-				snprintf(dev, sizeof(dev), "/dev/%.*s",
-					 (int)strnlen(s->dev_name, sizeof(s->dev_name)),
-					 s->dev_name);
-				json_str(dev, sizeof(dev));
-			} else {
-				fputs("\"\"", stdout);
-			}
-			printf(",\"major\":%u,\"minor\":%u,\"size_bytes\":%llu,\"vd\":",
-			       s->major, s->minor,
-			       (unsigned long long)(s->dev_sectors * SECTOR_BYTES));
 			if (s->vd_index >= 0)
-				printf("\"%s%d\"}", VRAID_DISK_PREFIX, s->vd_index);
-			else
-				fputs("\"\"}", stdout);
+				snprintf(vd, sizeof(vd), "%s%d", VRAID_DISK_PREFIX,
+					 s->vd_index);
+			json_begin_object(&j, NULL);
+			json_dev(&j, "device", s->dev_name, sizeof(s->dev_name));
+			json_u64(&j, "major", s->major);
+			json_u64(&j, "minor", s->minor);
+			json_u64(&j, "size_bytes", s->dev_sectors * SECTOR_BYTES);
+			json_string(&j, "vd", vd, sizeof(vd));
+			json_end_object(&j);
 		}
-		fputs("]}\n", stdout);
+		json_end_array(&j);
+		json_end_object(&j);
 		return RC_OK;
 	}
 	if (!req.nr_spares) {

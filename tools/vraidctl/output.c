@@ -141,3 +141,86 @@ void table_print(const struct table *t)
 		}
 	}
 }
+
+/* ---- JSON ----------------------------------------------------------------- */
+
+/*
+ * A writer of compact JSON to standard output: the caller says what comes
+ * (objects, arrays, keys and values) in order, the writer puts the commas
+ * and the quotes.  Admin-guide "JSON output" says what each command
+ * writes; the key order is the order of the calls.
+ */
+static void json_sep(struct json *j, const char *key)
+{
+	if (j->depth && j->depth <= JSON_DEPTH && j->count[j->depth - 1]++)
+		putchar(',');
+	if (key)
+		printf("\"%s\":", key);
+}
+
+static void json_open(struct json *j, const char *key, char c)
+{
+	json_sep(j, key);
+	putchar(c);
+	if (j->depth < JSON_DEPTH)
+		j->count[j->depth] = 0;
+	j->depth++;
+}
+
+static void json_close(struct json *j, char c)
+{
+	putchar(c);
+	j->depth--;
+	if (!j->depth)
+		putchar('\n');
+}
+
+void json_begin_object(struct json *j, const char *key)
+{
+	json_open(j, key, '{');
+}
+
+void json_end_object(struct json *j)
+{
+	json_close(j, '}');
+}
+
+void json_begin_array(struct json *j, const char *key)
+{
+	json_open(j, key, '[');
+}
+
+void json_end_array(struct json *j)
+{
+	json_close(j, ']');
+}
+
+void json_string(struct json *j, const char *key, const char *s, size_t max)
+{
+	json_sep(j, key);
+	json_str(s, max);
+}
+
+void json_u64(struct json *j, const char *key, uint64_t v)
+{
+	json_sep(j, key);
+	printf("%llu", (unsigned long long)v);
+}
+
+void json_permille(struct json *j, const char *key, unsigned int p)
+{
+	json_sep(j, key);
+	printf("%u.%u", p / 10, p % 10);
+}
+
+/* "/dev/NAME" of a name from the kernel (not NUL-terminated if full), or "" */
+void json_dev(struct json *j, const char *key, const char *name,
+		     size_t namesz)
+{
+	char dev[5 + VRAID_DEVNAME_LEN + 1] = "";
+
+	if (strnlen(name, namesz))
+		snprintf(dev, sizeof(dev), "/dev/%.*s",
+			 (int)strnlen(name, namesz), name);
+	json_string(j, key, dev, sizeof(dev));
+}

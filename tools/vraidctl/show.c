@@ -6,25 +6,30 @@
 
 static void list_json(const struct vraid_info *v, size_t n)
 {
-	unsigned int p;
+	struct json j = { 0 };
+	char vd[32];
 	size_t i;
 
-	fputs("{\"vds\":[", stdout);
+	json_begin_object(&j, NULL);
+	json_begin_array(&j, "vds");
 	for (i = 0; i < n; i++) {
-		printf("%s{\"vd\":\"%s%u\",\"index\":%u,\"name\":", i ? "," : "",
-		       VRAID_DISK_PREFIX, v[i].index, v[i].index);
-		json_str(v[i].name, sizeof(v[i].name));
-		p = v[i].job_type == VRAID_JOB_NONE ? 0 : job_permille(&v[i]);
-		printf(",\"level\":\"%s\",\"state\":\"%s\",\"size_bytes\":%llu,"
-		       "\"strip_bytes\":%u,\"members\":%u,\"job\":\"%s\","
-		       "\"job_percent\":%u.%u}",
-		       VNAME(levels, v[i].level, true),
-		       VNAME(vd_states, v[i].state, true),
-		       (unsigned long long)(v[i].size_sectors * SECTOR_BYTES),
-		       strip_of(&v[i]), v[i].nr_members,
-		       VNAME(job_types, v[i].job_type, true), p / 10, p % 10);
+		snprintf(vd, sizeof(vd), "%s%u", VRAID_DISK_PREFIX, v[i].index);
+		json_begin_object(&j, NULL);
+		json_string(&j, "vd", vd, sizeof(vd));
+		json_u64(&j, "index", v[i].index);
+		json_string(&j, "name", v[i].name, sizeof(v[i].name));
+		json_string(&j, "level", VNAME(levels, v[i].level, true), SIZE_MAX);
+		json_string(&j, "state", VNAME(vd_states, v[i].state, true), SIZE_MAX);
+		json_u64(&j, "size_bytes", v[i].size_sectors * SECTOR_BYTES);
+		json_u64(&j, "strip_bytes", strip_of(&v[i]));
+		json_u64(&j, "members", v[i].nr_members);
+		json_string(&j, "job", VNAME(job_types, v[i].job_type, true), SIZE_MAX);
+		json_permille(&j, "job_percent", v[i].job_type == VRAID_JOB_NONE ?
+			      0 : job_permille(&v[i]));
+		json_end_object(&j);
 	}
-	fputs("]}\n", stdout);
+	json_end_array(&j);
+	json_end_object(&j);
 }
 
 static int list_human(const struct vraid_info *v, size_t n)
@@ -104,70 +109,75 @@ int cmd_list(int argc, char **argv)
 static void show_json(const struct vraid_info *in)
 {
 	const struct vraid_member_info *m;
-	unsigned int p;
+	struct json j = { 0 };
+	char vd[32], dev[40];
 	uint32_t i;
 
-	printf("{\"vd\":\"%s%u\",\"index\":%u,\"device\":\"/dev/%s%u\",\"name\":",
-	       VRAID_DISK_PREFIX, in->index, in->index, VRAID_DISK_PREFIX, in->index);
-	json_str(in->name, sizeof(in->name));
-	printf(",\"level\":\"%s\",\"state\":\"%s\",\"size_bytes\":%llu,"
-	       "\"strip_bytes\":%u,\"spans\":%u,\"full_stripe_bytes\":%llu,"
-	       "\"data_offset_bytes\":%llu,\"member_data_bytes\":%llu,"
-	       "\"logical_block_size\":%u,\"open_count\":%u,",
-	       VNAME(levels, in->level, true), VNAME(vd_states, in->state, true),
-	       (unsigned long long)(in->size_sectors * SECTOR_BYTES),
-	       strip_of(in), in->spans,
-	       (unsigned long long)(strip_of(in) * data_members(in)),
-	       (unsigned long long)(in->data_offset_sectors * SECTOR_BYTES),
-	       (unsigned long long)(in->member_data_sectors * SECTOR_BYTES),
-	       in->logical_block_size, in->open_count);
-	printf("\"policies\":{\"access\":\"%s\",\"disk_cache\":\"%s\",\"io\":\"%s\","
-	       "\"read\":\"%s\",\"write\":\"%s\"},\"members\":[",
-	       VNAME(access_pols, in->access_policy, true),
-	       VNAME(dcache_pols, in->disk_cache_policy, true),
-	       VNAME(io_pols, in->io_policy, true),
-	       VNAME(read_pols, in->read_policy, true),
-	       VNAME(write_pols, in->write_policy, true));
+	snprintf(vd, sizeof(vd), "%s%u", VRAID_DISK_PREFIX, in->index);
+	snprintf(dev, sizeof(dev), "/dev/%s", vd);
+	json_begin_object(&j, NULL);
+	json_string(&j, "vd", vd, sizeof(vd));
+	json_u64(&j, "index", in->index);
+	json_string(&j, "device", dev, sizeof(dev));
+	json_string(&j, "name", in->name, sizeof(in->name));
+	json_string(&j, "level", VNAME(levels, in->level, true), SIZE_MAX);
+	json_string(&j, "state", VNAME(vd_states, in->state, true), SIZE_MAX);
+	json_u64(&j, "size_bytes", in->size_sectors * SECTOR_BYTES);
+	json_u64(&j, "strip_bytes", strip_of(in));
+	json_u64(&j, "spans", in->spans);
+	json_u64(&j, "full_stripe_bytes", strip_of(in) * data_members(in));
+	json_u64(&j, "data_offset_bytes", in->data_offset_sectors * SECTOR_BYTES);
+	json_u64(&j, "member_data_bytes", in->member_data_sectors * SECTOR_BYTES);
+	json_u64(&j, "logical_block_size", in->logical_block_size);
+	json_u64(&j, "open_count", in->open_count);
+	json_begin_object(&j, "policies");
+	json_string(&j, "access", VNAME(access_pols, in->access_policy, true), SIZE_MAX);
+	json_string(&j, "disk_cache", VNAME(dcache_pols, in->disk_cache_policy, true),
+		    SIZE_MAX);
+	json_string(&j, "io", VNAME(io_pols, in->io_policy, true), SIZE_MAX);
+	json_string(&j, "read", VNAME(read_pols, in->read_policy, true), SIZE_MAX);
+	json_string(&j, "write", VNAME(write_pols, in->write_policy, true), SIZE_MAX);
+	json_end_object(&j);
+	json_begin_array(&j, "members");
 	for (i = 0; i < in->nr_members; i++) {
 		m = &in->members[i];
-		printf("%s{\"role\":%u,\"device\":", i ? "," : "", m->role);
-		if (strnlen(m->dev_name, sizeof(m->dev_name))) {
-			char dev[5 + VRAID_DEVNAME_LEN + 1];
-
-			snprintf(dev, sizeof(dev), "/dev/%.*s",
-				 (int)strnlen(m->dev_name, sizeof(m->dev_name)),
-				 m->dev_name);
-			json_str(dev, sizeof(dev));
-		} else {
-			fputs("\"\"", stdout);
-		}
-		printf(",\"major\":%u,\"minor\":%u,\"state\":\"%s\",\"size_bytes\":%llu,"
-		       "\"data_bytes\":%llu,\"read_ios\":%llu,\"write_ios\":%llu,"
-		       "\"errors\":%llu}",
-		       m->major, m->minor, VNAME(member_states, m->state, true),
-		       (unsigned long long)(m->dev_sectors * SECTOR_BYTES),
-		       (unsigned long long)(m->data_sectors * SECTOR_BYTES),
-		       (unsigned long long)m->read_ios,
-		       (unsigned long long)m->write_ios,
-		       (unsigned long long)m->errors);
+		json_begin_object(&j, NULL);
+		json_u64(&j, "role", m->role);
+		json_dev(&j, "device", m->dev_name, sizeof(m->dev_name));
+		json_u64(&j, "major", m->major);
+		json_u64(&j, "minor", m->minor);
+		json_string(&j, "state", VNAME(member_states, m->state, true), SIZE_MAX);
+		json_u64(&j, "size_bytes", m->dev_sectors * SECTOR_BYTES);
+		json_u64(&j, "data_bytes", m->data_sectors * SECTOR_BYTES);
+		json_u64(&j, "read_ios", m->read_ios);
+		json_u64(&j, "write_ios", m->write_ios);
+		json_u64(&j, "errors", m->errors);
+		json_end_object(&j);
 	}
-	p = in->job_type == VRAID_JOB_NONE ? 0 : job_permille(in);
-	printf("],\"job\":{\"type\":\"%s\",\"state\":\"%s\",\"done_bytes\":%llu,"
-	       "\"total_bytes\":%llu,\"percent\":%u.%u,\"eta_seconds\":%u,"
-	       "\"rate_kib\":%u,\"mismatches\":%llu},",
-	       VNAME(job_types, in->job_type, true),
-	       in->job_type == VRAID_JOB_NONE ? "none" :
-	       VNAME(job_states, in->job_state, true),
-	       (unsigned long long)(in->job_done * SECTOR_BYTES),
-	       (unsigned long long)(in->job_total * SECTOR_BYTES),
-	       p / 10, p % 10, in->job_eta_sec, in->job_rate_kib,
-	       (unsigned long long)in->job_mismatches);
-	printf("\"last_job\":{\"type\":\"%s\",\"result\":%u,\"mismatches\":%llu},",
-	       VNAME(job_types, in->last_job, true), in->last_result,
-	       (unsigned long long)in->last_mismatches);
-	printf("\"write_in_effect\":{\"mode\":\"%s\",\"why\":\"%s\"}}\n",
-	       VNAME(write_effs, in->write_policy_effective, true),
-	       write_why(in, true));
+	json_end_array(&j);
+	json_begin_object(&j, "job");
+	json_string(&j, "type", VNAME(job_types, in->job_type, true), SIZE_MAX);
+	json_string(&j, "state", in->job_type == VRAID_JOB_NONE ? "none" :
+		    VNAME(job_states, in->job_state, true), SIZE_MAX);
+	json_u64(&j, "done_bytes", in->job_done * SECTOR_BYTES);
+	json_u64(&j, "total_bytes", in->job_total * SECTOR_BYTES);
+	json_permille(&j, "percent", in->job_type == VRAID_JOB_NONE ? 0 :
+		      job_permille(in));
+	json_u64(&j, "eta_seconds", in->job_eta_sec);
+	json_u64(&j, "rate_kib", in->job_rate_kib);
+	json_u64(&j, "mismatches", in->job_mismatches);
+	json_end_object(&j);
+	json_begin_object(&j, "last_job");
+	json_string(&j, "type", VNAME(job_types, in->last_job, true), SIZE_MAX);
+	json_u64(&j, "result", in->last_result);
+	json_u64(&j, "mismatches", in->last_mismatches);
+	json_end_object(&j);
+	json_begin_object(&j, "write_in_effect");
+	json_string(&j, "mode", VNAME(write_effs, in->write_policy_effective, true),
+		    SIZE_MAX);
+	json_string(&j, "why", write_why(in, true), SIZE_MAX);
+	json_end_object(&j);
+	json_end_object(&j);
 }
 
 static int show_human(const struct vraid_info *in)

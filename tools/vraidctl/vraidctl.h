@@ -110,11 +110,23 @@ struct table {
 	char (*row)[TMAXCOL][TCELL];
 };
 
+/* The JSON writer's state (output.c): the values so far at each depth. */
+#define JSON_DEPTH	8
+struct json {
+	int depth;
+	unsigned int count[JSON_DEPTH];
+};
+
+/* A command (main.c) and its help (help.c), both found by name. */
 struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
-	const char *synopsis;
-	const char *help;
+};
+
+struct help {
+	const char *name;
+	const char *synopsis;	/* "vraidctl show VD [--json]" */
+	const char *text;	/* what `help COMMAND` prints after it */
 };
 
 /* The first module ABI with the journal (ATTACH, DETACH, DISCARD). */
@@ -263,6 +275,24 @@ bool parse_size(const char *s, uint64_t *out);
 /* ---- output.c ---- */
 
 void json_str(const char *src, size_t srcsz);
+
+/*
+ * The JSON writer: @key is the value's key in the object it is in, NULL
+ * in an array or for the outermost value, whose end ends the line.
+ */
+void json_begin_object(struct json *j, const char *key);
+void json_end_object(struct json *j);
+void json_begin_array(struct json *j, const char *key);
+void json_end_array(struct json *j);
+/* a string of at most @max bytes (NUL-terminated or not), escaped */
+void json_string(struct json *j, const char *key, const char *s, size_t max);
+void json_u64(struct json *j, const char *key, uint64_t v);
+/* @p thousandths as a number with one decimal: 423 -> 42.3 */
+void json_permille(struct json *j, const char *key, unsigned int p);
+/* "/dev/NAME" of a device name from the kernel (@namesz bytes, NUL-terminated
+ * or not), or "" for an empty name */
+void json_dev(struct json *j, const char *key, const char *name,
+	      size_t namesz);
 void table_print(const struct table *t);
 char (*table_row(struct table *t))[TCELL];
 char *tty_str(char *dst, size_t dstsz, const char *src, size_t srcsz);
@@ -414,5 +444,10 @@ int cmd_assemble(int argc, char **argv);
 /* ---- main.c ---- */
 
 const struct command *find_command(const char *name);
+
+/* ---- help.c ---- */
+
+/* The help of the command @name, or NULL. */
+const struct help *find_help(const char *name);
 
 #endif /* VRAIDCTL_H */
