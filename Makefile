@@ -63,9 +63,11 @@ module:
 tools: $(VRAIDCTL) tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio \
 	tests/vm/bin/ioctlfuzz tests/vm/bin/logreplay
 
-# vraidctl reads on-disk metadata with the module's own portable core.
-VRAIDCTL_CORE := driver/metadata.c driver/layout.c driver/geom.c driver/validate.c \
-	driver/jformat.c
+# vraidctl reads on-disk metadata with the module's own portable core
+# (driver/core.mk: the one list of it).
+include $(TOP)/driver/core.mk
+CORE_SRCS := $(patsubst %,driver/%.c,$(VRAID_CORE))
+CORE_HDRS := $(patsubst %,driver/%.h,$(VRAID_CORE_HEADERS))
 
 # What vraidctl and the C test helpers share: errno names, the ioctl
 # commands, the control device, naming a VD (tools/common/).
@@ -73,9 +75,9 @@ TOOLS_COMMON := tools/common/vraid_common.c
 TOOLS_COMMON_H := tools/common/vraid_common.h uapi/linux/vraid.h
 
 $(VRAIDCTL): $(VRAIDCTL_SRCS) tools/vraidctl/vraidctl.h $(TOOLS_COMMON) $(TOOLS_COMMON_H) \
-	$(VRAIDCTL_CORE) driver/metadata.h driver/jformat.h
+	$(CORE_SRCS) $(CORE_HDRS)
 	$(CC) $(USER_CFLAGS) -I$(TOP)/driver -I$(TOP)/tools/common -o $@ \
-		$(VRAIDCTL_SRCS) $(TOOLS_COMMON) $(VRAIDCTL_CORE)
+		$(VRAIDCTL_SRCS) $(TOOLS_COMMON) $(CORE_SRCS)
 
 tests/vm/bin/vraid-raw: tests/helpers/vraid-raw.c $(TOOLS_COMMON) $(TOOLS_COMMON_H)
 	@mkdir -p $(dir $@)
@@ -93,9 +95,9 @@ tests/vm/bin/logreplay: tests/vm/logreplay.c
 	@mkdir -p tests/vm/bin
 	$(CC) $(USER_CFLAGS) -o $@ tests/vm/logreplay.c
 
-tests/vm/bin/pqref: tests/vm/pqref.c driver/geom.c driver/layout.c driver/geom.h driver/layout.h
+tests/vm/bin/pqref: tests/vm/pqref.c $(CORE_SRCS) $(CORE_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -I$(TOP)/driver -o $@ tests/vm/pqref.c driver/geom.c driver/layout.c
+	$(CC) $(USER_CFLAGS) -I$(TOP)/driver -o $@ tests/vm/pqref.c $(CORE_SRCS)
 
 deps:
 	@$(TOP)/tests/vm/deps.sh

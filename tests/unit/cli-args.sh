@@ -1191,7 +1191,10 @@ EOF
 # build VARIANT EXTRA_CFLAGS: vraidctl, vraid-raw and the mock vraidctl
 # into $tmp/VARIANT/
 build() {
-	local core="$root/driver/metadata.c $root/driver/layout.c $root/driver/geom.c $root/driver/validate.c $root/driver/jformat.c"
+	# the portable core, as driver/core.mk lists it
+	local core
+	core=$(sed -n 's/^VRAID_CORE := //p' "$root/driver/core.mk" |
+		tr ' ' '\n' | sed "s|.*|$root/driver/&.c|" | tr '\n' ' ')
 	local common="-I$root/tools/common $root/tools/common/vraid_common.c"
 	local cli="$root/tools/vraidctl/*.c"
 	mkdir -p "$tmp/$1"
@@ -1201,7 +1204,7 @@ build() {
 	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/mkmd" "$tmp/mkmd.c" $core &&
 	$CC $CFLAGS $2 -o "$tmp/$1/vraid-raw" "$root/tests/helpers/vraid-raw.c" $common &&
 	$CC $CFLAGS $2 -I"$root/driver" -include "$tmp/mock.h" -o "$tmp/$1/vraidctl-mock" \
-		$cli $common "$tmp/mock.c" $core "$root/driver/cachecore.c"
+		$cli $common "$tmp/mock.c" $core
 }
 
 # ---- the tests --------------------------------------------------------------
