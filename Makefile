@@ -2,7 +2,8 @@
 #
 # vraid top-level Makefile.
 #
-#   make            build vraid.ko (here, at the top of the tree) and tools/vraidctl
+#   make            build vraid.ko (here, at the top of the tree), tools/vraidctl/vraidctl
+#                   and the test helpers
 #   make deps       install the Debian packages the project needs (only missing ones)
 #   make test       the whole suite: unit tests, style/sparse checks, VM cases
 #   make test-debug the I/O-path VM cases on a KASAN/lockdep/kmemleak kernel
@@ -51,28 +52,40 @@ USER_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11 -I$(TOP)/uapi
 
 all: module tools
 
+# the CLI: its sources in tools/vraidctl/, the binary next to them
+VRAIDCTL := tools/vraidctl/vraidctl
+VRAIDCTL_SRCS := $(wildcard tools/vraidctl/*.c)
+
 module:
 	@test -d "$(KDIR)" || { echo "vraid: no kernel headers at KDIR=$(KDIR); run 'make deps' or pass KDIR=" >&2; exit 1; }
 	@$(PROBE) $(MAKE) -C $(KDIR) M=$(TOP) VRAID_COMPAT_H=$$h modules
 
-tools: tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio \
+tools: $(VRAIDCTL) tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio \
 	tests/vm/bin/ioctlfuzz tests/vm/bin/logreplay
 
-# vraidctl reads on-disk metadata with the module's own portable core.
-VRAIDCTL_CORE := driver/metadata.c driver/layout.c driver/geom.c driver/validate.c \
-	driver/jformat.c
+# vraidctl reads on-disk metadata with the module's own portable core
+# (driver/core.mk: the one list of it).
+include $(TOP)/driver/core.mk
+CORE_SRCS := $(patsubst %,driver/%.c,$(VRAID_CORE))
+CORE_HDRS := $(patsubst %,driver/%.h,$(VRAID_CORE_HEADERS))
 
-tools/vraidctl: tools/vraidctl.c uapi/linux/vraid.h $(VRAIDCTL_CORE) driver/metadata.h \
-	driver/jformat.h
-	$(CC) $(USER_CFLAGS) -I$(TOP)/driver -o $@ $< $(VRAIDCTL_CORE)
+# What vraidctl and the C test helpers share: errno names, the ioctl
+# commands, the control device, naming a VD (tools/common/).
+TOOLS_COMMON := tools/common/vraid_common.c
+TOOLS_COMMON_H := tools/common/vraid_common.h uapi/linux/vraid.h
 
-tests/vm/bin/vraid-raw: tools/vraid-raw.c uapi/linux/vraid.h
+$(VRAIDCTL): $(VRAIDCTL_SRCS) tools/vraidctl/vraidctl.h $(TOOLS_COMMON) $(TOOLS_COMMON_H) \
+	$(CORE_SRCS) $(CORE_HDRS)
+	$(CC) $(USER_CFLAGS) -I$(TOP)/driver -I$(TOP)/tools/common -o $@ \
+		$(VRAIDCTL_SRCS) $(TOOLS_COMMON) $(CORE_SRCS)
+
+tests/vm/bin/vraid-raw: tests/helpers/vraid-raw.c $(TOOLS_COMMON) $(TOOLS_COMMON_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -o $@ $<
+	$(CC) $(USER_CFLAGS) -I$(TOP)/tools/common -o $@ $< $(TOOLS_COMMON)
 
-tests/vm/bin/ioctlfuzz: tests/vm/ioctlfuzz.c uapi/linux/vraid.h
+tests/vm/bin/ioctlfuzz: tests/vm/ioctlfuzz.c $(TOOLS_COMMON) $(TOOLS_COMMON_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -o $@ $<
+	$(CC) $(USER_CFLAGS) -I$(TOP)/tools/common -o $@ $< $(TOOLS_COMMON)
 
 tests/vm/bin/crashio: tests/vm/crashio.c
 	@mkdir -p tests/vm/bin
@@ -82,9 +95,9 @@ tests/vm/bin/logreplay: tests/vm/logreplay.c
 	@mkdir -p tests/vm/bin
 	$(CC) $(USER_CFLAGS) -o $@ tests/vm/logreplay.c
 
-tests/vm/bin/pqref: tests/vm/pqref.c driver/geom.c driver/layout.c driver/geom.h driver/layout.h
+tests/vm/bin/pqref: tests/vm/pqref.c $(CORE_SRCS) $(CORE_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -I$(TOP)/driver -o $@ tests/vm/pqref.c driver/geom.c driver/layout.c
+	$(CC) $(USER_CFLAGS) -I$(TOP)/driver -o $@ tests/vm/pqref.c $(CORE_SRCS)
 
 deps:
 	@$(TOP)/tests/vm/deps.sh
@@ -158,6 +171,6 @@ bench: deps all
 
 clean:
 	$(KCLEAN)
-	rm -f tools/vraidctl tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio \
+	rm -f $(VRAIDCTL) tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio \
 		tests/vm/bin/ioctlfuzz tests/vm/bin/logreplay .check.log
 	-$(MAKE) -C tests/unit clean 2>/dev/null

@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host-side tests of tools/vraidctl: argument parsing, error messages,
+# Host-side tests of vraidctl (tools/vraidctl/): argument parsing, error messages,
 # exit codes, and the table / JSON output against a mock kernel.  Needs no
 # vraid module.  Prints TAP-style "ok N - ..." / "not ok N - ..." lines and
 # exits non-zero if any test failed.
 #
-# The mock: tools/vraidctl.c is compiled a second time with
+# The mock: tools/vraidctl/*.c are compiled a second time with
 # "-include mock.h", which renames its ioctl() calls to mock_ioctl()
 # (defined in mock.c below).  The mock checks every request header the tool
 # sends (magic, size, version, zeroed fields; job, spare, replace, info and
@@ -1191,15 +1191,20 @@ EOF
 # build VARIANT EXTRA_CFLAGS: vraidctl, vraid-raw and the mock vraidctl
 # into $tmp/VARIANT/
 build() {
-	local core="$root/driver/metadata.c $root/driver/layout.c $root/driver/geom.c $root/driver/validate.c $root/driver/jformat.c"
+	# the portable core, as driver/core.mk lists it
+	local core
+	core=$(sed -n 's/^VRAID_CORE := //p' "$root/driver/core.mk" |
+		tr ' ' '\n' | sed "s|.*|$root/driver/&.c|" | tr '\n' ' ')
+	local common="-I$root/tools/common $root/tools/common/vraid_common.c"
+	local cli="$root/tools/vraidctl/*.c"
 	mkdir -p "$tmp/$1"
 	# shellcheck disable=SC2086
-	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/vraidctl" "$root/tools/vraidctl.c" $core &&
+	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/vraidctl" $cli $common $core &&
 	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/mkjsb" "$tmp/mkjsb.c" $core &&
 	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/mkmd" "$tmp/mkmd.c" $core &&
-	$CC $CFLAGS $2 -o "$tmp/$1/vraid-raw" "$root/tools/vraid-raw.c" &&
+	$CC $CFLAGS $2 -o "$tmp/$1/vraid-raw" "$root/tests/helpers/vraid-raw.c" $common &&
 	$CC $CFLAGS $2 -I"$root/driver" -include "$tmp/mock.h" -o "$tmp/$1/vraidctl-mock" \
-		"$root/tools/vraidctl.c" "$tmp/mock.c" $core "$root/driver/cachecore.c"
+		$cli $common "$tmp/mock.c" $core
 }
 
 # ---- the tests --------------------------------------------------------------

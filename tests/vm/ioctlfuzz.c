@@ -59,7 +59,8 @@
 
 #include <linux/vraid.h>
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#include "vraid_common.h"
+
 #define HDR_SIZE	((uint32_t)sizeof(struct vraid_ioc_hdr))
 #define BUF_MAX		(VRAID_IOC_MAX_SIZE + 8192)
 #define PAGE		4096
@@ -68,17 +69,18 @@
 #define FIX_NAME	"fzfix"
 #define STOP_NAME	"fzstop"
 
-#define NR_CREATE	0x00
-#define NR_DELETE	0x01
-#define NR_LIST		0x02
-#define NR_INFO		0x03
-#define NR_SET_POLICY	0x04
-#define NR_FAIL_MEMBER	0x05
-#define NR_SPARE	0x06
-#define NR_REPLACE	0x07
-#define NR_JOB		0x08
-#define NR_CONTROLLER	0x09
-#define NR_ASSEMBLE	0x0b
+/* the command numbers, from uapi/linux/vraid.h through vraid_common.h */
+#define NR_CREATE	VRAID_NR_CREATE
+#define NR_DELETE	VRAID_NR_DELETE
+#define NR_LIST		VRAID_NR_LIST
+#define NR_INFO		VRAID_NR_INFO
+#define NR_SET_POLICY	VRAID_NR_SET_POLICY
+#define NR_FAIL_MEMBER	VRAID_NR_FAIL_MEMBER
+#define NR_SPARE	VRAID_NR_SPARE
+#define NR_REPLACE	VRAID_NR_REPLACE
+#define NR_JOB		VRAID_NR_JOB
+#define NR_CONTROLLER	VRAID_NR_CONTROLLER
+#define NR_ASSEMBLE	VRAID_NR_ASSEMBLE
 
 static const char usage_text[] =
 "usage: ioctlfuzz [OPTIONS] DEV...\n"
@@ -368,67 +370,31 @@ static void stat_add(struct fz_stat *s, int err)
 
 /* ---- small helpers ---- */
 
-static const struct {
-	int err;
-	const char *name;
-} errnames[] = {
-	{ 0, "ok" }, { EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { EIO, "EIO" },
-	{ ENXIO, "ENXIO" }, { E2BIG, "E2BIG" }, { EAGAIN, "EAGAIN" },
-	{ ENOMEM, "ENOMEM" }, { EFAULT, "EFAULT" }, { EBUSY, "EBUSY" },
-	{ EEXIST, "EEXIST" }, { ENODEV, "ENODEV" }, { EINVAL, "EINVAL" },
-	{ ENOTTY, "ENOTTY" }, { EFBIG, "EFBIG" }, { ENOSPC, "ENOSPC" },
-	{ EROFS, "EROFS" }, { ERANGE, "ERANGE" }, { EDEADLK, "EDEADLK" },
-	{ ELOOP, "ELOOP" }, { ENODATA, "ENODATA" }, { EPROTO, "EPROTO" },
-	{ EPROTONOSUPPORT, "EPROTONOSUPPORT" }, { EOPNOTSUPP, "EOPNOTSUPP" },
-	{ EALREADY, "EALREADY" }, { ECANCELED, "ECANCELED" },
-};
-
 static const char *errname(int err)
 {
 	static char buf[24];
-	size_t i;
+	const char *name = vraid_errname(err);
 
-	for (i = 0; i < ARRAY_SIZE(errnames); i++)
-		if (errnames[i].err == err)
-			return errnames[i].name;
+	if (!err)
+		return "ok";
+	if (name)
+		return name;
 	snprintf(buf, sizeof(buf), "errno%d", err);
 	return buf;
 }
 
 static const char *cmd_name(uint32_t nr)
 {
-	switch (nr) {
-	case NR_CREATE:		return "CREATE";
-	case NR_DELETE:		return "DELETE";
-	case NR_LIST:		return "LIST";
-	case NR_INFO:		return "INFO";
-	case NR_SET_POLICY:	return "SET_POLICY";
-	case NR_FAIL_MEMBER:	return "FAIL_MEMBER";
-	case NR_SPARE:		return "SPARE";
-	case NR_REPLACE:	return "REPLACE";
-	case NR_JOB:		return "JOB";
-	case NR_CONTROLLER:	return "CONTROLLER";
-	case NR_ASSEMBLE:	return "ASSEMBLE";
-	}
-	return "unknown";
+	const struct vraid_ioc_cmd *c = vraid_ioc_cmd(nr);
+
+	return c ? c->name : "unknown";
 }
 
 static uint32_t cmd_size(uint32_t nr)
 {
-	switch (nr) {
-	case NR_CREATE:		return VRAID_CREATE_SIZE_V1;
-	case NR_DELETE:		return VRAID_DELETE_SIZE_V1;
-	case NR_LIST:		return VRAID_LIST_SIZE_V1;
-	case NR_INFO:		return VRAID_INFO_SIZE_V1;
-	case NR_SET_POLICY:	return VRAID_SET_POLICY_SIZE_V1;
-	case NR_FAIL_MEMBER:	return VRAID_FAIL_MEMBER_SIZE_V1;
-	case NR_SPARE:		return VRAID_SPARE_SIZE_V1;
-	case NR_REPLACE:	return VRAID_REPLACE_SIZE_V1;
-	case NR_JOB:		return VRAID_JOB_SIZE_V1;
-	case NR_CONTROLLER:	return VRAID_CONTROLLER_SIZE_V1;
-	case NR_ASSEMBLE:	return VRAID_ASSEMBLE_SIZE_V1;
-	}
-	return 0;
+	const struct vraid_ioc_cmd *c = vraid_ioc_cmd(nr);
+
+	return c ? c->size_v1 : 0;
 }
 
 static uint32_t valid_cmd(uint32_t nr)

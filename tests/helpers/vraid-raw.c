@@ -2,7 +2,7 @@
 /*
  * vraid-raw - send deliberately malformed or unprivileged requests to
  * /dev/vraid-control and check that the kernel refuses them as expected.
- * A test helper for the VM tests (installed as tests/vm/bin/vraid-raw);
+ * A test helper for the VM tests (built as tests/vm/bin/vraid-raw);
  * vraidctl never sends such requests.  Run with no arguments for usage.
  *
  * Exit status: 0 the kernel answered as expected, 1 it did not, 2 usage
@@ -26,7 +26,8 @@
 
 #include <linux/vraid.h>
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#include "vraid_common.h"
+
 #define BUF_SIZE	(VRAID_IOC_MAX_SIZE + 8192)
 #define NOBODY		65534
 #define MAX_EXPECT	16
@@ -159,42 +160,17 @@ static const char usage_text[] =
 "  vraid-raw --drop-privs controller set-size\n"
 "  vraid-raw reserved cmd controller\n";
 
-static const struct { int e; const char *name; } errnames[] = {
-#define E(x) { x, #x }
-	E(EPERM), E(ENOENT), E(ESRCH), E(EINTR), E(EIO), E(ENXIO), E(E2BIG),
-	E(EBADF), E(EAGAIN), E(ENOMEM), E(EACCES), E(EFAULT), E(ENOTBLK),
-	E(EBUSY), E(EEXIST), E(EXDEV), E(ENODEV), E(ENOTDIR), E(EISDIR),
-	E(EINVAL), E(ENFILE), E(EMFILE), E(ENOTTY), E(EFBIG), E(ENOSPC),
-	E(EROFS), E(ERANGE), E(ENAMETOOLONG), E(ENOSYS), E(ENODATA),
-	E(EPROTO), E(EOVERFLOW), E(EMSGSIZE), E(EOPNOTSUPP), E(ETIMEDOUT),
-	E(EALREADY), E(EINPROGRESS), E(ESTALE), E(EDQUOT), E(ECANCELED),
-#undef E
-	{ 515, "ENOIOCTLCMD" },	/* kernel-internal: must never reach userspace */
-	{ 524, "ENOTSUPP" },
-};
-
 static const char *errname(int e)
 {
 	static char buf[24];
-	size_t i;
+	const char *name = vraid_errname(e);
 
 	if (e == EXPECT_OK)
 		return "ok";
-	for (i = 0; i < ARRAY_SIZE(errnames); i++)
-		if (errnames[i].e == e)
-			return errnames[i].name;
+	if (name)
+		return name;
 	snprintf(buf, sizeof(buf), "errno%d", e);
 	return buf;
-}
-
-static int errnum(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(errnames); i++)
-		if (!strcasecmp(errnames[i].name, name))
-			return errnames[i].e;
-	return -1;
 }
 
 static bool kernel_internal(int e)
@@ -308,8 +284,13 @@ static unsigned long need_num(const char *s, const char *what)
 	return v;
 }
 
+/* N, vraidN or /dev/vraidN as vraidctl takes them, or any number (0x...) */
 static uint32_t parse_index(const char *s)
 {
+	uint32_t index;
+
+	if (s && vraid_vd_number(s, &index))
+		return index;
 	if (s && !strncmp(s, VRAID_DISK_PREFIX, strlen(VRAID_DISK_PREFIX)))
 		s += strlen(VRAID_DISK_PREFIX);
 	return (uint32_t)need_num(s, "INDEX");
@@ -819,11 +800,13 @@ static uint64_t rnd(uint64_t *s)
 static bool run_garbage(int fd, struct test *t, unsigned long rounds,
 			uint64_t seed)
 {
-	unsigned long r, hits[ARRAY_SIZE(errnames) + 2] = { 0 }, bad = 0;
+	/* per errname, then success, then any other errno */
+	unsigned long r, hits[vraid_nr_errnames + 2], bad = 0;
 	uint64_t s = seed ? seed : 1;
 	size_t k, i, len = cmds[t->cmd].size + 64;
 	int e;
 
+	memset(hits, 0, sizeof(hits));
 	for (r = 0; r < rounds; r++) {
 		struct vraid_ioc_hdr *h = hdr(t);
 
@@ -849,20 +832,20 @@ static bool run_garbage(int fd, struct test *t, unsigned long rounds,
 				printf("vraid-raw: garbage %s: round %lu got %s\n",
 				       t->reqdesc, r, errname(e));
 		}
-		for (i = 0; i < ARRAY_SIZE(errnames) && errnames[i].e != e; i++)
+		for (i = 0; i < vraid_nr_errnames && vraid_errnames[i].e != e; i++)
 			;
-		hits[e == EXPECT_OK ? ARRAY_SIZE(errnames) :
-		     i < ARRAY_SIZE(errnames) ? i : ARRAY_SIZE(errnames) + 1]++;
+		hits[e == EXPECT_OK ? vraid_nr_errnames :
+		     i < vraid_nr_errnames ? i : vraid_nr_errnames + 1]++;
 	}
 	printf("vraid-raw: garbage %s: %lu rounds (seed %llu):", t->reqdesc,
 	       rounds, (unsigned long long)seed);
-	for (i = 0; i < ARRAY_SIZE(errnames); i++)
+	for (i = 0; i < vraid_nr_errnames; i++)
 		if (hits[i])
-			printf(" %s %lu", errnames[i].name, hits[i]);
-	if (hits[ARRAY_SIZE(errnames)])
-		printf(" success %lu", hits[ARRAY_SIZE(errnames)]);
-	if (hits[ARRAY_SIZE(errnames) + 1])
-		printf(" other %lu", hits[ARRAY_SIZE(errnames) + 1]);
+			printf(" %s %lu", vraid_errnames[i].name, hits[i]);
+	if (hits[vraid_nr_errnames])
+		printf(" success %lu", hits[vraid_nr_errnames]);
+	if (hits[vraid_nr_errnames + 1])
+		printf(" other %lu", hits[vraid_nr_errnames + 1]);
 	printf("; want ");
 	print_expect(t, stdout);
 	printf(" every round: %s\n", bad ? "FAIL" : "ok");
@@ -889,7 +872,7 @@ static void drop_privs(void)
 int main(int argc, char **argv)
 {
 	static unsigned char buf[BUF_SIZE] __attribute__((aligned(8)));
-	const char *path = getenv("VRAIDCTL_CONTROL");
+	const char *path;
 	struct test t = { .buf = buf };
 	const char *check = "send", *expect = NULL;
 	bool privs = false, ctrl_priv, ok;
@@ -967,7 +950,7 @@ int main(int argc, char **argv)
 		char *list = strdup(expect), *tok, *save = NULL;
 
 		for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			int e = !strcasecmp(tok, "ok") ? EXPECT_OK : errnum(tok);
+			int e = !strcasecmp(tok, "ok") ? EXPECT_OK : vraid_errnum(tok);
 
 			if (!strcasecmp(tok, "any")) {
 				t.any_error = true;
@@ -1056,9 +1039,8 @@ int main(int argc, char **argv)
 	    t.expect[0] == EXPECT_OK)
 		t.expect[0] = EPERM;
 
-	if (!path || !*path)
-		path = "/dev/" VRAID_CONTROL_NAME;
-	fd = open(path, O_RDWR | O_CLOEXEC);
+	path = vraid_control_path(NULL);
+	fd = vraid_control_open(path, true);
 	if (fd < 0) {
 		fprintf(stderr, "vraid-raw: cannot open %s: %s\n", path, strerror(errno));
 		return 2;

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vraidctl: assemble: bring VDs up from their members' metadata.
+ */
+#include "vraidctl.h"
+
+/* A journal --scan found. */
+struct scan_journal {
+	char path[64];
+	struct vraid_jsb sb;
+	char vd[40];		/* a VD whose metadata names it ("": none) */
+	const char *vd_dev;	/* a member of that VD */
+};
+
+/* "/dev/X (UUID u, why)" for the ambiguous-journal list. */
+static void scan_journal_says(const struct scan_journal *j, char *buf,
+			      size_t bufsz)
+{
+	char u[40];
+
+	uuid_str(u, j->sb.uuid);
+	if (j->vd[0])
+		snprintf(buf, bufsz, "%s (UUID %s, named by the metadata of VD %s on %s)",
+			 j->path, u, j->vd, j->vd_dev);
+	else
+		snprintf(buf, bufsz, "%s (UUID %s, %s)", j->path, u,
+			 j->sb.flags & VRAID_J_SB_RELEASED ?
+			 "released by `controller journal none`" :
+			 "attached before the module was unloaded or the machine stopped");
+}
+
+/*
+ * assemble --scan, before the VDs: attach the journal the scan found, if
+ * none is attached and exactly one fits, preferring one that the metadata
+ * of a VD found names (its writes wait there for replay) over one that
+ * was merely attached before (not released by `controller journal none`).
+ * Returns RC_OK, or RC_FAIL when the attach itself failed.
+ */
+static int scan_attach_journal(struct ctl *c, struct scan_journal *jc,
+			       size_t njc, char paths[][64],
+			       const struct vraid_md *mds, const int *kinds,
+			       size_t nd)
+{
+	struct scan_journal *pick[16];
+	struct vraid_controller req;
+	struct vraid_member_ref ref;
+	size_t k, i, npick = 0;
+	char u[40], what[160], says[256];
+	bool named = false;
+	int e;
+
+	if (!njc)
+		return RC_OK;
+	memset(&req, 0, sizeof(req));
+	req.action = VRAID_CTRL_SHOW;
+	/* a module without the journal: nothing to attach to */
+	if (ctl_ioctl(c, VRAID_IOC_CONTROLLER, &req, sizeof(req)) ||
+	    !journal_abi(&req) || req.journal_state != VRAID_JOURNAL_NONE)
+		return RC_OK;
+	for (k = 0; k < njc; k++)
+		for (i = 0; i < nd && !jc[k].vd[0]; i++)
+			if (kinds[i] == PROBE_MEMBER &&
+			    (mds[i].cache_flags & VRAID_MD_CF_JOURNAL) &&
+			    !memcmp(mds[i].journal_uuid, jc[k].sb.uuid,
+				    VRAID_J_UUID_LEN)) {
+				/* its name, else its UUID */
+				if (mds[i].name[0])
+					tty_str(jc[k].vd, sizeof(jc[k].vd),
+						mds[i].name, sizeof(mds[i].name));
+				else
+					uuid_str(jc[k].vd, mds[i].vd_uuid);
+				jc[k].vd_dev = paths[i];
+				named = true;
+			}
+	for (k = 0; k < njc && npick < ARRAY_SIZE(pick); k++)
+		if (named ? !!jc[k].vd[0] : !(jc[k].sb.flags & VRAID_J_SB_RELEASED))
+			pick[npick++] = &jc[k];
+	for (k = 0; k < njc; k++)
+		if (!named && (jc[k].sb.flags & VRAID_J_SB_RELEASED)) {
+			uuid_str(u, jc[k].sb.uuid);
+			printf("%s: vraid journal %s, released by `vraidctl controller journal none`: left detached (`vraidctl controller journal %s` attaches it)\n",
+			       jc[k].path, u, jc[k].path);
+		}
+	if (!npick)
+		return RC_OK;
+	if (npick > 1) {
+		errmsg("found %zu vraid journals that could be this controller's and attached none, as it cannot tell which:",
+		       npick);
+		for (k = 0; k < npick; k++) {
+			scan_journal_says(pick[k], says, sizeof(says));
+			errmsg("  %s", says);
+		}
+		hintmsg("attach the right one with `vraidctl controller journal DEV`, then run `vraidctl assemble --scan` again%s",
+			named ? " (the VDs whose writes wait in it are refused until then)" : "");
+		return RC_OK;
+	}
+	if (member_ref(pick[0]->path, &ref))
+		return RC_FAIL;
+	memset(&req, 0, sizeof(req));
+	req.action = VRAID_CTRL_JOURNAL_ATTACH;
+	req.major = ref.major;
+	req.minor = ref.minor;
+	e = ctl_ioctl(c, VRAID_IOC_CONTROLLER, &req, sizeof(req));
+	if (e) {
+		snprintf(what, sizeof(what), "assemble --scan: attaching the journal %s",
+			 pick[0]->path);
+		report(c, what, e, &req.hdr, CTX_CONTROLLER);
+		journal_refused(c, &req, e);
+		return RC_FAIL;
+	}
+	uuid_str(u, req.journal_uuid);
+	if (pick[0]->vd[0])
+		printf("%s: journal %s attached: the metadata of VD %s (%s) says it may hold writes of that VD, to replay at assembly\n",
+		       pick[0]->path, u, pick[0]->vd, pick[0]->vd_dev);
+	else
+		printf("%s: journal %s attached again: it was attached before the module was unloaded or the machine stopped (not released by `vraidctl controller journal none`)\n",
+		       pick[0]->path, u);
+	if (memcmp(req.journal_uuid, pick[0]->sb.uuid, VRAID_J_UUID_LEN))
+		errmsg("warning: the module reports journal UUID %s for %s, not the one its superblock held",
+		       u, pick[0]->path);
+	if (req.journal_state == VRAID_JOURNAL_REPLAY_PENDING)
+		printf("%s: it holds acknowledged writes of %u virtual drive%s: they are replayed as %s assembled\n",
+		       pick[0]->path, req.journal_pending,
+		       req.journal_pending == 1 ? "" : "s",
+		       req.journal_pending == 1 ? "it is" : "they are");
+	journal_small(&req, pick[0]->path);
+	return RC_OK;
+}
+
+static int assemble_one(struct ctl *c, const char *const *devs, size_t n,
+			bool scan, uint32_t flags)
+{
+	struct vraid_assemble req;
+	char what[64];
+	size_t i;
+	int e;
+
+	memset(&req, 0, sizeof(req));
+	req.nr_devices = (uint32_t)n;
+	req.asm_flags = flags;
+	for (i = 0; i < n; i++)
+		if (member_ref(devs[i], &req.devices[i]))
+			return RC_FAIL;
+	e = ctl_ioctl(c, VRAID_IOC_ASSEMBLE, &req, sizeof(req));
+	if (e == EBUSY && scan) {
+		printf("%s%s: in use, skipped (already assembled?)\n", devs[0],
+		       n > 1 ? " ..." : "");
+		return RC_OK;
+	}
+	if (e) {
+		snprintf(what, sizeof(what), "assemble %s%s", devs[0],
+			 n > 1 ? " ..." : "");
+		report(c, what, e, &req.hdr, CTX_OTHER);
+		if ((flags & VRAID_ASM_NO_JOURNAL) && e == EINVAL && c->replied &&
+		    req.hdr.version_major == VRAID_ABI_MAJOR &&
+		    req.hdr.version_minor < ABI_MINOR_JOURNAL)
+			hintmsg("the vraid module speaks ABI %d.%d, which has no journal and no --no-journal: leave --no-journal out, or load the module built with this vraidctl",
+				req.hdr.version_major, req.hdr.version_minor);
+		else if (!(flags & VRAID_ASM_NO_JOURNAL) && c->replied &&
+			 strstr(req.hdr.message, "journal"))
+			hintmsg("attach the journal first (`vraidctl controller journal DEV`; `vraidctl controller` shows the one attached), then assemble again: the writes are replayed; --no-journal assembles without them (they are lost)");
+		return RC_FAIL;
+	}
+	printf("%s: assembled%s%s, %u of %zu device%s used",
+	       req.disk_name, req.name[0] ? " " : "", req.name, req.nr_used, n,
+	       n == 1 ? "" : "s");
+	if (req.nr_stale)
+		printf(", %u stale (left out)", req.nr_stale);
+	putchar('\n');
+	/* a module before ABI 1.10 leaves them 0: it says so in its log */
+	if (req.hdr.version_minor >= ABI_MINOR_REPLAY_COUNTS &&
+	    (req.replayed || req.replay_parity)) {
+		printf("%s: replayed %u write%s and %u parity record%s from the controller journal",
+		       req.disk_name, req.replayed,
+		       req.replayed == 1 ? "" : "s", req.replay_parity,
+		       req.replay_parity == 1 ? "" : "s");
+		if (req.replay_superseded)
+			printf(" (%u logged 4 KiB block%s superseded by later writes around the cache, not replayed there)",
+			       req.replay_superseded,
+			       req.replay_superseded == 1 ? "" : "s");
+		putchar('\n');
+	}
+	return RC_OK;
+}
+
+int cmd_assemble(int argc, char **argv)
+{
+	const char *pos[VRAID_MAX_MEMBERS];
+	bool scan = false, nojournal = false;
+	uint32_t flags = 0;
+	size_t npos;
+	struct ctl c;
+	int i, j, rc;
+
+	for (i = j = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--scan"))
+			scan = true;
+		else if (!strcmp(argv[i], "--no-journal"))
+			nojournal = true;
+		else
+			argv[j++] = argv[i];
+	}
+	while (i < argc)
+		argv[j++] = argv[i++];
+	argc = j;
+	rc = parse_args("assemble", argc, argv, NULL, NULL, NULL, pos,
+			ARRAY_SIZE(pos), &npos);
+	if (rc >= 0)
+		return rc;
+	if (scan == !!npos)
+		return usage_error("assemble", "give either --scan or the member devices of one VD");
+	if (npos > VRAID_MAX_MEMBERS)
+		return usage_error("assemble", "at most %u devices", VRAID_MAX_MEMBERS);
+	if (nojournal) {
+		flags |= VRAID_ASM_NO_JOURNAL;
+		errmsg("warning: --no-journal: a VD whose acknowledged writes are in a journal that is not attached is assembled without them: those writes are lost (its data is what the members hold)");
+	}
+	if (!ctl_open(&c, true))
+		return RC_FAIL;
+	if (!scan) {
+		rc = assemble_one(&c, pos, npos, false, flags);
+		close(c.fd);
+		return rc;
+	}
+
+	/*
+	 * --scan: every block device; a journal first (unless --no-journal),
+	 * then the members, grouped by the VD their metadata names.
+	 */
+	{
+		static char paths[512][64];
+		static struct vraid_md mds[512];
+		static int kinds[512];
+		static bool done[512];
+		struct scan_journal jc[16];
+		const char *group[VRAID_MAX_MEMBERS];
+		size_t nd = 0, njc = 0, k, g, ng, failed = 0, found = 0;
+		struct vraid_jsb sb;
+		struct dirent *de;
+		DIR *d = opendir("/sys/class/block");
+
+		if (!d) {
+			errmsg("/sys/class/block: %s", strerror(errno));
+			close(c.fd);
+			return RC_FAIL;
+		}
+		while ((de = readdir(d)) && nd < ARRAY_SIZE(paths)) {
+			if (de->d_name[0] == '.' ||
+			    !strncmp(de->d_name, VRAID_DISK_PREFIX, strlen(VRAID_DISK_PREFIX)))
+				continue;
+			if (strlen(de->d_name) > sizeof(paths[nd]) - 6)
+				continue;
+			snprintf(paths[nd], sizeof(paths[nd]), "/dev/%.*s",
+				 (int)sizeof(paths[nd]) - 6, de->d_name);
+			kinds[nd] = scan_probe(paths[nd], &mds[nd], &sb);
+			/*
+			 * A member under dm or md (a dm-linear over the whole
+			 * disk shows the same metadata): its holder is the
+			 * member.  One under a running VD is reported below.
+			 */
+			if (kinds[nd] == PROBE_MEMBER &&
+			    has_holders_but(de->d_name, true))
+				continue;
+			if (kinds[nd] == PROBE_MEMBER) {
+				done[nd++] = false;
+				continue;
+			}
+			/* a journal is never a member; one under dm/md: its holder */
+			if (kinds[nd] == PROBE_NONE || has_holders(de->d_name))
+				continue;
+			if (kinds[nd] == PROBE_BAD_JOURNAL) {
+				errmsg("%s: damaged vraid journal superblock: not attached (see `vraidctl examine %s`)",
+				       paths[nd], paths[nd]);
+				continue;
+			}
+			if (njc < ARRAY_SIZE(jc)) {
+				memset(&jc[njc], 0, sizeof(jc[njc]));
+				memcpy(jc[njc].path, paths[nd], sizeof(jc[njc].path));
+				jc[njc++].sb = sb;
+			}
+		}
+		closedir(d);
+		if (!nojournal &&
+		    scan_attach_journal(&c, jc, njc, paths, mds, kinds, nd))
+			failed++;
+		for (k = 0; k < nd; k++) {
+			if (done[k])
+				continue;
+			for (g = k, ng = 0; g < nd; g++) {
+				if (done[g] || memcmp(mds[g].vd_uuid, mds[k].vd_uuid, 16))
+					continue;
+				if (ng < ARRAY_SIZE(group))
+					group[ng++] = paths[g];
+				done[g] = true;
+			}
+			found++;
+			rc = assemble_one(&c, group, ng, true, flags);
+			if (rc == RC_FAIL)
+				failed++;
+		}
+		close(c.fd);
+		if (!found)
+			printf("no vraid metadata found on any block device\n");
+		return failed ? RC_FAIL : RC_OK;
+	}
+}

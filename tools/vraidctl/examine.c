@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vraidctl: examine: what the metadata on a device says.
+ */
+#include "vraidctl.h"
+
+int read_copy(int fd, const char *dev, struct md_copy *c)
+{
+	void *buf;
+	ssize_t n;
+
+	if (posix_memalign(&buf, VRAID_MD_BLOCK, VRAID_MD_BLOCK))
+		return -ENOMEM;
+	n = pread(fd, buf, VRAID_MD_BLOCK, (off_t)(c->sector * 512));
+	if (n != VRAID_MD_BLOCK) {
+		snprintf(c->why, sizeof(c->why), "cannot read %s at byte %llu: %s",
+			 dev, (unsigned long long)(c->sector * 512),
+			 n < 0 ? strerror(errno) : "short read");
+		c->status = -EIO;
+	} else {
+		c->status = vraid_md_decode(buf, &c->md, c->why, sizeof(c->why));
+	}
+	free(buf);
+	return 0;
+}
+
+static const char *copy_status(const struct md_copy *c)
+{
+	return !c->status ? "valid" : c->status == -ENODATA ? "none" : "bad";
+}
+
+int cmd_examine(int argc, char **argv)
+{
+	struct md_copy copies[2] = {
+		{ .label = "A", .sector = VRAID_MD_COPY_A },
+		{ .label = "B", .sector = VRAID_MD_COPY_B },
+	};
+	const struct md_copy *best = NULL;
+	const struct vraid_md *md;
+	const char *pos[1];
+	char u[40], sz[32], sz2[32];
+	struct jsb_slots js;
+	bool json = false;
+	size_t npos, i;
+	int rc, fd;
+
+	rc = parse_args("examine", argc, argv, NULL, NULL, &json, pos, 1, &npos);
+	if (rc >= 0)
+		return rc;
+	if (npos != 1)
+		return usage_error("examine", "name one device (e.g. /dev/nvme0n1)");
+	fd = open(pos[0], O_RDONLY | O_DIRECT);
+	if (fd < 0 && errno == EINVAL)
+		fd = open(pos[0], O_RDONLY);
+	if (fd < 0) {
+		errmsg("%s: %s", pos[0], strerror(errno));
+		return RC_FAIL;
+	}
+	for (i = 0; i < 2; i++) {
+		read_copy(fd, pos[0], &copies[i]);
+		if (!copies[i].status &&
+		    (!best || copies[i].md.generation > best->md.generation))
+			best = &copies[i];
+	}
+	/*
+	 * Copy A and the journal's slot 0 share byte 4096: without a valid
+	 * copy A, the journal magic in a slot makes DEV a journal (whose
+	 * ring, at byte 1 MiB, may hold an old copy B).
+	 */
+	if (copies[0].status) {
+		jsb_read(fd, pos[0], &js);
+		if (jsb_magic(&js))
+			return examine_journal(pos[0], fd, &js, json);
+	}
+	close(fd);
+
+	if (json) {
+		printf("{\"device\":");
+		json_str(pos[0], strlen(pos[0]) + 1);
+		printf(",\"copies\":[");
+		for (i = 0; i < 2; i++) {
+			printf("%s{\"copy\":\"%s\",\"offset_bytes\":%llu,\"status\":\"%s\"",
+			       i ? "," : "", copies[i].label,
+			       (unsigned long long)(copies[i].sector * 512),
+			       copy_status(&copies[i]));
+			if (!copies[i].status)
+				printf(",\"generation\":%llu",
+				       (unsigned long long)copies[i].md.generation);
+			else if (copies[i].status != -ENODATA) {
+				printf(",\"error\":");
+				json_str(copies[i].why, sizeof(copies[i].why));
+			}
+			putchar('}');
+		}
+		putchar(']');
+		if (best) {
+			md = &best->md;
+			uuid_str(u, md->vd_uuid);
+			printf(",\"vd_uuid\":\"%s\",\"name\":", u);
+			json_str(md->name, sizeof(md->name));
+			printf(",\"level\":\"%s\",\"nr_members\":%u,\"role\":%u,"
+			       "\"strip_bytes\":%u,\"spans\":%u,\"size_bytes\":%llu,"
+			       "\"member_data_bytes\":%llu,\"data_offset_bytes\":%llu,"
+			       "\"generation\":%llu,\"created\":%llu,\"clean\":%s,\"members\":[",
+			       VNAME(levels, md->level, true), md->nr_members,
+			       md->role, md->level == VRAID_LEVEL_JBOD ? 0 : md->strip_bytes,
+			       md->level == VRAID_LEVEL_50 || md->level == VRAID_LEVEL_60 ? md->spans : 0,
+			       (unsigned long long)md->size_sectors * 512,
+			       (unsigned long long)md->member_sectors * 512,
+			       (unsigned long long)md->data_offset * 512,
+			       (unsigned long long)md->generation,
+			       (unsigned long long)md->created,
+			       md->flags & VRAID_MD_F_CLEAN ? "true" : "false");
+			for (i = 0; i < md->nr_members; i++) {
+				uuid_str(u, md->members[i].uuid);
+				printf("%s{\"role\":%zu,\"uuid\":\"%s\",\"state\":\"%s\",\"size_bytes\":%llu}",
+				       i ? "," : "", i, u,
+				       VNAME(member_states, md->members[i].state, true),
+				       (unsigned long long)md->members[i].dev_sectors * 512);
+			}
+			printf("],\"init_done_bytes\":%llu,\"job\":{\"type\":\"%s\","
+			       "\"paused\":%s,\"done_bytes\":%llu,\"rate_kib\":%u},"
+			       "\"last_job\":{\"type\":\"%s\",\"result\":%u,"
+			       "\"mismatches\":%llu},\"volatile_cache\":%s",
+			       (unsigned long long)md->init_pos * 512,
+			       VNAME(job_types, md->job_type, true),
+			       md->job_flags & VRAID_MD_JOB_PAUSED ? "true" : "false",
+			       (unsigned long long)md->job_pos * 512,
+			       md->job_rate_kib,
+			       VNAME(job_types, md->last_job, true),
+			       md->last_result,
+			       (unsigned long long)md->last_mismatches,
+			       md->cache_flags & VRAID_MD_CF_VOLATILE ? "true" : "false");
+			if (md->cache_flags & VRAID_MD_CF_JOURNAL) {
+				uuid_str(u, md->journal_uuid);
+				printf(",\"journal\":{\"uuid\":\"%s\",\"floor\":%llu}",
+				       u, (unsigned long long)md->journal_floor);
+			} else {
+				printf(",\"journal\":null");
+			}
+		}
+		printf("}\n");
+		return best ? RC_OK : RC_FAIL;
+	}
+
+	printf("Device:          %s\n", pos[0]);
+	for (i = 0; i < 2; i++) {
+		printf("Copy %s:          %s", copies[i].label, copy_status(&copies[i]));
+		if (!copies[i].status)
+			printf(" (generation %llu)",
+			       (unsigned long long)copies[i].md.generation);
+		else if (copies[i].status != -ENODATA)
+			printf(": %s", copies[i].why);
+		putchar('\n');
+	}
+	if (!best) {
+		errmsg("%s: no valid vraid metadata (and no vraid journal superblock)",
+		       pos[0]);
+		return RC_FAIL;
+	}
+	md = &best->md;
+	uuid_str(u, md->vd_uuid);
+	printf("VD UUID:         %s\n", u);
+	printf("Name:            %s\n", md->name[0] ? md->name : "-");
+	printf("Level:           %s\n", VNAME(levels, md->level, false));
+	printf("Members:         %u (this device is role %u)\n", md->nr_members, md->role);
+	if (md->level != VRAID_LEVEL_JBOD)
+		printf("Strip:           %s\n", human_size(sz, sizeof(sz), md->strip_bytes));
+	if (md->level == VRAID_LEVEL_50 || md->level == VRAID_LEVEL_60)
+		printf("Spans:           %u\n", md->spans);
+	printf("Size:            %s (%llu bytes)\n",
+	       human_size(sz, sizeof(sz), md->size_sectors * 512),
+	       (unsigned long long)md->size_sectors * 512);
+	printf("Member data:     %s from %s (sector %llu)\n",
+	       human_size(sz, sizeof(sz), md->member_sectors * 512),
+	       human_size(sz2, sizeof(sz2), md->data_offset * 512),
+	       (unsigned long long)md->data_offset);
+	printf("Generation:      %llu\n", (unsigned long long)md->generation);
+	printf("Created:         %llu (seconds since the epoch)\n",
+	       (unsigned long long)md->created);
+	printf("Policies:        Access: %s, Disk cache: %s, I/O: %s, Read: %s, Write: %s\n",
+	       VNAME(access_pols, md->access_policy, false),
+	       VNAME(dcache_pols, md->disk_cache_policy, false),
+	       VNAME(io_pols, md->io_policy, false),
+	       VNAME(read_pols, md->read_policy, false),
+	       VNAME(write_pols, md->write_policy, false));
+	printf("Shutdown:        %s\n", md->flags & VRAID_MD_F_CLEAN ?
+	       "clean (stopped)" : "not clean (running, or it crashed)");
+	if (md->cache_flags & VRAID_MD_CF_JOURNAL) {
+		uuid_str(u, md->journal_uuid);
+		printf("Journal:         %s, from seq %llu: it may hold acknowledged writes of this VD, replayed at assembly\n",
+		       u, (unsigned long long)md->journal_floor);
+	}
+	if (md->cache_flags & VRAID_MD_CF_VOLATILE)
+		printf("Write cache:     volatile (write policy awb)%s\n",
+		       md->flags & VRAID_MD_F_CLEAN ? "" :
+		       ": if it crashed, writes not flushed may be lost");
+	if (md->level == VRAID_LEVEL_JBOD || md->level == VRAID_LEVEL_0)
+		;
+	else if (md->init_pos >= md->member_sectors)
+		printf("Initialised:     yes\n");
+	else
+		printf("Initialised:     %.1f%% (init checkpoint at sector %llu of %llu)\n",
+		       md->member_sectors ? 100.0 * md->init_pos / md->member_sectors : 0.0,
+		       (unsigned long long)md->init_pos,
+		       (unsigned long long)md->member_sectors);
+	if (md->job_type != VRAID_JOB_NONE)
+		printf("Job checkpoint:  %s at sector %llu of %llu%s%s\n",
+		       VNAME(job_types, md->job_type, false),
+		       (unsigned long long)md->job_pos,
+		       (unsigned long long)md->member_sectors,
+		       md->job_flags & VRAID_MD_JOB_PAUSED ? ", paused" : "",
+		       md->job_type == VRAID_JOB_CHECK ||
+		       md->job_type == VRAID_JOB_REPAIR ? "" :
+		       " (resumes at assembly)");
+	if (md->job_rate_kib)
+		printf("Job rate limit:  %u KiB/s per member\n", md->job_rate_kib);
+	if (md->last_job != VRAID_JOB_NONE)
+		printf("Last job:        %s, %s%s, %llu mismatch%s\n",
+		       VNAME(job_types, md->last_job, false),
+		       md->last_result ? "ended: " : "done",
+		       md->last_result ? strerror((int)md->last_result) : "",
+		       (unsigned long long)md->last_mismatches,
+		       md->last_mismatches == 1 ? "" : "es");
+	printf("\nROLE  MEMBER UUID                           STATE   SIZE\n");
+	for (i = 0; i < md->nr_members; i++) {
+		uuid_str(u, md->members[i].uuid);
+		printf("%4zu  %s  %-7s %s%s\n", i, u,
+		       VNAME(member_states, md->members[i].state, false),
+		       human_size(sz, sizeof(sz), md->members[i].dev_sectors * 512),
+		       i == md->role ? "  (this device)" : "");
+	}
+	return RC_OK;
+}
