@@ -452,7 +452,9 @@ int vraid_job_ctl(struct vraid_vd *vd, u32 action, u32 rate_kib, char *msg,
 		if (action == VRAID_JOB_RESUME && vraid_has_rebuilding(vd)) {
 			/* A rebuild stopped earlier: go on with it. */
 			ret = __vraid_job_start(vd, VRAID_JOB_REBUILD,
-						READ_ONCE(vd->rebuilt_to),
+						job->saved_type ==
+						VRAID_JOB_REBUILD ?
+						READ_ONCE(vd->rebuilt_to) : 0,
 						false, msg, msglen);
 		} else if (action == VRAID_JOB_RESUME &&
 			   vd->init_pos < vd->geom.member_sectors) {
