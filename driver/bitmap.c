@@ -345,9 +345,24 @@ u32 vraid_bitmap_mark(struct vraid_vd *vd, u64 from, bool all)
 }
 
 /*
- * Assembly: OR the bitmaps on the online members into pending and
- * ondisk.  Returns the regions found dirty, or -ENODATA if no member had
- * a valid bitmap of this geometry.
+ * A rebuilding member whose bitmap cannot be read: a region its copy
+ * would have kept dirty (its data lost from its cache, the others'
+ * clears durable) could look clean, so none of its rows is trusted.
+ */
+static void vraid_bm_distrust(struct vraid_vd *vd, u32 member, const char *why)
+{
+	if (!vd->rebuilt_to)
+		return;
+	pr_warn("%s: member %u (%s), being rebuilt: %s; it is rebuilt from the start\n",
+		vd->disk->disk_name, member, vd->members[member].name, why);
+	WRITE_ONCE(vd->rebuilt_to, 0);
+}
+
+/*
+ * Assembly: OR the bitmaps on the online and rebuilding members into
+ * pending and ondisk (a rebuilding member's rows below vd->rebuilt_to
+ * are trusted, so its copy counts too).  Returns the regions found
+ * dirty, or -ENODATA if no member had a valid bitmap of this geometry.
  */
 int vraid_bitmap_load(struct vraid_vd *vd)
 {
@@ -367,8 +382,11 @@ int vraid_bitmap_load(struct vraid_vd *vd)
 		struct bio_vec bvec[2];
 		struct bio bio;
 
-		if (!vraid_member_get(vd, i, VRAID_MGET_ONLINE, NULL))
+		bool rebuilding;
+
+		if (!vraid_member_get(vd, i, VRAID_MGET_WRITABLE, NULL))
 			continue;
+		rebuilding = READ_ONCE(m->state) == VRAID_MEMBER_REBUILDING;
 		bio_init(&bio, m->h.bdev, bvec, 2, REQ_OP_READ | REQ_SYNC);
 		bio.bi_iter.bi_sector = VRAID_BM_SECTOR;
 		__bio_add_page(&bio, bm->pages[0], PAGE_SIZE, 0);
@@ -376,19 +394,28 @@ int vraid_bitmap_load(struct vraid_vd *vd)
 		err = submit_bio_wait(&bio);
 		bio_uninit(&bio);
 		vraid_member_put(vd, i);
-		if (err)
+		if (err) {
+			if (rebuilding)
+				vraid_bm_distrust(vd, i, "its bitmap cannot be read");
 			continue;
+		}
 		memcpy(img, page_address(bm->pages[0]), PAGE_SIZE);
 		memcpy(img + PAGE_SIZE, page_address(bm->pages[1]), PAGE_SIZE);
 		if (vraid_bm_decode(img, vd->uuid, &shift, &nbits, why,
 				    sizeof(why))) {
-			pr_warn("%s: member %u (%s): %s\n", vd->disk->disk_name,
-				i, m->name, why);
+			if (rebuilding)
+				vraid_bm_distrust(vd, i, why);
+			else
+				pr_warn("%s: member %u (%s): %s\n",
+					vd->disk->disk_name, i, m->name, why);
 			continue;
 		}
 		if (shift != bm->shift || nbits != bm->nbits) {
-			pr_warn("%s: member %u (%s): bitmap geometry differs\n",
-				vd->disk->disk_name, i, m->name);
+			if (rebuilding)
+				vraid_bm_distrust(vd, i, "bitmap geometry differs");
+			else
+				pr_warn("%s: member %u (%s): bitmap geometry differs\n",
+					vd->disk->disk_name, i, m->name);
 			continue;
 		}
 		found++;

@@ -246,6 +246,13 @@ static void vraid_job_work(struct work_struct *work)
 		    READ_ONCE(vd->state) != VRAID_VD_OPTIMAL)
 			continue;
 		WRITE_ONCE(job->pos, pos + len);
+		/*
+		 * The step's writes have completed: its rows of the members
+		 * being rebuilt may be read (vraid_member_in_sync()).  A
+		 * checkpoint records the position only after a flush.
+		 */
+		if (sy.type == VRAID_JOB_REBUILD)
+			WRITE_ONCE(vd->rebuilt_to, pos + len);
 		if (sy.type == VRAID_JOB_INIT || sy.type == VRAID_JOB_RESYNC)
 			WRITE_ONCE(vd->init_pos, max(vd->init_pos, pos + len));
 		if (sy.type == VRAID_JOB_RESYNC)
@@ -310,8 +317,18 @@ static int __vraid_job_start(struct vraid_vd *vd, u32 type, u64 from,
 			 vraid_job_name(type));
 		return -EAGAIN;
 	}
-	if (from >= vd->geom.member_sectors)
+	/*
+	 * A rebuild starts where its members are rebuilt up to (all of it:
+	 * it ends at once, and they go online); never above, which would
+	 * leave rows between unrebuilt, and the position comes down with
+	 * it if it starts lower.
+	 */
+	if (type == VRAID_JOB_REBUILD) {
+		from = min(from, READ_ONCE(vd->rebuilt_to));
+		WRITE_ONCE(vd->rebuilt_to, from);
+	} else if (from >= vd->geom.member_sectors) {
 		from = 0;
+	}
 	job->type = type;
 	/* An interrupted init or resync waits for a rebuild or check. */
 	if (job->saved_type == type || type == VRAID_JOB_INIT ||
@@ -361,8 +378,8 @@ void vraid_job_resume_pending(struct vraid_vd *vd)
 	if (type == VRAID_JOB_CHECK || type == VRAID_JOB_REPAIR)
 		type = VRAID_JOB_NONE;	/* checks are not resumed */
 	if (vraid_has_rebuilding(vd)) {
-		if (type != VRAID_JOB_REBUILD)
-			from = 0;
+		/* from what the record says was rebuilt (0 if it names none) */
+		from = vd->rebuilt_to;
 		type = VRAID_JOB_REBUILD;
 	} else if (type == VRAID_JOB_REBUILD) {
 		type = VRAID_JOB_NONE;
@@ -436,7 +453,8 @@ int vraid_job_ctl(struct vraid_vd *vd, u32 action, u32 rate_kib, char *msg,
 			/* A rebuild stopped earlier: go on with it. */
 			ret = __vraid_job_start(vd, VRAID_JOB_REBUILD,
 						job->saved_type ==
-						VRAID_JOB_REBUILD ? job->pos : 0,
+						VRAID_JOB_REBUILD ?
+						READ_ONCE(vd->rebuilt_to) : 0,
 						false, msg, msglen);
 		} else if (action == VRAID_JOB_RESUME &&
 			   vd->init_pos < vd->geom.member_sectors) {

@@ -45,7 +45,10 @@
  * reconstructs the blocks of rebuilding members and writes them; check
  * reads the whole row and counts it if its parity does not match; init,
  * resync and repair also rewrite the parity of such a row.  Rebuilding
- * members are written like online ones but never read.  Rows at or above
+ * members are written like online ones, and read only in the rows the
+ * rebuild has passed (vd->rebuilt_to): there they hold their blocks, and
+ * after a power cut they may be the only good copy of a flushed block
+ * whose row the cut tore on the other members.  Rows at or above
  * vd->init_pos (not initialised yet) are written by reconstruct-write
  * only, which leaves their parity correct whatever it was before.
  *
@@ -415,10 +418,18 @@ static bool vraid_sdev_submit(struct vraid_stripe *sh, u32 slot,
 	struct vraid_sdev *dev = &sh->dev[slot];
 	u32 member = vraid_sh_member(sh, slot);
 
-	if (!vraid_member_get(vd, member, op_is_write(opf) ?
-			      VRAID_MGET_WRITABLE : VRAID_MGET_ONLINE,
-			      &dev->gen))
+	if (!vraid_member_get(vd, member, VRAID_MGET_WRITABLE, &dev->gen))
 		return false;
+	/*
+	 * A read only where the device the role holds now (held: no swap
+	 * can change it until the put) has the row: Online, or rebuilt
+	 * past it.  The row's guess (vraid_row_init()) may be older.
+	 */
+	if (!op_is_write(opf) &&
+	    !vraid_member_in_sync(vd, member, sh->msector + SH_SECTORS)) {
+		vraid_member_put(vd, member);
+		return false;
+	}
 	bio_init(&dev->bio, vd->members[member].h.bdev, &dev->vec, 1, opf);
 	__bio_add_page(&dev->bio, dev->page, PAGE_SIZE, 0);
 	dev->bio.bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS + sh->msector;
@@ -509,7 +520,9 @@ static void vraid_row_init(struct vraid_stripe *sh, struct vraid_row *r)
 		r->slot[r->data + 1] = r->q;
 	}
 	for (i = 0; i < r->width; i++) {
-		r->failed[i] = !vraid_member_ok(vd, first + i);
+		/* a member being rebuilt is read where it is rebuilt */
+		r->failed[i] = !vraid_member_in_sync(vd, first + i,
+						     sh->msector + SH_SECTORS);
 		r->nowrite[i] = !vraid_member_writable(vd, first + i);
 		r->ptr[i] = page_address(sh->dev[r->slot[i]].page);
 	}

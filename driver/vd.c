@@ -784,11 +784,21 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 	generate_random_uuid(m->uuid);
 	snprintf(m->name, sizeof(m->name), "%pg", bdev);
 	m->spare_waits = false;
+	/*
+	 * Nothing of the new device is rebuilt, and the rebuild restarts
+	 * for every rebuilding member (the job is halted: it cannot move
+	 * this on); the records from here on name no rebuild position
+	 * until the new rebuild records its own.
+	 */
+	WRITE_ONCE(vd->rebuilt_to, 0);
+	if (vd->job.saved_type == VRAID_JOB_REBUILD)
+		vd->job.saved_type = VRAID_JOB_NONE;
 	spin_lock_irqsave(&vd->state_lock, flags);
 	/*
-	 * Publish: the device and the generation before the state that lets
-	 * I/O reach them; the release pairs with the acquire of the state in
-	 * vraid_member_get().
+	 * Publish: the device, the generation and the rebuilt position
+	 * before the state that lets I/O reach them; the release pairs with
+	 * the acquire of the state in vraid_member_get() and
+	 * vraid_member_in_sync().
 	 */
 	smp_store_release(&m->state, VRAID_MEMBER_REBUILDING);
 	spin_unlock_irqrestore(&vd->state_lock, flags);
@@ -807,11 +817,17 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 		vraid_parity_invalidate(vd);
 	pr_info("%s: member %u is now %s: rebuilding\n", vd->disk->disk_name,
 		role, m->name);
+	/*
+	 * The write-intent bitmap on the new device too, before a record
+	 * lets assembly read it: once a rebuild position vouches for its
+	 * rows, a region is clean only if its copy says so as well
+	 * (vraid_bitmap_load()).
+	 */
+	if (vd->bitmap)
+		vraid_bitmap_flush(vd);
 	if (vraid_md_write_all(vd, false, msg, len))
 		pr_warn("%s: %s\n", vd->disk->disk_name, msg);
 	/* An interrupted init or resync goes on after the rebuild. */
-	if (vd->job.saved_type == VRAID_JOB_REBUILD)
-		vd->job.saved_type = VRAID_JOB_NONE;
 	vraid_job_unhalt(vd);
 	if (vraid_job_start(vd, VRAID_JOB_REBUILD, 0, msg, len))
 		pr_warn("%s: rebuild not started: %s\n", vd->disk->disk_name,
@@ -939,6 +955,12 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 		       vd->geom.member_sectors;
 	vd->job.saved_type = best->job_type;
 	vd->job.pos = best->job_pos;
+	/*
+	 * A record that names a rebuild vouches for its position on every
+	 * member it says is rebuilding (flushed before it was written).
+	 */
+	vd->rebuilt_to = best->job_type == VRAID_JOB_REBUILD ?
+			 best->job_pos : 0;
 	vd->job.paused = best->job_flags & VRAID_MD_JOB_PAUSED;
 	vd->job.rate_kib = best->job_rate_kib;
 	vd->job.last_type = best->last_job;

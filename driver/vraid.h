@@ -204,6 +204,24 @@ struct vraid_vd {
 	 * first copy.  Advanced by init and resync jobs.
 	 */
 	u64 init_pos;
+	/*
+	 * Member sectors below which every Rebuilding member holds its
+	 * data (md's recovery_offset, one for the VD: a swap restarts the
+	 * rebuild of every rebuilding member): rebuilt, and written by
+	 * every user write since, as a member in sync is.  Parity rows
+	 * below it read such a member instead of reconstructing its blocks
+	 * from the others, whose parity a power cut may have torn (the
+	 * write hole) while the member's own copy is good.  0 before the
+	 * state that makes a new device Rebuilding is published
+	 * (vraid_vd_swap_in()); set at assembly from a record that names a
+	 * rebuild and its position, which the rebuild flushed before the
+	 * record was written (vraid_md_write_all()); advanced by the
+	 * rebuild once a step's writes have completed (job.c).  Read after
+	 * the member's state, under vraid_member_get(), so never for a
+	 * device other than the one the value is about:
+	 * vraid_member_in_sync().
+	 */
+	u64 rebuilt_to;
 
 	struct mutex job_lock;		/* see the top of this file */
 	struct vraid_vd_job job;
@@ -477,6 +495,31 @@ bool vraid_level_redundant(u32 level);
 static inline bool vraid_member_ok(struct vraid_vd *vd, u32 member)
 {
 	return READ_ONCE(vd->members[member].state) == VRAID_MEMBER_ONLINE;
+}
+
+/*
+ * Does @member hold its blocks of the parity rows that end at or below
+ * member sector @end?  Online members do; Rebuilding ones below
+ * vd->rebuilt_to.  Any context; the answer is about the device the role
+ * holds while the caller holds the member (vraid_member_get()), or, read
+ * earlier, a guess that the caller checks again then.
+ */
+static inline bool vraid_member_in_sync(struct vraid_vd *vd, u32 member,
+					u64 end)
+{
+	u32 state;
+
+	/*
+	 * The position is read after the state (acquire): a device made
+	 * Rebuilding by a swap is seen with the 0 the swap wrote before it,
+	 * or with a later value of its own rebuild (pairs with the release
+	 * in vraid_vd_swap_in()).
+	 */
+	state = smp_load_acquire(&vd->members[member].state);
+	if (state == VRAID_MEMBER_ONLINE)
+		return true;
+	return state == VRAID_MEMBER_REBUILDING &&
+	       end <= READ_ONCE(vd->rebuilt_to);
 }
 
 /* Disk cache policy "disabled": member writes carry FUA. */
