@@ -19,6 +19,8 @@
 #                     dist/vraidctl_VERSION_ARCH.deb (packaging/deb/build),
 #                     checked with lintian when it is installed
 #   make deps-pkg     installs dkms and lintian (what the above need)
+#   make check-pkg    tests/packaging-check with lintian: install/uninstall
+#                     into a DESTDIR, the DKMS tree, make deb's packages
 #
 # KVER is the kernel the Makefile builds for: the VM's 6.1 ABI unless
 # KVER= (an ABI such as 6.12.95+deb12-amd64, or a series such as 6.12) or
@@ -75,7 +77,7 @@ DKMS_KARGS = $(if $(DKMS_NAMED),-k $(INSTALL_KVER) \
 	$(if $(wildcard $(MODDIR)/$(INSTALL_KVER)/build/Makefile),,--kernelsourcedir=$(KDIR)))
 
 .PHONY: install uninstall install-module install-cli install-extras uninstall-module \
-	uninstall-cli install-dkms-src dkms dkms-remove deb deps-pkg
+	uninstall-cli install-dkms-src dkms dkms-remove deb deps-pkg check-pkg
 
 install: install-module install-cli
 
@@ -167,3 +169,6 @@ deb:
 
 deps-pkg:
 	@$(TOP)/tests/vm/deps.sh --packaging
+
+check-pkg: deps-pkg
+	VRAID_PKG_LINTIAN=1 $(TOP)/tests/packaging-check
