@@ -118,7 +118,7 @@ uninstall-module:
 	rm -f $(DESTDIR)$(MODDIR)/$(INSTALL_KVER)/updates/vraid.ko
 	rmdir $(DESTDIR)$(MODDIR)/$(INSTALL_KVER)/updates 2>/dev/null || true
 ifeq ($(DESTDIR),)
-	if [ -d $(MODDIR)/$(INSTALL_KVER)/kernel ]; then depmod -a $(INSTALL_KVER); fi
+	if [ -f $(MODDIR)/$(INSTALL_KVER)/modules.dep ]; then depmod -a $(INSTALL_KVER); fi
 endif
 
 uninstall-cli:
