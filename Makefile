@@ -19,6 +19,7 @@
 #                   campaign (SEED= STATES= ROUNDS= LEVELS=; not in make test)
 #   make fuzz       each libFuzzer target for FUZZ_SECONDS (300)
 #   make clean
+#   make install, uninstall, dkms, deb: packaging.mk (Documentation/install.rst)
 #
 # KDIR selects the kernel to build against.  The default is the Debian 6.1
 # headers matching the kernel image the VM boots; on your own machine use
@@ -174,3 +175,6 @@ clean:
 	rm -f $(VRAIDCTL) tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio \
 		tests/vm/bin/ioctlfuzz tests/vm/bin/logreplay .check.log
 	-$(MAKE) -C tests/unit clean 2>/dev/null
+
+# install, uninstall, DKMS and Debian packages
+include $(TOP)/packaging.mk

@@ -18,6 +18,7 @@
 
 #include "vraid.h"
 #include "validate.h"
+#include "version.h"
 
 /*
  * Serialises create/delete/list/info and protects vraid_idr.  Requests
@@ -982,3 +983,12 @@ module_init(vraid_init);
 module_exit(vraid_exit);
 MODULE_DESCRIPTION("vraid: software RAID controller (JBOD, RAID 0/1/5/6/10/50/60)");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(VRAID_VERSION);
+/*
+ * The journal and metadata checksums use the crypto API's "crc32c" (crc.c),
+ * which the kernel would load on demand anyway; naming it here lets
+ * modprobe load the fast implementation before vraid asks for it, as
+ * btrfs does.  The hard dependencies (xor, raid6_pq) come from the
+ * symbols vraid imports.
+ */
+MODULE_SOFTDEP("pre: crc32c");

@@ -11,6 +11,8 @@
 #   tests/vm/deps.sh --debug-kernel  install what building the debug kernel
 #                             needs (flex, bison, bc, libelf-dev, ...)
 #   tests/vm/deps.sh --profile  install perf (linux-perf) for bench/profile
+#   tests/vm/deps.sh --packaging  install what make dkms / make deb need (dkms,
+#                             dpkg-dev, lintian; `make deps-pkg`)
 #   tests/vm/deps.sh --apt-args print the apt-get/apt-cache options that
 #                             select the kernel's package lists (empty for
 #                             the distribution's own kernel)
@@ -227,6 +229,22 @@ case "${1:-}" in
 	quiet apt-get -qq -y -o Dpkg::Use-Pty=0 --no-install-recommends install linux-perf
 	exit 0
 	;;
+--packaging)
+	# make dkms, make deb (packaging.mk): not needed by make test
+	missing=()
+	for p in dkms dpkg-dev lintian; do
+		case "$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)" in
+		ii*) ;;
+		*) missing+=("$p") ;;
+		esac
+	done
+	[ "${#missing[@]}" = 0 ] && exit 0
+	[ "$(id -u)" = 0 ] || { say "must run as root (apt-get install ${missing[*]})"; exit 1; }
+	say "installing: ${missing[*]}"
+	apt_update
+	quiet apt-get -qq -y -o Dpkg::Use-Pty=0 --no-install-recommends install "${missing[@]}"
+	exit 0
+	;;
 --debug-kernel)
 	# what tests/debug/kernel needs besides the usual packages
 	missing=()
@@ -245,7 +263,7 @@ case "${1:-}" in
 	;;
 "") ;;
 *)
-	echo "usage: $0 [--kver|--resolve|--apt-args|--debug-kernel|--profile]" >&2
+	echo "usage: $0 [--kver|--resolve|--apt-args|--debug-kernel|--profile|--packaging]" >&2
 	exit 2
 	;;
 esac

@@ -64,8 +64,10 @@
 #include "jformat.h"
 /* A VD's geometry from its members' size, as the module computes it. */
 #include "layout.h"
+/* The release (VRAID_VERSION), shared with the module and the packages. */
+#include "version.h"
 
-#define VRAIDCTL_VERSION	"0.1.0"
+#define VRAIDCTL_VERSION	VRAID_VERSION
 #define CONTROL_DEFAULT		"/dev/" VRAID_CONTROL_NAME
 #define SECTOR_BYTES		512ULL
 
