@@ -180,30 +180,16 @@ static void vraid_md_release(struct vraid_vd *vd, u32 seq)
 /*
  * Flush the cache of every member a record is written to.  On a redundant
  * VD a member whose flush fails is failed: what it holds may not be on
- * its media, and no record may vouch for it.  (JBOD and RAID0 records
- * vouch for no redundancy; the error is only logged.)  Returns true if a
- * member failed.
+ * its media, and no record may vouch for it (vraid_members_flush_fail();
+ * JBOD and RAID0 records vouch for no redundancy: the error is only
+ * logged).  Returns true if a member failed.
  */
 static bool vraid_md_flush_members(struct vraid_vd *vd)
 {
-	bool failed = false;
-	u32 i;
+	int failures = atomic_read(&vd->fail_seq);
 
-	for (i = 0; i < vd->geom.nr_members; i++) {
-		u32 gen;
-
-		if (!vraid_member_get(vd, i, VRAID_MGET_WRITABLE, &gen))
-			continue;
-		if (blkdev_issue_flush(vd->members[i].h.bdev)) {
-			pr_warn("%s: member %u (%s): flush failed\n",
-				vd->disk->disk_name, i, vd->members[i].name);
-			if (vraid_level_redundant(vd->geom.level) &&
-			    vraid_member_fail_io(vd, i, gen, "flush error"))
-				failed = true;
-		}
-		vraid_member_put(vd, i);
-	}
-	return failed;
+	vraid_members_flush_fail(vd);
+	return atomic_read(&vd->fail_seq) != failures;
 }
 
 /*

@@ -23,7 +23,11 @@
  *    while the flush was in flight is logged after the FLUSH entry, with
  *    the next one.
  *  - a FUA write (without PREFLUSH) is logged when it completes: durable
- *    from there on, but it does not make earlier entries durable.
+ *    from there on, but it does not make earlier entries durable.  So a
+ *    plain write that completed before a FUA write of the same sectors
+ *    was sent comes after it in the log, and "log order" below writes
+ *    the older data over the newer (testing.rst, "Crash states": why
+ *    the 5j and 6j kinds fail).
  *  - a MARK (`dmsetup message DEV 0 mark NAME`) is logged when the
  *    message comes: writes that had completed by then but that no flush
  *    covered yet are *not* before it; they are logged after it, with the
