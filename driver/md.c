@@ -139,7 +139,17 @@ static u32 vraid_md_fill(struct vraid_vd *vd, struct vraid_md *md)
 		md->job_type = vd->job.saved_type;
 	md->job_flags = READ_ONCE(vd->job.paused) ? VRAID_MD_JOB_PAUSED : 0;
 	md->job_rate_kib = READ_ONCE(vd->job.rate_kib);
-	md->job_pos = md->job_type ? READ_ONCE(vd->job.pos) : 0;
+	/*
+	 * A rebuild's position vouches for the rebuilt rows of the new
+	 * device: taken from rebuilt_to, which a swap zeroes before it
+	 * publishes that device (job.pos may still be the halted old
+	 * rebuild's for a moment after the swap).
+	 */
+	if (md->job_type == VRAID_JOB_REBUILD)
+		md->job_pos = min(READ_ONCE(vd->job.pos),
+				  READ_ONCE(vd->rebuilt_to));
+	else
+		md->job_pos = md->job_type ? READ_ONCE(vd->job.pos) : 0;
 	md->init_pos = READ_ONCE(vd->init_pos);
 	md->last_job = vd->job.last_type;
 	md->last_result = vd->job.last_result;
@@ -232,8 +242,18 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 	 * its media while member 1 still holds the data in its cache.  A
 	 * member that cannot flush is failed, and the record says so.
 	 */
-	if (!wipe && vraid_md_flush_members(vd))
+	if (!wipe && vraid_md_flush_members(vd)) {
+		u64 job_pos = md->job_pos, init_pos = md->init_pos;
+
+		/*
+		 * Filled again for the member states; the positions stay
+		 * the first fill's at most: what a job did after it may not
+		 * be on the media the flush covered.
+		 */
 		seq = vraid_md_fill(vd, md);
+		md->job_pos = min(md->job_pos, job_pos);
+		md->init_pos = min(md->init_pos, init_pos);
+	}
 	for (i = 0; i < vd->geom.nr_members; i++) {
 		struct vraid_member *m = &vd->members[i];
 
