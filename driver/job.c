@@ -66,7 +66,13 @@ static void vraid_job_checkpoint(struct vraid_vd *vd)
 			vd->disk->disk_name, vraid_job_name(vd->job.type), msg);
 }
 
-/* Sleep as long as the rate limit asks after @done sectors of this run. */
+/*
+ * Sleep as long as the rate limit asks after the sectors done in this
+ * run, in waits of at most a second that end early for a stop, a pause
+ * or a new rate.  A rate below one step a second is held too: a step of
+ * 512 KiB at 4 KiB/s waits 128 s (a single wait capped at a second let
+ * such a job run at a step a second).
+ */
 static void vraid_job_throttle(struct vraid_vd *vd)
 {
 	struct vraid_vd_job *job = &vd->job;
@@ -77,11 +83,16 @@ static void vraid_job_throttle(struct vraid_vd *vd)
 		return;
 	kib = (job->pos - job->run_pos) >> 1;
 	due_ms = div_u64(kib * MSEC_PER_SEC, rate);
-	spent_ms = jiffies_to_msecs(jiffies - job->run_start);
-	if (due_ms > spent_ms)
+	for (;;) {
+		spent_ms = jiffies_to_msecs(jiffies - job->run_start);
+		if (due_ms <= spent_ms || READ_ONCE(job->stop) ||
+		    READ_ONCE(job->paused) || READ_ONCE(job->rate_kib) != rate)
+			return;
 		wait_event_interruptible_timeout(job->wait,
-			READ_ONCE(job->stop) || READ_ONCE(job->rate_kib) != rate,
+			READ_ONCE(job->stop) || READ_ONCE(job->paused) ||
+			READ_ONCE(job->rate_kib) != rate,
 			msecs_to_jiffies(min_t(u64, due_ms - spent_ms, 1000)));
+	}
 }
 
 static int __vraid_job_start(struct vraid_vd *vd, u32 type, u64 from,
