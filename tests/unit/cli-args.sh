@@ -1479,6 +1479,9 @@ SIGS
 	fresh "$d5"
 	"$MK" "$d5" 1 2 5 db
 	put "$d5" 2097152 'VRBM'
+	check "examine, created as a date in UTC" 0 "" "" env VRAIDCTL_CONTROL="$nope" "$V" examine "$d5"
+	out_has "examine, created as a date in UTC, the line" -qxF "Created:         2025-11-30 10:53:20 UTC"
+	check "examine --json, created still seconds" 0 '"generation":5,"created":1764500000,"clean":' "" env VRAIDCTL_CONTROL="$nope" "$V" examine --json "$d5"
 	before=$(sha256sum "$d5" | cut -c1-64)
 	check "wipe without --force" 1 "" "vraidctl: wipe $d5: refused without --force: it holds the vraid metadata of the stopped virtual drive \"db\" (UUID $uuid, RAID1, role 1 of 2, 56 MiB); \`vraidctl wipe $d5 --force\` erases it: metadata copy A (byte 4096), metadata copy B (byte 1 MiB) and write-intent bitmap (byte 2 MiB)" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5"
 	check "wipe without --force, hint" 1 "" "vraidctl: hint: that virtual drive can then no longer be assembled from $d5; to bring it back instead: vraidctl assemble --scan" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5"
@@ -1580,7 +1583,13 @@ run_tests() {
 	check "delete -h" 0 "usage: vraidctl delete VD" "" "$V" delete -h
 	check "version -h" 0 "usage: vraidctl version" "" "$V" version -h
 	check "help help" 0 "usage: vraidctl help" "" "$V" help help
-	check "help nosuch" 2 "" "no command 'nosuch'" "$V" help nosuch
+	check "help nosuch" 2 "" "vraidctl: unknown command 'nosuch'" "$V" help nosuch
+	err_lacks "help nosuch: no guess at a word unlike any command" "did you mean"
+	check "help creat: a suggestion" 2 "" "vraidctl: unknown command 'creat'; did you mean 'create'?" "$V" help creat
+	check "help exmaine: swapped letters" 2 "" "vraidctl: unknown command 'exmaine'; did you mean 'examine'?" "$V" help exmaine
+	check "help contr: a command it begins" 2 "" "vraidctl: unknown command 'contr'; did you mean 'controller'?" "$V" help contr
+	check "help shop: two as close" 2 "" "vraidctl: unknown command 'shop'; did you mean 'stop' or 'show'?" "$V" help shop
+	check "unknown command creat: a suggestion" 2 "" "vraidctl: unknown command 'creat'; did you mean 'create'?" "$V" creat /dev/sdb
 	check "no arguments" 2 "" "usage: vraidctl COMMAND" "$V"
 	check "unknown command" 2 "" "vraidctl: unknown command 'frobnicate'" "$V" frobnicate
 	check "--version" 0 "vraidctl 0.1.0 (ABI $abi)" "" env VRAIDCTL_CONTROL="$nope" "$V" --version
@@ -1599,6 +1608,12 @@ run_tests() {
 	check "create strip 3K hint" 2 "" "power of two from 4K to 1M" "$V" create --level 0 --strip 3K "$blk0" "$blk1"
 	check "create strip 2M" 2 "" "strip size '2M' (2097152 bytes) is too large: the maximum is 1 MiB" "$V" create --level 0 --strip 2M "$blk0" "$blk1"
 	check "create strip 0" 2 "" "strip size '0' (0 bytes) is too small" "$V" create --level 0 --strip 0 "$blk0" "$blk1"
+	check "create strip 64KB: decimal unit refused" 2 "" "vraidctl: '64KB': vraidctl sizes are binary: write 64K or 64KiB" "$V" create --level 0 --strip 64KB "$blk0" "$blk1"
+	check "create strip 1mb: decimal unit refused" 2 "" "vraidctl: '1mb': vraidctl sizes are binary: write 1M or 1MiB" "$V" create --level 0 --strip 1mb "$blk0" "$blk1"
+	check "job rate 50MB: decimal unit refused" 2 "" "vraidctl: '50MB': vraidctl sizes are binary: write 50M or 50MiB" "$V" job vraid0 rate 50MB
+	check "job rate 200KB: decimal unit refused" 2 "" "vraidctl: '200KB': vraidctl sizes are binary: write 200K or 200KiB" "$V" job vraid0 rate 200KB
+	check "controller set cache-size=1GB: decimal unit refused" 2 "" "vraidctl: '1GB': vraidctl sizes are binary: write 1G or 1GiB" "$V" controller set cache-size=1GB
+	check "controller set cache-size=1TB: decimal unit refused" 2 "" "vraidctl: '1TB': vraidctl sizes are binary: write 1T or 1TiB" "$V" controller set cache-size=1TB
 	check "create strip 48K" 2 "" "is not a power of two" "$V" create --level 0 --strip 48K "$blk0" "$blk1"
 	check "create strip 5000" 2 "" "is not a power of two" "$V" create --level 0 --strip 5000 "$blk0" "$blk1"
 	check "create strip 64X" 2 "" "invalid strip size '64X'" "$V" create --level 0 --strip 64X "$blk0" "$blk1"
@@ -1836,6 +1851,10 @@ run_tests() {
 	check "assemble --scan --no-journal, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" assemble --scan --no-journal
 	check "assemble --no-journal=1" 2 "" "unknown option '--no-journal=1'" "$V" assemble --scan --no-journal=1
 
+	# examine of a device that is not there: what was wrong, what to give
+	check "examine, no such device" 1 "" "vraidctl: cannot open /dev/nosuch: no such device; give a block device, e.g. /dev/sdb" "$V" examine /dev/nosuch
+	err_lacks "examine, no such device: no bare strerror" "No such file or directory"
+	check "examine, no such device, as typed" 1 "" "vraidctl: cannot open nosuch-dev: no such device;" "$V" examine nosuch-dev
 	# examine of a journal device (an image file: examine reads files too)
 	K="$tmp/$variant/mkjsb"
 	jimg="$tmp/journal.img"
@@ -1847,7 +1866,7 @@ run_tests() {
 	out_has "examine journal, the newer slot" -qxF "Generation:      5 (slot 1)"
 	out_has "examine journal, ring" -qxF "Ring:            63 MiB (16128 blocks of 4 KiB from byte 1 MiB)"
 	out_has "examine journal, tail" -qxF "Tail:            seq 42 at block 7"
-	out_has "examine journal, created" -qxF "Created:         1764500000 (seconds since the epoch)"
+	out_has "examine journal, created, a date in UTC" -qxF "Created:         2025-11-30 10:53:20 UTC"
 	out_has "examine journal, RELEASED" -qF "Flags:           DETACHED, RELEASED: detached by \`vraidctl controller journal none\`"
 	out_has "examine journal, no module" -qxF "Attached:        unknown: the vraid module is not loaded"
 	out_lacks "examine journal, no metadata copies" -qF "Copy A"
@@ -2315,7 +2334,7 @@ EOF
 		expect_log "mock: create member order" "create level=1 strip=0 nr=2 spans=0 name= members=7:1,7:0 init=1 access=0 dcache=0 io=0 read=0 write=0"
 		check "mock: create EOPNOTSUPP" 1 "" "vraidctl: create: RAID5 is not supported yet (EOPNOTSUPP: Operation not supported)" env MOCK_FAIL="create:EOPNOTSUPP:RAID5 is not supported yet" "$M" create --level 5 "$blk0" "$blk1" "$blk2"
 		check "mock: create EBUSY" 1 "" "a member is in use: mounted, in an md array, or in another virtual drive" env MOCK_FAIL="create:EBUSY:member 7:1 is in use" "$M" create --level 0 "$blk0" "$blk1"
-		check "mock: create EBUSY message" 1 "" "create: member 7:1 is in use (EBUSY: Device or resource busy)" env MOCK_FAIL="create:EBUSY:member 7:1 is in use" "$M" create --level 0 "$blk0" "$blk1"
+		check "mock: create EBUSY message, the member as typed" 1 "" "create: member $blk1 is in use (EBUSY: Device or resource busy)" env MOCK_FAIL="create:EBUSY:member 7:1 is in use" "$M" create --level 0 "$blk0" "$blk1"
 		check "mock: create EEXIST" 1 "" "choose another --name" env MOCK_FAIL="create:EEXIST:name scratch is taken" "$M" create --level 0 --name scratch "$blk0" "$blk1"
 		check "mock: create EPERM" 1 "" "run as root" env MOCK_FAIL="create:EPERM:changing virtual drives needs CAP_SYS_ADMIN (run as root)" "$M" create --level 0 "$blk0" "$blk1"
 	else
@@ -2425,6 +2444,7 @@ EOF
 		expect_log "mock: job rate ${r%%:*} sends ${r#*:} KiB/s" "job index=2 action=7 rate=${r#*:}"
 	done
 	check "mock: job rate message" 0 "vraid0: job rate limit 50 MiB/s per member" "" env MOCK_VRAID=jobs "$M" job vraid0 rate 50M
+	check "mock: job rate 50MiB" 0 "vraid0: job rate limit 50 MiB/s per member" "" env MOCK_VRAID=jobs "$M" job vraid0 rate 50MiB
 	check "mock: job rate none message" 0 "vraid0: job rate unlimited" "" env MOCK_VRAID=jobs "$M" job vraid0 rate none
 	check "mock: job, no such VD" 1 "" "vraid9: no virtual drive" env MOCK_VRAID=jobs "$M" job vraid9 pause
 
@@ -2447,8 +2467,9 @@ EOF
 		check "mock: spare remove" 0 "$blk2: hot spare removed" "" env MOCK_VRAID=jobs "$M" spare remove "$blk2"
 		expect_log "mock: spare remove request" "spare action=2 flags=0 index=0 dev=7:2"
 		check "mock: spare add EBUSY" 1 "" "the device is in use: a member of a virtual drive" env MOCK_FAIL="spare:EBUSY:7:2 is a member of vraid0" "$M" spare add "$blk2"
+		check "mock: spare add EBUSY, the device as typed" 1 "" "vraidctl: spare add $blk2: $blk2 is a member of vraid0 (EBUSY" env MOCK_FAIL="spare:EBUSY:7:2 is a member of vraid0" "$M" spare add "$blk2"
 		check "mock: spare add EEXIST" 1 "" "it is a hot spare already" env MOCK_FAIL="spare:EEXIST:7:2 is a spare already" "$M" spare add "$blk2"
-		check "mock: spare remove ENODEV" 1 "" "spare remove $blk2: 7:2 is not a hot spare (ENODEV" env MOCK_FAIL="spare:ENODEV:7:2 is not a hot spare" "$M" spare remove "$blk2"
+		check "mock: spare remove ENODEV, the device as typed" 1 "" "spare remove $blk2: $blk2 is not a hot spare (ENODEV" env MOCK_FAIL="spare:ENODEV:7:2 is not a hot spare" "$M" spare remove "$blk2"
 		check "mock: spare remove ENODEV hint" 1 "" "see the hot spares with \`vraidctl spare list\`" env MOCK_FAIL="spare:ENODEV:7:2 is not a hot spare" "$M" spare remove "$blk2"
 	else
 		say_skip "mock: spare add/remove" "no block device node"
@@ -2470,6 +2491,10 @@ EOF
 		check "mock: replace no such VD" 1 "" "vraid9: no virtual drive" env MOCK_VRAID=jobs "$M" replace vraid9 "$blk1" "$blk2"
 		check "mock: replace on raid0" 1 "" "vraid3 is RAID0: it has no redundancy to rebuild a member from" env MOCK_VRAID=jobs "$M" replace vraid3 "$blk1" "$blk2"
 		check "mock: replace ENODEV" 1 "" "see the virtual drive and its members" env MOCK_VRAID=jobs MOCK_FAIL="replace:ENODEV:7:1 is not a member of vraid0" "$M" replace vraid0 "$blk1" "$blk2"
+		check "mock: replace ENODEV, the member as typed" 1 "" "vraidctl: replace vraid0 $blk1: $blk1 is not a member of vraid0 (ENODEV" env MOCK_VRAID=jobs MOCK_FAIL="replace:ENODEV:7:1 is not a member of vraid0" "$M" replace vraid0 "$blk1" "$blk2"
+		check "mock: replace EBUSY, the new device as typed" 1 "" ": $blk2 is in use (EBUSY" env MOCK_VRAID=jobs MOCK_FAIL="replace:EBUSY:7:2 is in use" "$M" replace vraid0 "$blk1" "$blk2"
+		check "mock: replace, MAJ:MIN typed stays" 1 "" ": 7:1 is not a member of vraid0 (ENODEV" env MOCK_VRAID=jobs MOCK_FAIL="replace:ENODEV:7:1 is not a member of vraid0" "$M" replace vraid0 7:1 "$blk2"
+		check "mock: replace, other numbers untouched" 1 "" ": 17:1 and 7:10 and 1.7:1 differ (ENODEV" env MOCK_VRAID=jobs MOCK_FAIL="replace:ENODEV:17:1 and 7:10 and 1.7:1 differ" "$M" replace vraid0 "$blk1" "$blk2"
 	else
 		say_skip "mock: replace" "no block device node"
 	fi
@@ -2633,6 +2658,8 @@ EOF
 	if [ -s "$tmp/err" ]; then say_not_ok "mock: controller set default, empty stderr"; else say_ok "mock: controller set default, empty stderr"; fi
 	check "mock: controller set DEFAULT" 0 "Controller cache: 128 MiB" "" env MOCK_VRAID=dupname "$M" controller set cache-size=DEFAULT
 	expect_log "mock: controller set DEFAULT sends 0" "controller action=1 flags=0 cache=0 dev=0:0"
+	check "mock: controller set cache-size=128MiB" 0 "Controller cache: 128 MiB" "" env MOCK_VRAID=dupname "$M" controller set cache-size=128MiB
+	expect_log "mock: controller set cache-size=128MiB sends 128 MiB" "controller action=1 flags=0 cache=134217728 dev=0:0"
 	check "mock: controller set --json" 0 "" "" env MOCK_VRAID=dupname "$M" controller set cache-size=256M --json
 	out_is "mock: controller set --json, the object" '{"cache_bytes":268435456,"cache_default_bytes":134217728,"cache_max_bytes":1073741824,"used_bytes":12582912,"dirty_bytes":0,"dirty_high_bytes":134217728,"vds":2,"journal":{"state":"none","major":0,"minor":0,"size_bytes":0,"used_bytes":0,"device":"","uuid":"","head_seq":0,"tail_seq":0,"pending":0,"vds":0}}'
 	cp "$tmp/out" "$tmp/ctl-set.json"

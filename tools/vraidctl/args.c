@@ -114,6 +114,8 @@ int check_strip(const char *s, uint32_t *strip)
 {
 	uint64_t v;
 
+	if (size_decimal_refused(s))
+		return RC_USAGE;
 	if (!parse_size(s, &v)) {
 		errmsg("invalid strip size '%s': give bytes or a K/KiB/M/MiB suffix", s);
 		hintmsg("%s", strip_hint);

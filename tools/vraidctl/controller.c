@@ -189,6 +189,8 @@ static int parse_cache_size(const char *s, uint64_t *bytes)
 		*bytes = 0;
 		return RC_OK;
 	}
+	if (size_decimal_refused(s))
+		return RC_USAGE;
 	if (!parse_size(s, &v)) {
 		errmsg("invalid cache size '%s': give a whole number with a K, M, G or T suffix (binary units), or default",
 		       s);
@@ -619,7 +621,7 @@ int examine_journal(const char *dev, int fd, const struct jsb_slots *j,
 {
 	const struct vraid_jsb *sb = NULL;
 	struct vraid_controller r;
-	char u[40], au[40], sz[32], adev[64] = "", what[160];
+	char u[40], au[40], sz[32], adev[64] = "", what[160], date[48];
 	bool same_dev = false;
 	int e, i, attached = -1;	/* -1: unknown */
 
@@ -722,8 +724,8 @@ int examine_journal(const char *dev, int fd, const struct jsb_slots *j,
 	       (unsigned long long)sb->ring_blocks);
 	printf("Generation:      %llu (slot %d)\n",
 	       (unsigned long long)sb->generation, j->pick);
-	printf("Created:         %llu (seconds since the epoch)\n",
-	       (unsigned long long)sb->created);
+	printf("Created:         %s\n",
+	       utc_date(date, sizeof(date), sb->created));
 	printf("Tail:            seq %llu at block %llu\n",
 	       (unsigned long long)sb->tail_seq,
 	       (unsigned long long)sb->tail_block);

@@ -137,6 +137,7 @@ int cmd_create(int argc, char **argv)
 
 	if (!ctl_open(&c, true))
 		return RC_FAIL;
+	ctl_name_devices(&c, devs, req.members, ndev);
 	e = ctl_ioctl(&c, VRAID_IOC_CREATE, &req, sizeof(req));
 	if (e) {
 		close(c.fd);

@@ -18,6 +18,7 @@ bool ctl_open(struct ctl *c, bool write)
 
 	ctl_path(c);
 	c->deadline = 0;
+	c->ndevs = 0;
 	c->fd = vraid_control_open(c->path, write);
 	if (c->fd >= 0)
 		return true;
@@ -200,13 +201,76 @@ int ctl_ioctl(struct ctl *c, unsigned long req, void *buf, size_t size)
 #define ABI_MINOR_CONTROLLER	7
 
 /*
+ * Name the devices the user gave (@names[i] is the spelling of @refs[i]),
+ * for report() to use in the module's messages, which name devices by
+ * MAJ:MIN ("member 8:49 is in use") — a number the user did not type.
+ * The arrays must outlive the requests.
+ */
+void ctl_name_devices(struct ctl *c, const char *const *names,
+		      const struct vraid_member_ref *refs, size_t n)
+{
+	c->dev_names = names;
+	c->dev_refs = refs;
+	c->ndevs = n;
+}
+
+/* Read a decimal number at @p ("8" of "8:49"); the end in *end. */
+static bool read_num(const char *p, unsigned long *v, const char **end)
+{
+	char *e;
+
+	if (*p < '0' || *p > '9')
+		return false;
+	errno = 0;
+	*v = strtoul(p, &e, 10);
+	*end = e;
+	return !errno && *v <= UINT32_MAX;
+}
+
+/*
+ * Copy the module's message @msg to @out, with each MAJ:MIN that is a
+ * device the user named (ctl_name_devices()) written as the user wrote
+ * it.  A number inside a longer one ("1:2:3", "10.8:49") is left alone.
+ */
+static void spell_devices(const struct ctl *c, char *out, size_t outsz,
+			  const char *msg)
+{
+	size_t o = 0, i, l;
+	const char *p = msg, *q, *r, *name;
+	unsigned long maj, min;
+
+	while (*p && o + 1 < outsz) {
+		name = NULL;
+		if ((p == msg || !strchr("0123456789:.", p[-1])) &&
+		    read_num(p, &maj, &q) && *q == ':' &&
+		    read_num(q + 1, &min, &r) && !strchr("0123456789:", *r)) {
+			for (i = 0; i < c->ndevs && !name; i++)
+				if (c->dev_refs[i].major == maj &&
+				    c->dev_refs[i].minor == min)
+					name = c->dev_names[i];
+		}
+		if (!name) {
+			out[o++] = *p++;
+			continue;
+		}
+		l = strlen(name);
+		if (l > outsz - 1 - o)
+			l = outsz - 1 - o;
+		memcpy(out + o, name, l);
+		o += l;
+		p = r;
+	}
+	out[o] = 0;
+}
+
+/*
  * Report a failed request: "vraidctl: WHAT: <kernel message> (ENAME: text)"
  * and a hint for well-known errnos.
  */
 void report(struct ctl *c, const char *what, int e,
 		   const struct vraid_ioc_hdr *h, enum ctx ctx)
 {
-	char msg[VRAID_MSG_LEN * 4];
+	char msg[VRAID_MSG_LEN * 4], spelt[VRAID_MSG_LEN * 8];
 
 	if (e == ENOTTY && !(c->replied && h->message[0])) {
 		errmsg("%s: %s does not answer vraid requests (ENOTTY: %s)",
@@ -220,9 +284,11 @@ void report(struct ctl *c, const char *what, int e,
 		return;
 	}
 	if (c->replied && h->message[0])
-		errmsg("%s: %s (%s: %s)", what,
-		       tty_str(msg, sizeof(msg), h->message, sizeof(h->message)),
-		       errname(e), strerror(e));
+	{
+		tty_str(msg, sizeof(msg), h->message, sizeof(h->message));
+		spell_devices(c, spelt, sizeof(spelt), msg);
+		errmsg("%s: %s (%s: %s)", what, spelt, errname(e), strerror(e));
+	}
 	else
 		errmsg("%s: %s (%s)", what, strerror(e), errname(e));
 

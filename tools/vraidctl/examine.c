@@ -29,6 +29,32 @@ static const char *copy_status(const struct md_copy *c)
 	return !c->status ? "valid" : c->status == -ENODATA ? "none" : "bad";
 }
 
+/*
+ * Say why DEV (as the user typed it) cannot be opened, and what to give
+ * instead, rather than a bare strerror().
+ */
+static void open_failed(const char *dev, int e)
+{
+	switch (e) {
+	case ENOENT:
+	case ENOTDIR:
+		errmsg("cannot open %s: no such device; give a block device, e.g. /dev/sdb (see lsblk)",
+		       dev);
+		break;
+	case EACCES:
+	case EPERM:
+		errmsg("cannot open %s: permission denied; run vraidctl as root", dev);
+		break;
+	case ENXIO:
+	case ENODEV:
+		errmsg("cannot open %s: no device behind the device node (%s); give a block device that is present, e.g. /dev/sdb (see lsblk)",
+		       dev, errname(e));
+		break;
+	default:
+		errmsg("cannot open %s: %s (%s)", dev, strerror(e), errname(e));
+	}
+}
+
 int cmd_examine(int argc, char **argv)
 {
 	struct md_copy copies[2] = {
@@ -38,7 +64,7 @@ int cmd_examine(int argc, char **argv)
 	const struct md_copy *best = NULL;
 	const struct vraid_md *md;
 	const char *pos[1];
-	char u[40], sz[32], sz2[32];
+	char u[40], sz[32], sz2[32], date[48];
 	struct jsb_slots js;
 	bool json = false;
 	size_t npos, i;
@@ -53,7 +79,7 @@ int cmd_examine(int argc, char **argv)
 	if (fd < 0 && errno == EINVAL)
 		fd = open(pos[0], O_RDONLY);
 	if (fd < 0) {
-		errmsg("%s: %s", pos[0], strerror(errno));
+		open_failed(pos[0], errno);
 		return RC_FAIL;
 	}
 	for (i = 0; i < 2; i++) {
@@ -176,8 +202,8 @@ int cmd_examine(int argc, char **argv)
 	       human_size(sz2, sizeof(sz2), md->data_offset * 512),
 	       (unsigned long long)md->data_offset);
 	printf("Generation:      %llu\n", (unsigned long long)md->generation);
-	printf("Created:         %llu (seconds since the epoch)\n",
-	       (unsigned long long)md->created);
+	printf("Created:         %s\n",
+	       utc_date(date, sizeof(date), md->created));
 	printf("Policies:        Access: %s, Disk cache: %s, I/O: %s, Read: %s, Write: %s\n",
 	       VNAME(access_pols, md->access_policy, false),
 	       VNAME(dcache_pols, md->disk_cache_policy, false),

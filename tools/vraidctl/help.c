@@ -29,7 +29,7 @@ static const struct help help_texts[] = {
 	  "                 are accepted too.  The module says which levels it supports.\n"
 	  "  --strip SIZE   strip (chunk) size on each member: a power of two from 4K to\n"
 	  "                 1M; default 64K.  SIZE is bytes, or has a K, KiB, M or MiB\n"
-	  "                 suffix (binary units).  Not for jbod.\n"
+	  "                 suffix (binary units; 64KB is refused).  Not for jbod.\n"
 	  "  --spans N      RAID50/RAID60 only: number of RAID5/RAID6 spans; the members\n"
 	  "                 are split evenly, in order, into the spans\n"
 	  "  --name NAME    label (up to 31 letters, digits, '.', '_', '-'); the VD can\n"

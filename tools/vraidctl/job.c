@@ -128,6 +128,8 @@ static int parse_rate(const char *s, uint32_t *kib)
 		*kib = 0;
 		return RC_OK;
 	}
+	if (size_decimal_refused(s))
+		return RC_USAGE;
 	if (!parse_size(s, &v))
 		return usage_error("job", "invalid rate '%s': give a whole number of bytes per second with an optional K, M or G suffix (e.g. 512K, 50M, 1G), or none for no limit",
 				   s);

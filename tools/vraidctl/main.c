@@ -39,6 +39,78 @@ const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/*
+ * Edit distance between @a and @b (insertions, deletions, substitutions
+ * and swaps of two neighbours each count one: "craete" is one from
+ * "create"), for suggesting a command to a mistyped one.  Command names
+ * are short: a word longer than the buffer is far from all of them.
+ */
+static size_t edit_distance(const char *a, const char *b)
+{
+	enum { MAXLEN = 32 };
+	size_t d[MAXLEN + 1][MAXLEN + 1];
+	size_t la = strlen(a), lb = strlen(b), i, j, c;
+
+	if (la > MAXLEN || lb > MAXLEN)
+		return SIZE_MAX;
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++) {
+		for (j = 1; j <= lb; j++) {
+			c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < c)
+				c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c)
+				c = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < c)
+				c = d[i - 2][j - 2] + 1;
+			d[i][j] = c;
+		}
+	}
+	return d[la][lb];
+}
+
+/*
+ * "unknown command 'creat'; did you mean 'create'?": the commands closest
+ * to @name (by edit distance, at most 1 for a word of up to four letters
+ * and 2 for a longer one, so that a word unlike any command gets no
+ * guess), and those @name begins (three letters at least: "contr").
+ */
+static void unknown_command(const char *name)
+{
+	size_t i, d, best = SIZE_MAX, limit = strlen(name) <= 4 ? 1 : 2;
+	size_t dist[ARRAY_SIZE(commands)], nr = 0, k = 0;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		d = edit_distance(name, commands[i].name);
+		if (strlen(name) >= 3 &&
+		    !strncmp(commands[i].name, name, strlen(name)))
+			d = 1;
+		dist[i] = d;
+		if (d < best)
+			best = d;
+	}
+	if (best > limit) {
+		errmsg("unknown command '%s'", name);
+		hintmsg("run `vraidctl help` for the list of commands");
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		nr += dist[i] == best;
+	fprintf(stderr, "vraidctl: unknown command '%s'; did you mean ", name);
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (dist[i] != best)
+			continue;
+		fprintf(stderr, "%s'%s'", !k ? "" : k + 1 == nr ? " or " : ", ",
+			commands[i].name);
+		k++;
+	}
+	fputs("?\n", stderr);
+}
+
 static void usage(FILE *f)
 {
 	size_t i;
@@ -64,8 +136,7 @@ static int cmd_help(int argc, char **argv)
 	if (argc > 2)
 		return usage_error("help", "name one command");
 	if (!find_command(argv[1])) {
-		errmsg("no command '%s'", argv[1]);
-		hintmsg("run `vraidctl help` for the list");
+		unknown_command(argv[1]);
 		return RC_USAGE;
 	}
 	return print_help(argv[1]);
@@ -86,8 +157,7 @@ int main(int argc, char **argv)
 		argv[1] = "version";
 	c = find_command(argv[1]);
 	if (!c) {
-		errmsg("unknown command '%s'", argv[1]);
-		hintmsg("run `vraidctl help` for the list of commands");
+		unknown_command(argv[1]);
 		return RC_USAGE;
 	}
 	rc = c->run(argc - 1, argv + 1);

@@ -33,6 +33,7 @@ int cmd_fail(int argc, char **argv)
 		return RC_FAIL;
 	if (!ctl_open(&c, true))
 		return RC_FAIL;
+	ctl_name_devices(&c, &pos[1], &ref, 1);
 	if (resolve_vd(&c, pos[0], &in)) {
 		close(c.fd);
 		return RC_FAIL;
@@ -183,6 +184,7 @@ int cmd_spare(int argc, char **argv)
 	req.minor = dev.minor;
 	if (!ctl_open(&c, !dry))
 		return RC_FAIL;
+	ctl_name_devices(&c, &pos[1], &dev, 1);
 	if (vals[0]) {
 		if (resolve_vd(&c, vals[0], &in)) {
 			close(c.fd);
@@ -239,8 +241,9 @@ int cmd_replace(int argc, char **argv)
 {
 	bool force = take_flag(&argc, argv, "--force");
 	bool dry = take_flag(&argc, argv, "--dry-run");
-	struct vraid_member_ref old, new;
+	struct vraid_member_ref old, new, refs[2];
 	const struct vraid_member_info *m;
+	const char *names[2];
 	struct vraid_replace req;
 	struct vraid_info in;
 	const char *pos[3];
@@ -280,6 +283,11 @@ int cmd_replace(int argc, char **argv)
 	}
 	if (!ctl_open(&c, !dry))
 		return RC_FAIL;
+	names[0] = pos[2];
+	refs[0] = new;
+	names[1] = pos[1];
+	refs[1] = old;
+	ctl_name_devices(&c, names, refs, by_role ? 1 : 2);
 	if (resolve_vd(&c, pos[0], &in)) {
 		close(c.fd);
 		return RC_FAIL;

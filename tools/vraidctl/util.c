@@ -65,15 +65,39 @@ char *human_size(char *buf, size_t bufsz, uint64_t bytes)
 	return buf;
 }
 
-/* Parse "65536", "64K", "64k", "64KiB", "64KB", "1M", "1MiB", "1G", "1T". */
+/*
+ * A time in seconds since the epoch (metadata's "created") as a date a
+ * reader takes in: "2025-11-30 10:53:20 UTC".  UTC, not local time, so
+ * that the same device reads the same on every machine; a value gmtime()
+ * cannot take is shown as the number it is.
+ */
+char *utc_date(char *buf, size_t bufsz, uint64_t secs)
+{
+	time_t t = (time_t)secs;
+	struct tm tm;
+
+	if ((uint64_t)t != secs || secs > (uint64_t)INT64_MAX ||
+	    !gmtime_r(&t, &tm) ||
+	    !strftime(buf, bufsz, "%Y-%m-%d %H:%M:%S UTC", &tm))
+		snprintf(buf, bufsz, "%llu seconds since the epoch",
+			 (unsigned long long)secs);
+	return buf;
+}
+
+/*
+ * Parse "65536", "64K", "64k", "64KiB", "1M", "1MiB", "1G", "1T": binary
+ * units only.  "64KB" is not taken: KB, MB, GB and TB name decimal units,
+ * and reading them as binary would set a size other than the one meant;
+ * the callers refuse them with size_decimal_refused()'s hint.
+ */
 bool parse_size(const char *s, uint64_t *out)
 {
 	static const struct { const char *sfx; unsigned int shift; } sfx[] = {
 		{ "", 0 }, { "b", 0 },
-		{ "k", 10 }, { "kb", 10 }, { "kib", 10 },
-		{ "m", 20 }, { "mb", 20 }, { "mib", 20 },
-		{ "g", 30 }, { "gb", 30 }, { "gib", 30 },
-		{ "t", 40 }, { "tb", 40 }, { "tib", 40 },
+		{ "k", 10 }, { "kib", 10 },
+		{ "m", 20 }, { "mib", 20 },
+		{ "g", 30 }, { "gib", 30 },
+		{ "t", 40 }, { "tib", 40 },
 	};
 	uint64_t v = 0;
 	size_t i;
@@ -94,4 +118,26 @@ bool parse_size(const char *s, uint64_t *out)
 		return true;
 	}
 	return false;
+}
+
+/*
+ * If @s is a number with a decimal unit name ("64KB", "1mb"), say that
+ * sizes are binary and how to write it, and return true; else false.
+ */
+bool size_decimal_refused(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+	const char *unit;
+	char u;
+
+	if (!n || !s[n] || strcasecmp(s + n + 1, "b"))
+		return false;
+	u = s[n];
+	unit = u == 'k' || u == 'K' ? "K" : u == 'm' || u == 'M' ? "M" :
+	       u == 'g' || u == 'G' ? "G" : u == 't' || u == 'T' ? "T" : NULL;
+	if (!unit)
+		return false;
+	errmsg("'%s': vraidctl sizes are binary: write %.*s%s or %.*s%siB",
+	       s, (int)n, s, unit, (int)n, s, unit);
+	return true;
 }

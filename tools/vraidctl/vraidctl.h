@@ -94,6 +94,13 @@ struct ctl {
 	bool replied;		/* the last failed request carries a reply */
 	double deadline;	/* now_sec() after which a busy controller is
 				 * an error, not a wait; 0: none */
+	/*
+	 * The devices the user named (ctl_name_devices()): report() shows
+	 * a MAJ:MIN of the module's message as the user spelled it.
+	 */
+	const char *const *dev_names;
+	const struct vraid_member_ref *dev_refs;
+	size_t ndevs;
 };
 
 enum ctx {
@@ -272,7 +279,9 @@ void errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void hintmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *errname(int e);
 char *human_size(char *buf, size_t bufsz, uint64_t bytes);
+char *utc_date(char *buf, size_t bufsz, uint64_t secs);
 bool parse_size(const char *s, uint64_t *out);
+bool size_decimal_refused(const char *s);
 
 /* ---- output.c ---- */
 
@@ -327,6 +336,8 @@ const char *write_why(const struct vraid_info *in, bool json);
 
 int ctl_ioctl(struct ctl *c, unsigned long req, void *buf, size_t size);
 bool ctl_open(struct ctl *c, bool write);
+void ctl_name_devices(struct ctl *c, const char *const *names,
+		      const struct vraid_member_ref *refs, size_t n);
 void ctl_path(struct ctl *c);
 int get_all(struct ctl *c, struct vraid_info **out, size_t *nout);
 int get_info(struct ctl *c, uint32_t index, struct vraid_info *in,
