@@ -72,9 +72,8 @@ static bool vraid_io_hold(struct vraid_vd *vd, struct bio *bio)
 unsigned long vraid_io_start(struct vraid_vd *vd, struct bio *bio, u32 flags)
 {
 	/* disk cache policy "disabled": see vraid_io_dcache_off() */
-	if (bio_op(bio) == REQ_OP_WRITE &&
-	    READ_ONCE(vd->disk_cache_policy) == VRAID_DCACHE_DISABLED)
-		bio->bi_opf |= REQ_FUA;
+	if (bio_op(bio) == REQ_OP_WRITE)
+		bio->bi_opf |= vraid_member_fua(vd);
 	if (op_is_write(bio_op(bio)))
 		vraid_cache_write_start(vd, bio);
 	if (flags & VRAID_SUB_NOACCT)
@@ -235,8 +234,7 @@ static void vraid_map_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
 	clone->bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS + map.sector;
 	clone->bi_private = bio;
 	clone->bi_end_io = vraid_clone_endio;
-	if (bio_op(bio) == REQ_OP_WRITE)
-		clone->bi_opf |= vraid_member_fua(vd);
+	/* (a write's FUA, vraid_io_start()'s included, came with the clone) */
 	if (op_is_write(bio_op(bio)))
 		this_cpu_inc(vd->stats->member_writes[map.member]);
 	else
@@ -478,9 +476,7 @@ void vraid_submit_bio(struct bio *bio)
 	 * Not with awb: that VD says it has a cache, and FUA would send the
 	 * write around it.
 	 */
-	if (bio_op(bio) == REQ_OP_WRITE &&
-	    unlikely(READ_ONCE(vd->disk_cache_policy) ==
-		     VRAID_DCACHE_DISABLED) &&
+	if (bio_op(bio) == REQ_OP_WRITE && unlikely(vraid_member_fua(vd)) &&
 	    READ_ONCE(vd->write_policy) != VRAID_WRITE_BACK_ALWAYS)
 		bio->bi_opf |= REQ_FUA;
 	/* Flush first, whole: one member flush per VD flush, not per split. */

@@ -181,39 +181,18 @@ static void vraid_write_cache(struct vraid_vd *vd, bool *wc, bool *fua)
 }
 
 /*
- * Flush every writable member's cache, now (process context).  Returns
- * -EIO if a member's flush failed: what it holds may not be on its media.
+ * Flush every writable member's cache (process context).  With @fail, for
+ * writes that are answered once it is done: a member whose flush fails
+ * may not have on its media what it completed, so on a redundant VD it is
+ * failed (the others hold that data; the writes then wait for the failure
+ * to be recorded, vraid_io_hold()).  Returns -EIO if what the members hold
+ * may not be on their media: a member could not flush (with @fail: a
+ * member of a VD without redundancy, or the VD is offline after the
+ * failures).
  */
-int vraid_members_flush(struct vraid_vd *vd)
+static int vraid_members_flush_each(struct vraid_vd *vd, bool fail)
 {
-	int ret = 0;
-	u32 i;
-
-	for (i = 0; i < vd->geom.nr_members; i++) {
-		if (!vraid_member_get(vd, i, VRAID_MGET_WRITABLE, NULL))
-			continue;
-		if (blkdev_issue_flush(vd->members[i].h.bdev)) {
-			pr_warn("%s: member %u (%s): flush failed\n",
-				vd->disk->disk_name, i, vd->members[i].name);
-			ret = -EIO;
-		}
-		vraid_member_put(vd, i);
-	}
-	return ret;
-}
-
-/*
- * Flush every writable member's cache (process context) for writes that
- * are answered once it is done.  A member whose flush fails may not have
- * on its media what it completed: on a redundant VD it is failed (the
- * others hold that data; the writes then wait for the failure to be
- * recorded, vraid_io_hold()).  Returns -EIO if the data may be lost: a
- * member of a VD without redundancy could not flush, or the VD is
- * offline after the failures.
- */
-int vraid_members_flush_fail(struct vraid_vd *vd)
-{
-	bool redundant = vraid_level_redundant(vd->geom.level);
+	bool redundant = fail && vraid_level_redundant(vd->geom.level);
 	int ret = 0;
 	u32 i, gen;
 
@@ -221,7 +200,8 @@ int vraid_members_flush_fail(struct vraid_vd *vd)
 		if (!vraid_member_get(vd, i, VRAID_MGET_WRITABLE, &gen))
 			continue;
 		if (blkdev_issue_flush(vd->members[i].h.bdev)) {
-			this_cpu_inc(vd->stats->member_errors[i]);
+			if (fail)
+				this_cpu_inc(vd->stats->member_errors[i]);
 			pr_warn("%s: member %u (%s): flush failed\n",
 				vd->disk->disk_name, i, vd->members[i].name);
 			if (redundant)
@@ -231,9 +211,19 @@ int vraid_members_flush_fail(struct vraid_vd *vd)
 		}
 		vraid_member_put(vd, i);
 	}
-	if (READ_ONCE(vd->state) == VRAID_VD_OFFLINE)
+	if (fail && READ_ONCE(vd->state) == VRAID_VD_OFFLINE)
 		ret = -EIO;
 	return ret;
+}
+
+int vraid_members_flush(struct vraid_vd *vd)
+{
+	return vraid_members_flush_each(vd, false);
+}
+
+int vraid_members_flush_fail(struct vraid_vd *vd)
+{
+	return vraid_members_flush_each(vd, true);
 }
 
 /*
