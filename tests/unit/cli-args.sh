@@ -1495,6 +1495,8 @@ SIGS
 	put "$d5" 9000000 'keep'
 	check "wipe --force" 0 "$d5: vraid metadata erased: metadata copy A (byte 4096), metadata copy B (byte 1 MiB) and write-intent bitmap (byte 2 MiB) zeroed" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5" --force
 	check "examine after wipe" 1 "Copy B:          none" "vraidctl: $d5: no valid vraid metadata (and no vraid journal superblock)" "$V" examine "$d5"
+	check "examine --json after wipe" 1 "" "" "$V" examine --json "$d5"
+	out_is "examine --json after wipe, no copy" "{\"device\":\"$d5\",\"copies\":[{\"copy\":\"A\",\"offset_bytes\":4096,\"status\":\"none\"},{\"copy\":\"B\",\"offset_bytes\":1048576,\"status\":\"none\"}]}"
 	[ "$(dd if="$d5" bs=1 skip=9000000 count=4 2>/dev/null)" = keep ] && say_ok "wipe leaves the rest of the device" || say_not_ok "wipe leaves the rest of the device"
 	[ "$(dd if="$d5" bs=4096 skip=1 count=1 2>/dev/null | tr -d '\0' | wc -c)" = 0 ] && say_ok "wipe zeroed copy A" || say_not_ok "wipe zeroed copy A"
 	check "wipe again: nothing to erase" 0 "$d5: no vraid metadata: nothing to erase" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5"
@@ -1511,6 +1513,9 @@ SIGS
 	fresh "$d5"
 	"$MK" "$d5" 0 2 5 db
 	put "$d5" 4200 X
+	check "examine --json, copy A damaged" 0 '{"copy":"A","offset_bytes":4096,"status":"bad","error":"metadata checksum mismatch (0x' "" env VRAIDCTL_CONTROL="$nope" "$V" examine --json "$d5"
+	out_has "examine --json, copy A damaged, copy B taken" -qF '{"copy":"B","offset_bytes":1048576,"status":"valid","generation":5}],"vd_uuid":"11111111-2222-3333-4444-555555555555","name":"db","level":"raid1",'
+	out_has "examine --json, copy A damaged, the end" -qF '"job":{"type":"none","paused":false,"done_bytes":0,"rate_kib":0},"last_job":{"type":"none","result":0,"mismatches":0},"volatile_cache":false,"journal":null}'
 	check "wipe damaged metadata" 0 "metadata copy A (byte 4096) and metadata copy B (byte 1 MiB) zeroed" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5" --force
 	fresh "$d5"
 	put "$d5" 1080 '\123\357'

@@ -615,6 +615,75 @@ static bool fd_is_dev(int fd, uint32_t maj, uint32_t min)
 	       major(st.st_rdev) == maj && minor(st.st_rdev) == min;
 }
 
+/*
+ * examine DEV --json of a device with the journal magic: its slots @j,
+ * the superblock taken @sb (NULL: none), the controller @r (NULL: not
+ * known), whether it is the journal attached (-1: not known) and as what
+ * device @adev.
+ */
+static int examine_journal_json(const char *dev, const struct jsb_slots *j,
+				const struct vraid_jsb *sb,
+				const struct vraid_controller *r, int attached,
+				const char *adev)
+{
+	struct json w = { 0 };
+	char u[40];
+	int i;
+
+	json_begin_object(&w, NULL);
+	json_string(&w, "device", dev, strlen(dev) + 1);
+	json_string(&w, "type", "journal", SIZE_MAX);
+	json_begin_array(&w, "slots");
+	for (i = 0; i < 2; i++) {
+		json_begin_object(&w, NULL);
+		json_u64(&w, "slot", i);
+		json_u64(&w, "offset_bytes", (i ? VRAID_J_SB_SECTOR1 :
+					      VRAID_J_SB_SECTOR0) * SECTOR_BYTES);
+		json_string(&w, "status", !j->r[i] ? "valid" :
+			    j->r[i] == -ENODATA ? "none" : "bad", SIZE_MAX);
+		if (!j->r[i])
+			json_u64(&w, "generation", j->sb[i].generation);
+		else
+			json_string(&w, "error", j->why[i], sizeof(j->why[i]));
+		json_end_object(&w);
+	}
+	json_end_array(&w);
+	if (!sb) {
+		json_string(&w, "error", j->pick_why, sizeof(j->pick_why));
+		json_end_object(&w);
+		return RC_FAIL;
+	}
+	uuid_str(u, sb->uuid);
+	json_string(&w, "uuid", u, sizeof(u));
+	json_u64(&w, "generation", sb->generation);
+	json_u64(&w, "created", sb->created);
+	json_u64(&w, "ring_bytes", sb->ring_blocks * VRAID_J_BLOCK);
+	json_u64(&w, "ring_blocks", sb->ring_blocks);
+	json_u64(&w, "tail_block", sb->tail_block);
+	json_u64(&w, "tail_seq", sb->tail_seq);
+	json_begin_array(&w, "flags");
+	if (sb->flags & VRAID_J_SB_DETACHED)
+		json_string(&w, NULL, "detached", SIZE_MAX);
+	if (sb->flags & VRAID_J_SB_RELEASED)
+		json_string(&w, NULL, "released", SIZE_MAX);
+	json_end_array(&w);
+	json_bool(&w, "detached", sb->flags & VRAID_J_SB_DETACHED);
+	json_bool(&w, "released", sb->flags & VRAID_J_SB_RELEASED);
+	if (attached < 0)
+		json_null(&w, "attached");
+	else
+		json_bool(&w, "attached", attached);
+	json_string(&w, "attached_device", attached > 0 ? adev : "", SIZE_MAX);
+	if (r)
+		json_string(&w, "journal_state",
+			    VNAME(journal_states, r->journal_state, true),
+			    SIZE_MAX);
+	else
+		json_null(&w, "journal_state");
+	json_end_object(&w);
+	return RC_OK;
+}
+
 /* examine of a device with the journal magic, its slots @j; closes @fd. */
 int examine_journal(const char *dev, int fd, const struct jsb_slots *j,
 			   bool json)
@@ -639,59 +708,9 @@ int examine_journal(const char *dev, int fd, const struct jsb_slots *j,
 	}
 	close(fd);
 
-	if (json) {
-		printf("{\"device\":");
-		json_str(dev, strlen(dev) + 1);
-		printf(",\"type\":\"journal\",\"slots\":[");
-		for (i = 0; i < 2; i++) {
-			printf("%s{\"slot\":%d,\"offset_bytes\":%llu,\"status\":\"%s\"",
-			       i ? "," : "", i,
-			       (unsigned long long)((i ? VRAID_J_SB_SECTOR1 :
-						     VRAID_J_SB_SECTOR0) * SECTOR_BYTES),
-			       !j->r[i] ? "valid" : j->r[i] == -ENODATA ? "none" : "bad");
-			if (!j->r[i])
-				printf(",\"generation\":%llu",
-				       (unsigned long long)j->sb[i].generation);
-			else {
-				printf(",\"error\":");
-				json_str(j->why[i], sizeof(j->why[i]));
-			}
-			putchar('}');
-		}
-		putchar(']');
-		if (!sb) {
-			printf(",\"error\":");
-			json_str(j->pick_why, sizeof(j->pick_why));
-			printf("}\n");
-			return RC_FAIL;
-		}
-		uuid_str(u, sb->uuid);
-		printf(",\"uuid\":\"%s\",\"generation\":%llu,\"created\":%llu,"
-		       "\"ring_bytes\":%llu,\"ring_blocks\":%llu,\"tail_block\":%llu,"
-		       "\"tail_seq\":%llu,\"flags\":[%s%s%s],\"detached\":%s,"
-		       "\"released\":%s,\"attached\":%s,\"attached_device\":",
-		       u, (unsigned long long)sb->generation,
-		       (unsigned long long)sb->created,
-		       (unsigned long long)sb->ring_blocks * VRAID_J_BLOCK,
-		       (unsigned long long)sb->ring_blocks,
-		       (unsigned long long)sb->tail_block,
-		       (unsigned long long)sb->tail_seq,
-		       sb->flags & VRAID_J_SB_DETACHED ? "\"detached\"" : "",
-		       (sb->flags & VRAID_J_SB_DETACHED) &&
-		       (sb->flags & VRAID_J_SB_RELEASED) ? "," : "",
-		       sb->flags & VRAID_J_SB_RELEASED ? "\"released\"" : "",
-		       sb->flags & VRAID_J_SB_DETACHED ? "true" : "false",
-		       sb->flags & VRAID_J_SB_RELEASED ? "true" : "false",
-		       attached < 0 ? "null" : attached ? "true" : "false");
-		json_str(attached > 0 ? adev : "", attached > 0 ? sizeof(adev) : 1);
-		printf(",\"journal_state\":");
-		if (e)
-			printf("null}\n");
-		else
-			printf("\"%s\"}\n",
-			       VNAME(journal_states, r.journal_state, true));
-		return RC_OK;
-	}
+	if (json)
+		return examine_journal_json(dev, j, sb, e ? NULL : &r, attached,
+					    adev);
 
 	printf("Device:          %s\n", dev);
 	for (i = 0; i < 2; i++) {

@@ -55,6 +55,93 @@ static void open_failed(const char *dev, int e)
 	}
 }
 
+/* examine DEV --json for a device without a journal's magic */
+static void examine_json(const char *dev, const struct md_copy *copies,
+			 const struct md_copy *best)
+{
+	const struct vraid_md *md;
+	struct json j = { 0 };
+	char u[40];
+	size_t i;
+
+	json_begin_object(&j, NULL);
+	json_string(&j, "device", dev, strlen(dev) + 1);
+	json_begin_array(&j, "copies");
+	for (i = 0; i < 2; i++) {
+		json_begin_object(&j, NULL);
+		json_string(&j, "copy", copies[i].label, SIZE_MAX);
+		json_u64(&j, "offset_bytes", copies[i].sector * 512);
+		json_string(&j, "status", copy_status(&copies[i]), SIZE_MAX);
+		if (!copies[i].status)
+			json_u64(&j, "generation", copies[i].md.generation);
+		else if (copies[i].status != -ENODATA)
+			json_string(&j, "error", copies[i].why,
+				    sizeof(copies[i].why));
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	if (best) {
+		md = &best->md;
+		uuid_str(u, md->vd_uuid);
+		json_string(&j, "vd_uuid", u, sizeof(u));
+		json_string(&j, "name", md->name, sizeof(md->name));
+		json_string(&j, "level", VNAME(levels, md->level, true),
+			    SIZE_MAX);
+		json_u64(&j, "nr_members", md->nr_members);
+		json_u64(&j, "role", md->role);
+		json_u64(&j, "strip_bytes",
+			 md->level == VRAID_LEVEL_JBOD ? 0 : md->strip_bytes);
+		json_u64(&j, "spans", md->level == VRAID_LEVEL_50 ||
+				      md->level == VRAID_LEVEL_60 ? md->spans : 0);
+		json_u64(&j, "size_bytes", md->size_sectors * 512);
+		json_u64(&j, "member_data_bytes", md->member_sectors * 512);
+		json_u64(&j, "data_offset_bytes", md->data_offset * 512);
+		json_u64(&j, "generation", md->generation);
+		json_u64(&j, "created", md->created);
+		json_bool(&j, "clean", md->flags & VRAID_MD_F_CLEAN);
+		json_begin_array(&j, "members");
+		for (i = 0; i < md->nr_members; i++) {
+			uuid_str(u, md->members[i].uuid);
+			json_begin_object(&j, NULL);
+			json_u64(&j, "role", i);
+			json_string(&j, "uuid", u, sizeof(u));
+			json_string(&j, "state", VNAME(member_states,
+						       md->members[i].state,
+						       true), SIZE_MAX);
+			json_u64(&j, "size_bytes",
+				 md->members[i].dev_sectors * 512);
+			json_end_object(&j);
+		}
+		json_end_array(&j);
+		json_u64(&j, "init_done_bytes", md->init_pos * 512);
+		json_begin_object(&j, "job");
+		json_string(&j, "type", VNAME(job_types, md->job_type, true),
+			    SIZE_MAX);
+		json_bool(&j, "paused", md->job_flags & VRAID_MD_JOB_PAUSED);
+		json_u64(&j, "done_bytes", md->job_pos * 512);
+		json_u64(&j, "rate_kib", md->job_rate_kib);
+		json_end_object(&j);
+		json_begin_object(&j, "last_job");
+		json_string(&j, "type", VNAME(job_types, md->last_job, true),
+			    SIZE_MAX);
+		json_u64(&j, "result", md->last_result);
+		json_u64(&j, "mismatches", md->last_mismatches);
+		json_end_object(&j);
+		json_bool(&j, "volatile_cache",
+			  md->cache_flags & VRAID_MD_CF_VOLATILE);
+		if (md->cache_flags & VRAID_MD_CF_JOURNAL) {
+			uuid_str(u, md->journal_uuid);
+			json_begin_object(&j, "journal");
+			json_string(&j, "uuid", u, sizeof(u));
+			json_u64(&j, "floor", md->journal_floor);
+			json_end_object(&j);
+		} else {
+			json_null(&j, "journal");
+		}
+	}
+	json_end_object(&j);
+}
+
 int cmd_examine(int argc, char **argv)
 {
 	struct md_copy copies[2] = {
@@ -101,71 +188,7 @@ int cmd_examine(int argc, char **argv)
 	close(fd);
 
 	if (json) {
-		printf("{\"device\":");
-		json_str(pos[0], strlen(pos[0]) + 1);
-		printf(",\"copies\":[");
-		for (i = 0; i < 2; i++) {
-			printf("%s{\"copy\":\"%s\",\"offset_bytes\":%llu,\"status\":\"%s\"",
-			       i ? "," : "", copies[i].label,
-			       (unsigned long long)(copies[i].sector * 512),
-			       copy_status(&copies[i]));
-			if (!copies[i].status)
-				printf(",\"generation\":%llu",
-				       (unsigned long long)copies[i].md.generation);
-			else if (copies[i].status != -ENODATA) {
-				printf(",\"error\":");
-				json_str(copies[i].why, sizeof(copies[i].why));
-			}
-			putchar('}');
-		}
-		putchar(']');
-		if (best) {
-			md = &best->md;
-			uuid_str(u, md->vd_uuid);
-			printf(",\"vd_uuid\":\"%s\",\"name\":", u);
-			json_str(md->name, sizeof(md->name));
-			printf(",\"level\":\"%s\",\"nr_members\":%u,\"role\":%u,"
-			       "\"strip_bytes\":%u,\"spans\":%u,\"size_bytes\":%llu,"
-			       "\"member_data_bytes\":%llu,\"data_offset_bytes\":%llu,"
-			       "\"generation\":%llu,\"created\":%llu,\"clean\":%s,\"members\":[",
-			       VNAME(levels, md->level, true), md->nr_members,
-			       md->role, md->level == VRAID_LEVEL_JBOD ? 0 : md->strip_bytes,
-			       md->level == VRAID_LEVEL_50 || md->level == VRAID_LEVEL_60 ? md->spans : 0,
-			       (unsigned long long)md->size_sectors * 512,
-			       (unsigned long long)md->member_sectors * 512,
-			       (unsigned long long)md->data_offset * 512,
-			       (unsigned long long)md->generation,
-			       (unsigned long long)md->created,
-			       md->flags & VRAID_MD_F_CLEAN ? "true" : "false");
-			for (i = 0; i < md->nr_members; i++) {
-				uuid_str(u, md->members[i].uuid);
-				printf("%s{\"role\":%zu,\"uuid\":\"%s\",\"state\":\"%s\",\"size_bytes\":%llu}",
-				       i ? "," : "", i, u,
-				       VNAME(member_states, md->members[i].state, true),
-				       (unsigned long long)md->members[i].dev_sectors * 512);
-			}
-			printf("],\"init_done_bytes\":%llu,\"job\":{\"type\":\"%s\","
-			       "\"paused\":%s,\"done_bytes\":%llu,\"rate_kib\":%u},"
-			       "\"last_job\":{\"type\":\"%s\",\"result\":%u,"
-			       "\"mismatches\":%llu},\"volatile_cache\":%s",
-			       (unsigned long long)md->init_pos * 512,
-			       VNAME(job_types, md->job_type, true),
-			       md->job_flags & VRAID_MD_JOB_PAUSED ? "true" : "false",
-			       (unsigned long long)md->job_pos * 512,
-			       md->job_rate_kib,
-			       VNAME(job_types, md->last_job, true),
-			       md->last_result,
-			       (unsigned long long)md->last_mismatches,
-			       md->cache_flags & VRAID_MD_CF_VOLATILE ? "true" : "false");
-			if (md->cache_flags & VRAID_MD_CF_JOURNAL) {
-				uuid_str(u, md->journal_uuid);
-				printf(",\"journal\":{\"uuid\":\"%s\",\"floor\":%llu}",
-				       u, (unsigned long long)md->journal_floor);
-			} else {
-				printf(",\"journal\":null");
-			}
-		}
-		printf("}\n");
+		examine_json(pos[0], copies, best);
 		return best ? RC_OK : RC_FAIL;
 	}
 

@@ -64,7 +64,7 @@ char *tty_str(char *dst, size_t dstsz, const char *src, size_t srcsz)
 }
 
 /* Write @src (at most @srcsz bytes, NUL-terminated or not) as a JSON string. */
-void json_str(const char *src, size_t srcsz)
+static void json_str(const char *src, size_t srcsz)
 {
 	const unsigned char *s = (const unsigned char *)src;
 	size_t n = strnlen(src, srcsz), i = 0, l;
@@ -205,6 +205,24 @@ void json_u64(struct json *j, const char *key, uint64_t v)
 {
 	json_sep(j, key);
 	printf("%llu", (unsigned long long)v);
+}
+
+void json_bool(struct json *j, const char *key, bool v)
+{
+	json_sep(j, key);
+	fputs(v ? "true" : "false", stdout);
+}
+
+void json_null(struct json *j, const char *key)
+{
+	json_sep(j, key);
+	fputs("null", stdout);
+}
+
+void json_fixed(struct json *j, const char *key, double v, int decimals)
+{
+	json_sep(j, key);
+	printf("%.*f", decimals, v);
 }
 
 void json_permille(struct json *j, const char *key, unsigned int p)

@@ -215,69 +215,74 @@ static void stats_cache_line(const struct stats_sample *s)
 	printf("\n");
 }
 
-/* ,"KEY":V of stats --json, or ,"KEY":null if the module has no such counter */
-static void json_count(const char *key, bool have, uint64_t v)
+/* "KEY":V of stats --json, or "KEY":null if the module has no such counter */
+static void json_count(struct json *j, const char *key, bool have, uint64_t v)
 {
 	if (have)
-		printf(",\"%s\":%llu", key, (unsigned long long)v);
+		json_u64(j, key, v);
 	else
-		printf(",\"%s\":null", key);
+		json_null(j, key);
 }
 
-/* ,"KEY_per_s":R over the interval, or null as json_count() */
-static void json_rate(const char *key, bool have, uint64_t now,
+/* "KEY_per_s":R over the interval, or null as json_count() */
+static void json_rate(struct json *j, const char *key, bool have, uint64_t now,
 		      uint64_t then, double dt)
 {
+	char k[40];
+
+	snprintf(k, sizeof(k), "%s_per_s", key);
 	if (have)
-		printf(",\"%s_per_s\":%.1f", key, rate(now, then, dt));
+		json_fixed(j, k, rate(now, then, dt), 1);
 	else
-		printf(",\"%s_per_s\":null", key);
+		json_null(j, k);
 }
 
 /* The "cache" value of stats --json: an object, or null. */
-static void stats_cache_json(const struct stats_sample *a,
+static void stats_cache_json(struct json *j, const struct stats_sample *a,
 			     const struct stats_sample *b, double dt)
 {
 	if (!b->cache) {
-		printf("null");
+		json_null(j, "cache");
 		return;
 	}
+	json_begin_object(j, "cache");
 	if (!a) {
-		printf("{\"read_hits\":%llu,\"read_misses\":%llu,\"cached_bytes\":%llu",
-		       (unsigned long long)b->chits,
-		       (unsigned long long)b->cmisses,
-		       (unsigned long long)b->cbytes);
-		json_count("ra_hits", b->ra, b->rahits);
-		json_count("ra_pages", b->ra, b->rapages);
-		json_count("dirty_bytes", b->wb, b->dirty);
-		json_count("write_pages", b->wb, b->wpages);
-		json_count("destaged_pages", b->wb, b->destaged);
-		json_count("journal_writes", b->jl, b->jwrites);
-		json_count("journal_pages", b->jl, b->jpages);
-		json_count("journal_refs", b->jr, b->jrefs);
-		json_count("fill_pages", b->fl, b->fpages);
-		json_count("dirty_waits", b->wt, b->dwaits);
-		json_count("journal_waits", b->wt, b->jwaits);
-		printf("}");
+		json_u64(j, "read_hits", b->chits);
+		json_u64(j, "read_misses", b->cmisses);
+		json_u64(j, "cached_bytes", b->cbytes);
+		json_count(j, "ra_hits", b->ra, b->rahits);
+		json_count(j, "ra_pages", b->ra, b->rapages);
+		json_count(j, "dirty_bytes", b->wb, b->dirty);
+		json_count(j, "write_pages", b->wb, b->wpages);
+		json_count(j, "destaged_pages", b->wb, b->destaged);
+		json_count(j, "journal_writes", b->jl, b->jwrites);
+		json_count(j, "journal_pages", b->jl, b->jpages);
+		json_count(j, "journal_refs", b->jr, b->jrefs);
+		json_count(j, "fill_pages", b->fl, b->fpages);
+		json_count(j, "dirty_waits", b->wt, b->dwaits);
+		json_count(j, "journal_waits", b->wt, b->jwaits);
+		json_end_object(j);
 		return;
 	}
-	printf("{\"read_hits_per_s\":%.1f,\"read_misses_per_s\":%.1f,\"cached_bytes\":%llu",
-	       rate(b->chits, a->chits, dt), rate(b->cmisses, a->cmisses, dt),
-	       (unsigned long long)b->cbytes);
-	json_rate("ra_hits", a->ra && b->ra, b->rahits, a->rahits, dt);
-	json_rate("ra_pages", a->ra && b->ra, b->rapages, a->rapages, dt);
+	json_rate(j, "read_hits", true, b->chits, a->chits, dt);
+	json_rate(j, "read_misses", true, b->cmisses, a->cmisses, dt);
+	json_u64(j, "cached_bytes", b->cbytes);
+	json_rate(j, "ra_hits", a->ra && b->ra, b->rahits, a->rahits, dt);
+	json_rate(j, "ra_pages", a->ra && b->ra, b->rapages, a->rapages, dt);
 	/* what is dirty at the interval's end, not a rate */
-	json_count("dirty_bytes", a->wb && b->wb, b->dirty);
-	json_rate("write_pages", a->wb && b->wb, b->wpages, a->wpages, dt);
-	json_rate("destaged_pages", a->wb && b->wb, b->destaged, a->destaged,
+	json_count(j, "dirty_bytes", a->wb && b->wb, b->dirty);
+	json_rate(j, "write_pages", a->wb && b->wb, b->wpages, a->wpages, dt);
+	json_rate(j, "destaged_pages", a->wb && b->wb, b->destaged,
+		  a->destaged, dt);
+	json_rate(j, "journal_writes", a->jl && b->jl, b->jwrites, a->jwrites,
 		  dt);
-	json_rate("journal_writes", a->jl && b->jl, b->jwrites, a->jwrites, dt);
-	json_rate("journal_pages", a->jl && b->jl, b->jpages, a->jpages, dt);
-	json_rate("journal_refs", a->jr && b->jr, b->jrefs, a->jrefs, dt);
-	json_rate("fill_pages", a->fl && b->fl, b->fpages, a->fpages, dt);
-	json_rate("dirty_waits", a->wt && b->wt, b->dwaits, a->dwaits, dt);
-	json_rate("journal_waits", a->wt && b->wt, b->jwaits, a->jwaits, dt);
-	printf("}");
+	json_rate(j, "journal_pages", a->jl && b->jl, b->jpages, a->jpages, dt);
+	json_rate(j, "journal_refs", a->jr && b->jr, b->jrefs, a->jrefs, dt);
+	json_rate(j, "fill_pages", a->fl && b->fl, b->fpages, a->fpages, dt);
+	json_rate(j, "dirty_waits", a->wt && b->wt, b->dwaits, a->dwaits, dt);
+	json_rate(j, "journal_waits", a->wt && b->wt, b->jwaits, a->jwaits,
+		  dt);
+	json_end_object(j);
 }
 
 static void stats_member_dev(char *buf, size_t bufsz,
@@ -354,40 +359,43 @@ static int stats_human(const struct stats_sample *s)
 static void stats_json(const struct stats_sample *s)
 {
 	const struct vraid_info *in = &s->in;
-	char dev[TCELL];
+	char dev[TCELL], vd[16];
+	struct json j = { 0 };
 	uint32_t i;
 
-	printf("{\"vd\":\"%s%u\",\"index\":%u,\"level\":\"%s\",\"state\":\"%s\","
-	       "\"reads\":%llu,\"read_bytes\":%llu,\"writes\":%llu,"
-	       "\"write_bytes\":%llu,\"flushes\":%llu,\"in_flight\":%llu,"
-	       "\"read_repairs\":%llu,\"cache\":",
-	       VRAID_DISK_PREFIX, in->index, in->index,
-	       VNAME(levels, in->level, true), VNAME(vd_states, in->state, true),
-	       (unsigned long long)s->vd.rios,
-	       (unsigned long long)(s->vd.rsect * SECTOR_BYTES),
-	       (unsigned long long)s->vd.wios,
-	       (unsigned long long)(s->vd.wsect * SECTOR_BYTES),
-	       (unsigned long long)s->flushes,
-	       (unsigned long long)s->vd.inflight,
-	       (unsigned long long)s->read_repairs);
-	stats_cache_json(NULL, s, 0);
-	printf(",\"members\":[");
+	snprintf(vd, sizeof(vd), "%s%u", VRAID_DISK_PREFIX, in->index);
+	json_begin_object(&j, NULL);
+	json_string(&j, "vd", vd, sizeof(vd));
+	json_u64(&j, "index", in->index);
+	json_string(&j, "level", VNAME(levels, in->level, true), SIZE_MAX);
+	json_string(&j, "state", VNAME(vd_states, in->state, true), SIZE_MAX);
+	json_u64(&j, "reads", s->vd.rios);
+	json_u64(&j, "read_bytes", s->vd.rsect * SECTOR_BYTES);
+	json_u64(&j, "writes", s->vd.wios);
+	json_u64(&j, "write_bytes", s->vd.wsect * SECTOR_BYTES);
+	json_u64(&j, "flushes", s->flushes);
+	json_u64(&j, "in_flight", s->vd.inflight);
+	json_u64(&j, "read_repairs", s->read_repairs);
+	stats_cache_json(&j, NULL, s, 0);
+	json_begin_array(&j, "members");
 	for (i = 0; i < in->nr_members; i++) {
 		const struct vraid_member_info *m = &in->members[i];
 
 		stats_member_dev(dev, sizeof(dev), m);
-		printf("%s{\"role\":%u,\"device\":", i ? "," : "", m->role);
-		json_str(dev, sizeof(dev));
-		printf(",\"state\":\"%s\",\"reads\":%llu,\"writes\":%llu,"
-		       "\"read_bytes\":%llu,\"write_bytes\":%llu,\"errors\":%llu}",
-		       VNAME(member_states, m->state, true),
-		       (unsigned long long)m->read_ios,
-		       (unsigned long long)m->write_ios,
-		       (unsigned long long)(s->m[i].rsect * SECTOR_BYTES),
-		       (unsigned long long)(s->m[i].wsect * SECTOR_BYTES),
-		       (unsigned long long)m->errors);
+		json_begin_object(&j, NULL);
+		json_u64(&j, "role", m->role);
+		json_string(&j, "device", dev, sizeof(dev));
+		json_string(&j, "state", VNAME(member_states, m->state, true),
+			    SIZE_MAX);
+		json_u64(&j, "reads", m->read_ios);
+		json_u64(&j, "writes", m->write_ios);
+		json_u64(&j, "read_bytes", s->m[i].rsect * SECTOR_BYTES);
+		json_u64(&j, "write_bytes", s->m[i].wsect * SECTOR_BYTES);
+		json_u64(&j, "errors", m->errors);
+		json_end_object(&j);
 	}
-	printf("]}\n");
+	json_end_array(&j);
+	json_end_object(&j);
 }
 
 /* One --watch report: what happened between @a and @b. */
@@ -397,7 +405,8 @@ static void stats_watch_report(const struct stats_sample *a,
 {
 	const struct vraid_info *in = &b->in;
 	double dt = b->t - a->t;
-	char ts[16], dev[TCELL];
+	char ts[16], dev[TCELL], vd[16];
+	struct json j = { 0 };
 	time_t now = time(NULL);
 	struct tm tm;
 	uint32_t i;
@@ -405,22 +414,26 @@ static void stats_watch_report(const struct stats_sample *a,
 	localtime_r(&now, &tm);
 	strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
 	if (json) {
-		printf("{\"vd\":\"%s%u\",\"time\":\"%s\",\"interval\":%.3f,"
-		       "\"state\":\"%s\",\"reads_per_s\":%.1f,\"writes_per_s\":%.1f,"
-		       "\"read_bytes_per_s\":%.0f,\"write_bytes_per_s\":%.0f,"
-		       "\"flushes_per_s\":%.1f,\"in_flight\":%llu,"
-		       "\"read_repairs\":%llu,\"cache\":",
-		       VRAID_DISK_PREFIX, in->index, ts, dt,
-		       VNAME(vd_states, in->state, true),
-		       rate(b->vd.rios, a->vd.rios, dt),
-		       rate(b->vd.wios, a->vd.wios, dt),
-		       rate(b->vd.rsect, a->vd.rsect, dt) * SECTOR_BYTES,
-		       rate(b->vd.wsect, a->vd.wsect, dt) * SECTOR_BYTES,
-		       rate(b->flushes, a->flushes, dt),
-		       (unsigned long long)b->vd.inflight,
-		       (unsigned long long)b->read_repairs);
-		stats_cache_json(a, b, dt);
-		printf(",\"members\":[");
+		snprintf(vd, sizeof(vd), "%s%u", VRAID_DISK_PREFIX, in->index);
+		json_begin_object(&j, NULL);
+		json_string(&j, "vd", vd, sizeof(vd));
+		json_string(&j, "time", ts, sizeof(ts));
+		json_fixed(&j, "interval", dt, 3);
+		json_string(&j, "state", VNAME(vd_states, in->state, true),
+			    SIZE_MAX);
+		json_fixed(&j, "reads_per_s", rate(b->vd.rios, a->vd.rios, dt), 1);
+		json_fixed(&j, "writes_per_s", rate(b->vd.wios, a->vd.wios, dt),
+			   1);
+		json_fixed(&j, "read_bytes_per_s",
+			   rate(b->vd.rsect, a->vd.rsect, dt) * SECTOR_BYTES, 0);
+		json_fixed(&j, "write_bytes_per_s",
+			   rate(b->vd.wsect, a->vd.wsect, dt) * SECTOR_BYTES, 0);
+		json_fixed(&j, "flushes_per_s", rate(b->flushes, a->flushes, dt),
+			   1);
+		json_u64(&j, "in_flight", b->vd.inflight);
+		json_u64(&j, "read_repairs", b->read_repairs);
+		stats_cache_json(&j, a, b, dt);
+		json_begin_array(&j, "members");
 	} else {
 		if (nr % 10 == 0)
 			printf("%-8s  %-8s  %9s  %9s  %8s  %8s  %8s  %8s\n",
@@ -446,16 +459,24 @@ static void stats_watch_report(const struct stats_sample *a,
 
 		stats_member_dev(dev, sizeof(dev), m);
 		if (json) {
-			printf("%s{\"role\":%u,\"device\":", i ? "," : "", m->role);
-			json_str(dev, sizeof(dev));
-			printf(",\"state\":\"%s\",\"reads_per_s\":%.1f,"
-			       "\"writes_per_s\":%.1f,\"read_bytes_per_s\":%.0f,"
-			       "\"write_bytes_per_s\":%.0f,\"errors\":%llu}",
-			       VNAME(member_states, m->state, true),
-			       rate(m->read_ios, or, dt), rate(m->write_ios, ow, dt),
-			       rate(b->m[i].rsect, ors, dt) * SECTOR_BYTES,
-			       rate(b->m[i].wsect, ows, dt) * SECTOR_BYTES,
-			       (unsigned long long)m->errors);
+			json_begin_object(&j, NULL);
+			json_u64(&j, "role", m->role);
+			json_string(&j, "device", dev, sizeof(dev));
+			json_string(&j, "state",
+				    VNAME(member_states, m->state, true),
+				    SIZE_MAX);
+			json_fixed(&j, "reads_per_s", rate(m->read_ios, or, dt),
+				   1);
+			json_fixed(&j, "writes_per_s",
+				   rate(m->write_ios, ow, dt), 1);
+			json_fixed(&j, "read_bytes_per_s",
+				   rate(b->m[i].rsect, ors, dt) * SECTOR_BYTES,
+				   0);
+			json_fixed(&j, "write_bytes_per_s",
+				   rate(b->m[i].wsect, ows, dt) * SECTOR_BYTES,
+				   0);
+			json_u64(&j, "errors", m->errors);
+			json_end_object(&j);
 			continue;
 		}
 		printf("%-8s  %5u %-2s  %9.1f  %9.1f  %8.2f  %8.2f  %8s  %8llu  %s %s\n",
@@ -466,8 +487,10 @@ static void stats_watch_report(const struct stats_sample *a,
 		       (unsigned long long)m->errors, dev,
 		       VNAME(member_states, m->state, false));
 	}
-	if (json)
-		printf("]}\n");
+	if (json) {
+		json_end_array(&j);
+		json_end_object(&j);
+	}
 	fflush(stdout);
 }
 

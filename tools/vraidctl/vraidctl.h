@@ -16,7 +16,9 @@
  * Errors go to stderr as "vraidctl: <what was wrong>", optionally followed
  * by "vraidctl: hint: <what to do>".
  *
- * --json output is one line of compact JSON; its keys, their order and
+ * --json output is one line of compact JSON, written only through the
+ * JSON writer of output.c (json_begin_object(), json_string(), ...: it
+ * puts the commas and escapes the strings); its keys, their order and
  * meaning are documented in Documentation/admin-guide.rst ("JSON output"),
  * the only description of them: change both together, and only by adding
  * keys at the end of an object.
@@ -285,8 +287,6 @@ bool size_decimal_refused(const char *s);
 
 /* ---- output.c ---- */
 
-void json_str(const char *src, size_t srcsz);
-
 /*
  * The JSON writer: @key is the value's key in the object it is in, NULL
  * in an array or for the outermost value, whose end ends the line.
@@ -298,6 +298,10 @@ void json_end_array(struct json *j);
 /* a string of at most @max bytes (NUL-terminated or not), escaped */
 void json_string(struct json *j, const char *key, const char *s, size_t max);
 void json_u64(struct json *j, const char *key, uint64_t v);
+void json_bool(struct json *j, const char *key, bool v);
+void json_null(struct json *j, const char *key);
+/* @v with @decimals digits after the point (0: none, and no point) */
+void json_fixed(struct json *j, const char *key, double v, int decimals);
 /* @p thousandths as a number with one decimal: 423 -> 42.3 */
 void json_permille(struct json *j, const char *key, unsigned int p);
 /* "/dev/NAME" of a device name from the kernel (@namesz bytes, NUL-terminated
