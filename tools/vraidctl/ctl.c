@@ -492,6 +492,27 @@ int resolve_vd(struct ctl *c, const char *arg, struct vraid_info *in)
 	return RC_FAIL;
 }
 
+/*
+ * What most verbs on one VD do first: open the control device (read-write
+ * if @write), resolve the VD the user named as @arg into @in, and, if
+ * @name is not NULL, name it as messages do ("vraidN").  RC_OK with c->fd
+ * open, else RC_FAIL with the error said and c->fd closed.
+ */
+int open_vd(struct ctl *c, bool write, const char *arg, struct vraid_info *in,
+	    char *name, size_t namesz)
+{
+	if (!ctl_open(c, write))
+		return RC_FAIL;
+	if (resolve_vd(c, arg, in)) {
+		close(c->fd);
+		c->fd = -1;
+		return RC_FAIL;
+	}
+	if (name)
+		snprintf(name, namesz, "%s%u", VRAID_DISK_PREFIX, in->index);
+	return RC_OK;
+}
+
 /* ---- waiting for a job ---------------------------------------------------- */
 
 /* Columns of the terminal @f, 80 if it does not say. */

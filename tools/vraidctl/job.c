@@ -58,13 +58,8 @@ static int start_job(const char *cmd, int argc, char **argv)
 	if (npos != 1)
 		return usage_error(cmd, npos ? "name one virtual drive only" :
 				   "name the virtual drive to %s (e.g. vraid0)", verb);
-	if (!ctl_open(&c, true))
+	if (open_vd(&c, true, pos[0], &in, name, sizeof(name)))
 		return RC_FAIL;
-	if (resolve_vd(&c, pos[0], &in)) {
-		close(c.fd);
-		return RC_FAIL;
-	}
-	snprintf(name, sizeof(name), "%s%u", VRAID_DISK_PREFIX, in.index);
 	rc = RC_FAIL;
 	if (!redundant(in.level)) {
 		errmsg("%s is %s: it has no redundancy to %s", name,
@@ -189,13 +184,8 @@ int cmd_job(int argc, char **argv)
 		return usage_error("job", "unexpected argument '%s'", pos[2]);
 	}
 
-	if (!ctl_open(&c, true))
+	if (open_vd(&c, true, pos[0], &in, name, sizeof(name)))
 		return RC_FAIL;
-	if (resolve_vd(&c, pos[0], &in)) {
-		close(c.fd);
-		return RC_FAIL;
-	}
-	snprintf(name, sizeof(name), "%s%u", VRAID_DISK_PREFIX, in.index);
 	type = VNAME(job_types, in.job_type, false);
 	/* RESUME with no job goes on with a stopped init or rebuild. */
 	if ((job_actions[k].action == VRAID_JOB_PAUSE ||

@@ -31,13 +31,9 @@ int cmd_fail(int argc, char **argv)
 		return usage_error("fail", "name the virtual drive and the member to fail (e.g. vraid0 /dev/sdc)");
 	if (member_ref(pos[1], &ref))
 		return RC_FAIL;
-	if (!ctl_open(&c, true))
+	if (open_vd(&c, true, pos[0], &in, NULL, 0))
 		return RC_FAIL;
 	ctl_name_devices(&c, &pos[1], &ref, 1);
-	if (resolve_vd(&c, pos[0], &in)) {
-		close(c.fd);
-		return RC_FAIL;
-	}
 	memset(&req, 0, sizeof(req));
 	req.index = in.index;
 	req.major = ref.major;
@@ -281,18 +277,13 @@ int cmd_replace(int argc, char **argv)
 		hintmsg("name the member to replace, then the new device that takes its place");
 		return RC_FAIL;
 	}
-	if (!ctl_open(&c, !dry))
+	if (open_vd(&c, !dry, pos[0], &in, name, sizeof(name)))
 		return RC_FAIL;
 	names[0] = pos[2];
 	refs[0] = new;
 	names[1] = pos[1];
 	refs[1] = old;
 	ctl_name_devices(&c, names, refs, by_role ? 1 : 2);
-	if (resolve_vd(&c, pos[0], &in)) {
-		close(c.fd);
-		return RC_FAIL;
-	}
-	snprintf(name, sizeof(name), "%s%u", VRAID_DISK_PREFIX, in.index);
 	if (!redundant(in.level)) {
 		close(c.fd);
 		errmsg("%s is %s: it has no redundancy to rebuild a member from",

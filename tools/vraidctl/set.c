@@ -53,13 +53,8 @@ int cmd_set(int argc, char **argv)
 	if (npos > ARRAY_SIZE(pos))	/* not reached: a key came twice */
 		return usage_error("set", "too many arguments");
 
-	if (!ctl_open(&c, true))
+	if (open_vd(&c, true, pos[0], &in, name, sizeof(name)))
 		return RC_FAIL;
-	if (resolve_vd(&c, pos[0], &in)) {
-		close(c.fd);
-		return RC_FAIL;
-	}
-	snprintf(name, sizeof(name), "%s%u", VRAID_DISK_PREFIX, in.index);
 	memset(&req, 0, sizeof(req));
 	req.index = in.index;
 	req.set_mask = mask;

@@ -287,12 +287,9 @@ int cmd_show(int argc, char **argv)
 	if (npos != 1)
 		return usage_error("show", npos ? "name one virtual drive only" :
 				   "name the virtual drive to show (e.g. vraid0)");
-	if (!ctl_open(&c, false))
+	if (open_vd(&c, false, pos[0], &in, NULL, 0))
 		return RC_FAIL;
-	rc = resolve_vd(&c, pos[0], &in);
 	close(c.fd);
-	if (rc)
-		return rc;
 	if (json) {
 		show_json(&in);
 		return RC_OK;

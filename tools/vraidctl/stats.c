@@ -528,13 +528,11 @@ int cmd_stats(int argc, char **argv)
 		errmsg("out of memory");
 		return RC_FAIL;
 	}
-	if (!ctl_open(&c, false)) {
+	if (open_vd(&c, false, pos[0], &s[0].in, NULL, 0)) {
 		free(s);
 		return RC_FAIL;
 	}
-	rc = resolve_vd(&c, pos[0], &s[0].in);
-	if (!rc)
-		rc = take_sample(&c, s[0].in.index, &s[0]);
+	rc = take_sample(&c, s[0].in.index, &s[0]);
 	if (rc || !watch) {
 		if (!rc && json)
 			stats_json(&s[0]);

@@ -351,6 +351,9 @@ bool reply_sane(uint32_t n, uint32_t max, const char *field);
 void report(struct ctl *c, const char *what, int e,
 		   const struct vraid_ioc_hdr *h, enum ctx ctx);
 int resolve_vd(struct ctl *c, const char *arg, struct vraid_info *in);
+/* ctl_open(), resolve_vd() and the VD's name "vraidN" into @name (if not NULL) */
+int open_vd(struct ctl *c, bool write, const char *arg, struct vraid_info *in,
+	    char *name, size_t namesz);
 void sleep_sec(double s);
 int wait_job(struct ctl *c, struct vraid_info *in, double timeout,
 		    FILE *out, bool started);
