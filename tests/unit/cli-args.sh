@@ -1188,7 +1188,7 @@ EOF
 
 # ---- build ------------------------------------------------------------------
 
-# build VARIANT EXTRA_CFLAGS: vraidctl, vraid-raw and the mock vraidctl
+# build VARIANT EXTRA_CFLAGS: vraidctl, vraid-raw, ioctlfuzz and the mock vraidctl
 # into $tmp/VARIANT/
 build() {
 	# the portable core, as driver/core.mk lists it
@@ -1203,6 +1203,7 @@ build() {
 	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/mkjsb" "$tmp/mkjsb.c" $core &&
 	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/mkmd" "$tmp/mkmd.c" $core &&
 	$CC $CFLAGS $2 -o "$tmp/$1/vraid-raw" "$root/tests/helpers/vraid-raw.c" $common &&
+	$CC $CFLAGS $2 -o "$tmp/$1/ioctlfuzz" "$root/tests/vm/ioctlfuzz.c" $common &&
 	$CC $CFLAGS $2 -I"$root/driver" -include "$tmp/mock.h" -o "$tmp/$1/vraidctl-mock" \
 		$cli $common "$tmp/mock.c" $core
 }
@@ -2923,6 +2924,11 @@ PY
 	check "raw: create --init" 0 "send create (level 0, 2 members)" "" env VRAIDCTL_CONTROL=/dev/null "$R" --expect ENOTTY create --init 1 8:0 8:16
 	check "raw: job" 0 "send job 3 action 7: got ENOTTY" "" env VRAIDCTL_CONTROL=/dev/null "$R" --expect ENOTTY job vraid3 rate 100
 	check "raw: job default EINVAL" 1 "bad-action job 0 action 1: got ENOTTY (Inappropriate ioctl for device), no reply header; want EINVAL: FAIL" "" env VRAIDCTL_CONTROL=/dev/null "$R" bad-action job 0 check
+	# ioctlfuzz (a VM helper) opens the control device vraidctl would:
+	# $VRAIDCTL_CONTROL, not always /dev/vraid-control
+	printf 'cmd 0x%x len 8\n' 0 >"$tmp/replay"
+	check "ioctlfuzz: VRAIDCTL_CONTROL, missing" 2 "" "ioctlfuzz: $nope: No such file or directory" env VRAIDCTL_CONTROL="$nope" "$tmp/$variant/ioctlfuzz" --replay "$tmp/replay"
+	check "ioctlfuzz: VRAIDCTL_CONTROL=/dev/null" 0 "ioctlfuzz: replay: ENOTTY" "" env VRAIDCTL_CONTROL=/dev/null "$tmp/$variant/ioctlfuzz" --replay "$tmp/replay"
 	check "raw: job bad action" 2 "" "job ACTION: expected a number, got 'frob'" "$R" job 0 frob
 	check "raw: job bad-rate" 1 "want EINVAL: FAIL" "" env VRAIDCTL_CONTROL=/dev/null "$R" bad-rate job 0 rate
 	check "raw: job reserved" 1 "want EINVAL: FAIL" "" env VRAIDCTL_CONTROL=/dev/null "$R" reserved cmd job 0 pause

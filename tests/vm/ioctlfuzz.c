@@ -122,7 +122,10 @@ static const char usage_text[] =
 "  -v, --verbose   print every request and its result\n"
 "  --replay FILE   send the request in FILE (the hex dump a failure\n"
 "                  prints: a 'cmd 0x... len N' line, then 'OFFSET: bytes'\n"
-"                  lines; missing lines are zero) once and print the reply\n";
+"                  lines; missing lines are zero) once and print the reply\n"
+"\n"
+"The environment variable VRAIDCTL_CONTROL names another control device,\n"
+"as for vraidctl.\n";
 
 /* ---- random numbers: splitmix64, one stream per iteration ---- */
 
@@ -3149,9 +3152,10 @@ int main(int argc, char **argv)
 		die("mmap: %s", strerror(errno));
 	mapbuf = map;
 
-	ctl_fd = open("/dev/" VRAID_CONTROL_NAME, O_RDWR | O_CLOEXEC);
+	/* the same path as vraidctl's: $VRAIDCTL_CONTROL overrides */
+	ctl_fd = vraid_control_open(vraid_control_path(NULL), true);
 	if (ctl_fd < 0)
-		die("/dev/" VRAID_CONTROL_NAME ": %s", strerror(errno));
+		die("%s: %s", vraid_control_path(NULL), strerror(errno));
 	if (replay_file)
 		return replay(replay_file);
 	if (npaths < 6) {
