@@ -8,6 +8,10 @@
 #                     udev rules, systemd units and shell completion that
 #                     exist (the hooks below); DESTDIR=/stage honoured (no
 #                     depmod then, as packagers expect)
+#   make man          the manual pages vraidctl.8 and vraid.4, from their
+#                     reStructuredText in Documentation/man/ with rst2man
+#                     (python3-docutils: make deps); make install and make
+#                     deb build them
 #   make uninstall    removes what make install put there (same variables)
 #   make dkms         copies the module's sources to /usr/src/vraid-VERSION,
 #                     then dkms add, build, install: for the running kernel,
@@ -18,7 +22,8 @@
 #   make deb          dist/vraid-dkms_VERSION_all.deb and
 #                     dist/vraidctl_VERSION_ARCH.deb (packaging/deb/build),
 #                     checked with lintian when it is installed
-#   make deps-pkg     installs dkms and lintian (what the above need)
+#   make deps-pkg     installs dkms, dpkg-dev, lintian and python3-docutils
+#                     (what the above need)
 #   make check-pkg    tests/packaging-check with lintian: install/uninstall
 #                     into a DESTDIR, the DKMS tree, make deb's packages
 #
@@ -48,10 +53,13 @@ DEB_OUT ?= $(TOP)/dist
 
 # Hooks for the files other work adds.  Each list is installed by make
 # install (and so lands in the vraidctl package) when it is not empty;
-# a generated file (a man page built from the CLI's help) is named here
+# a generated file (the man pages, built from their .rst) is named here
 # with a rule that builds it: install-extras depends on the lists.
-#   man pages: the section is the file's suffix (vraidctl.8, vraid.4)
-VRAID_MAN_PAGES ?= $(wildcard $(TOP)/Documentation/man/*.[1-9])
+#   man pages: the section is the file's suffix (vraidctl.8, vraid.4);
+#   those with a NAME.SECTION.rst are built from it (make man, below)
+VRAID_MAN_SOURCES := $(wildcard $(TOP)/Documentation/man/*.[1-9].rst)
+VRAID_MAN_BUILT := $(VRAID_MAN_SOURCES:.rst=)
+VRAID_MAN_PAGES ?= $(sort $(wildcard $(TOP)/Documentation/man/*.[1-9]) $(VRAID_MAN_BUILT))
 VRAID_UDEV_RULES ?= $(wildcard $(TOP)/packaging/udev/*.rules)
 VRAID_SYSTEMD_UNITS ?= $(wildcard $(addprefix $(TOP)/packaging/systemd/*.,service socket timer target path))
 VRAID_BASH_COMPLETION ?= $(wildcard $(TOP)/packaging/bash-completion/vraidctl)
@@ -75,6 +83,34 @@ INSTALL_KVER = $(or $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' \
 DKMS_NAMED = $(filter command line override environment,$(origin KVER) $(origin KDIR))
 DKMS_KARGS = $(if $(DKMS_NAMED),-k $(INSTALL_KVER) \
 	$(if $(wildcard $(MODDIR)/$(INSTALL_KVER)/build/Makefile),,--kernelsourcedir=$(KDIR)))
+
+# The manual pages: their .rst include parts of Documentation/*.rst (the
+# text between ".. man PAGE PART" marks), so the command reference and
+# the admin guide stay the one source.  rst2man stops at the first
+# docutils warning (an include mark gone, a link with no target).  The
+# version is driver/version.h's, the date the last commit's (as make
+# deb's file dates: two builds of one tree give the same pages).
+RST2MAN ?= rst2man
+MAN_DATE = $(shell date -u +%Y-%m-%d -d "@$${SOURCE_DATE_EPOCH:-$$(git -C $(TOP) \
+	log -1 --format=%ct 2>/dev/null || date +%s)}")
+
+.PHONY: man clean-man
+man: $(VRAID_MAN_BUILT)
+
+$(VRAID_MAN_BUILT): %: %.rst $(TOP)/Documentation/command-reference.rst \
+		$(TOP)/Documentation/admin-guide.rst $(TOP)/driver/version.h
+	@command -v $(RST2MAN) >/dev/null || \
+		{ echo "vraid: $(RST2MAN) not found: make deps (python3-docutils)" >&2; exit 1; }
+	@echo "  RST2MAN $(@F)"
+	@sed -e 's/@VERSION@/$(VRAID_VERSION)/; s/@DATE@/$(MAN_DATE)/' $< | \
+		(cd $(<D) && $(RST2MAN) --halt=warning --no-generator --no-datestamp -) >$@.tmp || \
+		{ rm -f $@.tmp; exit 1; }
+	@mv -f $@.tmp $@
+
+clean-man:
+	rm -f $(VRAID_MAN_BUILT)
+
+clean: clean-man
 
 .PHONY: install uninstall install-module install-cli install-extras uninstall-module \
 	uninstall-cli install-dkms-src dkms dkms-remove deb deps-pkg check-pkg

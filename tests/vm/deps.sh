@@ -12,7 +12,8 @@
 #                             needs (flex, bison, bc, libelf-dev, ...)
 #   tests/vm/deps.sh --profile  install perf (linux-perf) for bench/profile
 #   tests/vm/deps.sh --packaging  install what make dkms / make deb need (dkms,
-#                             dpkg-dev, lintian; `make deps-pkg`)
+#                             dpkg-dev, lintian, python3-docutils for the
+#                             man pages; `make deps-pkg`)
 #   tests/vm/deps.sh --apt-args print the apt-get/apt-cache options that
 #                             select the kernel's package lists (empty for
 #                             the distribution's own kernel)
@@ -232,7 +233,7 @@ case "${1:-}" in
 --packaging)
 	# make dkms, make deb (packaging.mk): not needed by make test
 	missing=()
-	for p in dkms dpkg-dev lintian; do
+	for p in dkms dpkg-dev lintian python3-docutils; do
 		case "$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)" in
 		ii*) ;;
 		*) missing+=("$p") ;;
@@ -309,6 +310,7 @@ pkgs=(
 	clang libclang-rt-14-dev   # libFuzzer for tests/fuzz
 	gnuplot-nox                # make bench: plots
 	dwarves                    # pahole: BTF of modules for newer kernels (KVER=6.12)
+	python3-docutils           # rst2man: the manual pages (make man, make install)
 )
 
 missing=()
