@@ -17,6 +17,7 @@
 #include <linux/delay.h>
 
 #include "vraid.h"
+#include "events.h"
 #include "validate.h"
 #include "version.h"
 
@@ -723,6 +724,19 @@ static int vraid_ctl_controller(void *buf)
 	return 0;
 }
 
+/* The event log: read without vraid_ctl_mutex (vraid_ctl_ioctl()). */
+static int vraid_ctl_events(void *buf)
+{
+	struct vraid_events *e = buf;
+	int ret;
+
+	ret = vraid_validate_events(e, e->hdr.message, sizeof(e->hdr.message));
+	if (ret)
+		return ret;
+	vraid_events_read(e);
+	return 0;
+}
+
 typedef int (*vraid_ctl_fn)(void *buf);
 
 static const vraid_ctl_fn vraid_ctl_fns[] = {
@@ -737,6 +751,7 @@ static const vraid_ctl_fn vraid_ctl_fns[] = {
 	[_IOC_NR(VRAID_IOC_SPARE)]	= vraid_ctl_spare,
 	[_IOC_NR(VRAID_IOC_REPLACE)]	= vraid_ctl_replace,
 	[_IOC_NR(VRAID_IOC_CONTROLLER)]	= vraid_ctl_controller,
+	[_IOC_NR(VRAID_IOC_EVENTS)]	= vraid_ctl_events,
 };
 
 /* What each request is, in the message to those that wait for it. */
@@ -752,6 +767,7 @@ static const char *const vraid_ctl_names[] = {
 	[_IOC_NR(VRAID_IOC_SPARE)]	= "a spare request",
 	[_IOC_NR(VRAID_IOC_REPLACE)]	= "a replace",
 	[_IOC_NR(VRAID_IOC_CONTROLLER)]	= "a controller request",
+	[_IOC_NR(VRAID_IOC_EVENTS)]	= "an event log read",
 };
 static_assert(ARRAY_SIZE(vraid_ctl_names) == ARRAY_SIZE(vraid_ctl_fns));
 
@@ -868,10 +884,18 @@ static long vraid_ctl_ioctl(struct file *file, unsigned int cmd,
 	}
 	memcpy(buf, &hdr, sizeof(hdr));
 
-	ret = vraid_ctl_lock(buf, nr);
-	if (!ret) {
-		ret = vraid_ctl_fns[nr](buf);
-		vraid_ctl_unlock();
+	/*
+	 * The event log has its own lock: a monitor must read it while a
+	 * stop writes a large cache out for minutes.
+	 */
+	if (cmd == VRAID_IOC_EVENTS) {
+		ret = vraid_ctl_events(buf);
+	} else {
+		ret = vraid_ctl_lock(buf, nr);
+		if (!ret) {
+			ret = vraid_ctl_fns[nr](buf);
+			vraid_ctl_unlock();
+		}
 	}
 
 	ret = vraid_reply(uarg, buf, ret, size);
@@ -930,10 +954,15 @@ static int __init vraid_init(void)
 	ret = misc_register(&vraid_misc);
 	if (ret)
 		goto out_blkdev;
+	ret = vraid_events_init(vraid_misc.this_device);
+	if (ret)
+		goto out_misc;
 	pr_info("vraid: loaded, ABI %u.%u, control device /dev/%s\n",
 		VRAID_ABI_MAJOR, VRAID_ABI_MINOR, VRAID_CONTROL_NAME);
 	return 0;
 
+out_misc:
+	misc_deregister(&vraid_misc);
 out_blkdev:
 	unregister_blkdev(vraid_major, VRAID_DISK_PREFIX);
 out_wq:
@@ -960,6 +989,8 @@ static void __exit vraid_exit(void)
 {
 	struct vraid_spare_dev *sp, *tmp;
 
+	/* no VD is left to log an event; its last uevent goes first */
+	vraid_events_exit();
 	misc_deregister(&vraid_misc);
 	cancel_delayed_work_sync(&vraid_spare_work);
 	list_for_each_entry_safe(sp, tmp, &vraid_spares, list) {

@@ -20,6 +20,7 @@
 #include <linux/delay.h>
 
 #include "vraid.h"
+#include "events.h"
 
 #define VRAID_CKPT_INTERVAL	(5 * HZ)
 
@@ -141,6 +142,20 @@ static void vraid_job_end(struct vraid_vd *vd, int result, bool stopped)
 			vd->disk->disk_name, vraid_job_name(type),
 			type == VRAID_JOB_REBUILD ? "; members online" : "",
 			(unsigned long long)mism, mism == 1 ? "" : "es");
+	if (stopped)
+		vraid_event(vd, VRAID_EV_JOB_END, VRAID_EV_NONE,
+			    "%s stopped at %llu%%", vraid_job_name(type),
+			    (unsigned long long)div64_u64(job->pos * 100,
+							  max(job->total, 1ULL)));
+	else if (result)
+		vraid_event(vd, VRAID_EV_JOB_FAILED, VRAID_EV_NONE,
+			    "%s failed at sector %llu: error %d",
+			    vraid_job_name(type),
+			    (unsigned long long)job->pos, result);
+	else
+		vraid_event(vd, VRAID_EV_JOB_END, VRAID_EV_NONE,
+			    "%s done, %llu mismatch%s", vraid_job_name(type),
+			    (unsigned long long)mism, mism == 1 ? "" : "es");
 	job->last_type = type;
 	job->last_result = result < 0 ? -result : (stopped ? ECANCELED : 0);
 	job->last_mismatches = mism;
@@ -357,6 +372,11 @@ static int __vraid_job_start(struct vraid_vd *vd, u32 type, u64 from,
 		vd->disk->disk_name, vraid_job_name(type),
 		from ? "resumes" : "starts", (unsigned long long)from,
 		(unsigned long long)job->total, paused ? " (paused)" : "");
+	vraid_event(vd, VRAID_EV_JOB_START, VRAID_EV_NONE, "%s %s at %llu%%%s",
+		    vraid_job_name(type), from ? "resumes" : "starts",
+		    (unsigned long long)div64_u64(from * 100,
+						  max(job->total, 1ULL)),
+		    paused ? " (paused)" : "");
 	queue_work(vraid_job_wq, &job->work);
 	return 0;
 }

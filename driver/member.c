@@ -11,6 +11,7 @@
 #include <linux/blkdev.h>
 
 #include "vraid.h"
+#include "events.h"
 
 bool vraid_level_redundant(u32 level)
 {
@@ -74,13 +75,28 @@ static u32 vraid_compute_state(struct vraid_vd *vd)
 	return vraid_state_if(vd, U32_MAX);
 }
 
+/* The VD's state changed from @old_state: tell the event log. */
+static void vraid_vd_state_event(struct vraid_vd *vd, u32 old_state,
+				 u32 new_state)
+{
+	if (old_state != new_state)
+		vraid_event(vd, VRAID_EV_STATE, VRAID_EV_NONE,
+			    "virtual drive is %s (was %s)",
+			    vraid_state_name(new_state),
+			    vraid_state_name(old_state));
+}
+
 void vraid_vd_update_state(struct vraid_vd *vd)
 {
 	unsigned long flags;
+	u32 old_state, new_state;
 
 	spin_lock_irqsave(&vd->state_lock, flags);
-	WRITE_ONCE(vd->state, vraid_compute_state(vd));
+	old_state = vd->state;
+	new_state = vraid_compute_state(vd);
+	WRITE_ONCE(vd->state, new_state);
 	spin_unlock_irqrestore(&vd->state_lock, flags);
+	vraid_vd_state_event(vd, old_state, new_state);
 }
 
 /*
@@ -118,6 +134,10 @@ static void vraid_member_failed(struct vraid_vd *vd, u32 member,
 	pr_err("%s: member %u (%s) failed: %s; virtual drive is %s\n",
 	       vd->disk->disk_name, member, vd->members[member].name, why,
 	       vraid_state_name(new_state));
+	vraid_event(vd, VRAID_EV_MEMBER_FAILED, member,
+		    "member %u (%s) failed: %s", member,
+		    vd->members[member].name, why);
+	vraid_vd_state_event(vd, old_state, new_state);
 	/* Record it on the surviving members (process context). */
 	queue_work(vraid_wq, &vd->md_work);
 	if (new_state != VRAID_VD_OFFLINE)

@@ -19,6 +19,7 @@
 #define NR_JOB		0x08
 #define NR_CONTROLLER	0x09
 #define NR_ASSEMBLE	0x0b
+#define NR_EVENTS	0x0c
 
 _Static_assert(sizeof(struct vraid_ioc_hdr) == 152, "hdr layout");
 _Static_assert(sizeof(struct vraid_create) == VRAID_CREATE_SIZE_V1, "create");
@@ -37,6 +38,7 @@ _Static_assert(sizeof(struct vraid_replace) == VRAID_REPLACE_SIZE_V1,
 	       "replace");
 _Static_assert(sizeof(struct vraid_controller) == VRAID_CONTROLLER_SIZE_V1,
 	       "controller");
+_Static_assert(sizeof(struct vraid_events) == VRAID_EVENTS_SIZE_V1, "events");
 
 u32 vraid_cmd_min_size(u32 nr)
 {
@@ -52,6 +54,7 @@ u32 vraid_cmd_min_size(u32 nr)
 	case NR_SPARE:	return VRAID_SPARE_SIZE_V1;
 	case NR_REPLACE:	return VRAID_REPLACE_SIZE_V1;
 	case NR_CONTROLLER:	return VRAID_CONTROLLER_SIZE_V1;
+	case NR_EVENTS:	return VRAID_EVENTS_SIZE_V1;
 	}
 	return 0;
 }
@@ -414,6 +417,18 @@ int vraid_validate_controller(const struct vraid_controller *c, char *msg,
 	    bad_devnum(c->major, c->minor)) {
 		snprintf(msg, msglen, "bad device number %u:%u", c->major,
 			 c->minor);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* EVENTS: @since is the only input; the rest is output, zero. */
+int vraid_validate_events(const struct vraid_events *e, char *msg,
+			  size_t msglen)
+{
+	if (e->first || e->next || e->count || e->reserved ||
+	    !all_zero(e->events, sizeof(e->events))) {
+		snprintf(msg, msglen, "reserved or output fields are not zero");
 		return -EINVAL;
 	}
 	return 0;

@@ -41,6 +41,8 @@ int vraid_validate_set_policy(const struct vraid_set_policy *p, char *msg,
 int vraid_validate_job(const struct vraid_job *j, char *msg, size_t msglen);
 int vraid_validate_controller(const struct vraid_controller *c, char *msg,
 			      size_t msglen);
+int vraid_validate_events(const struct vraid_events *e, char *msg,
+			  size_t msglen);
 int vraid_validate_spare(const struct vraid_spare *s, char *msg,
 			 size_t msglen);
 int vraid_validate_replace(const struct vraid_replace *r, char *msg,

@@ -14,6 +14,7 @@
 #include <linux/sched/signal.h>
 
 #include "vraid.h"
+#include "events.h"
 #include "metadata.h"
 
 int vraid_major;
@@ -448,6 +449,12 @@ static int vraid_vd_start(struct vraid_vd *vd, const char *verb,
 		vd->geom.strip_sectors >> 1,
 		(unsigned long long)(vd->geom.size_sectors >> 11),
 		vraid_state_name(vd->state));
+	vraid_event(vd, ac ? VRAID_EV_ASSEMBLED : VRAID_EV_CREATED,
+		    VRAID_EV_NONE, "%s %s, %u member%s, %llu MiB, %s", verb,
+		    vraid_level_name(vd->geom.level), vd->geom.nr_members,
+		    vd->geom.nr_members == 1 ? "" : "s",
+		    (unsigned long long)(vd->geom.size_sectors >> 11),
+		    vraid_state_name(vd->state));
 	vraid_journal_bind(vd);		/* wb and a healthy journal */
 	if (vd->write_policy != VRAID_WRITE_THROUGH)
 		vraid_note_write_policy(vd);
@@ -792,6 +799,8 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 	 */
 	smp_store_release(&m->state, VRAID_MEMBER_REBUILDING);
 	spin_unlock_irqrestore(&vd->state_lock, flags);
+	vraid_event(vd, VRAID_EV_REBUILD_START, role,
+		    "member %u is now %s: rebuilding", role, m->name);
 	vraid_vd_update_state(vd);
 	/*
 	 * Drained, and failed since: the old device has no I/O but this
@@ -1131,6 +1140,9 @@ int vraid_vd_delete(struct vraid_vd *vd, bool stop, bool discard,
 	vraid_job_halt(vd);
 	vraid_idr_remove(vd->index);
 	pr_info("%s: %s\n", disk->disk_name, stop ? "stopped" : "deleted");
+	vraid_event(vd, stop ? VRAID_EV_STOPPED : VRAID_EV_DELETED,
+		    VRAID_EV_NONE, "%s%s", stop ? "stopped" : "deleted",
+		    *discarded ? ", cached writes discarded" : "");
 	vraid_unlink_holders(vd);
 	del_gendisk(disk);
 	/* nothing dirty is left, unless discarded: the journal lets it go */

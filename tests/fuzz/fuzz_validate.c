@@ -6,9 +6,9 @@
  *
  * Input layout (see gen_corpus.c, which writes the seeds):
  *
- *	u32 cmd			command number, taken mod 11: 0..9 as they
+ *	u32 cmd			command number, taken mod 12: 0..9 as they
  *				are (9 is CONTROLLER), 10 stands for ASSEMBLE
- *				(0x0b)
+ *				(0x0b), 11 for EVENTS (0x0c)
  *	u8  req[...]		the request struct, copied into a zeroed buffer
  *				of exactly the command's size (the header's
  *				size for unknown commands); short input is
@@ -33,7 +33,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#define NR_CMDS	11	/* 0..9, and 10 stands for ASSEMBLE (0x0b) */
+#define NR_CMDS	12	/* 0..9; 10 stands for ASSEMBLE (0x0b), 11 for EVENTS */
 
 /*
  * Largest data area a member can have, in sectors: Linux block devices
@@ -292,6 +292,10 @@ static void fuzz_request(u32 nr, const void *req, u32 len)
 			    VRAID_MAX_VDS)
 			die("info: accepted an index out of range");
 		break;
+	case 0x0c:
+		ret = vraid_validate_events(req, msg, VRAID_MSG_LEN);
+		CHECK_RET("vraid_validate_events", ret, 0, -EINVAL);
+		break;
 	case 0x0b: {
 		const struct vraid_assemble *a = req;
 
@@ -538,6 +542,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	nr %= NR_CMDS;
 	if (nr == 10)
 		nr = 0x0b;
+	else if (nr == 11)
+		nr = 0x0c;
 
 	len = vraid_cmd_min_size(nr);
 	if (!len)

@@ -690,6 +690,7 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 		{ "job", 0x08, sizeof(struct vraid_job) },
 		{ "controller", 0x09, sizeof(struct vraid_controller) },
 		{ "assemble", 0x0b, sizeof(struct vraid_assemble) },
+		{ "events", 0x0c, sizeof(struct vraid_events) },
 	};
 	const char *f = getenv("MOCK_FAIL");
 	unsigned nr = _IOC_NR(req), i, k;
@@ -918,6 +919,36 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 			pols[p->index].read = p->read_policy;
 		if (p->set_mask & VRAID_SET_WRITE)
 			pols[p->index].write = p->write_policy;
+		return 0;
+	}
+	case 0x0c: {
+		/*
+		 * The event log: three events (a create, a member failure,
+		 * the state it left), the oldest kept #1 unless
+		 * MOCK_EVENTS_FIRST says later (events dropped)
+		 */
+		static const struct vraid_event evs[] = {
+			{ 1, 1796644800000000000ULL, VRAID_EV_CREATED, 0, VRAID_EV_NONE,
+			  VRAID_VD_OPTIMAL, "db", "", "created RAID1, 2 members, 1024 MiB, optimal" },
+			{ 2, 1796644861000000000ULL, VRAID_EV_MEMBER_FAILED, 0, 1,
+			  VRAID_VD_DEGRADED, "db", "sdb", "member 1 (sdb) failed: \"I/O error\"" },
+			{ 3, 1796644861000000000ULL, VRAID_EV_STATE, 0, VRAID_EV_NONE,
+			  VRAID_VD_DEGRADED, "db", "", "virtual drive is degraded (was optimal)" },
+		};
+		struct vraid_events *e = (void *)h;
+		uint64_t first = 1, seq;
+
+		if (abi_minor() >= 0 && abi_minor() < 12)
+			return fail(h, ENOTTY, "unknown command 12: module and vraidctl differ?");
+		if ((ret = vraid_validate_events(e, msg, sizeof(msg))))
+			return refused(h, ret, msg);
+		if (getenv("MOCK_EVENTS_FIRST"))
+			first = strtoull(getenv("MOCK_EVENTS_FIRST"), NULL, 10);
+		logit("events since=%llu\n", (unsigned long long)e->since);
+		e->first = first;
+		e->next = 4;
+		for (seq = e->since > first ? e->since : first; seq < 4; seq++)
+			e->events[e->count++] = evs[seq - 1];
 		return 0;
 	}
 	case 0x09: {
@@ -1594,6 +1625,7 @@ run_tests() {
 	check "help creat: a suggestion" 2 "" "vraidctl: unknown command 'creat'; did you mean 'create'?" "$V" help creat
 	check "help exmaine: swapped letters" 2 "" "vraidctl: unknown command 'exmaine'; did you mean 'examine'?" "$V" help exmaine
 	check "help contr: a command it begins" 2 "" "vraidctl: unknown command 'contr'; did you mean 'controller'?" "$V" help contr
+
 	check "help shop: two as close" 2 "" "vraidctl: unknown command 'shop'; did you mean 'stop' or 'show'?" "$V" help shop
 	check "unknown command creat: a suggestion" 2 "" "vraidctl: unknown command 'creat'; did you mean 'create'?" "$V" creat /dev/sdb
 	check "no arguments" 2 "" "usage: vraidctl COMMAND" "$V"
@@ -1986,6 +2018,29 @@ run_tests() {
 	check "mock: list, EBUSY without the busy flag" 1 "" "device busy here" env MOCK_VRAID=three MOCK_FAIL=list:EBUSY:"device busy here" "$M" list
 	err_lacks "mock: EBUSY without the busy flag: no waiting" "waiting"
 	check "mock: list --json, none" 0 '{"vds":[]}' "" env MOCK_VRAID=none "$M" list --json
+	# events: the log, once, as JSON, from N on, a program per event
+	check "events" 0 "2026-12-07 12:01:01  #2  vraid0 (db)  member-failed: member 1 (sdb) failed: \"I/O error\"" "" env TZ=UTC env MOCK_VRAID=three "$M" events
+	out_has "events: the create first" -q "2026-12-07 12:00:00  #1  vraid0 (db)  created: created RAID1, 2 members, 1024 MiB, optimal"
+	out_has "events: the state change last" -q "#3  vraid0 (db)  state: virtual drive is degraded (was optimal)"
+	check "events --json" 0 '{"seq":2,"time":"2026-12-07T12:01:01Z","time_ns":1796644861000000000,"type":"member-failed","vd":"vraid0","name":"db","state":"degraded","member":1,"device":"/dev/sdb","text":"member 1 (sdb) failed: \"I/O error\""}' "" env MOCK_VRAID=three "$M" events --json
+	check "events --since 3" 0 "#3  vraid0 (db)  state: virtual drive is degraded (was optimal)" "" env MOCK_VRAID=three "$M" events --since 3
+	out_lacks "events --since 3: not #2" -q "#2 "
+	check "events: dropped ones said" 0 "#2" "vraidctl: events #1 to #1 were dropped (the log keeps the last 1024)" env MOCK_EVENTS_FIRST=2 env MOCK_VRAID=three "$M" events --since 1
+	check "events --since 0" 2 "" "--since takes an event number from 1 up, got '0'" env MOCK_VRAID=three "$M" events --since 0
+	check "events --since x" 2 "" "--since takes an event number from 1 up, got 'x'" env MOCK_VRAID=three "$M" events --since x
+	check "events extra argument" 2 "" "unexpected argument 'vraid0'" env MOCK_VRAID=three "$M" events vraid0
+	check "events, old module" 1 "" "the vraid module has no event log (it needs ABI 1.12 or later)" env MOCK_ABI_MINOR=11 env MOCK_VRAID=three "$M" events
+	printf '#!/bin/sh\necho "$VRAID_SEQ $VRAID_EVENT $VRAID_VD $VRAID_NAME $VRAID_STATE ${VRAID_MEMBER-} ${VRAID_DEVICE-}: $1" >>"%s"\n' "$tmp/exec.log" >"$tmp/exec.sh"
+	chmod +x "$tmp/exec.sh"
+	rm -f "$tmp/exec.log"
+	check "events --exec" 0 "#3" "" env MOCK_VRAID=three "$M" events --exec "$tmp/exec.sh"
+	if [ "$(sed -n 2p "$tmp/exec.log")" = '2 member-failed vraid0 db degraded 1 sdb: member 1 (sdb) failed: "I/O error"' ] &&
+	   [ "$(wc -l <"$tmp/exec.log")" = 3 ]; then
+		say_ok "events --exec: the program ran per event with its environment"
+	else
+		say_not_ok "events --exec: the program's log: $(cat "$tmp/exec.log" 2>/dev/null)"
+	fi
+	check "events --exec failing" 0 "#1" "vraidctl: false failed for event #1 (exit status not 0)" env MOCK_VRAID=three "$M" events --exec false
 	check "mock: list" 0 "VD      NAME" "" env MOCK_VRAID=three "$M" list
 	order=$(awk 'NR > 1 { printf "%s ", $1 }' "$tmp/out")
 	if [ "$order" = "vraid0 vraid1 vraid3 vraid7 " ]; then say_ok "mock: list sorted by index"; else say_not_ok "mock: list sorted by index (got '$order')"; fi

@@ -42,6 +42,9 @@ static const struct cmd {
 	  VRAID_IOC_CONTROLLER, false },
 	{ 0x0b, "ASSEMBLE", sizeof(struct vraid_assemble),
 	  VRAID_IOC_ASSEMBLE, true },
+	/* the event log: for anyone, read without the controller's lock */
+	{ 0x0c, "EVENTS", sizeof(struct vraid_events), VRAID_IOC_EVENTS,
+	  false },
 };
 
 static void *zalloc(size_t len)
@@ -153,7 +156,7 @@ static const struct hdr_case {
 static void test_hdr(void)
 {
 	static const u32 unknown[] = {
-		10, 0x0c, 0x0d, 0xff, 0x100, 0x80000000, 0xffffffff,
+		10, 0x0d, 0x0e, 0xff, 0x100, 0x80000000, 0xffffffff,
 	};
 	struct vraid_ioc_hdr *h = zalloc(sizeof(*h));
 	size_t i, j;
@@ -1762,6 +1765,42 @@ static void test_short_msg(void)
 	tap_end();
 }
 
+/* EVENTS: since is the only input; every output field must come zeroed. */
+static void test_events(void)
+{
+	static const struct {
+		const char *what;
+		size_t off, width;	/* a field set to 1, or width 0 */
+		int err;
+	} t[] = {
+		{ "since 0 (the oldest)", 0, 0, 0 },
+		{ "first set", offsetof(struct vraid_events, first), 8, -EINVAL },
+		{ "next set", offsetof(struct vraid_events, next), 8, -EINVAL },
+		{ "count set", offsetof(struct vraid_events, count), 4, -EINVAL },
+		{ "reserved set", offsetof(struct vraid_events, reserved), 4,
+		  -EINVAL },
+		{ "an event's seq set", offsetof(struct vraid_events, events), 8,
+		  -EINVAL },
+		{ "the last event's text set",
+		  sizeof(struct vraid_events) - 1, 1, -EINVAL },
+	};
+	struct vraid_events *e = zalloc(sizeof(*e));
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		tap_begin("events: %s -> %d", t[i].what, t[i].err);
+		memset(e, 0, sizeof(*e));
+		e->since = i * 1000;
+		if (t[i].width)
+			((u8 *)e)[t[i].off] = 1;
+		msg_reset(msg, VRAID_MSG_LEN);
+		expect(vraid_validate_events(e, msg, VRAID_MSG_LEN), t[i].err,
+		       t[i].err ? "not zero" : NULL);
+		tap_end();
+	}
+	free(e);
+}
+
 int main(void)
 {
 	msg = msg_buf(VRAID_MSG_LEN);
@@ -1778,6 +1817,7 @@ int main(void)
 	test_replace();
 	test_set_policy();
 	test_controller();
+	test_events();
 	test_short_msg();
 	free(msg);
 	return tap_done();

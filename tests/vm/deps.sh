@@ -307,6 +307,7 @@ pkgs=(
 	perl                       # checkpatch
 	dpkg apt                   # apt-get download / dpkg-deb -x for the VM kernel
 	bash                       # /bin/sh inside the VM
+	udev                       # udevadm: the VM's udevd runs packaging/udev's rules
 	clang libclang-rt-14-dev   # libFuzzer for tests/fuzz
 	gnuplot-nox                # make bench: plots
 	dwarves                    # pahole: BTF of modules for newer kernels (KVER=6.12)

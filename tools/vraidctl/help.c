@@ -410,6 +410,32 @@ static const struct help help_texts[] = {
 	  "examples: vraidctl controller\n"
 	  "          vraidctl controller set cache-size=512M\n"
 	  "          vraidctl controller journal /dev/nvme2n1p1\n" },
+	{ "events",
+	  "vraidctl events [--since N] [--follow] [--exec PROG] [--json]",
+	  "Print the controller's event log: what happened to the virtual drives\n"
+	  "since the module loaded, one line per event, numbered from 1: a VD\n"
+	  "created, assembled, stopped or deleted; a member failed (and why); the\n"
+	  "VD's state changed; a device took a member's role and rebuilds; a\n"
+	  "background job started, ended or failed.  The module keeps the last\n"
+	  "1024 events; each also goes out as a uevent (change, on the control\n"
+	  "device) for udev rules.\n\n"
+	  "  --since N     from event N on (default: every event kept)\n"
+	  "  --follow      then wait for new ones and print them as they come\n"
+	  "                (alone: only the new ones); ends with Ctrl-C\n"
+	  "  --exec PROG   run PROG for each event, with its text as the argument\n"
+	  "                and VRAID_SEQ, VRAID_EVENT, VRAID_VD, VRAID_NAME,\n"
+	  "                VRAID_STATE, VRAID_MEMBER, VRAID_DEVICE in its\n"
+	  "                environment (a monitor: with --follow, mail the\n"
+	  "                administrator when a member fails)\n"
+	  "  --json        one line of JSON per event (keys: seq time time_ns type,\n"
+	  "                and vd name state, member device when the event has them,\n"
+	  "                text)\n"
+	  "  -h, --help    show this help\n\n"
+	  "Event types: created assembled stopped deleted member-failed state\n"
+	  "rebuild-start job-start job-end job-failed.  Needs only to open the\n"
+	  "control device, and a module of ABI 1.12 or later.\n\n"
+	  "examples: vraidctl events\n"
+	  "          vraidctl events --follow --exec /usr/local/sbin/vraid-alert\n" },
 	{ "version",
 	  "vraidctl version",
 	  "Print vraidctl's version and ABI version, and the loaded module's ABI version.\n" },

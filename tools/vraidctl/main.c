@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "stats", cmd_stats },
 	{ "set", cmd_set },
 	{ "controller", cmd_controller },
+	{ "events", cmd_events },
 	{ "version", cmd_version },
 	{ "help", cmd_help },
 };

@@ -422,6 +422,10 @@ bool jsb_magic(const struct jsb_slots *j);
 void jsb_read(int fd, const char *dev, struct jsb_slots *j);
 void uuid_str(char *out, const uint8_t *u);
 
+/* ---- events.c ---- */
+
+int cmd_events(int argc, char **argv);
+
 /* ---- examine.c ---- */
 
 int cmd_examine(int argc, char **argv);

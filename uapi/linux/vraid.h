@@ -50,9 +50,9 @@
  * formerly reserved2[0..1]); 11: DELETE writes the controller cache out
  * before the disk goes and fails (EIO) if it cannot, unless
  * VRAID_DELETE_DISCARD; it reports what it discarded (discarded_bytes,
- * formerly reserved2[0]).
+ * formerly reserved2[0]); 12: EVENTS, the controller's event log.
  */
-#define VRAID_ABI_MINOR		11
+#define VRAID_ABI_MINOR		12
 
 #define VRAID_MAX_MEMBERS	32	/* members of one virtual drive */
 #define VRAID_MAX_VDS		256	/* virtual drives per system */
@@ -485,6 +485,63 @@ struct vraid_controller {
 	__u64 reserved[3];	/* must be zero */
 };
 
+/* Event types (vraid_event.type) */
+#define VRAID_EV_CREATED	1	/* a VD was created */
+#define VRAID_EV_ASSEMBLED	2	/* a VD was assembled */
+#define VRAID_EV_STOPPED	3	/* a VD was stopped */
+#define VRAID_EV_DELETED	4	/* a VD was deleted */
+#define VRAID_EV_MEMBER_FAILED	5	/* member: failed (text: why) */
+#define VRAID_EV_STATE		6	/* the VD's state changed (state) */
+#define VRAID_EV_REBUILD_START	7	/* member: a device took the role */
+#define VRAID_EV_JOB_START	8	/* a background job started */
+#define VRAID_EV_JOB_END	9	/* it ended (text: how) */
+#define VRAID_EV_JOB_FAILED	10	/* it ended in an error */
+#define VRAID_EV_TYPES		11	/* the first type not defined */
+
+/* vraid_event.vd_index / .member when the event has none */
+#define VRAID_EV_NONE		0xffffffffU
+
+/*
+ * One entry of the controller's event log (VRAID_IOC_EVENTS): what an
+ * administrator is told of, as it happened, numbered from 1 since the
+ * module loaded.  A uevent (change, on the control device) carries the
+ * same fields: VRAID_EVENT (the type's name), VRAID_SEQ, VRAID_VD,
+ * VRAID_NAME, VRAID_MEMBER, VRAID_DEVICE, VRAID_STATE.
+ */
+struct vraid_event {
+	__u64 seq;		/* 1, 2, ... */
+	__u64 time_ns;		/* CLOCK_REALTIME, nanoseconds */
+	__u32 type;		/* VRAID_EV_* */
+	__u32 vd_index;		/* the VD's N (/dev/vraidN), or VRAID_EV_NONE */
+	__u32 member;		/* the member's role, or VRAID_EV_NONE */
+	__u32 state;		/* the VD's state after the event (VRAID_VD_*) */
+	char vd_name[VRAID_NAME_LEN];	/* the VD's name, NUL-terminated */
+	char device[VRAID_DEVNAME_LEN];	/* the member's device, or "" */
+	char text[VRAID_MSG_LEN];	/* one line, NUL-terminated */
+};
+
+#define VRAID_EVENTS_MAX	64	/* entries one request returns */
+
+/*
+ * VRAID_IOC_EVENTS (ABI 1.12): read the event log from @since on.  The
+ * log keeps the last VRAID_EVENTS_KEPT events; @first says which is the
+ * oldest it still has (events before it were dropped, if @since is
+ * older), @next the number the next event will have: ask again with
+ * since = next to follow it.  Needs no privilege and does not wait for
+ * the controller's other requests.
+ */
+struct vraid_events {
+	struct vraid_ioc_hdr hdr;
+	__u64 since;		/* in: the first event wanted (0: the oldest) */
+	__u64 first;		/* out: the oldest event kept */
+	__u64 next;		/* out: the next event's number */
+	__u32 count;		/* out: entries filled in */
+	__u32 reserved;		/* must be zero */
+	struct vraid_event events[VRAID_EVENTS_MAX];	/* out */
+};
+
+#define VRAID_EVENTS_KEPT	1024	/* events the log keeps */
+
 /* Sizes of the v1 structs (the smallest request of each command). */
 #define VRAID_CREATE_SIZE_V1	560
 #define VRAID_DELETE_SIZE_V1	192
@@ -497,6 +554,7 @@ struct vraid_controller {
 #define VRAID_REPLACE_SIZE_V1	208
 #define VRAID_SET_POLICY_SIZE_V1	216
 #define VRAID_CONTROLLER_SIZE_V1	312
+#define VRAID_EVENTS_SIZE_V1	14520
 
 #define VRAID_IOC_CREATE	_IOWR(VRAID_IOC_TYPE, 0x00, struct vraid_ioc_hdr)
 #define VRAID_IOC_DELETE	_IOWR(VRAID_IOC_TYPE, 0x01, struct vraid_ioc_hdr)
@@ -509,6 +567,7 @@ struct vraid_controller {
 #define VRAID_IOC_JOB		_IOWR(VRAID_IOC_TYPE, 0x08, struct vraid_ioc_hdr)
 #define VRAID_IOC_ASSEMBLE	_IOWR(VRAID_IOC_TYPE, 0x0b, struct vraid_ioc_hdr)
 #define VRAID_IOC_CONTROLLER	_IOWR(VRAID_IOC_TYPE, 0x09, struct vraid_ioc_hdr)
+#define VRAID_IOC_EVENTS	_IOWR(VRAID_IOC_TYPE, 0x0c, struct vraid_ioc_hdr)
 /* Reserved for later commands: 0x0a STATS. */
 
 #endif /* _UAPI_LINUX_VRAID_H */

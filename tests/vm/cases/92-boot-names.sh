@@ -1,0 +1,115 @@
+#!/bin/sh
+# What a server gets from the installed udev rules and systemd unit
+# (packaging/udev, packaging/systemd): with udevd running the rules as
+# installed, every VD has /dev/vraid/by-name/NAME and its partitions
+# NAME-partN, which follow the VD, not its number; stop removes them.
+# The boot unit's commands, run as the unit writes them, assemble every
+# stopped VD (its numbers may change: the names do not) and the data
+# read through the names is what was written; run again with the VDs
+# up they change nothing and succeed (a restarted unit must not fail).
+# batch: own
+# timeout: 300
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../vraid.sh"
+set -e
+
+require_devs 4 $NVME_DEVS
+set -- $NVME_DEVS
+a=$1 b=$2 c=$3 d=$4
+wipe_members $a $b $c $d
+rules=/vraid/packaging/udev/60-vraid.rules
+unit=/vraid/packaging/systemd/vraid-assemble.service
+[ -f "$rules" ] || fail "$rules is not in the VM"
+[ -f "$unit" ] || fail "$unit is not in the VM"
+
+# udevd with the rules as installed (no other rules: nothing else here
+# opens the members behind our back)
+mkdir -p /etc/udev/rules.d
+cp "$rules" /etc/udev/rules.d/
+ln -sf "$(command -v udevadm)" /run/systemd-udevd
+/run/systemd-udevd --daemon || fail "systemd-udevd did not start"
+trap 'udevadm control --exit 2>/dev/null || true' EXIT
+i=0
+until udevadm control --ping 2>/dev/null; do
+	i=$((i + 1))
+	[ $i -lt 50 ] || fail "udevd does not answer"
+	sleep 0.2
+done
+
+# by_name NAME: the device /dev/vraid/by-name/NAME resolves to
+by_name() {
+	[ -L "/dev/vraid/by-name/$1" ] || fail "/dev/vraid/by-name/$1 is missing"
+	readlink -f "/dev/vraid/by-name/$1"
+}
+# vd_named NAME: /dev/vraidN whose sysfs name is NAME
+vd_named() {
+	local f
+	for f in /sys/block/vraid*/vraid/name; do
+		[ "$(cat "$f")" = "$1" ] || continue
+		f=${f#/sys/block/}
+		echo "/dev/${f%%/*}"
+		return 0
+	done
+	fail "no VD is named $1"
+}
+
+db=$(vd_create --level 1 --init fast --name db $a $b)
+scratch=$(vd_create --level 0 --strip 64K --name scratch $c $d)
+udevadm settle -t 30
+assert_eq "$(by_name db)" "$db" "/dev/vraid/by-name/db"
+assert_eq "$(by_name scratch)" "$scratch" "/dev/vraid/by-name/scratch"
+
+# a partition of a VD: NAME-partN
+echo ',16M' | sfdisk -q "$db" >/dev/null || fail "sfdisk $db"
+udevadm settle -t 30
+assert_eq "$(by_name db-part1)" "${db}p1" "/dev/vraid/by-name/db-part1"
+dd if=/dev/urandom of=/tmp/92.data bs=1M count=8 2>/dev/null
+dd if=/tmp/92.data of=/dev/vraid/by-name/db-part1 bs=1M oflag=direct 2>/dev/null ||
+	fail "write through /dev/vraid/by-name/db-part1"
+dd if=/tmp/92.data of=/dev/vraid/by-name/scratch bs=1M oflag=direct 2>/dev/null ||
+	fail "write through /dev/vraid/by-name/scratch"
+want=$(md5sum </tmp/92.data)
+
+# stop: the names go with the VDs; scratch first, so that the assembly
+# below may give the VDs other numbers than they had
+vraidctl stop "$scratch" >/dev/null || fail "stop $scratch"
+vraidctl stop "$db" >/dev/null || fail "stop $db"
+udevadm settle -t 30
+for n in db db-part1 scratch; do
+	[ ! -e "/dev/vraid/by-name/$n" ] || fail "/dev/vraid/by-name/$n is left after the stop"
+done
+
+# unit_run: the unit's ExecStartPre/ExecStart lines as systemd runs them
+# ("-": its failure is ignored; vraid.ko is loaded already here, so the
+# modprobe may fail)
+mkdir -p /usr/sbin
+ln -sf "$(command -v vraidctl)" /usr/sbin/vraidctl
+unit_run() {
+	local line cmd
+	grep -E '^ExecStart(Pre)?=' "$unit" | while read -r line; do
+		cmd=${line#*=}
+		case $cmd in
+		-*) sh -c "${cmd#-}" >/dev/null 2>&1 || true ;;
+		*) sh -c "$cmd" || { echo "unit command failed: $cmd"; exit 1; } ;;
+		esac
+	done
+}
+unit_run >/tmp/92.unit 2>&1 || { cat /tmp/92.unit; fail "the boot unit's commands failed"; }
+udevadm settle -t 30
+assert_eq "$(vd_count)" 2 "VDs after the boot unit"
+assert_eq "$(by_name db)" "$(vd_named db)" "/dev/vraid/by-name/db after assembly"
+assert_eq "$(by_name scratch)" "$(vd_named scratch)" "/dev/vraid/by-name/scratch after assembly"
+got=$(dd if=/dev/vraid/by-name/db-part1 bs=1M count=8 iflag=direct 2>/dev/null | md5sum)
+assert_eq "$got" "$want" "data read through /dev/vraid/by-name/db-part1"
+got=$(dd if=/dev/vraid/by-name/scratch bs=1M count=8 iflag=direct 2>/dev/null | md5sum)
+assert_eq "$got" "$want" "data read through /dev/vraid/by-name/scratch"
+
+# the unit once more, the VDs up: it succeeds and changes nothing
+unit_run >/tmp/92.unit 2>&1 || { cat /tmp/92.unit; fail "the boot unit's commands failed with the VDs assembled"; }
+assert_eq "$(vd_count)" 2 "VDs after the boot unit ran again"
+
+vd_delete "$(vd_named db)"
+vd_delete "$(vd_named scratch)"
+udevadm settle -t 30
+[ ! -e /dev/vraid/by-name/db ] || fail "/dev/vraid/by-name/db is left after delete"
+echo "by-name links follow the VDs; the boot unit assembles them"
