@@ -76,6 +76,7 @@
 #include <linux/module.h>
 #include <linux/blkdev.h>
 #include <linux/bio.h>
+#include <linux/delay.h>
 #include <linux/highmem.h>
 #include <linux/interval_tree_generic.h>
 #include <linux/mempool.h>
@@ -961,11 +962,26 @@ static void vraid_jqueue(struct vraid_journal *j, struct vraid_jw *w)
 		queue_work(vraid_jsubmit_wq, &j->pump_work);
 }
 
+/*
+ * Testing only (tests/vm/cases/91-journal-data-order.sh): milliseconds
+ * the allocation of a DATA entry sleeps, as mempool_alloc() may when
+ * memory is short and the pool empty; 0 (the default) never sleeps.
+ */
+static unsigned int debug_jdata_delay_ms;
+module_param(debug_jdata_delay_ms, uint, 0600);
+MODULE_PARM_DESC(debug_jdata_delay_ms,
+		 "testing only: sleep this long allocating a journal DATA entry (default 0)");
+
 static struct vraid_jw *vraid_jw_alloc(struct vraid_journal *j,
 				       struct vraid_vd *vd, struct bio *user,
 				       u32 type)
 {
-	struct vraid_jw *w = mempool_alloc(&j->jw_pool, GFP_NOIO);
+	unsigned int delay = READ_ONCE(debug_jdata_delay_ms);
+	struct vraid_jw *w;
+
+	if (unlikely(delay) && type == VRAID_JE_DATA)
+		msleep(delay);
+	w = mempool_alloc(&j->jw_pool, GFP_NOIO);
 
 	w->vd = vd;
 	w->user = user;
