@@ -104,6 +104,13 @@ struct vraid_jw {
 	u32 type;			/* VRAID_JE_DATA or _INVALIDATE */
 	u32 n;				/* DATA: pages */
 	bool unlogged;			/* n pages in vraid_junlogged */
+	/*
+	 * (j->lock) held: queued, its pages not all in the cache yet
+	 * (vraid_journal_data_queue()); rdone, rok: its record was done
+	 * meanwhile, journalled or not, and vraid_journal_data_go()
+	 * completes it.
+	 */
+	bool held, rdone, rok;
 	struct page *pages[VRAID_J_PAGES];
 };
 
@@ -592,10 +599,27 @@ static void vraid_jws_complete(struct vraid_journal *j, struct list_head *list,
 {
 	struct vraid_jw *w, *tmp;
 	unsigned long flags;
-	bool fb = false;
+	bool fb = false, held;
 
 	list_for_each_entry_safe(w, tmp, list, node) {
 		list_del(&w->node);
+		/*
+		 * Its pages are not all in the cache yet: neither its user
+		 * nor the fallback's drain may go ahead of them.  (Racy
+		 * read: held is set before the write is queued and cleared
+		 * under j->lock, so false is final.)
+		 */
+		if (READ_ONCE(w->held)) {
+			spin_lock_irqsave(&j->lock, flags);
+			held = w->held;
+			if (held) {
+				w->rdone = true;
+				w->rok = ok;
+			}
+			spin_unlock_irqrestore(&j->lock, flags);
+			if (held)
+				continue;
+		}
 		if (!ok && w->type == VRAID_JE_DATA) {
 			spin_lock_irqsave(&j->lock, flags);
 			list_add_tail(&w->node, &j->fallback);
@@ -930,21 +954,18 @@ static void vraid_jpump_work(struct work_struct *work)
 }
 
 /*
- * Queue @w for a record.  With few records in flight the caller sends one
- * itself, of what is open (itself and whoever queued meanwhile); else
- * the completion of one in flight sends what gathered (group commit).
- * In ->submit_bio one record at most: its bio goes out only once that
- * returns, so the caller must not wait for ring space after it; more
- * goes to the pump work.
+ * Send a record of what is open if no one else does (vraid_jqueue());
+ * a leader that is already at work takes what was queued before it
+ * gives up (it looks at j->open under j->lock), or the completion of a
+ * record in flight does.
  */
-static void vraid_jqueue(struct vraid_journal *j, struct vraid_jw *w)
+static void vraid_jlead(struct vraid_journal *j)
 {
 	LIST_HEAD(batch);
 	int pages = -1;
 	bool pump;
 
 	spin_lock_irq(&j->lock);
-	list_add_tail(&w->node, &j->open);
 	if (!j->leader) {
 		j->leader = true;
 		pages = vraid_jtake(j, &batch);
@@ -960,6 +981,22 @@ static void vraid_jqueue(struct vraid_journal *j, struct vraid_jw *w)
 	spin_unlock_irq(&j->lock);
 	if (pump)
 		queue_work(vraid_jsubmit_wq, &j->pump_work);
+}
+
+/*
+ * Queue @w for a record.  With few records in flight the caller sends one
+ * itself, of what is open (itself and whoever queued meanwhile); else
+ * the completion of one in flight sends what gathered (group commit).
+ * In ->submit_bio one record at most: its bio goes out only once that
+ * returns, so the caller must not wait for ring space after it; more
+ * goes to the pump work.
+ */
+static void vraid_jqueue(struct vraid_journal *j, struct vraid_jw *w)
+{
+	spin_lock_irq(&j->lock);
+	list_add_tail(&w->node, &j->open);
+	spin_unlock_irq(&j->lock);
+	vraid_jlead(j);
 }
 
 /*
@@ -989,6 +1026,9 @@ static struct vraid_jw *vraid_jw_alloc(struct vraid_journal *j,
 	w->type = type;
 	w->n = 0;
 	w->unlogged = false;
+	w->held = false;
+	w->rdone = false;
+	w->rok = false;
 	w->sectors = 0;
 	return w;
 }
@@ -1116,24 +1156,67 @@ void vraid_journal_wait_unbind(struct vraid_vd *vd)
 }
 
 /*
- * Log the @n pages at @pages (the cache's, references handed over) of a
- * write of @vd at VD sector @sector, and complete @user (accounted from
- * @start) when the record is durable.  Holds a vraid_journal_get().
- * May sleep for memory and ring space (->submit_bio).
+ * Logging a write the cache takes, in three steps (vraid_cache_write()
+ * says why): the DATA entry of the @n pages at @pages (the cache's,
+ * references handed over) of a write of @vd at VD sector @sector is
+ * allocated (vraid_journal_data_alloc(): may sleep, for memory), queued
+ * (vraid_journal_data_queue(): before any of the pages is dirty in the
+ * cache; atomic) and let go (vraid_journal_data_go(): once they all are;
+ * may sleep, for ring space).  The user bio completes when the record is
+ * durable, not before the last step.  The caller holds a
+ * vraid_journal_get(), which the entry keeps; once allocated, the entry
+ * must be queued and let go.
  */
-void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
-			unsigned long start, u64 sector, struct page **pages,
-			u32 n)
+struct vraid_jw *vraid_journal_data_alloc(struct vraid_vd *vd, u64 sector,
+					  struct page **pages, u32 n)
 {
-	struct vraid_journal *j = vraid_j;
-	struct vraid_jw *w = vraid_jw_alloc(j, vd, user, VRAID_JE_DATA);
+	struct vraid_jw *w = vraid_jw_alloc(vraid_j, vd, NULL, VRAID_JE_DATA);
 
-	w->start = start;
 	w->sector = sector;
 	w->n = n;
 	w->unlogged = true;		/* vraid_journal_admit() counted them */
 	memcpy(w->pages, pages, n * sizeof(*pages));
-	vraid_jqueue(j, w);
+	return w;
+}
+
+/*
+ * @w goes on the open list, held: a record may take it from now on (its
+ * place in the log is set: records are built from that list in its
+ * order), but its completion waits for vraid_journal_data_go().  @user
+ * completes with it, accounted from @start.  The pages hold the data.
+ */
+void vraid_journal_data_queue(struct vraid_jw *w, struct bio *user,
+			      unsigned long start)
+{
+	struct vraid_journal *j = vraid_j;
+	unsigned long flags;
+
+	w->user = user;
+	w->start = start;
+	spin_lock_irqsave(&j->lock, flags);
+	w->held = true;
+	list_add_tail(&w->node, &j->open);
+	spin_unlock_irqrestore(&j->lock, flags);
+}
+
+/* The pages of @w are all in the cache: its record may complete it. */
+void vraid_journal_data_go(struct vraid_jw *w)
+{
+	struct vraid_journal *j = vraid_j;
+	LIST_HEAD(done);
+	bool rdone, rok;
+
+	spin_lock_irq(&j->lock);
+	w->held = false;
+	rdone = w->rdone;
+	rok = w->rok;
+	if (rdone)
+		list_add(&w->node, &done);
+	spin_unlock_irq(&j->lock);
+	if (rdone)
+		vraid_jws_complete(j, &done, rok);
+	else
+		vraid_jlead(j);
 }
 
 /*

@@ -406,9 +406,12 @@ static inline bool vraid_journal_binds(struct vraid_vd *vd)
 }
 
 void vraid_journal_wait_unbind(struct vraid_vd *vd);
-void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
-			unsigned long start, u64 sector, struct page **pages,
-			u32 n);
+struct vraid_jw;
+struct vraid_jw *vraid_journal_data_alloc(struct vraid_vd *vd, u64 sector,
+					  struct page **pages, u32 n);
+void vraid_journal_data_queue(struct vraid_jw *w, struct bio *user,
+			      unsigned long start);
+void vraid_journal_data_go(struct vraid_jw *w);
 struct bio *vraid_journal_bypass(struct vraid_vd *vd, struct bio *user);
 bool vraid_journal_bypass_abort(struct bio *bio);
 /*
