@@ -1745,15 +1745,54 @@ static void vraid_junbind_wait(struct vraid_journal *j, struct vraid_vd *vd)
 }
 
 /*
+ * With vds_mutex held: the unbind of @vd could not get its cache out (a
+ * member fails writes), and undoes itself rather than let the journal's
+ * copy of data the members lack go.  Nothing has changed on disk yet:
+ * the metadata names the journal, and the tail has not moved (a
+ * checkpoint needs vds_mutex, and drains the VD's cache before it moves
+ * the tail, which keeps failing while that data does).  Writes sent
+ * around the cache meanwhile end first (their INVALIDATEs are logged:
+ * the VD still counts as being unbound), then the VD logs again.  Its
+ * writes that ended unlogged meanwhile (parked: the ring was full,
+ * vraid_jopen_evict()) fail: their data is on the members, but an older
+ * version the journal holds may be written over it at a replay, and no
+ * INVALIDATE says otherwise.
+ */
+static void vraid_junbind_undo(struct vraid_journal *j, struct vraid_vd *vd)
+{
+	LIST_HEAD(parked);
+	struct vraid_jw *w;
+
+	WRITE_ONCE(vd->jaround, false);
+	smp_mb();			/* against vraid_jget() */
+	vraid_junbind_wait(j, vd);
+	if (vraid_jparked_take(j, vd, &parked)) {
+		pr_warn("%s: writes not logged while the unbind ran fail: an older version in the journal may be replayed over them\n",
+			vd->disk->disk_name);
+		list_for_each_entry(w, &parked, node)
+			w->user->bi_status = BLK_STS_IOERR;
+		vraid_jparked_end(j, &parked);
+	}
+	WRITE_ONCE(vd->jbound, true);
+	smp_wmb();			/* bound before no longer unbinding */
+	WRITE_ONCE(vd->junbinding, false);
+	wake_up_all(&vd->jwait);	/* vraid_journal_wait_unbind() */
+}
+
+/*
  * With vds_mutex held: stop logging, get the VD's data out; the writes
  * that were not journalled complete once the metadata says so.  Until
  * then the metadata names the journal, and the drain's member writes
  * (the destages: the dirty cap bounds them) still log parity records, so
  * that a crash in between finds a row it tore in the records (the write
  * hole); the VD counts as bound for their room (j->npar) until the end.
+ * If the cache cannot be written out and @may_fail (a command asked for
+ * the unbind), the unbind is undone (vraid_junbind_undo()) and returns
+ * -EIO; otherwise (a stop that discards, the journal failed) it goes on,
+ * and what the cache still holds is in memory only.
  */
-static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
-				 bool write_md)
+static int vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
+				bool write_md, bool may_fail)
 {
 	LIST_HEAD(parked);
 	bool md;
@@ -1772,9 +1811,17 @@ static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 	 */
 	WRITE_ONCE(vd->jaround, true);
 	wake_up_all(&vd->jwait);	/* vraid_journal_wait_unbind() */
-	if (vraid_cache_write_out(vd))
+	if (vraid_cache_write_out(vd)) {
+		/* (a member that cannot flush: see vraid_vd_write_out()) */
+		if (may_fail && vraid_cache_dirty_pages(vd)) {
+			pr_warn("%s: writing out the controller cache failed: the VD stays bound to the journal\n",
+				vd->disk->disk_name);
+			vraid_junbind_undo(j, vd);
+			return -EIO;
+		}
 		pr_warn("%s: writing out the controller cache failed\n",
 			vd->disk->disk_name);
+	}
 	vraid_members_flush(vd);
 	md = vraid_jparked_take(j, vd, &parked) || write_md;
 	if (md)
@@ -1794,27 +1841,33 @@ static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 	vraid_jparked_end(j, &parked);
 	WRITE_ONCE(vd->junbinding, false);
 	wake_up_all(&vd->jwait);
+	return 0;
 }
 
 /*
  * The VD stops logging (policy change, stop, delete): its records all
  * done, its dirty data on the members and flushed; with @write_md its
- * metadata says so now (else the caller's next write does).
+ * metadata says so now (else the caller's next write does).  With
+ * @may_fail (a policy change) it returns -EIO, the VD still bound, if
+ * the cache cannot be written out; without (a stop, which wrote the
+ * cache out before or discards it) it goes on.
  */
-void vraid_journal_unbind(struct vraid_vd *vd, bool write_md)
+int vraid_journal_unbind(struct vraid_vd *vd, bool write_md, bool may_fail)
 {
 	struct vraid_journal *j = vraid_j;
+	int ret = 0;
 
 	if (!j)
-		return;
+		return 0;
 	mutex_lock(&j->vds_mutex);
 	if (vd->jbound)
-		vraid_junbind_locked(j, vd, write_md);
-	if (!write_md) {
+		ret = vraid_junbind_locked(j, vd, write_md, may_fail);
+	if (!write_md && !ret) {
 		memset(vd->journal_uuid, 0, sizeof(vd->journal_uuid));
 		vd->journal_floor = 0;
 	}
 	mutex_unlock(&j->vds_mutex);
+	return ret;
 }
 
 static void vraid_jfail_work(struct work_struct *w)
@@ -1827,7 +1880,7 @@ static void vraid_jfail_work(struct work_struct *w)
 	mutex_lock(&j->vds_mutex);
 	while ((vd = list_first_entry_or_null(&j->vds, struct vraid_vd,
 					      jnode))) {
-		vraid_junbind_locked(j, vd, true);
+		vraid_junbind_locked(j, vd, true, false);
 		pr_warn("%s: journal failed: write-back writes through\n",
 			vd->disk->disk_name);
 	}
@@ -2710,8 +2763,18 @@ int vraid_journal_detach(bool released, char *msg, size_t len)
 		}
 	}
 	while ((vd = list_first_entry_or_null(&j->vds, struct vraid_vd,
-					      jnode)))
-		vraid_junbind_locked(j, vd, true);
+					      jnode))) {
+		/* data that failed since the write-out above: stay */
+		if (vraid_junbind_locked(j, vd, true, true)) {
+			mutex_unlock(&j->vds_mutex);
+			snprintf(msg, len,
+				 "%s: %lu KiB of cached writes cannot be written to the members: the journal stays attached",
+				 vd->disk->disk_name,
+				 vraid_cache_dirty_pages(vd) <<
+				 (PAGE_SHIFT - 10));
+			return -EIO;
+		}
+	}
 	if (READ_ONCE(j->state) == VRAID_JOURNAL_HEALTHY)
 		vraid_jcheckpoint_locked(j, VRAID_J_SB_DETACHED |
 					 (released ? VRAID_J_SB_RELEASED : 0));

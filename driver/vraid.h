@@ -467,7 +467,7 @@ static inline u64 vraid_jpage_version(struct page *page)
 
 unsigned long vraid_journal_dirty_cap(void);
 void vraid_journal_bind(struct vraid_vd *vd);
-void vraid_journal_unbind(struct vraid_vd *vd, bool write_md);
+int vraid_journal_unbind(struct vraid_vd *vd, bool write_md, bool may_fail);
 /* What an assembly's replay of the journal did (ASSEMBLE's out fields). */
 struct vraid_jreplayed {
 	u32 writes;			/* DATA entries written again */

@@ -49,11 +49,13 @@ journal_new $jdev
 vd=$(vd_create --level 0 --strip 16K --write-policy wb $m0 /dev/mapper/e92)
 expect_write "$vd" write_back
 [ "$(journal_num vds)" = 1 ] || fail "the journal counts $(journal_num vds) VDs bound: $(journal_json)"
-# e92 fails every I/O from now on (dm_release puts it back)
+# the data into the cache (and the journal), every write acknowledged;
+# then e92 fails every I/O (dm_release puts it back) before the age
+# destage (2 s) writes all of it out
+dd if=$data of=$vd bs=128k oflag=direct 2>/dev/null || fail "dd to $vd"
 dmsetup suspend e92
 echo "0 $sz error" | dmsetup load e92
 dmsetup resume e92
-dd if=$data of=$vd bs=1M 2>/dev/null || fail "dd to $vd"
 d=$(dirty_kib $vd)
 [ "$d" -gt 0 ] || fail "nothing dirty after the buffered write"
 used=$(journal_num used_bytes)
