@@ -152,6 +152,7 @@ struct vraid_journal {
 	bool cp_busy;			/* a checkpoint is queued or runs */
 	bool cp_run;			/* a checkpoint waits for destage */
 	unsigned long cp_start;		/* jiffies | 1 it began; 0: none */
+	struct vraid_vd *cp_flush_vd;	/* whose members it flushes (lock) */
 	u32 npar;			/* P/Q blocks of bound VDs, at most */
 	u64 preserve;			/* blocks user records leave free */
 	u32 byp_pages;			/* of writes sent around (npar) */
@@ -1930,7 +1931,19 @@ static int vraid_jcheckpoint_locked(struct vraid_journal *j, u32 sb_flags)
 	 */
 	ret = 0;
 	list_for_each_entry(vd, &j->vds, jnode) {
-		if (vraid_cache_drain(vd) || vraid_members_flush(vd)) {
+		int err = vraid_cache_drain(vd);
+
+		/* (named while it waits: vraid_journal_busy_note()) */
+		if (!err) {
+			spin_lock_irq(&j->lock);
+			j->cp_flush_vd = vd;
+			spin_unlock_irq(&j->lock);
+			err = vraid_members_flush(vd);
+			spin_lock_irq(&j->lock);
+			j->cp_flush_vd = NULL;
+			spin_unlock_irq(&j->lock);
+		}
+		if (err) {
 			pr_warn("%s: writing out the controller cache failed: the journal keeps its records\n",
 				vd->disk->disk_name);
 			ret = -EIO;
@@ -1962,29 +1975,48 @@ out:
 /*
  * A checkpoint that has run for a second or more, for the message to
  * requests that wait for the controller (": journal checkpoint for 12 s:
- * vraid0 cache 1.0 MiB dirty"): it holds vds_mutex, which a policy
- * change, a stop or a detach waits for, for as long as the members take
- * to write its VDs' dirty data (slow or stuck members: minutes).  Into
- * @buf (empty if none runs), cut to @len.
+ * vraid0 cache 1.0 MiB dirty", or once the cache is out ": journal
+ * checkpoint for 12 s: vraid0 member 1 (nvme1n1) flush"): it holds
+ * vds_mutex, which a policy change, a stop or a detach waits for, for as
+ * long as the members take to write its VDs' dirty data and flush
+ * (slow or stuck members: minutes).  Into @buf (empty if none runs), cut
+ * to @len.  The VD named stays while j->lock is held: the checkpoint
+ * clears cp_flush_vd under it before it lets vds_mutex go, and no VD is
+ * unbound (or freed) without that mutex.
  */
 void vraid_journal_busy_note(char *buf, size_t len)
 {
 	struct vraid_journal *j;
 	unsigned long since = 0;
+	struct vraid_vd *vd;
+	u32 m;
 	int n;
 
 	if (len)
 		buf[0] = '\0';
-	rcu_read_lock();
+	rcu_read_lock();		/* the journal is freed after a grace period */
 	j = READ_ONCE(vraid_j);
 	if (j)
 		since = READ_ONCE(j->cp_start);
-	rcu_read_unlock();
-	if (!since || time_before(jiffies, since + HZ))
+	if (!since || time_before(jiffies, since + HZ)) {
+		rcu_read_unlock();
 		return;
+	}
 	n = scnprintf(buf, len, ": journal checkpoint for %lu s",
 		      (jiffies - since) / HZ);
-	vraid_cache_draining_note(buf + n, len - n);
+	spin_lock_irq(&j->lock);
+	vd = j->cp_flush_vd;
+	m = vd ? READ_ONCE(vd->flushing) : 0;
+	if (m && m <= vd->geom.nr_members)
+		n += scnprintf(buf + n, len - n,
+			       ": %s member %u (%.*s) flush",
+			       vd->disk->disk_name, m - 1,
+			       (int)sizeof(vd->members[m - 1].name),
+			       vd->members[m - 1].name);
+	spin_unlock_irq(&j->lock);
+	rcu_read_unlock();
+	if (!m)
+		vraid_cache_draining_note(buf + n, len - n);
 }
 
 static void vraid_jcheckpoint_work(struct work_struct *w)

@@ -193,13 +193,16 @@ static void vraid_write_cache(struct vraid_vd *vd, bool *wc, bool *fua)
 static int vraid_members_flush_each(struct vraid_vd *vd, bool fail)
 {
 	bool redundant = fail && vraid_level_redundant(vd->geom.level);
-	int ret = 0;
+	int ret = 0, err;
 	u32 i, gen;
 
 	for (i = 0; i < vd->geom.nr_members; i++) {
 		if (!vraid_member_get(vd, i, VRAID_MGET_WRITABLE, &gen))
 			continue;
-		if (blkdev_issue_flush(vd->members[i].h.bdev)) {
+		WRITE_ONCE(vd->flushing, i + 1);
+		err = blkdev_issue_flush(vd->members[i].h.bdev);
+		WRITE_ONCE(vd->flushing, 0);
+		if (err) {
 			if (fail)
 				this_cpu_inc(vd->stats->member_errors[i]);
 			pr_warn("%s: member %u (%s): flush failed\n",

@@ -198,6 +198,11 @@ struct vraid_vd {
 	atomic_t jrefs;
 	wait_queue_head_t jwait;	/* jrefs reaching zero */
 	/*
+	 * 1 + the member whose flush vraid_members_flush() waits for, 0 if
+	 * none: racy, for the messages to requests that wait meanwhile.
+	 */
+	u32 flushing;
+	/*
 	 * Member sectors below which parity (or the mirror copies) is known
 	 * consistent; member_sectors when all is.  Above it, parity writes
 	 * reconstruct (never read-modify-write) and mirror reads use the
