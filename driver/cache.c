@@ -1893,6 +1893,7 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	struct vraid_cache *c = vd->cache;
 	struct page *pages[VRAID_CACHE_MAX_PAGES];
 	struct vraid_cline *spare[VRAID_CACHE_MAX_LINES] = { NULL };
+	struct vraid_jw *jdata = NULL;
 	struct vraid_cache_limits lim;
 	u64 sector = bio->bi_iter.bi_sector, first = vraid_lno(sector);
 	u32 n = bio->bi_iter.bi_size >> PAGE_SHIFT;
@@ -1967,6 +1968,13 @@ again:
 		ok = !!spare[j];
 	}
 	/*
+	 * A logged write's DATA entry, allocated (it may sleep) before the
+	 * pages are dirty: see below where it is queued.  Nothing after
+	 * this fails for a logged write (ok stays true).
+	 */
+	if (ok && jw)
+		jdata = vraid_journal_data_alloc(vd, sector, pages, n);
+	/*
 	 * Unlogged writes go in only while the VD is awb: a change away
 	 * from it waits for a grace period, then writes the cache out
 	 * (vraid_vd_set_policy()), which must find them all; to wb, they
@@ -1993,6 +2001,27 @@ again:
 	/* the journal's references: a rewrite may replace them in the line */
 	for (i = 0; jw && i < n; i++)
 		get_page(pages[i]);
+	/*
+	 * The DATA entry takes its place in the log before any of its pages
+	 * is dirty in a line, so that every INVALIDATE over them comes after
+	 * it.  Records are built from the journal's open list in its order,
+	 * one leader at a time (journal.c, vraid_jlead()), so an entry
+	 * queued after this one is later in the log.  A write around the
+	 * cache that meets these pages dirty waits for their destage
+	 * (vraid_cache_conflict(), vraid_defer_work()), which finds them
+	 * under their bucket's lock, so after the unlock below that follows
+	 * this queueing; its INVALIDATE is queued only once its own member
+	 * write is done (vraid_jbypass_work()): after this entry, and the
+	 * replay voids this older DATA rather than write it over the newer
+	 * data.  Queued while the pages were already dirty (the entry
+	 * allocated after them, which may sleep), it could come after that
+	 * INVALIDATE (tests/vm/cases/91-journal-data-order).  The record may
+	 * be written before the pages are in the lines; its completion
+	 * waits for vraid_journal_data_go(), so that neither the user bio
+	 * nor a fallback drain (journal failed) goes ahead of them.
+	 */
+	if (jw)
+		vraid_journal_data_queue(jdata, bio, start);
 	atomic_long_add(n, &c->pages);
 	for (i = 0, j = 0; j < nl; j++) {
 		u64 lno = first + j;
@@ -2053,7 +2082,7 @@ again:
 		vraid_destage_kick(c);
 	queue_delayed_work(vraid_cache_wq, &c->dage, HZ);
 	if (jw) {
-		vraid_journal_data(vd, bio, start, sector, pages, n);
+		vraid_journal_data_go(jdata);
 		return true;
 	}
 	bio_end_io_acct(bio, start);

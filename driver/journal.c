@@ -76,6 +76,7 @@
 #include <linux/module.h>
 #include <linux/blkdev.h>
 #include <linux/bio.h>
+#include <linux/delay.h>
 #include <linux/highmem.h>
 #include <linux/interval_tree_generic.h>
 #include <linux/mempool.h>
@@ -103,6 +104,13 @@ struct vraid_jw {
 	u32 type;			/* VRAID_JE_DATA or _INVALIDATE */
 	u32 n;				/* DATA: pages */
 	bool unlogged;			/* n pages in vraid_junlogged */
+	/*
+	 * (j->lock) held: queued, its pages not all in the cache yet
+	 * (vraid_journal_data_queue()); rdone, rok: its record was done
+	 * meanwhile, journalled or not, and vraid_journal_data_go()
+	 * completes it.
+	 */
+	bool held, rdone, rok;
 	struct page *pages[VRAID_J_PAGES];
 };
 
@@ -144,6 +152,7 @@ struct vraid_journal {
 	bool cp_busy;			/* a checkpoint is queued or runs */
 	bool cp_run;			/* a checkpoint waits for destage */
 	unsigned long cp_start;		/* jiffies | 1 it began; 0: none */
+	struct vraid_vd *cp_flush_vd;	/* whose members it flushes (lock) */
 	u32 npar;			/* P/Q blocks of bound VDs, at most */
 	u64 preserve;			/* blocks user records leave free */
 	u32 byp_pages;			/* of writes sent around (npar) */
@@ -591,10 +600,27 @@ static void vraid_jws_complete(struct vraid_journal *j, struct list_head *list,
 {
 	struct vraid_jw *w, *tmp;
 	unsigned long flags;
-	bool fb = false;
+	bool fb = false, held;
 
 	list_for_each_entry_safe(w, tmp, list, node) {
 		list_del(&w->node);
+		/*
+		 * Its pages are not all in the cache yet: neither its user
+		 * nor the fallback's drain may go ahead of them.  (Racy
+		 * read: held is set before the write is queued and cleared
+		 * under j->lock, so false is final.)
+		 */
+		if (READ_ONCE(w->held)) {
+			spin_lock_irqsave(&j->lock, flags);
+			held = w->held;
+			if (held) {
+				w->rdone = true;
+				w->rok = ok;
+			}
+			spin_unlock_irqrestore(&j->lock, flags);
+			if (held)
+				continue;
+		}
 		if (!ok && w->type == VRAID_JE_DATA) {
 			spin_lock_irqsave(&j->lock, flags);
 			list_add_tail(&w->node, &j->fallback);
@@ -929,21 +955,18 @@ static void vraid_jpump_work(struct work_struct *work)
 }
 
 /*
- * Queue @w for a record.  With few records in flight the caller sends one
- * itself, of what is open (itself and whoever queued meanwhile); else
- * the completion of one in flight sends what gathered (group commit).
- * In ->submit_bio one record at most: its bio goes out only once that
- * returns, so the caller must not wait for ring space after it; more
- * goes to the pump work.
+ * Send a record of what is open if no one else does (vraid_jqueue());
+ * a leader that is already at work takes what was queued before it
+ * gives up (it looks at j->open under j->lock), or the completion of a
+ * record in flight does.
  */
-static void vraid_jqueue(struct vraid_journal *j, struct vraid_jw *w)
+static void vraid_jlead(struct vraid_journal *j)
 {
 	LIST_HEAD(batch);
 	int pages = -1;
 	bool pump;
 
 	spin_lock_irq(&j->lock);
-	list_add_tail(&w->node, &j->open);
 	if (!j->leader) {
 		j->leader = true;
 		pages = vraid_jtake(j, &batch);
@@ -961,11 +984,42 @@ static void vraid_jqueue(struct vraid_journal *j, struct vraid_jw *w)
 		queue_work(vraid_jsubmit_wq, &j->pump_work);
 }
 
+/*
+ * Queue @w for a record.  With few records in flight the caller sends one
+ * itself, of what is open (itself and whoever queued meanwhile); else
+ * the completion of one in flight sends what gathered (group commit).
+ * In ->submit_bio one record at most: its bio goes out only once that
+ * returns, so the caller must not wait for ring space after it; more
+ * goes to the pump work.
+ */
+static void vraid_jqueue(struct vraid_journal *j, struct vraid_jw *w)
+{
+	spin_lock_irq(&j->lock);
+	list_add_tail(&w->node, &j->open);
+	spin_unlock_irq(&j->lock);
+	vraid_jlead(j);
+}
+
+/*
+ * Testing only (tests/vm/cases/91-journal-data-order.sh): milliseconds
+ * the allocation of a DATA entry sleeps, as mempool_alloc() may when
+ * memory is short and the pool empty; 0 (the default) never sleeps.
+ */
+static unsigned int debug_jdata_delay_ms;
+module_param(debug_jdata_delay_ms, uint, 0600);
+MODULE_PARM_DESC(debug_jdata_delay_ms,
+		 "testing only: sleep this long allocating a journal DATA entry (default 0)");
+
 static struct vraid_jw *vraid_jw_alloc(struct vraid_journal *j,
 				       struct vraid_vd *vd, struct bio *user,
 				       u32 type)
 {
-	struct vraid_jw *w = mempool_alloc(&j->jw_pool, GFP_NOIO);
+	unsigned int delay = READ_ONCE(debug_jdata_delay_ms);
+	struct vraid_jw *w;
+
+	if (unlikely(delay) && type == VRAID_JE_DATA)
+		msleep(delay);
+	w = mempool_alloc(&j->jw_pool, GFP_NOIO);
 
 	w->vd = vd;
 	w->user = user;
@@ -973,6 +1027,9 @@ static struct vraid_jw *vraid_jw_alloc(struct vraid_journal *j,
 	w->type = type;
 	w->n = 0;
 	w->unlogged = false;
+	w->held = false;
+	w->rdone = false;
+	w->rok = false;
 	w->sectors = 0;
 	return w;
 }
@@ -1100,24 +1157,67 @@ void vraid_journal_wait_unbind(struct vraid_vd *vd)
 }
 
 /*
- * Log the @n pages at @pages (the cache's, references handed over) of a
- * write of @vd at VD sector @sector, and complete @user (accounted from
- * @start) when the record is durable.  Holds a vraid_journal_get().
- * May sleep for memory and ring space (->submit_bio).
+ * Logging a write the cache takes, in three steps (vraid_cache_write()
+ * says why): the DATA entry of the @n pages at @pages (the cache's,
+ * references handed over) of a write of @vd at VD sector @sector is
+ * allocated (vraid_journal_data_alloc(): may sleep, for memory), queued
+ * (vraid_journal_data_queue(): before any of the pages is dirty in the
+ * cache; atomic) and let go (vraid_journal_data_go(): once they all are;
+ * may sleep, for ring space).  The user bio completes when the record is
+ * durable, not before the last step.  The caller holds a
+ * vraid_journal_get(), which the entry keeps; once allocated, the entry
+ * must be queued and let go.
  */
-void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
-			unsigned long start, u64 sector, struct page **pages,
-			u32 n)
+struct vraid_jw *vraid_journal_data_alloc(struct vraid_vd *vd, u64 sector,
+					  struct page **pages, u32 n)
 {
-	struct vraid_journal *j = vraid_j;
-	struct vraid_jw *w = vraid_jw_alloc(j, vd, user, VRAID_JE_DATA);
+	struct vraid_jw *w = vraid_jw_alloc(vraid_j, vd, NULL, VRAID_JE_DATA);
 
-	w->start = start;
 	w->sector = sector;
 	w->n = n;
 	w->unlogged = true;		/* vraid_journal_admit() counted them */
 	memcpy(w->pages, pages, n * sizeof(*pages));
-	vraid_jqueue(j, w);
+	return w;
+}
+
+/*
+ * @w goes on the open list, held: a record may take it from now on (its
+ * place in the log is set: records are built from that list in its
+ * order), but its completion waits for vraid_journal_data_go().  @user
+ * completes with it, accounted from @start.  The pages hold the data.
+ */
+void vraid_journal_data_queue(struct vraid_jw *w, struct bio *user,
+			      unsigned long start)
+{
+	struct vraid_journal *j = vraid_j;
+	unsigned long flags;
+
+	w->user = user;
+	w->start = start;
+	spin_lock_irqsave(&j->lock, flags);
+	w->held = true;
+	list_add_tail(&w->node, &j->open);
+	spin_unlock_irqrestore(&j->lock, flags);
+}
+
+/* The pages of @w are all in the cache: its record may complete it. */
+void vraid_journal_data_go(struct vraid_jw *w)
+{
+	struct vraid_journal *j = vraid_j;
+	LIST_HEAD(done);
+	bool rdone, rok;
+
+	spin_lock_irq(&j->lock);
+	w->held = false;
+	rdone = w->rdone;
+	rok = w->rok;
+	if (rdone)
+		list_add(&w->node, &done);
+	spin_unlock_irq(&j->lock);
+	if (rdone)
+		vraid_jws_complete(j, &done, rok);
+	else
+		vraid_jlead(j);
 }
 
 /*
@@ -1646,15 +1746,54 @@ static void vraid_junbind_wait(struct vraid_journal *j, struct vraid_vd *vd)
 }
 
 /*
+ * With vds_mutex held: the unbind of @vd could not get its cache out (a
+ * member fails writes), and undoes itself rather than let the journal's
+ * copy of data the members lack go.  Nothing has changed on disk yet:
+ * the metadata names the journal, and the tail has not moved (a
+ * checkpoint needs vds_mutex, and drains the VD's cache before it moves
+ * the tail, which keeps failing while that data does).  Writes sent
+ * around the cache meanwhile end first (their INVALIDATEs are logged:
+ * the VD still counts as being unbound), then the VD logs again.  Its
+ * writes that ended unlogged meanwhile (parked: the ring was full,
+ * vraid_jopen_evict()) fail: their data is on the members, but an older
+ * version the journal holds may be written over it at a replay, and no
+ * INVALIDATE says otherwise.
+ */
+static void vraid_junbind_undo(struct vraid_journal *j, struct vraid_vd *vd)
+{
+	LIST_HEAD(parked);
+	struct vraid_jw *w;
+
+	WRITE_ONCE(vd->jaround, false);
+	smp_mb();			/* against vraid_jget() */
+	vraid_junbind_wait(j, vd);
+	if (vraid_jparked_take(j, vd, &parked)) {
+		pr_warn("%s: writes not logged while the unbind ran fail: an older version in the journal may be replayed over them\n",
+			vd->disk->disk_name);
+		list_for_each_entry(w, &parked, node)
+			w->user->bi_status = BLK_STS_IOERR;
+		vraid_jparked_end(j, &parked);
+	}
+	WRITE_ONCE(vd->jbound, true);
+	smp_wmb();			/* bound before no longer unbinding */
+	WRITE_ONCE(vd->junbinding, false);
+	wake_up_all(&vd->jwait);	/* vraid_journal_wait_unbind() */
+}
+
+/*
  * With vds_mutex held: stop logging, get the VD's data out; the writes
  * that were not journalled complete once the metadata says so.  Until
  * then the metadata names the journal, and the drain's member writes
  * (the destages: the dirty cap bounds them) still log parity records, so
  * that a crash in between finds a row it tore in the records (the write
  * hole); the VD counts as bound for their room (j->npar) until the end.
+ * If the cache cannot be written out and @may_fail (a command asked for
+ * the unbind), the unbind is undone (vraid_junbind_undo()) and returns
+ * -EIO; otherwise (a stop that discards, the journal failed) it goes on,
+ * and what the cache still holds is in memory only.
  */
-static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
-				 bool write_md)
+static int vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
+				bool write_md, bool may_fail)
 {
 	LIST_HEAD(parked);
 	bool md;
@@ -1673,9 +1812,17 @@ static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 	 */
 	WRITE_ONCE(vd->jaround, true);
 	wake_up_all(&vd->jwait);	/* vraid_journal_wait_unbind() */
-	if (vraid_cache_write_out(vd))
+	if (vraid_cache_write_out(vd)) {
+		/* (a member that cannot flush: see vraid_vd_write_out()) */
+		if (may_fail && vraid_cache_dirty_pages(vd)) {
+			pr_warn("%s: writing out the controller cache failed: the VD stays bound to the journal\n",
+				vd->disk->disk_name);
+			vraid_junbind_undo(j, vd);
+			return -EIO;
+		}
 		pr_warn("%s: writing out the controller cache failed\n",
 			vd->disk->disk_name);
+	}
 	vraid_members_flush(vd);
 	md = vraid_jparked_take(j, vd, &parked) || write_md;
 	if (md)
@@ -1695,27 +1842,33 @@ static void vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 	vraid_jparked_end(j, &parked);
 	WRITE_ONCE(vd->junbinding, false);
 	wake_up_all(&vd->jwait);
+	return 0;
 }
 
 /*
  * The VD stops logging (policy change, stop, delete): its records all
  * done, its dirty data on the members and flushed; with @write_md its
- * metadata says so now (else the caller's next write does).
+ * metadata says so now (else the caller's next write does).  With
+ * @may_fail (a policy change) it returns -EIO, the VD still bound, if
+ * the cache cannot be written out; without (a stop, which wrote the
+ * cache out before or discards it) it goes on.
  */
-void vraid_journal_unbind(struct vraid_vd *vd, bool write_md)
+int vraid_journal_unbind(struct vraid_vd *vd, bool write_md, bool may_fail)
 {
 	struct vraid_journal *j = vraid_j;
+	int ret = 0;
 
 	if (!j)
-		return;
+		return 0;
 	mutex_lock(&j->vds_mutex);
 	if (vd->jbound)
-		vraid_junbind_locked(j, vd, write_md);
-	if (!write_md) {
+		ret = vraid_junbind_locked(j, vd, write_md, may_fail);
+	if (!write_md && !ret) {
 		memset(vd->journal_uuid, 0, sizeof(vd->journal_uuid));
 		vd->journal_floor = 0;
 	}
 	mutex_unlock(&j->vds_mutex);
+	return ret;
 }
 
 static void vraid_jfail_work(struct work_struct *w)
@@ -1728,7 +1881,7 @@ static void vraid_jfail_work(struct work_struct *w)
 	mutex_lock(&j->vds_mutex);
 	while ((vd = list_first_entry_or_null(&j->vds, struct vraid_vd,
 					      jnode))) {
-		vraid_junbind_locked(j, vd, true);
+		vraid_junbind_locked(j, vd, true, false);
 		pr_warn("%s: journal failed: write-back writes through\n",
 			vd->disk->disk_name);
 	}
@@ -1778,7 +1931,19 @@ static int vraid_jcheckpoint_locked(struct vraid_journal *j, u32 sb_flags)
 	 */
 	ret = 0;
 	list_for_each_entry(vd, &j->vds, jnode) {
-		if (vraid_cache_drain(vd) || vraid_members_flush(vd)) {
+		int err = vraid_cache_drain(vd);
+
+		/* (named while it waits: vraid_journal_busy_note()) */
+		if (!err) {
+			spin_lock_irq(&j->lock);
+			j->cp_flush_vd = vd;
+			spin_unlock_irq(&j->lock);
+			err = vraid_members_flush(vd);
+			spin_lock_irq(&j->lock);
+			j->cp_flush_vd = NULL;
+			spin_unlock_irq(&j->lock);
+		}
+		if (err) {
 			pr_warn("%s: writing out the controller cache failed: the journal keeps its records\n",
 				vd->disk->disk_name);
 			ret = -EIO;
@@ -1810,29 +1975,48 @@ out:
 /*
  * A checkpoint that has run for a second or more, for the message to
  * requests that wait for the controller (": journal checkpoint for 12 s:
- * vraid0 cache 1.0 MiB dirty"): it holds vds_mutex, which a policy
- * change, a stop or a detach waits for, for as long as the members take
- * to write its VDs' dirty data (slow or stuck members: minutes).  Into
- * @buf (empty if none runs), cut to @len.
+ * vraid0 cache 1.0 MiB dirty", or once the cache is out ": journal
+ * checkpoint for 12 s: vraid0 member 1 (nvme1n1) flush"): it holds
+ * vds_mutex, which a policy change, a stop or a detach waits for, for as
+ * long as the members take to write its VDs' dirty data and flush
+ * (slow or stuck members: minutes).  Into @buf (empty if none runs), cut
+ * to @len.  The VD named stays while j->lock is held: the checkpoint
+ * clears cp_flush_vd under it before it lets vds_mutex go, and no VD is
+ * unbound (or freed) without that mutex.
  */
 void vraid_journal_busy_note(char *buf, size_t len)
 {
 	struct vraid_journal *j;
 	unsigned long since = 0;
+	struct vraid_vd *vd;
+	u32 m;
 	int n;
 
 	if (len)
 		buf[0] = '\0';
-	rcu_read_lock();
+	rcu_read_lock();		/* the journal is freed after a grace period */
 	j = READ_ONCE(vraid_j);
 	if (j)
 		since = READ_ONCE(j->cp_start);
-	rcu_read_unlock();
-	if (!since || time_before(jiffies, since + HZ))
+	if (!since || time_before(jiffies, since + HZ)) {
+		rcu_read_unlock();
 		return;
+	}
 	n = scnprintf(buf, len, ": journal checkpoint for %lu s",
 		      (jiffies - since) / HZ);
-	vraid_cache_draining_note(buf + n, len - n);
+	spin_lock_irq(&j->lock);
+	vd = j->cp_flush_vd;
+	m = vd ? READ_ONCE(vd->flushing) : 0;
+	if (m && m <= vd->geom.nr_members)
+		n += scnprintf(buf + n, len - n,
+			       ": %s member %u (%.*s) flush",
+			       vd->disk->disk_name, m - 1,
+			       (int)sizeof(vd->members[m - 1].name),
+			       vd->members[m - 1].name);
+	spin_unlock_irq(&j->lock);
+	rcu_read_unlock();
+	if (!m)
+		vraid_cache_draining_note(buf + n, len - n);
 }
 
 static void vraid_jcheckpoint_work(struct work_struct *w)
@@ -2611,8 +2795,18 @@ int vraid_journal_detach(bool released, char *msg, size_t len)
 		}
 	}
 	while ((vd = list_first_entry_or_null(&j->vds, struct vraid_vd,
-					      jnode)))
-		vraid_junbind_locked(j, vd, true);
+					      jnode))) {
+		/* data that failed since the write-out above: stay */
+		if (vraid_junbind_locked(j, vd, true, true)) {
+			mutex_unlock(&j->vds_mutex);
+			snprintf(msg, len,
+				 "%s: %lu KiB of cached writes cannot be written to the members: the journal stays attached",
+				 vd->disk->disk_name,
+				 vraid_cache_dirty_pages(vd) <<
+				 (PAGE_SHIFT - 10));
+			return -EIO;
+		}
+	}
 	if (READ_ONCE(j->state) == VRAID_JOURNAL_HEALTHY)
 		vraid_jcheckpoint_locked(j, VRAID_J_SB_DETACHED |
 					 (released ? VRAID_J_SB_RELEASED : 0));

@@ -194,13 +194,16 @@ static void vraid_write_cache(struct vraid_vd *vd, bool *wc, bool *fua)
 static int vraid_members_flush_each(struct vraid_vd *vd, bool fail)
 {
 	bool redundant = fail && vraid_level_redundant(vd->geom.level);
-	int ret = 0;
+	int ret = 0, err;
 	u32 i, gen;
 
 	for (i = 0; i < vd->geom.nr_members; i++) {
 		if (!vraid_member_get(vd, i, VRAID_MGET_WRITABLE, &gen))
 			continue;
-		if (blkdev_issue_flush(vd->members[i].h.bdev)) {
+		WRITE_ONCE(vd->flushing, i + 1);
+		err = blkdev_issue_flush(vd->members[i].h.bdev);
+		WRITE_ONCE(vd->flushing, 0);
+		if (err) {
 			if (fail)
 				this_cpu_inc(vd->stats->member_errors[i]);
 			pr_warn("%s: member %u (%s): flush failed\n",
@@ -1146,7 +1149,7 @@ int vraid_vd_delete(struct vraid_vd *vd, bool stop, bool discard,
 	vraid_unlink_holders(vd);
 	del_gendisk(disk);
 	/* nothing dirty is left, unless discarded: the journal lets it go */
-	vraid_journal_unbind(vd, false);
+	vraid_journal_unbind(vd, false, false);
 	if (vraid_cache_stop(vd) && !discard)
 		pr_warn("%s: writing out the controller cache failed: data written since the last flush may be lost\n",
 			disk->disk_name);
@@ -1310,9 +1313,31 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 					dn, msg);
 		}
 		WRITE_ONCE(vd->write_policy, p->write_policy);
-		/* from wb: its records done, its data out */
-		if (p->write_policy != VRAID_WRITE_BACK)
-			vraid_journal_unbind(vd, true);
+		/*
+		 * From wb: its records done, its data out.  If that cannot
+		 * be written (to awb nothing drained it above, and to wt data
+		 * may have failed since), the VD stays bound and wb, its
+		 * journal holding the data; the other policies stay changed.
+		 */
+		if (p->write_policy != VRAID_WRITE_BACK &&
+		    vraid_journal_unbind(vd, true, true)) {
+			char md_msg[VRAID_MSG_LEN];
+
+			WRITE_ONCE(vd->write_policy, old_write);
+			if (to_awb) {
+				vraid_set_volatile(vd, false);
+				vraid_set_write_cache(vd);
+			}
+			if (vraid_md_write_all(vd, false, md_msg,
+					       sizeof(md_msg)))
+				pr_warn("%s: policies changed but not recorded: %s\n",
+					dn, md_msg);
+			snprintf(msg, len,
+				 "%s: %lu KiB of cached writes cannot be written to the members: the write policy stays wb, bound to the journal",
+				 dn, vraid_cache_dirty_pages(vd) <<
+				 (PAGE_SHIFT - 10));
+			return -EIO;
+		}
 		if (was_awb) {
 			/* writes that saw awb are in the cache after this */
 			synchronize_rcu();

@@ -198,6 +198,11 @@ struct vraid_vd {
 	atomic_t jrefs;
 	wait_queue_head_t jwait;	/* jrefs reaching zero */
 	/*
+	 * 1 + the member whose flush vraid_members_flush() waits for, 0 if
+	 * none: racy, for the messages to requests that wait meanwhile.
+	 */
+	u32 flushing;
+	/*
 	 * Member sectors below which parity (or the mirror copies) is known
 	 * consistent; member_sectors when all is.  Above it, parity writes
 	 * reconstruct (never read-modify-write) and mirror reads use the
@@ -406,9 +411,12 @@ static inline bool vraid_journal_binds(struct vraid_vd *vd)
 }
 
 void vraid_journal_wait_unbind(struct vraid_vd *vd);
-void vraid_journal_data(struct vraid_vd *vd, struct bio *user,
-			unsigned long start, u64 sector, struct page **pages,
-			u32 n);
+struct vraid_jw;
+struct vraid_jw *vraid_journal_data_alloc(struct vraid_vd *vd, u64 sector,
+					  struct page **pages, u32 n);
+void vraid_journal_data_queue(struct vraid_jw *w, struct bio *user,
+			      unsigned long start);
+void vraid_journal_data_go(struct vraid_jw *w);
 struct bio *vraid_journal_bypass(struct vraid_vd *vd, struct bio *user);
 bool vraid_journal_bypass_abort(struct bio *bio);
 /*
@@ -464,7 +472,7 @@ static inline u64 vraid_jpage_version(struct page *page)
 
 unsigned long vraid_journal_dirty_cap(void);
 void vraid_journal_bind(struct vraid_vd *vd);
-void vraid_journal_unbind(struct vraid_vd *vd, bool write_md);
+int vraid_journal_unbind(struct vraid_vd *vd, bool write_md, bool may_fail);
 /* What an assembly's replay of the journal did (ASSEMBLE's out fields). */
 struct vraid_jreplayed {
 	u32 writes;			/* DATA entries written again */

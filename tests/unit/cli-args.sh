@@ -2668,6 +2668,8 @@ EOF
 	check "mock: set EPERM" 1 "" "vraidctl: hint: run as root" env MOCK_VRAID=three MOCK_FAIL="set:EPERM:changing virtual drives needs CAP_SYS_ADMIN (run as root)" "$M" set vraid0 access=ro
 	check "mock: set EIO" 1 "" "set vraid0: cannot write the metadata (EIO" env MOCK_VRAID=three MOCK_FAIL="set:EIO:cannot write the metadata" "$M" set vraid0 access=ro
 	check "mock: set EIO hint" 1 "" "the change may be in effect but not recorded on the members: see \`vraidctl show vraid0\`" env MOCK_VRAID=three MOCK_FAIL="set:EIO:cannot write the metadata" "$M" set vraid0 access=ro
+	check "mock: set EIO, cache not written out" 1 "" "nothing is lost: vraid0 keeps its cached writes (and the journal its copy)" env MOCK_VRAID=three MOCK_FAIL="set:EIO:vraid0: 704 KiB of cached writes cannot be written to the members: the write policy stays wb, bound to the journal" "$M" set vraid0 write-policy=awb
+	err_lacks "mock: set EIO, cache not written out, no metadata hint" "may be in effect"
 	check "mock: set, older module" 1 "" "the vraid module speaks ABI 1.3, older than vraidctl's $abi, and lacks this request" env MOCK_VRAID=three MOCK_ABI_MINOR=3 MOCK_FAIL="set:ENOTTY:unknown command 4" "$M" set vraid0 access=ro
 	check "mock: set, module changes nothing" 1 "vraid0: access rw, disk cache default," "vraid0: the module accepted access ro, but reports rw" env MOCK_VRAID=three MOCK_SET_IGNORE=1 "$M" set vraid0 access=ro disk-cache=default
 	err_lacks "mock: set, module changes nothing, only what differs" "disk cache"

@@ -70,6 +70,10 @@ int cmd_set(int argc, char **argv)
 		report(&c, w, e, &req.hdr, CTX_POLICY);
 		if (e == EOPNOTSUPP && pol_needs_cache(mask, val))
 			cache_hint(&req.hdr, mask, val);
+		else if (e == EIO && c.replied &&
+			 strstr(req.hdr.message, "cannot be written"))
+			hintmsg("nothing is lost: %s keeps its cached writes (and the journal its copy); fix the member (see `vraidctl show %s` and the kernel log) and set the policy again",
+				name, name);
 		else if (e == EIO)
 			hintmsg("the change may be in effect but not recorded on the members: see `vraidctl show %s` and the kernel log (dmesg)",
 				name);
