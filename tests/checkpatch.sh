@@ -1,6 +1,7 @@
 #!/bin/bash
 # Run checkpatch.pl from Debian's linux-source-6.1 package over the driver,
-# the uapi header and the kernel API probes.  The script (and the data files it reads) are
+# the uapi header, the kernel API probes and the test kit's module
+# (tests/vm/kmod).  The script (and the data files it reads) are
 # unpacked once into .cache/checkpatch/.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,5 +21,6 @@ if [ ! -x "$CACHE/scripts/checkpatch.pl" ] || [ "$TARBALL" -nt "$CACHE/stamp" ];
 fi
 cd "$TOP"
 "$CACHE/scripts/checkpatch.pl" --no-tree --quiet -f \
-	driver/*.c driver/*.h uapi/linux/vraid.h compat/probes/*.c
+	driver/*.c driver/*.h uapi/linux/vraid.h compat/probes/*.c \
+	tests/vm/kmod/vraid-record.c
 echo "checkpatch: clean"

@@ -202,3 +202,28 @@ settle() {
 now() {
 	cut -d' ' -f1 /proc/uptime
 }
+
+# recorder_load [vraid-record|log-writes]: load the device-mapper target
+# that records a member's writes for the crash states and set RECORDER to
+# its target name (a table: "0 LEN $RECORDER DATA LOG"; the same log
+# format, the message "mark NAME").  vraid-record (the default): the
+# kit's /vraid/kmod/vraid-record.ko (tests/vm/kmod/vraid-record.c), a log
+# in completion order; log-writes: the kernel's dm-log-writes, for
+# comparison (it logs a plain write that completed before a FUA write
+# after it: Documentation/testing.rst, "Crash states").
+recorder_load() {
+	RECORDER=${1:-vraid-record}
+	case $RECORDER in
+	vraid-record)
+		grep -q "^vraid_record " /proc/modules && return 0
+		[ -f /vraid/kmod/vraid-record.ko ] ||
+			fail "no vraid-record.ko for $(uname -r): make builds it (tests/vm/kmod; its build.log says why not)"
+		modprobe dm-mod 2>/dev/null
+		insmod /vraid/kmod/vraid-record.ko || fail "insmod vraid-record.ko"
+		;;
+	log-writes)
+		modprobe dm-log-writes || fail "modprobe dm-log-writes"
+		;;
+	*) fail "recorder '$RECORDER': vraid-record or log-writes" ;;
+	esac
+}

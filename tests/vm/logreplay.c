@@ -1,16 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * logreplay - crash states of a member with a volatile write cache, from
- * dm-log-writes logs (tests/vm/crash/states.sh, Documentation/testing.rst
- * "Crash states").
+ * the logs of the kit's recorder vraid-record (tests/vm/kmod/
+ * vraid-record.c) or of the kernel's dm-log-writes (tests/vm/crash/
+ * states.sh, Documentation/testing.rst "Crash states").
  *
- * A dm-log-writes target (Documentation/admin-guide/device-mapper/
- * log-writes.rst) passes writes to its data device and records each one,
- * with its data, on a log device.  The log is a super block in the first
+ * Either target passes writes to its data device and records each one,
+ * with its data, on a log device, in dm-log-writes' format
+ * (Documentation/admin-guide/device-mapper/log-writes.rst).  The log is a super block in the first
  * sector, then per entry one sector of header (sector, count, flags, the
  * text of a MARK) followed by the count sectors of data written (none for
  * a DISCARD, a FLUSH without data or a MARK).  Sectors are the data
  * device's logical blocks (the super says how large).
+ *
+ * The order of vraid-record's log (its top comment argues it): a write
+ * (FUA or not, or a discard) is logged when it completes, before it
+ * completes upward; a flush's FLUSH entry comes after the writes that
+ * completed before the flush was sent and before those that completed
+ * while it was in flight (they are held until it completed); a mark
+ * comes after the writes completed before the message.  So every entry
+ * before a FLUSH entry was durable once that flush completed, a FUA
+ * write from its entry on, and a mark taken while nothing is in flight
+ * is a consistent cut.  The table's destructor logs the mark
+ * "vraid-record-end".
  *
  * The order of the log, as drivers/md/dm-log-writes.c (6.1) makes it:
  *  - a write without FUA is logged only when a flush covers it: when it
@@ -27,7 +39,8 @@
  *    plain write that completed before a FUA write of the same sectors
  *    was sent comes after it in the log, and "log order" below writes
  *    the older data over the newer (testing.rst, "Crash states": why
- *    the 5j and 6j kinds fail).
+ *    the 5j and 6j kinds fail on it and the crash states record with
+ *    vraid-record).
  *  - a MARK (`dmsetup message DEV 0 mark NAME`) is logged when the
  *    message comes: writes that had completed by then but that no flush
  *    covered yet are *not* before it; they are logged after it, with the
