@@ -81,6 +81,7 @@
 #define NR_JOB		VRAID_NR_JOB
 #define NR_CONTROLLER	VRAID_NR_CONTROLLER
 #define NR_ASSEMBLE	VRAID_NR_ASSEMBLE
+#define NR_EVENTS	VRAID_NR_EVENTS
 
 static const char usage_text[] =
 "usage: ioctlfuzz [OPTIONS] DEV...\n"
@@ -187,7 +188,7 @@ struct fz_class {
 static const struct fz_class classes[NR_CLASSES] = {
 	[CL_IOC_ENCODING] = { "ioc-encoding", "ioctl number: wrong type, direction, size or unknown bits", { ENOTTY } },
 	[CL_SHORT_BUF]	= { "short-buffer", "fewer bytes mapped than the kernel must read", { EFAULT } },
-	[CL_CMD_UNKNOWN] = { "cmd-unknown", "command number unknown or reserved (0x0a, 0x0c...)", { ENOTTY } },
+	[CL_CMD_UNKNOWN] = { "cmd-unknown", "command number unknown or reserved (0x0a, 0x0d...)", { ENOTTY } },
 	[CL_HDR_MAGIC]	= { "hdr-magic", "hdr.magic wrong", { EINVAL } },
 	[CL_HDR_VERSION] = { "hdr-version", "hdr.version_major not 1", { EPROTO } },
 	[CL_HDR_SIZE]	= { "hdr-size", "hdr.size below the v1 size or above 65536", { EINVAL } },
@@ -1386,6 +1387,15 @@ static bool model_cmd(struct fz_verdict *v, uint32_t nr, const void *b,
 	case NR_SPARE:		model_spare(v, b, state); break;
 	case NR_REPLACE:	model_replace(v, b, state); break;
 	case NR_CONTROLLER:	model_controller(v, b, state); break;
+	case NR_EVENTS: {
+		const struct vraid_events *e = b;
+
+		/* since is the only input: any value reads from there */
+		if (e->first || e->next || e->count || e->reserved ||
+		    !all_zero(e->events, sizeof(e->events)))
+			viol(v, CL_RESERVED);
+		break;
+	}
 	default:
 		return false;
 	}
@@ -1569,6 +1579,12 @@ static const struct field f_ctrl[] = {
 	F(vraid_controller, reserved, K_RES64),
 };
 
+static const struct field f_events[] = {
+	F(vraid_events, since, K_OUT), F(vraid_events, first, K_RES64),
+	F(vraid_events, next, K_RES64), F(vraid_events, count, K_RES32),
+	F(vraid_events, reserved, K_RES32), F(vraid_events, events, K_RES64),
+};
+
 static const struct field *fields(uint32_t nr, size_t *n)
 {
 #define R(a)	do { *n = ARRAY_SIZE(a); return a; } while (0)
@@ -1584,6 +1600,7 @@ static const struct field *fields(uint32_t nr, size_t *n)
 	case NR_SPARE:		R(f_spare);
 	case NR_REPLACE:	R(f_replace);
 	case NR_CONTROLLER:	R(f_ctrl);
+	case NR_EVENTS:		R(f_events);
 	}
 #undef R
 	*n = 0;
@@ -1894,6 +1911,13 @@ static void base_request(uint32_t nr)
 	case NR_LIST:
 		what("LIST");
 		break;
+	case NR_EVENTS: {
+		struct vraid_events *e = b;
+
+		e->since = PICK(0, 1, 2, 1000, 0x7fffffff, 0xffffffff);
+		what("EVENTS since %llu", (unsigned long long)e->since);
+		break;
+	}
 	case NR_INFO: {
 		struct vraid_info *in = b;
 
@@ -2121,7 +2145,7 @@ static void mutate(void)
 					    rn(0x4000)));
 			break;
 		case 3:
-			req.cmd = valid_cmd(PICK(NR_CONTROLLER, 0x0a, 0x0c,
+			req.cmd = valid_cmd(PICK(NR_CONTROLLER, 0x0a, 0x11,
 						 0x0d, 0x10, 0x7f, 0xff,
 						 rn(256)));
 			break;
@@ -2246,9 +2270,10 @@ static void build(uint64_t iter)
 		  NR_DELETE, NR_LIST, NR_INFO, NR_INFO, NR_SET_POLICY,
 		  NR_SET_POLICY, NR_FAIL_MEMBER, NR_FAIL_MEMBER, NR_SPARE,
 		  NR_SPARE, NR_REPLACE, NR_REPLACE, NR_JOB, NR_JOB,
-		  NR_ASSEMBLE, NR_ASSEMBLE, NR_CONTROLLER, NR_CONTROLLER);
+		  NR_ASSEMBLE, NR_ASSEMBLE, NR_CONTROLLER, NR_CONTROLLER,
+		  NR_EVENTS);
 	if (chance(2))
-		nr = PICK(0x0a, 0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x80, 0xff);
+		nr = PICK(0x0a, 0x11, 0x0d, 0x0e, 0x0f, 0x10, 0x80, 0xff);
 	base_request(nr);
 	k = rn(100);
 	k = k < 10 ? 0 : k < 65 ? 1 : k < 85 ? 2 : 3;
@@ -2511,6 +2536,21 @@ static const char *check_ok_reply(uint32_t nr, const unsigned char *reply)
 		snprintf(dn, sizeof(dn), "vraid%u", c->index);
 		if (strncmp(dn, c->disk_name, sizeof(dn)))
 			return "CREATE disk_name is not vraid<index>";
+	}
+	if (nr == NR_EVENTS) {
+		const struct vraid_events *e = (const void *)reply;
+		uint32_t i;
+
+		if (e->count > VRAID_EVENTS_MAX)
+			return "EVENTS count above VRAID_EVENTS_MAX";
+		if (!e->first || e->first > e->next)
+			return "EVENTS first is 0 or after next";
+		for (i = 0; i < e->count; i++)
+			if (e->events[i].seq < e->first ||
+			    e->events[i].seq >= e->next ||
+			    (i && e->events[i].seq != e->events[i - 1].seq + 1))
+				return "EVENTS entries out of first..next or not consecutive";
+		return NULL;
 	}
 	if (nr == NR_LIST) {
 		const struct vraid_list *l = (const void *)reply;

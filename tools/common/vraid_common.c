@@ -62,6 +62,7 @@ static const struct vraid_ioc_cmd ioc_cmds[] = {
 	CMD(JOB, job),
 	CMD(CONTROLLER, controller),
 	CMD(ASSEMBLE, assemble),
+	CMD(EVENTS, events),
 };
 #undef CMD
 

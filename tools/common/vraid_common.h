@@ -54,6 +54,7 @@ int vraid_errnum(const char *name);
 #define VRAID_NR_JOB		_IOC_NR(VRAID_IOC_JOB)
 #define VRAID_NR_CONTROLLER	_IOC_NR(VRAID_IOC_CONTROLLER)
 #define VRAID_NR_ASSEMBLE	_IOC_NR(VRAID_IOC_ASSEMBLE)
+#define VRAID_NR_EVENTS		_IOC_NR(VRAID_IOC_EVENTS)
 
 struct vraid_ioc_cmd {
 	const char *name;	/* "SET_POLICY" */
