@@ -461,12 +461,19 @@ int vraid_job_ctl(struct vraid_vd *vd, u32 action, u32 rate_kib, char *msg,
 	mutex_lock(&vd->job_lock);
 	if (job->type == VRAID_JOB_NONE) {
 		if (action == VRAID_JOB_RESUME && vraid_has_rebuilding(vd)) {
-			/* A rebuild stopped earlier: go on with it. */
+			/*
+			 * A rebuild stopped earlier: go on with it.  One
+			 * that failed starts again from 0, unless the resync
+			 * after an unclean shutdown is still to come: rows
+			 * below the position may be torn, and only the
+			 * rebuilding member's copy of them is good.
+			 */
+			bool keep = job->saved_type == VRAID_JOB_REBUILD ||
+				    vd->init_pos < vd->geom.member_sectors;
+
 			ret = __vraid_job_start(vd, VRAID_JOB_REBUILD,
-						job->saved_type ==
-						VRAID_JOB_REBUILD ?
-						READ_ONCE(vd->rebuilt_to) : 0,
-						false, msg, msglen);
+						keep ? READ_ONCE(vd->rebuilt_to) :
+						0, false, msg, msglen);
 		} else if (action == VRAID_JOB_RESUME &&
 			   vd->init_pos < vd->geom.member_sectors) {
 			ret = __vraid_job_start(vd, VRAID_JOB_INIT,

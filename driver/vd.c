@@ -721,6 +721,38 @@ int vraid_vd_swap_drain(struct vraid_vd *vd, u32 role, unsigned long timeout,
 }
 
 /*
+ * A swap into @role makes the rebuild start again at 0 for every
+ * rebuilding member (one vd->rebuilt_to for all of them).  While the
+ * resync after an unclean shutdown is still to come (init_pos below the
+ * end), another member's rows below that position cannot be rebuilt
+ * again: the crash may have torn them, and the copy that member holds is
+ * the good one.  So the swap waits until that rebuild has ended (the
+ * member goes online and needs no position).  A stopgap: a position per
+ * member (on disk) would let both go on.  Returns 0, or -EBUSY with @msg.
+ * Called with vraid_ctl_mutex held: the position only grows meanwhile,
+ * and no other member becomes rebuilding.
+ */
+int vraid_vd_swap_keeps_position(struct vraid_vd *vd, u32 role, char *msg,
+				 size_t len)
+{
+	u32 i;
+
+	if (!READ_ONCE(vd->rebuilt_to) ||
+	    READ_ONCE(vd->init_pos) >= vd->geom.member_sectors)
+		return 0;
+	for (i = 0; i < vd->geom.nr_members; i++) {
+		if (i == role ||
+		    READ_ONCE(vd->members[i].state) != VRAID_MEMBER_REBUILDING)
+			continue;
+		snprintf(msg, len,
+			 "member %u (%s) is rebuilt after an unclean shutdown: its rebuild must end first",
+			 i, vd->members[i].name);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/*
  * Put the device @h in the place of member @role (failed, missing or
  * rebuilding) and rebuild onto it; takes @h over, unless it fails.  The
  * old device's I/O in flight drains first (vraid_vd_swap_drain(): EBUSY
@@ -750,6 +782,9 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 		snprintf(msg, len, "member %u (%s) is online", role, m->name);
 		return -EBUSY;
 	}
+	ret = vraid_vd_swap_keeps_position(vd, role, msg, len);
+	if (ret)
+		return ret;
 	/* (the callers drained it already: then this returns at once) */
 	ret = vraid_vd_swap_drain(vd, role, VRAID_DRAIN_TIMEOUT, msg, len);
 	if (ret)

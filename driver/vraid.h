@@ -303,6 +303,8 @@ int vraid_vd_swap_check(struct vraid_vd *vd, struct block_device *bdev,
  */
 #define VRAID_DRAIN_TIMEOUT		(10 * HZ)
 #define VRAID_DRAIN_TIMEOUT_SPARE	(HZ / 2)
+int vraid_vd_swap_keeps_position(struct vraid_vd *vd, u32 role, char *msg,
+				 size_t len);
 int vraid_vd_swap_drain(struct vraid_vd *vd, u32 role, unsigned long timeout,
 			char *msg, size_t len);
 int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
