@@ -657,6 +657,8 @@ u64 vraid_bitmap_next(struct vraid_vd *vd, u64 msector);
 void vraid_bitmap_synced(struct vraid_vd *vd, u64 msector);
 u32 vraid_bitmap_mark(struct vraid_vd *vd, u64 from, bool all);
 int vraid_bitmap_load(struct vraid_vd *vd);
+u32 vraid_bitmap_dirty_above(struct vraid_vd *vd, u64 from, bool all,
+			     bool log);
 int vraid_bitmap_flush(struct vraid_vd *vd);
 
 /*
