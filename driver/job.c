@@ -124,6 +124,9 @@ static void vraid_job_end(struct vraid_vd *vd, int result, bool stopped)
 		case VRAID_JOB_REPAIR:
 			WRITE_ONCE(vd->init_pos, vd->geom.member_sectors);
 			vraid_bitmap_synced(vd, U64_MAX);
+			/* the copies agree: any may be read first again */
+			for (i = 0; i < vd->geom.nr_members; i++)
+				WRITE_ONCE(vd->members[i].second_copy, false);
 			break;
 		}
 	}

@@ -439,6 +439,7 @@ static int vraid_vd_asm_bitmap(struct vraid_vd *vd, struct vraid_asm_ctx *ac,
 			       bool journalled, char *msg, size_t len)
 {
 	int dirty;
+	u32 i;
 
 	if (!vraid_level_redundant(vd->geom.level) ||
 	    (ac->clean && vd->job.saved_type != VRAID_JOB_RESYNC))
@@ -447,6 +448,15 @@ static int vraid_vd_asm_bitmap(struct vraid_vd *vd, struct vraid_asm_ctx *ac,
 	dirty = vraid_bitmap_load(vd);
 	ac->no_bitmap = dirty < 0;
 	ac->resync = true;
+	/*
+	 * A member rebuilt across the crash is not the copy a mirror reads
+	 * or resyncs from where the copies may differ: reads went to a
+	 * member in sync until now (vraid_member.second_copy).
+	 */
+	if (!ac->clean)
+		for (i = 0; i < vd->geom.nr_members; i++)
+			vd->members[i].second_copy =
+				vd->members[i].state == VRAID_MEMBER_REBUILDING;
 	return vraid_vd_dirty_degraded(vd, ac, journalled, msg, len);
 }
 
@@ -909,6 +919,7 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 	generate_random_uuid(m->uuid);
 	snprintf(m->name, sizeof(m->name), "%pg", bdev);
 	m->spare_waits = false;
+	WRITE_ONCE(m->second_copy, false);
 	/*
 	 * Nothing of the new device is rebuilt, and the rebuild restarts
 	 * for every rebuilding member (the job is halted: it cannot move

@@ -97,6 +97,17 @@ struct vraid_member {
 	atomic_t nr_pending;		/* member I/O in flight (top of file) */
 	u32 gen;			/* the slot's generation (top of file) */
 	bool spare_waits;		/* a spare waits for its drain (ctl.c) */
+	/*
+	 * Rebuilding at an unclean assembly: its rows below the rebuild
+	 * position are its own, but in a region dirty at the crash they
+	 * may differ from the copy a member in sync holds, which reads
+	 * returned meanwhile.  Until the resync after the crash is done
+	 * (init_pos at the end) a mirror reads and resyncs from another
+	 * copy where one is online (mirror.c).  Set before the disk goes
+	 * live, cleared by a swap of the role and by the end of that
+	 * resync; read anywhere (READ_ONCE).
+	 */
+	bool second_copy;
 	sector_t next_seq;		/* end of the last read sent here */
 	char name[BDEVNAME_SIZE];
 };
