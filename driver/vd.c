@@ -513,15 +513,12 @@ static int vraid_vd_start(struct vraid_vd *vd, const char *verb,
 	set_capacity(disk, vd->geom.size_sectors);
 	set_disk_ro(disk, vd->access_policy != VRAID_ACCESS_RW);
 	if (ac) {
-		bool journalled = vd->cache_flags & VRAID_MD_CF_JOURNAL;
-
 		ret = vraid_journal_assemble(vd, ac->clean, ac->no_journal,
 					     &ac->replayed, msg, len);
 		if (ret)
 			goto out_disk;
 		/* (without the journal its writes are lost: not covered) */
-		ret = vraid_vd_asm_bitmap(vd, ac, journalled && !ac->no_journal,
-					  msg, len);
+		ret = vraid_vd_asm_bitmap(vd, ac, ac->replayed.ran, msg, len);
 		if (ret)
 			goto out_disk;
 		/* generation + 1, clean cleared, missing roles recorded */

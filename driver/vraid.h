@@ -483,6 +483,7 @@ struct vraid_jreplayed {
 	u32 writes;			/* DATA entries written again */
 	u32 columns;			/* parity records written */
 	u32 superseded;			/* logged blocks later writes replaced */
+	bool ran;			/* the VD's journal was replayed */
 };
 
 int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
