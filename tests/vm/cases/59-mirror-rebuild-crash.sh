@@ -57,6 +57,13 @@ dd if=/tmp/59.x0 of="$vd" bs=4k seek=$((X_OFF / 4)) oflag=direct conv=fsync 2>/d
 vraidctl fail "$vd" /dev/mapper/rm0 >/dev/null || fail "fail role 0"
 vraidctl job "$vd" rate 16K >/dev/null
 vraidctl replace "$vd" role:0 /dev/mapper/rm2 >/dev/null || fail "replace role 0"
+# the pause after the first step, not before it
+i=0
+until [ "$(vd_attr "$vd" job_percent)" != 0.0 ]; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "the rebuild did not get through its first step in 10 s"
+	sleep 0.1
+done
 vraidctl job "$vd" pause >/dev/null || fail "job pause"
 i=0
 until vraidctl examine /dev/mapper/rm1 | grep -Eq "Job checkpoint: +rebuild at sector [1-9][0-9]* .*paused"; do
