@@ -563,7 +563,7 @@ check_state() {
 				done
 			done | tr '\n' ' ')
 		[ -n "$skip" ] || { dmesg_since_mark; fail "assembled with --force ($forced): the kernel log names no rows"; }
-		resync="refused ($forced), --force: the named rows' blocks of ${role:+role $role}${role:-every role} not checked; ${resync:-no resync}"
+		resync="refused ($forced), --force: the named rows' blocks of ${role:+role }${role:-every role} not checked; ${resync:-no resync}"
 	fi
 	vraidctl wait "$vd" >/dev/null || fail "resync (or the job) failed"
 	[ -z "$jb" ] || jb="$jb, last job $(vd_attr "$vd" last_job); "
