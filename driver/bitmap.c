@@ -347,15 +347,65 @@ u32 vraid_bitmap_mark(struct vraid_vd *vd, u64 from, bool all)
 /*
  * A rebuilding member whose bitmap cannot be read: a region its copy
  * would have kept dirty (its data lost from its cache, the others'
- * clears durable) could look clean, so none of its rows is trusted.
+ * clears durable) could look clean.  Its rows below vd->rebuilt_to stay
+ * trusted (lowering the position would rebuild them from rows the crash
+ * may have torn, and the one position is every rebuilding member's),
+ * but every region counts as dirty: the resync after the rebuild goes
+ * over all of them.  Only in memory: vraid_bitmap_mark() writes it to
+ * every member before anything relies on it.  Called with bm->lock held.
  */
 static void vraid_bm_distrust(struct vraid_vd *vd, u32 member, const char *why)
 {
+	struct vraid_bitmap *bm = vd->bitmap;
+
 	if (!vd->rebuilt_to)
 		return;
-	pr_warn("%s: member %u (%s), being rebuilt: %s; it is rebuilt from the start\n",
+	pr_warn("%s: member %u (%s), being rebuilt: %s; every region is resynced\n",
 		vd->disk->disk_name, member, vd->members[member].name, why);
-	WRITE_ONCE(vd->rebuilt_to, 0);
+	bitmap_fill(bm->pending, bm->nbits);
+	bitmap_fill(bm->ondisk, bm->nbits);
+}
+
+/*
+ * Assembly after an unclean shutdown, once vraid_bitmap_load() ran: the
+ * regions dirty at the crash that end above member sector @from (with
+ * @all: every region, the bitmap being unknown).  With @log, each run of
+ * them is named in the kernel log (member sectors; at most 16 runs).
+ */
+u32 vraid_bitmap_dirty_above(struct vraid_vd *vd, u64 from, bool all,
+			     bool log)
+{
+	struct vraid_bitmap *bm = vd->bitmap;
+	u32 i, n = 0, runs = 0, start = 0;
+	bool in_run = false;
+
+	if (!bm || from >= vd->geom.member_sectors)
+		return 0;
+	mutex_lock(&bm->lock);
+	for (i = 0; i <= bm->nbits; i++) {
+		bool dirty = i < bm->nbits &&
+			     ((u64)(i + 1) << bm->shift) > from &&
+			     (all || test_bit(i, bm->pending));
+
+		if (dirty) {
+			n++;
+			if (!in_run)
+				start = i;
+			in_run = true;
+			continue;
+		}
+		if (in_run && log && runs++ < 16)
+			pr_warn("%s: rows at member sectors %llu-%llu were being written at the crash with a member missing or not rebuilt there\n",
+				vd->disk->disk_name,
+				(unsigned long long)max_t(u64, from,
+						(u64)start << bm->shift),
+				(unsigned long long)min_t(u64,
+						vd->geom.member_sectors,
+						(u64)i << bm->shift) - 1);
+		in_run = false;
+	}
+	mutex_unlock(&bm->lock);
+	return n;
 }
 
 /*

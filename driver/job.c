@@ -125,6 +125,9 @@ static void vraid_job_end(struct vraid_vd *vd, int result, bool stopped)
 		case VRAID_JOB_REPAIR:
 			WRITE_ONCE(vd->init_pos, vd->geom.member_sectors);
 			vraid_bitmap_synced(vd, U64_MAX);
+			/* the copies agree: any may be read first again */
+			for (i = 0; i < vd->geom.nr_members; i++)
+				WRITE_ONCE(vd->members[i].second_copy, false);
 			break;
 		}
 	}
@@ -481,12 +484,19 @@ int vraid_job_ctl(struct vraid_vd *vd, u32 action, u32 rate_kib, char *msg,
 	mutex_lock(&vd->job_lock);
 	if (job->type == VRAID_JOB_NONE) {
 		if (action == VRAID_JOB_RESUME && vraid_has_rebuilding(vd)) {
-			/* A rebuild stopped earlier: go on with it. */
+			/*
+			 * A rebuild stopped earlier: go on with it.  One
+			 * that failed starts again from 0, unless the resync
+			 * after an unclean shutdown is still to come: rows
+			 * below the position may be torn, and only the
+			 * rebuilding member's copy of them is good.
+			 */
+			bool keep = job->saved_type == VRAID_JOB_REBUILD ||
+				    vd->init_pos < vd->geom.member_sectors;
+
 			ret = __vraid_job_start(vd, VRAID_JOB_REBUILD,
-						job->saved_type ==
-						VRAID_JOB_REBUILD ?
-						READ_ONCE(vd->rebuilt_to) : 0,
-						false, msg, msglen);
+						keep ? READ_ONCE(vd->rebuilt_to) :
+						0, false, msg, msglen);
 		} else if (action == VRAID_JOB_RESUME &&
 			   vd->init_pos < vd->geom.member_sectors) {
 			ret = __vraid_job_start(vd, VRAID_JOB_INIT,

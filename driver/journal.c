@@ -2489,6 +2489,7 @@ int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 			mutex_unlock(&j->vds_mutex);
 			return ret;
 		}
+		done->ran = true;
 		pr_info("%s: replayed %u write%s and %u parity record%s from journal %s\n",
 			vd->disk->disk_name, done->writes,
 			done->writes == 1 ? "" : "s", done->columns,

@@ -255,13 +255,39 @@ static void vraid_mirror_write(struct vraid_mio *mio)
 	vraid_mio_put_write(mio);
 }
 
+/*
+ * The copy of a mirror set (members @first, @copies of them) that counts
+ * where the copies may differ (not initialised, or not resynced since an
+ * unclean shutdown): the first online one, not one rebuilt across the
+ * crash (vraid_member.second_copy) while another is online.  @skip: the
+ * copies not to take (tried, or unreadable).  U32_MAX if none is online.
+ */
+static u32 vraid_first_copy(struct vraid_vd *vd, u32 first, u32 copies,
+			    u32 skip)
+{
+	u32 i, late = U32_MAX;
+
+	for (i = 0; i < copies; i++) {
+		if (skip & (1U << i) || !vraid_member_ok(vd, first + i))
+			continue;
+		if (!READ_ONCE(vd->members[first + i].second_copy))
+			return i;
+		if (late == U32_MAX)
+			late = i;
+	}
+	return late;
+}
+
 /* The copy to read from, or U32_MAX if none is left. */
 static u32 vraid_pick_copy(struct vraid_mio *mio)
 {
 	struct vraid_vd *vd = mio->vd;
 	u32 i, best = U32_MAX, best_load = U32_MAX;
-	bool first = mio->loc.sector >= READ_ONCE(vd->init_pos);
 
+	/* Not initialised: always the same copy while it works. */
+	if (mio->loc.sector >= READ_ONCE(vd->init_pos))
+		return vraid_first_copy(vd, mio->loc.first, mio->loc.copies,
+					mio->tried);
 	for (i = 0; i < mio->loc.copies; i++) {
 		struct vraid_member *m = &vd->members[mio->loc.first + i];
 		u32 load;
@@ -269,9 +295,6 @@ static u32 vraid_pick_copy(struct vraid_mio *mio)
 		if (mio->tried & (1U << i) ||
 		    !vraid_member_ok(vd, mio->loc.first + i))
 			continue;
-		/* Not initialised: always the same copy while it works. */
-		if (first)
-			return i;
 		/* Keep a sequential stream where it is. */
 		if (READ_ONCE(m->next_seq) == mio->loc.sector)
 			return i;
@@ -607,15 +630,20 @@ static int vraid_mirror_sync_set(struct vraid_vd *vd, struct vraid_sync *sy,
 	u32 i, from = U32_MAX, bad = 0;
 	blk_opf_t wr = REQ_OP_WRITE | REQ_SYNC | vraid_member_fua(vd);
 
-	/* The source: the first copy that reads. */
-	for (i = 0; i < copies && from == U32_MAX; i++) {
-		if (!vraid_member_ok(vd, first + i))
-			continue;
+	/*
+	 * The source: the first copy that reads, as reads take it where
+	 * the copies may differ (vraid_first_copy()).
+	 */
+	for (;;) {
+		i = vraid_first_copy(vd, first, copies, bad);
+		if (i == U32_MAX)
+			break;
 		if (!vraid_sync_rw(vd, ms, first + i, msector, len, src,
-				   REQ_OP_READ | REQ_SYNC))
+				   REQ_OP_READ | REQ_SYNC)) {
 			from = i;
-		else
-			bad |= 1U << i;
+			break;
+		}
+		bad |= 1U << i;
 	}
 	if (from == U32_MAX)
 		return -EIO;	/* no copy of these sectors reads */

@@ -368,8 +368,101 @@ static struct vraid_vd *vraid_vd_alloc(void)
 struct vraid_asm_ctx {
 	bool clean;			/* the metadata says stopped cleanly */
 	bool no_journal;		/* VRAID_ASM_NO_JOURNAL */
+	bool force;			/* VRAID_ASM_FORCE */
 	struct vraid_jreplayed replayed;	/* out */
+	bool resync;			/* out: regions marked for resync */
+	bool no_bitmap;			/* out: no valid bitmap (all of it) */
+	u32 regions;			/* out: how many */
 };
+
+/*
+ * A parity VD not shut down cleanly: the rows being written at the crash
+ * may be torn (data and parity of different generations: the write
+ * hole).  Where every member holds its blocks the resync makes parity
+ * match the data again; where a member is missing, or is being rebuilt
+ * and not rebuilt there yet (above vd->rebuilt_to), its blocks can only
+ * be reconstructed from the torn row, and come out wrong: old data the
+ * VD had acknowledged is lost, without a read error.  md refuses to
+ * start such an array (start_dirty_degraded); so do we, unless @force,
+ * or a journal replay rewrote those rows whole (its records carry the
+ * parity columns).  The count is of write-intent regions dirty at the
+ * crash (all of them without a valid bitmap) above the position that
+ * holds for every member.  Returns 0 or -EUCLEAN with @msg.
+ */
+static int vraid_vd_dirty_degraded(struct vraid_vd *vd,
+				   struct vraid_asm_ctx *ac, bool journalled,
+				   char *msg, size_t len)
+{
+	u64 from = vd->geom.member_sectors;
+	u32 i, n;
+
+	if (ac->clean || !vd->sc || journalled)
+		return 0;
+	for (i = 0; i < vd->geom.nr_members; i++) {
+		switch (vd->members[i].state) {
+		case VRAID_MEMBER_REBUILDING:
+			from = min(from, vd->rebuilt_to);
+			break;
+		case VRAID_MEMBER_ONLINE:
+			break;
+		default:
+			from = 0;
+		}
+	}
+	n = vraid_bitmap_dirty_above(vd, from, ac->no_bitmap, ac->force);
+	if (!n)
+		return 0;
+	if (!ac->force) {
+		/* the VD by its name, else its UUID (it has no disk yet) */
+		if (vd->name[0])
+			snprintf(msg, len,
+				 "VD %s: unclean shutdown while degraded: %u dirty region%s may reconstruct wrongly",
+				 vd->name, n, n == 1 ? "" : "s");
+		else
+			snprintf(msg, len,
+				 "VD %pUb: unclean shutdown while degraded: %u dirty region%s may reconstruct wrongly",
+				 vd->uuid, n, n == 1 ? "" : "s");
+		pr_warn("vraid: VD %s%s%pUb not assembled: not shut down cleanly while degraded (a member missing, or not rebuilt there): rows written at the crash in %u write-intent region%s may reconstruct that member's blocks wrongly; assemble with --force to accept that, a journal closes this hole\n",
+			vd->name[0] ? vd->name : "", vd->name[0] ? " " : "",
+			vd->uuid, n, n == 1 ? "" : "s");
+		return -EUCLEAN;
+	}
+	pr_warn("%s: assembled with --force although not shut down cleanly while degraded: %u region%s (above) may hold blocks of the missing or unrebuilt member that reconstruct wrongly\n",
+		vd->disk->disk_name, n, n == 1 ? "" : "s");
+	return 0;
+}
+
+/*
+ * Assembly, before its metadata is written and its disk goes live:
+ * after an unclean shutdown, or a stop in the middle of a resync, take
+ * the write-intent bits of the members (only read: a refused assembly
+ * leaves the members as they were, so a missing member brought back is
+ * not stale), and refuse a dirty degraded parity VD (above).
+ */
+static int vraid_vd_asm_bitmap(struct vraid_vd *vd, struct vraid_asm_ctx *ac,
+			       bool journalled, char *msg, size_t len)
+{
+	int dirty;
+	u32 i;
+
+	if (!vraid_level_redundant(vd->geom.level) ||
+	    (ac->clean && vd->job.saved_type != VRAID_JOB_RESYNC))
+		return 0;
+	/* (-ENOMEM as no bitmap: every region counts as dirty) */
+	dirty = vraid_bitmap_load(vd);
+	ac->no_bitmap = dirty < 0;
+	ac->resync = true;
+	/*
+	 * A member rebuilt across the crash is not the copy a mirror reads
+	 * or resyncs from where the copies may differ: reads went to a
+	 * member in sync until now (vraid_member.second_copy).
+	 */
+	if (!ac->clean)
+		for (i = 0; i < vd->geom.nr_members; i++)
+			vd->members[i].second_copy =
+				vd->members[i].state == VRAID_MEMBER_REBUILDING;
+	return vraid_vd_dirty_degraded(vd, ac, journalled, msg, len);
+}
 
 /*
  * Bring up the disk of a VD whose members are open and whose geometry and
@@ -428,6 +521,21 @@ static int vraid_vd_start(struct vraid_vd *vd, const char *verb,
 					     &ac->replayed, msg, len);
 		if (ret)
 			goto out_disk;
+		/* (without the journal its writes are lost: not covered) */
+		ret = vraid_vd_asm_bitmap(vd, ac, ac->replayed.ran, msg, len);
+		if (ret)
+			goto out_disk;
+		/* generation + 1, clean cleared, missing roles recorded */
+		ret = vraid_md_write_all(vd, false, msg, len);
+		if (ret)
+			goto out_disk;
+		/*
+		 * The regions to resync, on every member's bitmap before
+		 * anything may read the VD or a job write a row.
+		 */
+		if (ac->resync)
+			ac->regions = vraid_bitmap_mark(vd, vd->init_pos,
+							ac->no_bitmap);
 	}
 
 	ret = device_add_disk(NULL, disk, vraid_disk_groups);
@@ -563,26 +671,25 @@ static void vraid_set_volatile(struct vraid_vd *vd, bool on)
  * consistent again (resync), else go on with what was under way; take a
  * hot spare for members that are missing.
  */
-static void vraid_vd_after_assembly(struct vraid_vd *vd, bool clean)
+static void vraid_vd_after_assembly(struct vraid_vd *vd,
+				    const struct vraid_asm_ctx *ac)
 {
-	bool redundant = vraid_level_redundant(vd->geom.level);
+	bool clean = ac->clean;
 	char msg[VRAID_MSG_LEN];
-	int dirty;
-	u32 regions;
+	u32 regions = ac->regions;
 
 	if (!clean && (vd->cache_flags & VRAID_MD_CF_VOLATILE))
 		pr_warn("%s: not shut down cleanly while write policy awb kept a volatile cache: writes acknowledged but not flushed before then may be lost\n",
 			vd->disk->disk_name);
 
-	if (redundant && (!clean || vd->job.saved_type == VRAID_JOB_RESYNC)) {
+	if (ac->resync) {
 		/*
 		 * Not shut down cleanly, or stopped in the middle of a
 		 * resync: resync the regions the bitmaps say were being
 		 * written (or still wait for it), and everything not
-		 * initialised yet; all of it without a bitmap.
+		 * initialised yet; all of it without a bitmap (marked by
+		 * vraid_vd_asm_bitmap() before the disk went live).
 		 */
-		dirty = vraid_bitmap_load(vd);
-		regions = vraid_bitmap_mark(vd, vd->init_pos, dirty < 0);
 		vd->init_pos = 0;
 		vd->job.saved_type = VRAID_JOB_RESYNC;
 		if (vd->state != VRAID_VD_OPTIMAL) {
@@ -599,7 +706,7 @@ static void vraid_vd_after_assembly(struct vraid_vd *vd, bool clean)
 				clean ? "stopped during a resync" :
 				"not shut down cleanly", regions,
 				regions == 1 ? "" : "s",
-				dirty < 0 ? " (no valid write-intent bitmap: all)" :
+				ac->no_bitmap ? " (no valid write-intent bitmap: all)" :
 				"");
 			vd->job.pos = 0;
 			if (vraid_job_start(vd, VRAID_JOB_RESYNC, 0, msg,
@@ -731,6 +838,38 @@ int vraid_vd_swap_drain(struct vraid_vd *vd, u32 role, unsigned long timeout,
 }
 
 /*
+ * A swap into @role makes the rebuild start again at 0 for every
+ * rebuilding member (one vd->rebuilt_to for all of them).  While the
+ * resync after an unclean shutdown is still to come (init_pos below the
+ * end), another member's rows below that position cannot be rebuilt
+ * again: the crash may have torn them, and the copy that member holds is
+ * the good one.  So the swap waits until that rebuild has ended (the
+ * member goes online and needs no position).  A stopgap: a position per
+ * member (on disk) would let both go on.  Returns 0, or -EBUSY with @msg.
+ * Called with vraid_ctl_mutex held: the position only grows meanwhile,
+ * and no other member becomes rebuilding.
+ */
+int vraid_vd_swap_keeps_position(struct vraid_vd *vd, u32 role, char *msg,
+				 size_t len)
+{
+	u32 i;
+
+	if (!READ_ONCE(vd->rebuilt_to) ||
+	    READ_ONCE(vd->init_pos) >= vd->geom.member_sectors)
+		return 0;
+	for (i = 0; i < vd->geom.nr_members; i++) {
+		if (i == role ||
+		    READ_ONCE(vd->members[i].state) != VRAID_MEMBER_REBUILDING)
+			continue;
+		snprintf(msg, len,
+			 "member %u (%s) is rebuilt after an unclean shutdown: its rebuild must end first",
+			 i, vd->members[i].name);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/*
  * Put the device @h in the place of member @role (failed, missing or
  * rebuilding) and rebuild onto it; takes @h over, unless it fails.  The
  * old device's I/O in flight drains first (vraid_vd_swap_drain(): EBUSY
@@ -760,6 +899,9 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 		snprintf(msg, len, "member %u (%s) is online", role, m->name);
 		return -EBUSY;
 	}
+	ret = vraid_vd_swap_keeps_position(vd, role, msg, len);
+	if (ret)
+		return ret;
 	/* (the callers drained it already: then this returns at once) */
 	ret = vraid_vd_swap_drain(vd, role, VRAID_DRAIN_TIMEOUT, msg, len);
 	if (ret)
@@ -784,6 +926,7 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 	generate_random_uuid(m->uuid);
 	snprintf(m->name, sizeof(m->name), "%pg", bdev);
 	m->spare_waits = false;
+	WRITE_ONCE(m->second_copy, false);
 	/*
 	 * Nothing of the new device is rebuilt, and the rebuild restarts
 	 * for every rebuilding member (the job is halted: it cannot move
@@ -1023,11 +1166,10 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 		pr_warn("vraid: name %s is taken: assembling as %s\n", old,
 			vd->name);
 	}
-	ret = vraid_md_write_all(vd, false, msg, len);
-	if (ret)
-		goto out;
+	/* the metadata is written by vraid_vd_start(), once it is decided */
 	ac.clean = best->flags & VRAID_MD_F_CLEAN;
 	ac.no_journal = a->asm_flags & VRAID_ASM_NO_JOURNAL;
+	ac.force = a->asm_flags & VRAID_ASM_FORCE;
 	ret = vraid_vd_start(vd, "assembled", &ac, msg, len);
 	if (ret)
 		goto out;
@@ -1040,7 +1182,7 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 	if ((best->cache_flags & VRAID_MD_CF_JOURNAL) && !vd->jbound)
 		vraid_md_write_all(vd, false, msg, len);
 	msg[0] = '\0';
-	vraid_vd_after_assembly(vd, ac.clean);
+	vraid_vd_after_assembly(vd, &ac);
 	a->index = vd->index;
 	a->nr_used = used;
 	a->nr_stale = stale;

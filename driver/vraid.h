@@ -97,6 +97,17 @@ struct vraid_member {
 	atomic_t nr_pending;		/* member I/O in flight (top of file) */
 	u32 gen;			/* the slot's generation (top of file) */
 	bool spare_waits;		/* a spare waits for its drain (ctl.c) */
+	/*
+	 * Rebuilding at an unclean assembly: its rows below the rebuild
+	 * position are its own, but in a region dirty at the crash they
+	 * may differ from the copy a member in sync holds, which reads
+	 * returned meanwhile.  Until the resync after the crash is done
+	 * (init_pos at the end) a mirror reads and resyncs from another
+	 * copy where one is online (mirror.c).  Set before the disk goes
+	 * live, cleared by a swap of the role and by the end of that
+	 * resync; read anywhere (READ_ONCE).
+	 */
+	bool second_copy;
 	sector_t next_seq;		/* end of the last read sent here */
 	char name[BDEVNAME_SIZE];
 };
@@ -308,6 +319,8 @@ int vraid_vd_swap_check(struct vraid_vd *vd, struct block_device *bdev,
  */
 #define VRAID_DRAIN_TIMEOUT		(10 * HZ)
 #define VRAID_DRAIN_TIMEOUT_SPARE	(HZ / 2)
+int vraid_vd_swap_keeps_position(struct vraid_vd *vd, u32 role, char *msg,
+				 size_t len);
 int vraid_vd_swap_drain(struct vraid_vd *vd, u32 role, unsigned long timeout,
 			char *msg, size_t len);
 int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
@@ -478,6 +491,7 @@ struct vraid_jreplayed {
 	u32 writes;			/* DATA entries written again */
 	u32 columns;			/* parity records written */
 	u32 superseded;			/* logged blocks later writes replaced */
+	bool ran;			/* the VD's journal was replayed */
 };
 
 int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
@@ -663,6 +677,8 @@ u64 vraid_bitmap_next(struct vraid_vd *vd, u64 msector);
 void vraid_bitmap_synced(struct vraid_vd *vd, u64 msector);
 u32 vraid_bitmap_mark(struct vraid_vd *vd, u64 from, bool all);
 int vraid_bitmap_load(struct vraid_vd *vd);
+u32 vraid_bitmap_dirty_above(struct vraid_vd *vd, u64 from, bool all,
+			     bool log);
 int vraid_bitmap_flush(struct vraid_vd *vd);
 
 /*

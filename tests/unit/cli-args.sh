@@ -280,7 +280,7 @@ static const struct { const char *n; int e; } names[] = {
 	{ "EEXIST", EEXIST }, { "EINVAL", EINVAL }, { "ENOSPC", ENOSPC },
 	{ "EPROTO", EPROTO }, { "EOPNOTSUPP", EOPNOTSUPP }, { "ENXIO", ENXIO },
 	{ "ENOTTY", ENOTTY }, { "ENODEV", ENODEV }, { "EALREADY", EALREADY },
-	{ "EIO", EIO },
+	{ "EIO", EIO }, { "EUCLEAN", EUCLEAN },
 };
 
 /* Policies set by SET_POLICY in this process, by VD index. */
@@ -1827,7 +1827,8 @@ run_tests() {
 	out_has "controller -h says how to keep a size" -qF "options vraid cache_mib=N"
 	out_has "controller -h says shrinking drops cached data" -qF "Shrinking"
 	out_has "controller -h --json keys" -qF '"dirty_high_bytes":N,"vds":N,"journal":{"state":"none"|'
-	check "help assemble" 0 "usage: vraidctl assemble [--no-journal] --scan | DEV..." "" "$V" help assemble
+	check "help assemble" 0 "usage: vraidctl assemble [--no-journal] [--force] --scan | DEV..." "" "$V" help assemble
+	out_has "assemble -h --force" -qF "--force       assemble a parity VD not shut down cleanly while degraded,"
 	out_has "assemble -h --no-journal" -qF "--no-journal  assemble even though the journal holding writes of the"
 	out_has "assemble -h says the writes are lost" -qF "writes are LOST"
 	out_has "assemble -h says what to run after a crash" -qF "vraidctl assemble --scan (it finds and attaches the journal), or with"
@@ -2834,6 +2835,13 @@ EOF
 		expect_log "mock: assemble sends no flags" "assemble nr=2 flags=0 devices=7:0,7:1"
 		check "mock: assemble --no-journal" 0 "vraid0: assembled fast, 2 of 2 devices used" "vraidctl: warning: --no-journal: a VD whose acknowledged writes are in a journal that is not attached is assembled without them: those writes are lost" env MOCK_VRAID=none "$M" assemble --no-journal "$blk0" "$blk1"
 		expect_log "mock: assemble --no-journal sends NO_JOURNAL" "assemble nr=2 flags=1 devices=7:0,7:1"
+		check "mock: assemble --force" 0 "vraid0: assembled fast, 2 of 2 devices used" "" env MOCK_VRAID=none "$M" assemble --force "$blk0" "$blk1"
+		expect_log "mock: assemble --force sends FORCE" "assemble nr=2 flags=2 devices=7:0,7:1"
+		check "mock: assemble --no-journal --force" 0 "vraid0: assembled" "" env MOCK_VRAID=none "$M" assemble --no-journal --force "$blk0" "$blk1"
+		expect_log "mock: assemble --no-journal --force sends both" "assemble nr=2 flags=3 devices=7:0,7:1"
+		dd="VD 1b4e28ba-2fa1-4d2b-883f-0016d3cca427: unclean shutdown while degraded: 3 dirty regions may reconstruct wrongly"
+		check "mock: assemble, dirty degraded" 1 "" "vraidctl: assemble $blk0 ...: $dd (EUCLEAN" env MOCK_VRAID=none MOCK_FAIL="assemble:EUCLEAN:$dd" "$M" assemble "$blk0" "$blk1"
+		check "mock: assemble, dirty degraded, hint" 1 "" "\`vraidctl assemble --force\` assembles anyway, accepting possible loss in those regions" env MOCK_VRAID=none MOCK_FAIL="assemble:EUCLEAN:$dd" "$M" assemble "$blk0" "$blk1"
 		check "mock: assemble DEV --no-journal DEV" 0 "vraid0: assembled" "" env MOCK_VRAID=none "$M" assemble "$blk0" --no-journal "$blk1"
 		expect_log "mock: assemble DEV --no-journal DEV sends NO_JOURNAL" "assemble nr=2 flags=1 devices=7:0,7:1"
 		# ABI 1.10: what the journal's replay did

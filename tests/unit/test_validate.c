@@ -548,6 +548,7 @@ static void test_abi(void)
 	      "journal states");
 	CHECK(VRAID_ASM_NO_JOURNAL == 1, "assemble flag %u",
 	      VRAID_ASM_NO_JOURNAL);
+	CHECK(VRAID_ASM_FORCE == 2, "assemble flag %u", VRAID_ASM_FORCE);
 	tap_end();
 }
 
@@ -1003,7 +1004,10 @@ static void test_assemble(void)
 		{ "0 devices",        0, 0, 0, 0, 0, 0, 0, 0, 8, -EINVAL, "0 devices" },
 		{ "33 devices",       33, 0, 0, 0, 0, 0, 0, 0, 8, -EINVAL, "33 devices" },
 		{ "no-journal",       2, 1, 0, 0, 0, 0, 0, 0, 8, 0, NULL },
-		{ "flags",            2, 2, 0, 0, 0, 0, 0, 0, 8, -EINVAL, "flags" },
+		/* ABI 1.12: force (an unclean VD with dirty degraded rows) */
+		{ "force",            2, 2, 0, 0, 0, 0, 0, 0, 8, 0, NULL },
+		{ "no-journal force", 2, 3, 0, 0, 0, 0, 0, 0, 8, 0, NULL },
+		{ "flags",            2, 4, 0, 0, 0, 0, 0, 0, 8, -EINVAL, "flags" },
 		{ "flags 1<<31",      2, 1U << 31, 0, 0, 0, 0, 0, 0, 8, -EINVAL, "flags" },
 		{ "reserved1",        2, 0, 1, 0, 0, 0, 0, 0, 8, -EINVAL, "reserved" },
 		{ "duplicate",        3, 0, 0, 1, 0, 0, 0, 0, 8, -EINVAL, "twice" },

@@ -20,7 +20,7 @@ const struct vraid_errname vraid_errnames[] = {
 	E(EROFS), E(ERANGE), E(ENAMETOOLONG), E(ENOSYS), E(ENODATA),
 	E(EPROTO), E(EOVERFLOW), E(EMSGSIZE), E(EOPNOTSUPP), E(ETIMEDOUT),
 	E(EALREADY), E(EINPROGRESS), E(ESTALE), E(EDQUOT), E(ECANCELED),
-	E(EDEADLK), E(ELOOP), E(EPROTONOSUPPORT),
+	E(EDEADLK), E(ELOOP), E(EPROTONOSUPPORT), E(EUCLEAN),
 #undef E
 	{ 515, "ENOIOCTLCMD" },	/* kernel-internal values: a bug if seen */
 	{ 524, "ENOTSUPP" },

@@ -156,6 +156,8 @@ static int assemble_one(struct ctl *c, const char *const *devs, size_t n,
 		    req.hdr.version_minor < ABI_MINOR_JOURNAL)
 			hintmsg("the vraid module speaks ABI %d.%d, which has no journal and no --no-journal: leave --no-journal out, or load the module built with this vraidctl",
 				req.hdr.version_major, req.hdr.version_minor);
+		else if (e == EUCLEAN && c->replied)
+			hintmsg("it stopped without a clean shutdown while a member was missing or not yet rebuilt where writes were under way: a row written at the crash may be torn (data and parity of different writes), and the missing member's blocks reconstructed from it would be wrong, old data lost without an error (the write hole).  Bring the missing member back if you can; otherwise `vraidctl assemble --force` assembles anyway, accepting possible loss in those regions (the kernel log names them).  A controller journal (write policy wb) closes this hole");
 		else if (!(flags & VRAID_ASM_NO_JOURNAL) && c->replied &&
 			 strstr(req.hdr.message, "journal"))
 			hintmsg("attach the journal first (`vraidctl controller journal DEV`; `vraidctl controller` shows the one attached), then assemble again: the writes are replayed; --no-journal assembles without them (they are lost)");
@@ -186,7 +188,7 @@ static int assemble_one(struct ctl *c, const char *const *devs, size_t n,
 int cmd_assemble(int argc, char **argv)
 {
 	const char *pos[VRAID_MAX_MEMBERS];
-	bool scan = false, nojournal = false;
+	bool scan = false, nojournal = false, force = false;
 	uint32_t flags = 0;
 	size_t npos;
 	struct ctl c;
@@ -199,6 +201,8 @@ int cmd_assemble(int argc, char **argv)
 			scan = true;
 		else if (!strcmp(argv[i], "--no-journal"))
 			nojournal = true;
+		else if (!strcmp(argv[i], "--force"))
+			force = true;
 		else
 			argv[j++] = argv[i];
 	}
@@ -217,6 +221,8 @@ int cmd_assemble(int argc, char **argv)
 		flags |= VRAID_ASM_NO_JOURNAL;
 		errmsg("warning: --no-journal: a VD whose acknowledged writes are in a journal that is not attached is assembled without them: those writes are lost (its data is what the members hold)");
 	}
+	if (force)
+		flags |= VRAID_ASM_FORCE;
 	if (!ctl_open(&c, true))
 		return RC_FAIL;
 	if (!scan) {

@@ -96,7 +96,7 @@ static const struct help help_texts[] = {
 	  "             a module before ABI 1.11 cannot, and stops as without it\n"
 	  "  -h, --help show this help\n" },
 	{ "assemble",
-	  "vraidctl assemble [--no-journal] --scan | DEV...",
+	  "vraidctl assemble [--no-journal] [--force] --scan | DEV...",
 	  "Bring virtual drives up again from the metadata on their members (after a\n"
 	  "reboot, a module reload, or on another machine).  With DEV..., the devices\n"
 	  "of one VD; with --scan, every block device is examined and each VD found\n"
@@ -117,10 +117,20 @@ static const struct help help_texts[] = {
 	  "the machine stopped, never one released by `controller journal none`;\n"
 	  "with several to choose from it attaches none and lists them.  It says\n"
 	  "what it attached and why.  A journal device is never taken as a member.\n\n"
+	  "A RAID5/6/50/60 VD that was not shut down cleanly while a member was\n"
+	  "missing, or not yet rebuilt where writes were under way, is refused: a\n"
+	  "row written at the crash may be torn, and that member's blocks rebuilt\n"
+	  "from it would be wrong (old data lost without an error).  The message\n"
+	  "names the VD and the number of such regions; --force assembles it all\n"
+	  "the same.  A journal replay (write policy wb) covers those rows.\n\n"
 	  "  --scan        find and assemble every VD whose members are present\n"
 	  "  --no-journal  assemble even though the journal holding writes of the\n"
 	  "                VD is not attached: those writes are LOST (the data is\n"
 	  "                what the members hold); a module before ABI 1.9 refuses it\n"
+	  "  --force       assemble a parity VD not shut down cleanly while degraded,\n"
+	  "                accepting that blocks of the missing (or unrebuilt) member\n"
+	  "                in the regions written at the crash may be wrong (the\n"
+	  "                kernel log names them); a module before ABI 1.12 refuses it\n"
 	  "  -h, --help    show this help\n" },
 	{ "examine",
 	  "vraidctl examine DEV [--json]",

@@ -50,7 +50,10 @@
  * formerly reserved2[0..1]); 11: DELETE writes the controller cache out
  * before the disk goes and fails (EIO) if it cannot, unless
  * VRAID_DELETE_DISCARD; it reports what it discarded (discarded_bytes,
- * formerly reserved2[0]); 12: EVENTS, the controller's event log.
+ * formerly reserved2[0]); 12: EVENTS, the controller's event log;
+ * ASSEMBLE refuses (EUCLEAN) a parity VD not shut down cleanly with dirty
+ * rows it cannot reconstruct (a member missing or not rebuilt there)
+ * unless VRAID_ASM_FORCE.
  */
 #define VRAID_ABI_MINOR		12
 
@@ -331,6 +334,14 @@ struct vraid_assemble {
  * it and that journal is not attached: those writes are lost.
  */
 #define VRAID_ASM_NO_JOURNAL	(1U << 0)
+/*
+ * Assemble a RAID5/6/50/60 VD that was not shut down cleanly although
+ * write-intent regions dirty at the crash have a member missing, or one
+ * not rebuilt there yet, and no journal replay covers them: a row torn by
+ * the crash reconstructs that member's blocks wrongly (the write hole).
+ * Without it such an assembly fails with EUCLEAN and a message.
+ */
+#define VRAID_ASM_FORCE		(1U << 1)
 
 /* VRAID_IOC_SET_POLICY: which policies to change (set_mask bits). */
 #define VRAID_SET_ACCESS	(1U << 0)

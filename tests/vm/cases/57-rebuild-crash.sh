@@ -22,7 +22,8 @@
 # counts as in sync below the recorded rebuild position: A reads back
 # from it while the rebuild is paused, the rebuild resumes at the
 # checkpoint, the resync after it makes stripe 19's parity match its
-# data, and vraid's check finds no mismatch.
+# data, and vraid's check finds no mismatch.  (The assembly needs
+# --force: the dirty region reaches above the checkpoint; see below.)
 # timeout: 600
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
@@ -81,6 +82,8 @@ done
 ck=$(vraidctl examine /dev/mapper/rc0 | sed -nE 's/.*rebuild at sector ([0-9]+) .*/\1/p')
 [ "$ck" -ge $(((STRIPE + 1) * 32)) ] ||
 	fail "the checkpoint (sector $ck) is below stripe $STRIPE: the case proves less"
+[ "$ck" -lt 2048 ] ||
+	fail "the checkpoint (sector $ck) covers write-intent region 0: the refusal below needs one above it"
 echo "rebuild paused, checkpoint at member sector $ck"
 
 # A: written to the replacement and flushed
@@ -112,10 +115,27 @@ wait $ddpid || fail "the write of B"
 vraidctl stop "$vd" >/dev/null || fail "stop $vd"
 for i in 0 1 2 3; do dmsetup remove rc$i; done
 
-# assemble the cut
+# assemble the cut.  Its write-intent region 0 (member sectors 0-2047)
+# was dirty at the cut and reaches above the checkpoint: rows there the
+# rebuild had not reached may be torn, the replacement's blocks of them
+# would come from the torn rows.  So the assembly is refused (an unclean
+# degraded parity VD, as md's start_dirty_degraded), names the VD and
+# the region, creates no disk, and --force assembles it.
 mark_dmesg asm
-vraidctl assemble /dev/nullb54 /dev/nullb55 /dev/nullb56 >/tmp/57.asm 2>&1 ||
-	{ cat /tmp/57.asm; fail "assemble the cut"; }
+if vraidctl assemble /dev/nullb54 /dev/nullb55 /dev/nullb56 >/tmp/57.asm 2>&1; then
+	cat /tmp/57.asm
+	fail "assembled an unclean VD with a dirty region above its rebuild position without --force"
+fi
+cat /tmp/57.asm
+grep -Eq "VD [0-9a-f-]{36}: unclean shutdown while degraded: 1 dirty region may reconstruct wrongly \(EUCLEAN" /tmp/57.asm ||
+	fail "the refusal does not name the VD, why and the one region"
+grep -q "vraidctl assemble --force" /tmp/57.asm || fail "the refusal does not say what to do"
+! ls /dev/vraid[0-9]* >/dev/null 2>&1 || fail "a refused assembly left a VD"
+! dmesg_since_mark | grep -Eq "vraid[0-9]+: assembled" || fail "a refused assembly brought a disk up"
+vraidctl assemble --force /dev/nullb54 /dev/nullb55 /dev/nullb56 >/tmp/57.asm 2>&1 ||
+	{ cat /tmp/57.asm; fail "assemble --force the cut"; }
+dmesg_since_mark | grep -q "rows at member sectors $ck-2047 were being written at the crash" ||
+	{ dmesg_since_mark; fail "the forced assembly does not name the rows above the checkpoint"; }
 vd=/dev/$(vraidctl list --json | grep -o '"vd":"vraid[0-9]*"' | head -n1 | cut -d'"' -f4)
 [ -b "$vd" ] || fail "no VD after assemble"
 dmesg_since_mark | grep -q "not shut down cleanly while rebuilding" ||
