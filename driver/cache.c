@@ -2018,7 +2018,17 @@ again:
 	 * INVALIDATE (tests/vm/cases/91-journal-data-order).  The record may
 	 * be written before the pages are in the lines; its completion
 	 * waits for vraid_journal_data_go(), so that neither the user bio
-	 * nor a fallback drain (journal failed) goes ahead of them.
+	 * nor a fallback drain (journal failed) goes ahead of them, and a
+	 * checkpoint waits for a grace period of the RCU section this runs
+	 * in before it drains (vraid_jcheckpoint_locked()).
+	 *
+	 * Not covered: a write around the cache whose conflict check runs
+	 * between this queueing and the insertion finds nothing dirty and
+	 * goes to the members; its INVALIDATE follows this DATA, so the
+	 * replay gives this data with the other write's sectors in it,
+	 * while the cache destages this data whole over them.  Both writes
+	 * overlap in flight; there is no range interlock between cached
+	 * writes and writes around the cache yet.
 	 */
 	if (jw)
 		vraid_journal_data_queue(jdata, bio, start);

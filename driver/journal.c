@@ -1195,7 +1195,7 @@ void vraid_journal_data_queue(struct vraid_jw *w, struct bio *user,
 	w->user = user;
 	w->start = start;
 	spin_lock_irqsave(&j->lock, flags);
-	w->held = true;
+	WRITE_ONCE(w->held, true);	/* read unlocked: vraid_jws_complete() */
 	list_add_tail(&w->node, &j->open);
 	spin_unlock_irqrestore(&j->lock, flags);
 }
@@ -1208,7 +1208,7 @@ void vraid_journal_data_go(struct vraid_jw *w)
 	bool rdone, rok;
 
 	spin_lock_irq(&j->lock);
-	w->held = false;
+	WRITE_ONCE(w->held, false);
 	rdone = w->rdone;
 	rok = w->rok;
 	if (rdone)
@@ -1747,8 +1747,8 @@ static void vraid_junbind_wait(struct vraid_journal *j, struct vraid_vd *vd)
 
 /*
  * With vds_mutex held: the unbind of @vd could not get its cache out (a
- * member fails writes), and undoes itself rather than let the journal's
- * copy of data the members lack go.  Nothing has changed on disk yet:
+ * member fails writes) or its members did not flush, and undoes itself
+ * rather than let the journal's copy of data the members lack go.  Nothing has changed on disk yet:
  * the metadata names the journal, and the tail has not moved (a
  * checkpoint needs vds_mutex, and drains the VD's cache before it moves
  * the tail, which keeps failing while that data does).  Writes sent
@@ -1787,9 +1787,9 @@ static void vraid_junbind_undo(struct vraid_journal *j, struct vraid_vd *vd)
  * (the destages: the dirty cap bounds them) still log parity records, so
  * that a crash in between finds a row it tore in the records (the write
  * hole); the VD counts as bound for their room (j->npar) until the end.
- * If the cache cannot be written out and @may_fail (a command asked for
- * the unbind), the unbind is undone (vraid_junbind_undo()) and returns
- * -EIO; otherwise (a stop that discards, the journal failed) it goes on,
+ * If the cache cannot be written out or the members do not flush, and
+ * @may_fail (a command asked for the unbind), the unbind is undone
+ * (vraid_junbind_undo()) and returns -EIO; otherwise (a stop that discards, the journal failed) it goes on,
  * and what the cache still holds is in memory only.
  */
 static int vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
@@ -1823,7 +1823,17 @@ static int vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 		pr_warn("%s: writing out the controller cache failed\n",
 			vd->disk->disk_name);
 	}
-	vraid_members_flush(vd);
+	/*
+	 * The records go only once the members' media hold what they
+	 * logged: a member whose flush fails may still hold it only in its
+	 * volatile cache (a checkpoint keeps its records for that too).
+	 */
+	if (vraid_members_flush(vd) && may_fail) {
+		pr_warn("%s: the members did not flush: the VD stays bound to the journal\n",
+			vd->disk->disk_name);
+		vraid_junbind_undo(j, vd);
+		return -EIO;
+	}
 	md = vraid_jparked_take(j, vd, &parked) || write_md;
 	if (md)
 		vraid_jmd(vd, j, false);
@@ -1911,8 +1921,17 @@ static int vraid_jcheckpoint_locked(struct vraid_journal *j, u32 sb_flags)
 	seq = j->head_seq;
 	spin_unlock_irq(&j->lock);
 	WRITE_ONCE(j->cp_start, jiffies | 1);
-	/* records reserved before now are done (their data in the cache) */
+	/* records reserved before now are done */
 	wait_event(j->wait, READ_ONCE(j->acked_seq) + 1 >= seq);
+	/*
+	 * and their data is in the cache: a record can be written and done
+	 * while a writer still puts its pages into their lines (its DATA
+	 * entry is queued first, vraid_cache_write()); queue and insertion
+	 * are one RCU read-side section that began before the record was
+	 * reserved, so after a grace period the pages are in, dirty with an
+	 * epoch the drains below write out.
+	 */
+	synchronize_rcu();
 	/*
 	 * and the writes around the cache of parity VDs (none start now)
 	 * are on the members: their parity records may be behind the tail
@@ -2773,6 +2792,7 @@ int vraid_journal_detach(bool released, char *msg, size_t len)
 	struct vraid_vd *vd;
 	LIST_HEAD(left);
 	unsigned long flags;
+	u32 unbound = 0;
 
 	if (!j) {
 		snprintf(msg, len, "no journal is attached");
@@ -2797,16 +2817,23 @@ int vraid_journal_detach(bool released, char *msg, size_t len)
 	}
 	while ((vd = list_first_entry_or_null(&j->vds, struct vraid_vd,
 					      jnode))) {
-		/* data that failed since the write-out above: stay */
+		/*
+		 * Data that failed since the write-out above, or members that
+		 * did not flush: stay.  The VDs unbound before it write
+		 * through (nothing rebinds them but a change of their write
+		 * policy to wb): the message counts them.
+		 */
 		if (vraid_junbind_locked(j, vd, true, true)) {
 			mutex_unlock(&j->vds_mutex);
 			snprintf(msg, len,
-				 "%s: %lu KiB of cached writes cannot be written to the members: the journal stays attached",
+				 "%s: %lu KiB of cached writes not on the members' media: the journal stays attached (%u VD%s detached before it)",
 				 vd->disk->disk_name,
 				 vraid_cache_dirty_pages(vd) <<
-				 (PAGE_SHIFT - 10));
+				 (PAGE_SHIFT - 10), unbound,
+				 unbound == 1 ? "" : "s");
 			return -EIO;
 		}
+		unbound++;
 	}
 	if (READ_ONCE(j->state) == VRAID_JOURNAL_HEALTHY)
 		vraid_jcheckpoint_locked(j, VRAID_J_SB_DETACHED |

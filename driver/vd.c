@@ -1474,10 +1474,15 @@ int vraid_vd_set_policy(struct vraid_vd *vd, const struct vraid_set_policy *p,
 					       sizeof(md_msg)))
 				pr_warn("%s: policies changed but not recorded: %s\n",
 					dn, md_msg);
-			snprintf(msg, len,
-				 "%s: %lu KiB of cached writes cannot be written to the members: the write policy stays wb, bound to the journal",
-				 dn, vraid_cache_dirty_pages(vd) <<
-				 (PAGE_SHIFT - 10));
+			if (vraid_cache_dirty_pages(vd))
+				snprintf(msg, len,
+					 "%s: %lu KiB of cached writes cannot be written to the members: the write policy stays wb, bound to the journal",
+					 dn, vraid_cache_dirty_pages(vd) <<
+					 (PAGE_SHIFT - 10));
+			else
+				snprintf(msg, len,
+					 "%s: the members did not flush the cached writes: the write policy stays wb, bound to the journal",
+					 dn);
 			return -EIO;
 		}
 		if (was_awb) {
