@@ -1106,9 +1106,12 @@ static void model_assemble(struct fz_verdict *v,
 
 	/*
 	 * NO_JOURNAL (ABI 1.9): no VD the fuzzer assembles names a journal;
-	 * the replay's counts (ABI 1.10) are out only
+	 * the replay's counts (ABI 1.10) are out only; FORCE (ABI 1.12)
+	 * changes nothing for the fixture's RAID1 (it refuses parity VDs
+	 * only)
 	 */
-	if ((a->asm_flags & ~VRAID_ASM_NO_JOURNAL) || a->reserved1 ||
+	if ((a->asm_flags & ~(VRAID_ASM_NO_JOURNAL | VRAID_ASM_FORCE)) ||
+	    a->reserved1 ||
 	    a->reserved3 || !all_zero(a->reserved2, sizeof(a->reserved2)))
 		viol(v, CL_RESERVED);
 	if (!n || n > VRAID_MAX_MEMBERS) {
@@ -1962,8 +1965,11 @@ static void base_request(uint32_t nr)
 		}
 		if (chance(20))
 			a->asm_flags = VRAID_ASM_NO_JOURNAL;
-		what("ASSEMBLE x%u%s", a->nr_devices,
-		     a->asm_flags ? " NO_JOURNAL" : "");
+		if (chance(20))
+			a->asm_flags |= VRAID_ASM_FORCE;
+		what("ASSEMBLE x%u%s%s", a->nr_devices,
+		     a->asm_flags & VRAID_ASM_NO_JOURNAL ? " NO_JOURNAL" : "",
+		     a->asm_flags & VRAID_ASM_FORCE ? " FORCE" : "");
 		break;
 	}
 	case NR_JOB: {
