@@ -62,7 +62,11 @@ void vraid_event(struct vraid_vd *vd, u32 type, u32 member,
 	unsigned long flags;
 	va_list args;
 
-	if (!vraid_event_ring)
+	/*
+	 * A VD being assembled has no disk yet: its state settles before it
+	 * starts (or is refused), and "assembled" reports it.
+	 */
+	if (!vraid_event_ring || (vd && !vd->disk))
 		return;
 	spin_lock_irqsave(&vraid_events_lock, flags);
 	ev = vraid_event_slot(vraid_events_next);

@@ -1488,6 +1488,25 @@ SIGS
 	check "stop, cache cannot be written out, hint" 1 "" "vraidctl: hint: vraid0 keeps running with its dirty cache data (nothing is lost): fix the member (see \`vraidctl show fast\` and the kernel log) and stop it again, or \`vraidctl stop fast --force\` discards the dirty data (those writes are lost)" env MOCK_VRAID=three MOCK_DIRTY_STUCK=12582912 "$M" stop fast
 	check "stop --force, dirty data discarded" 0 "" "vraidctl: warning: stop vraid0: 12 MiB of dirty cache data discarded, as --force asked (the members could not take it): those writes are lost" env MOCK_VRAID=three MOCK_DIRTY_STUCK=12582912 "$M" stop fast --force
 	expect_log "stop --force, dirty data discarded, request" "delete index=0 flags=3"
+	# stop --all: every VD, STOP only; one that cannot stop does not keep
+	# the others running
+	: >"$tmp/log"
+	check "stop --all" 0 "" "" env MOCK_VRAID=three "$M" stop --all
+	if [ "$(tr '\n' ';' <"$tmp/log")" = "delete index=0 flags=1;delete index=1 flags=1;delete index=3 flags=1;delete index=7 flags=1;" ]; then
+		say_ok "stop --all sends STOP for each VD"
+	else
+		say_not_ok "stop --all sends STOP for each VD (mock got '$(tr '\n' ';' <"$tmp/log")')"
+	fi
+	: >"$tmp/log"
+	check "stop --all, caches cannot be written out" 1 "" "vraidctl: stop vraid7: vraid7: cache write-out failed" env MOCK_VRAID=three MOCK_DIRTY_STUCK=12582912 "$M" stop --all
+	if [ "$(grep -c '^delete' "$tmp/log")" = 4 ]; then
+		say_ok "stop --all tries every VD after a failure"
+	else
+		say_not_ok "stop --all tries every VD after a failure (mock got $(grep -c '^delete' "$tmp/log") requests)"
+	fi
+	check "stop --all --force" 2 "" "--all never discards" "$M" stop --all --force
+	check "stop --all VD" 2 "" "--all stops every virtual drive: name none" "$M" stop --all fast
+	check "stop --all, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" stop --all
 	check "delete --force, dirty data discarded" 0 "" "vraidctl: warning: delete vraid7: 12 MiB of dirty cache data discarded" env MOCK_VRAID=three MOCK_DIRTY_STUCK=12582912 "$M" delete 7 --force
 	check "stop --force, nothing dirty: silent" 0 "" "" env MOCK_VRAID=three "$M" stop fast --force
 	if [ -s "$tmp/err" ]; then say_not_ok "stop --force, nothing dirty: empty stderr"; else say_ok "stop --force, nothing dirty: empty stderr"; fi

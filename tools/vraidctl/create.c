@@ -261,6 +261,48 @@ static int delete_says(const struct vraid_info *in, const char *arg,
  * delete VD [--force] [--dry-run] | stop VD [--force]: one DELETE request
  * (ABI 1.11: with VRAID_DELETE_DISCARD on --force).
  */
+/*
+ * stop --all: every VD, one after another, as a system's shutdown wants
+ * them (clean metadata: no resync, no refused Degraded parity VD at the
+ * next boot).  A VD that cannot stop (open, its cache cannot be written
+ * out) is reported and the others still stop; never discards.
+ */
+static int stop_all(void)
+{
+	struct vraid_delete req;
+	struct vraid_info *v;
+	char what[48];
+	size_t n, i;
+	struct ctl c;
+	int rc, e;
+
+	if (!ctl_open(&c, true))
+		return RC_FAIL;
+	rc = get_all(&c, &v, &n);
+	if (rc) {
+		close(c.fd);
+		return rc;
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(what, sizeof(what), "stop %s%u", VRAID_DISK_PREFIX,
+			 v[i].index);
+		memset(&req, 0, sizeof(req));
+		req.index = v[i].index;
+		req.del_flags = VRAID_DELETE_STOP;
+		e = ctl_ioctl(&c, VRAID_IOC_DELETE, &req, sizeof(req));
+		/* gone meanwhile (stopped by someone else): nothing to do */
+		if (e == ENOENT)
+			continue;
+		if (e) {
+			report(&c, what, e, &req.hdr, CTX_VD);
+			rc = RC_FAIL;
+		}
+	}
+	free(v);
+	close(c.fd);
+	return rc;
+}
+
 static int delete_or_stop(int argc, char **argv, bool stop)
 {
 	const char *cmd = stop ? "stop" : "delete";
@@ -268,7 +310,7 @@ static int delete_or_stop(int argc, char **argv, bool stop)
 	struct vraid_delete req;
 	struct vraid_info in;
 	char what[48], sz[32];
-	bool force, dry = false, discard;
+	bool force, dry = false, discard, all;
 	size_t npos;
 	uint32_t idx;
 	struct ctl c;
@@ -277,9 +319,17 @@ static int delete_or_stop(int argc, char **argv, bool stop)
 	force = take_flag(&argc, argv, "--force");
 	if (!stop)
 		dry = take_flag(&argc, argv, "--dry-run");
+	all = stop && take_flag(&argc, argv, "--all");
 	rc = parse_args(cmd, argc, argv, NULL, NULL, NULL, pos, 1, &npos);
 	if (rc >= 0)
 		return rc;
+	if (all) {
+		if (npos)
+			return usage_error(cmd, "--all stops every virtual drive: name none");
+		if (force)
+			return usage_error(cmd, "--all never discards: stop the VD that keeps dirty data with --force by name");
+		return stop_all();
+	}
 	if (npos != 1)
 		return usage_error(cmd, npos ? "name one virtual drive only" :
 				   "name the virtual drive to %s (e.g. vraid0)", cmd);

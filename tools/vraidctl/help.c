@@ -85,7 +85,7 @@ static const struct help help_texts[] = {
 	  "             refused; change nothing\n"
 	  "  -h, --help show this help\n" },
 	{ "stop",
-	  "vraidctl stop VD [--force]",
+	  "vraidctl stop VD [--force] | stop --all",
 	  "Stop the virtual drive VD but keep it: its metadata is marked clean and\n"
 	  "`vraidctl assemble` brings it back.  It must not be open.  What the\n"
 	  "controller cache holds dirty for the VD is written to the members first;\n"
@@ -94,6 +94,10 @@ static const struct help help_texts[] = {
 	  "  --force    discard the dirty cache data the members cannot take and\n"
 	  "             stop all the same: those writes are lost (says how much);\n"
 	  "             a module before ABI 1.11 cannot, and stops as without it\n"
+	  "  --all      stop every virtual drive (what vraid-assemble.service does\n"
+	  "             at shutdown, after the file systems are unmounted): each one\n"
+	  "             that cannot stop is reported (exit 1) and the others stop;\n"
+	  "             never discards (not with --force)\n"
 	  "  -h, --help show this help\n" },
 	{ "assemble",
 	  "vraidctl assemble [--no-journal] [--force] --scan | DEV...",

@@ -6,7 +6,8 @@
 # The boot unit's commands, run as the unit writes them, assemble every
 # stopped VD (its numbers may change: the names do not) and the data
 # read through the names is what was written; run again with the VDs
-# up they change nothing and succeed (a restarted unit must not fail).
+# up they change nothing and succeed (a restarted unit must not fail);
+# its stop stops every VD clean, and the start after it resyncs nothing.
 # batch: own
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
@@ -84,9 +85,10 @@ done
 # modprobe may fail)
 mkdir -p /usr/sbin
 ln -sf "$(command -v vraidctl)" /usr/sbin/vraidctl
-unit_run() {
-	local line cmd
-	grep -E '^ExecStart(Pre)?=' "$unit" | while read -r line; do
+unit_run() { # [stop]: the ExecStop lines instead
+	local line cmd keys='^ExecStart(Pre)?='
+	[ "${1:-}" = stop ] && keys='^ExecStop='
+	grep -E "$keys" "$unit" | while read -r line; do
 		cmd=${line#*=}
 		case $cmd in
 		-*) sh -c "${cmd#-}" >/dev/null 2>&1 || true ;;
@@ -107,6 +109,21 @@ assert_eq "$got" "$want" "data read through /dev/vraid/by-name/scratch"
 # the unit once more, the VDs up: it succeeds and changes nothing
 unit_run >/tmp/92.unit 2>&1 || { cat /tmp/92.unit; fail "the boot unit's commands failed with the VDs assembled"; }
 assert_eq "$(vd_count)" 2 "VDs after the boot unit ran again"
+
+# shutdown: the unit's stop stops every VD, clean, so that the next boot
+# assembles them without a resync (and would not refuse a Degraded
+# parity VD); then the boot again
+unit_run stop >/tmp/92.unit 2>&1 || { cat /tmp/92.unit; fail "the unit's stop commands failed"; }
+assert_eq "$(vd_count)" 0 "VDs after the unit's stop"
+for m in $a $c; do
+	vraidctl examine --json "$m" | grep -q '"clean":true' ||
+		fail "$m's metadata is not clean after the unit's stop"
+done
+mark_dmesg
+unit_run >/tmp/92.unit 2>&1 || { cat /tmp/92.unit; fail "the boot unit's commands failed after its stop"; }
+assert_eq "$(vd_count)" 2 "VDs after the unit's stop and start"
+! dmesg_since_mark | grep -q "not shut down cleanly" ||
+	fail "a VD the unit stopped was not clean at the next assembly"
 
 vd_delete "$(vd_named db)"
 vd_delete "$(vd_named scratch)"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The controller's event log and its uevents: a RAID1's life (created, a
 # member failed, Degraded, a replacement rebuilding, the rebuild done,
-# Optimal, stopped, assembled, deleted) is in `vraidctl events` in that
+# Optimal, stopped, assembled Degraded from one member, deleted; no state
+# event of a VD not started yet) is in `vraidctl events` in that
 # order with the member and device named, each also a uevent (change, on
 # the control device) with the same fields; --since N starts at N;
 # --follow --exec runs a program for each new event as it happens.
@@ -15,7 +16,7 @@ set -- $NVME_DEVS
 a=$1 b=$2 c=$3 d=$4
 wipe_members $a $b $c $d
 
-udevadm monitor --kernel --property --subsystem-match=misc >/tmp/93.uevents 2>&1 &
+udevadm monitor --kernel --property --subsystem-match=misc >/tmp/95.uevents 2>&1 &
 monitor=$!
 first=$(vraidctl events --json | tail -n 1 | sed -n 's/^{"seq":\([0-9]*\),.*/\1/p')
 since=$(( ${first:-0} + 1 ))
@@ -25,66 +26,70 @@ vraidctl fail "$vd" "$b" --force >/dev/null || fail "fail $b"
 vraidctl replace "$vd" "$b" "$c" >/dev/null || fail "replace $b with $c"
 vraidctl wait "$vd" >/dev/null || fail "the rebuild onto $c"
 vraidctl stop "$vd" >/dev/null || fail "stop $vd"
-vraidctl assemble "$a" "$c" >/dev/null || fail "assemble $a $c"
+# one member only: Degraded from the start, which "assembled" says (no
+# state change of a VD that was not started yet)
+vraidctl assemble "$a" >/dev/null || fail "assemble $a"
 vd=/dev/$(vraidctl list --json | sed -n 's/.*"vd":"\(vraid[0-9]*\)","index":[0-9]*,"name":"ev".*/\1/p')
 vd_delete "$vd"
 sleep 1
 kill $monitor 2>/dev/null || true
 
-vraidctl events --since $since --json >/tmp/93.json || fail "vraidctl events --json"
-vraidctl events --since $since >/tmp/93.txt || fail "vraidctl events"
-cat /tmp/93.txt
-types=$(sed -n 's/.*"type":"\([a-z-]*\)".*/\1/p' /tmp/93.json | tr '\n' ' ')
+vraidctl events --since $since --json >/tmp/95.json || fail "vraidctl events --json"
+vraidctl events --since $since >/tmp/95.txt || fail "vraidctl events"
+cat /tmp/95.txt
+types=$(sed -n 's/.*"type":"\([a-z-]*\)".*/\1/p' /tmp/95.json | tr '\n' ' ')
 want="created member-failed state rebuild-start state job-start state job-end stopped assembled deleted "
 assert_eq "$types" "$want" "the event types in order"
 b_name=${b#/dev/}
 c_name=${c#/dev/}
-grep -q "\"type\":\"member-failed\",\"vd\":\"vraid[0-9]*\",\"name\":\"ev\",\"state\":\"degraded\",\"member\":1,\"device\":\"/dev/$b_name\",\"text\":\"member 1 ($b_name) failed: failed by the administrator\"" /tmp/93.json ||
+grep -q "\"type\":\"member-failed\",\"vd\":\"vraid[0-9]*\",\"name\":\"ev\",\"state\":\"degraded\",\"member\":1,\"device\":\"/dev/$b_name\",\"text\":\"member 1 ($b_name) failed: failed by the administrator\"" /tmp/95.json ||
 	fail "the member-failed event does not name member 1 ($b_name) and why"
-grep -q "\"type\":\"rebuild-start\",.*\"member\":1,\"device\":\"/dev/$c_name\"" /tmp/93.json ||
+grep -q "\"type\":\"rebuild-start\",.*\"member\":1,\"device\":\"/dev/$c_name\"" /tmp/95.json ||
 	fail "the rebuild-start event does not name $c_name"
-grep -q '"type":"state",.*"text":"virtual drive is optimal (was rebuilding)"' /tmp/93.json ||
+grep -q '"type":"state",.*"text":"virtual drive is optimal (was rebuilding)"' /tmp/95.json ||
 	fail "no state event back to optimal"
-grep -q '"type":"job-end",.*"text":"rebuild done, 0 mismatches"' /tmp/93.json ||
+grep -q '"type":"job-end",.*"text":"rebuild done, 0 mismatches"' /tmp/95.json ||
 	fail "no job-end event for the rebuild"
+grep -q '"type":"assembled",.*"state":"degraded",.*"text":"assembled RAID1, 2 members, [0-9]* MiB, degraded"' /tmp/95.json ||
+	fail "the assembled event does not say degraded"
 
 # the uevents: one per event, with its fields
-n_ev=$(wc -l </tmp/93.json)
-n_ue=$(grep -c '^VRAID_EVENT=' /tmp/93.uevents || true)
+n_ev=$(wc -l </tmp/95.json)
+n_ue=$(grep -c '^VRAID_EVENT=' /tmp/95.uevents || true)
 assert_eq "$n_ue" "$n_ev" "uevents (one per event)"
-grep -q "^VRAID_DEVICE=$b_name\$" /tmp/93.uevents || fail "no uevent names VRAID_DEVICE=$b_name"
-grep -q '^VRAID_EVENT=member-failed$' /tmp/93.uevents || fail "no member-failed uevent"
-grep -q '^VRAID_NAME=ev$' /tmp/93.uevents || fail "no uevent names VRAID_NAME=ev"
+grep -q "^VRAID_DEVICE=$b_name\$" /tmp/95.uevents || fail "no uevent names VRAID_DEVICE=$b_name"
+grep -q '^VRAID_EVENT=member-failed$' /tmp/95.uevents || fail "no member-failed uevent"
+grep -q '^VRAID_NAME=ev$' /tmp/95.uevents || fail "no uevent names VRAID_NAME=ev"
 
 # --since: from that event on
-last=$(tail -n 1 /tmp/93.json | sed -n 's/^{"seq":\([0-9]*\),.*/\1/p')
-vraidctl events --since "$last" --json >/tmp/93.one
-assert_eq "$(wc -l </tmp/93.one)" 1 "events --since the last one"
+last=$(tail -n 1 /tmp/95.json | sed -n 's/^{"seq":\([0-9]*\),.*/\1/p')
+vraidctl events --since "$last" --json >/tmp/95.one
+assert_eq "$(wc -l </tmp/95.one)" 1 "events --since the last one"
 
 # --follow --exec: a monitor sees what happens after it started
-cat >/tmp/93-alert.sh <<'EOS'
+cat >/tmp/95-alert.sh <<'EOS'
 #!/bin/sh
-echo "$VRAID_EVENT $VRAID_VD $VRAID_NAME ${VRAID_MEMBER:-} ${VRAID_DEVICE:-} $VRAID_STATE: $1" >>/tmp/93.alerts
+echo "$VRAID_EVENT $VRAID_VD $VRAID_NAME ${VRAID_MEMBER:-} ${VRAID_DEVICE:-} $VRAID_STATE: $1" >>/tmp/95.alerts
 EOS
-chmod +x /tmp/93-alert.sh
-rm -f /tmp/93.alerts
-vraidctl events --follow --exec /tmp/93-alert.sh >/tmp/93.follow 2>&1 &
+chmod +x /tmp/95-alert.sh
+rm -f /tmp/95.alerts
+vraidctl events --follow --exec /tmp/95-alert.sh >/tmp/95.follow 2>&1 &
 follower=$!
 sleep 1
 vd=$(vd_create --level 1 --init fast --name ev2 $a $d)
 vraidctl fail "$vd" "$d" --force >/dev/null || fail "fail $d"
 i=0
-until grep -q '^state ' /tmp/93.alerts 2>/dev/null; do
+until grep -q '^state ' /tmp/95.alerts 2>/dev/null; do
 	i=$((i + 1))
-	[ $i -lt 20 ] || { cat /tmp/93.follow; fail "the monitor did not see the failure in 10 s"; }
+	[ $i -lt 20 ] || { cat /tmp/95.follow; fail "the monitor did not see the failure in 10 s"; }
 	sleep 0.5
 done
 kill $follower 2>/dev/null || true
-cat /tmp/93.alerts
+cat /tmp/95.alerts
 d_name=${d#/dev/}
-grep -q "^member-failed ${vd#/dev/} ev2 1 $d_name degraded: member 1 ($d_name) failed: failed by the administrator\$" /tmp/93.alerts ||
+grep -q "^member-failed ${vd#/dev/} ev2 1 $d_name degraded: member 1 ($d_name) failed: failed by the administrator\$" /tmp/95.alerts ||
 	fail "the monitor's program did not get the failure with its environment"
-[ "$(head -n 1 /tmp/93.alerts | cut -d' ' -f1)" = created ] ||
+[ "$(head -n 1 /tmp/95.alerts | cut -d' ' -f1)" = created ] ||
 	fail "the monitor's first event is not the create after it started"
 vd_delete "$vd"
 echo "events: $n_ev in order, as many uevents, a monitor ran"
