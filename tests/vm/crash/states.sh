@@ -476,15 +476,19 @@ check_state() {
 	jst=""
 	case $1 in
 	*j)
-		# the replayed journal image: attached, it must hold the VD's
-		# writes (replay pending), unless a checkpoint ended after the
-		# last acknowledged write (then they are on the members)
+		# the replayed journal image: attached, it holds the VD's
+		# writes (replay pending), or a checkpoint ended after the last
+		# acknowledged write and they are all on the members (healthy):
+		# at the idle cut always possible, and after the load too when
+		# the ring's use kicked a checkpoint that ended before the cut
+		# (the read-back below is the oracle either way)
 		vraidctl controller journal $JT >/tmp/journal.out 2>&1 ||
 			{ cat /tmp/journal.out; fail "controller journal $JT"; }
 		jst=$(journal_state)
 		case "$jst" in
 		replay-pending) ;;
-		healthy) [ "$3" = idle ] || { cat /tmp/journal.out; fail "journal healthy (no replay pending) at a cut ($3) with acknowledged writes in the cache"; } ;;
+		healthy) [ "$3" = idle ] ||
+			echo "# cut ($3): the journal holds nothing to replay (a checkpoint ended after the last acknowledged write): the members must hold every write" ;;
 		*) cat /tmp/journal.out; fail "journal state '$jst' after the cut: $(journal_json)" ;;
 		esac
 		;;
