@@ -23,6 +23,7 @@
 #include <linux/workqueue.h>
 #include "vraid.h"
 #include "events.h"
+#include "validate.h"
 
 /*
  * vraid_events_lock protects vraid_event_ring, vraid_events_next and
@@ -36,19 +37,6 @@ static struct device *vraid_events_dev;	/* the control device */
 
 static void vraid_events_uevent_fn(struct work_struct *work);
 static DECLARE_WORK(vraid_events_work, vraid_events_uevent_fn);
-
-static const char *const vraid_event_names[VRAID_EV_TYPES] = {
-	[VRAID_EV_CREATED]		= "created",
-	[VRAID_EV_ASSEMBLED]		= "assembled",
-	[VRAID_EV_STOPPED]		= "stopped",
-	[VRAID_EV_DELETED]		= "deleted",
-	[VRAID_EV_MEMBER_FAILED]	= "member-failed",
-	[VRAID_EV_STATE]		= "state",
-	[VRAID_EV_REBUILD_START]	= "rebuild-start",
-	[VRAID_EV_JOB_START]		= "job-start",
-	[VRAID_EV_JOB_END]		= "job-end",
-	[VRAID_EV_JOB_FAILED]		= "job-failed",
-};
 
 static struct vraid_event *vraid_event_slot(u64 seq)
 {
@@ -101,7 +89,7 @@ static void vraid_event_uevent(const struct vraid_event *ev)
 	int n = 0;
 
 	snprintf(buf[n], sizeof(buf[n]), "VRAID_EVENT=%s",
-		 vraid_event_names[ev->type] ?: "unknown");
+		 vraid_event_name(ev->type));
 	envp[n] = buf[n];
 	n++;
 	snprintf(buf[n], sizeof(buf[n]), "VRAID_SEQ=%llu", ev->seq);

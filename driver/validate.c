@@ -422,6 +422,30 @@ int vraid_validate_controller(const struct vraid_controller *c, char *msg,
 	return 0;
 }
 
+/*
+ * The event types' names: the uevent's VRAID_EVENT and what vraidctl
+ * events prints, so that both say the same.
+ */
+static const char *const vraid_event_names[VRAID_EV_TYPES] = {
+	[VRAID_EV_CREATED]		= "created",
+	[VRAID_EV_ASSEMBLED]		= "assembled",
+	[VRAID_EV_STOPPED]		= "stopped",
+	[VRAID_EV_DELETED]		= "deleted",
+	[VRAID_EV_MEMBER_FAILED]	= "member-failed",
+	[VRAID_EV_STATE]		= "state",
+	[VRAID_EV_REBUILD_START]	= "rebuild-start",
+	[VRAID_EV_JOB_START]		= "job-start",
+	[VRAID_EV_JOB_END]		= "job-end",
+	[VRAID_EV_JOB_FAILED]		= "job-failed",
+};
+
+const char *vraid_event_name(u32 type)
+{
+	if (type < VRAID_EV_TYPES && vraid_event_names[type])
+		return vraid_event_names[type];
+	return "unknown";
+}
+
 /* EVENTS: @since is the only input; the rest is output, zero. */
 int vraid_validate_events(const struct vraid_events *e, char *msg,
 			  size_t msglen)

@@ -43,6 +43,8 @@ int vraid_validate_controller(const struct vraid_controller *c, char *msg,
 			      size_t msglen);
 int vraid_validate_events(const struct vraid_events *e, char *msg,
 			  size_t msglen);
+/* The name of event type @type (VRAID_EV_*), "unknown" if none. */
+const char *vraid_event_name(u32 type);
 int vraid_validate_spare(const struct vraid_spare *s, char *msg,
 			 size_t msglen);
 int vraid_validate_replace(const struct vraid_replace *r, char *msg,

@@ -304,7 +304,9 @@ static void fuzz_request(u32 nr, const void *req, u32 len)
 		if (!ret && (!a->nr_devices ||
 			     a->nr_devices > VRAID_MAX_MEMBERS))
 			die("assemble: accepted %u devices", a->nr_devices);
-		if (!ret && (a->asm_flags & ~VRAID_ASM_NO_JOURNAL))
+		/* NO_JOURNAL (ABI 1.9) and FORCE (ABI 1.12) only */
+		if (!ret && (a->asm_flags &
+			     ~(VRAID_ASM_NO_JOURNAL | VRAID_ASM_FORCE)))
 			die("assemble: accepted flags 0x%x", a->asm_flags);
 		/* the replay's counts (ABI 1.10) are out: any value */
 		if (!ret && (a->reserved1 || a->reserved3 ||

@@ -1803,6 +1803,19 @@ static void test_events(void)
 		tap_end();
 	}
 	free(e);
+
+	/* every type has a name, shared by the uevent and vraidctl */
+	for (i = VRAID_EV_CREATED; i < VRAID_EV_TYPES; i++) {
+		tap_begin("events: type %zu has a name", i);
+		CHECK(strcmp(vraid_event_name((u32)i), "unknown"),
+		      "type %zu is unnamed", i);
+		tap_end();
+	}
+	tap_begin("events: types 0 and VRAID_EV_TYPES are unknown");
+	CHECK(!strcmp(vraid_event_name(0), "unknown") &&
+	      !strcmp(vraid_event_name(VRAID_EV_TYPES), "unknown"),
+	      "an undefined type got a name");
+	tap_end();
 }
 
 int main(void)

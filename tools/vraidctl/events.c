@@ -6,32 +6,13 @@
 #include <sys/wait.h>
 #include <time.h>
 #include "vraidctl.h"
+#include "validate.h"
 
 /* The first module ABI with VRAID_IOC_EVENTS. */
 #define ABI_MINOR_EVENTS	12
 
 /* How often --follow asks the module for new events, seconds. */
 #define FOLLOW_EVERY	0.5
-
-static const char *const event_names[VRAID_EV_TYPES] = {
-	[VRAID_EV_CREATED]		= "created",
-	[VRAID_EV_ASSEMBLED]		= "assembled",
-	[VRAID_EV_STOPPED]		= "stopped",
-	[VRAID_EV_DELETED]		= "deleted",
-	[VRAID_EV_MEMBER_FAILED]	= "member-failed",
-	[VRAID_EV_STATE]		= "state",
-	[VRAID_EV_REBUILD_START]	= "rebuild-start",
-	[VRAID_EV_JOB_START]		= "job-start",
-	[VRAID_EV_JOB_END]		= "job-end",
-	[VRAID_EV_JOB_FAILED]		= "job-failed",
-};
-
-static const char *event_name(uint32_t type)
-{
-	if (type < VRAID_EV_TYPES && event_names[type])
-		return event_names[type];
-	return "unknown";
-}
 
 /* "2026-12-07 15:10:02" in local time, or "2026-12-07T15:10:02Z" */
 static char *event_time(char *buf, size_t bufsz, uint64_t ns, bool utc)
@@ -62,7 +43,7 @@ static void event_human(const struct vraid_event *ev)
 	}
 	printf("%s  #%llu  %s  %s: %s\n",
 	       event_time(when, sizeof(when), ev->time_ns, false),
-	       (unsigned long long)ev->seq, vd, event_name(ev->type),
+	       (unsigned long long)ev->seq, vd, vraid_event_name(ev->type),
 	       tty_str(text, sizeof(text), ev->text, sizeof(ev->text)));
 }
 
@@ -76,7 +57,7 @@ static void event_json(const struct vraid_event *ev)
 	json_string(&j, "time", event_time(when, sizeof(when), ev->time_ns, true),
 		    sizeof(when));
 	json_u64(&j, "time_ns", ev->time_ns);
-	json_string(&j, "type", event_name(ev->type), SIZE_MAX);
+	json_string(&j, "type", vraid_event_name(ev->type), SIZE_MAX);
 	if (ev->vd_index != VRAID_EV_NONE) {
 		snprintf(vd, sizeof(vd), "%s%u", VRAID_DISK_PREFIX, ev->vd_index);
 		json_string(&j, "vd", vd, sizeof(vd));
@@ -113,7 +94,7 @@ static void event_exec(const char *prog, const struct vraid_event *ev)
 	if (!pid) {
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)ev->seq);
 		setenv("VRAID_SEQ", v, 1);
-		setenv("VRAID_EVENT", event_name(ev->type), 1);
+		setenv("VRAID_EVENT", vraid_event_name(ev->type), 1);
 		if (ev->vd_index != VRAID_EV_NONE) {
 			snprintf(v, sizeof(v), "%s%u", VRAID_DISK_PREFIX,
 				 ev->vd_index);
