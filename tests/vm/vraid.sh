@@ -268,6 +268,33 @@ md_oracle() {
 # replay_assemble JDEV: after a power cut, attach the journal on JDEV
 # (which must say replay pending) and assemble --scan; prints the VD's
 # device.  Their output is in /tmp/journal.out and /tmp/asm.out.
+# power_cut_copy VD JOURNAL MEMBER...: what a power cut leaves, kept while
+# the VD goes: the first 16 MiB of each member (metadata, bitmap, the
+# case's data) and 8 MiB of the journal are copied, the VD deleted and the
+# journal detached, and the copies written back, so that the next journal
+# attach and assembly find the devices as they were at the "cut".
+power_cut_copy() {
+	local vd=$1 j=$2 m n=0
+	shift 2
+	for m; do
+		dd if="$m" of=/tmp/m$n.img bs=1M count=16 iflag=direct 2>/dev/null ||
+			fail "copying $m"
+		n=$((n + 1))
+	done
+	dd if="$j" of=/tmp/j.img bs=1M count=8 iflag=direct 2>/dev/null || fail "copying $j"
+	vraidctl delete "$vd" --force >/dev/null || fail "delete $vd"
+	vraidctl controller journal none >/dev/null || fail "controller journal none"
+	n=0
+	for m; do
+		dd if=/tmp/m$n.img of="$m" bs=1M oflag=direct conv=notrunc 2>/dev/null ||
+			fail "writing $m back"
+		n=$((n + 1))
+	done
+	dd if=/tmp/j.img of="$j" bs=1M oflag=direct conv=notrunc 2>/dev/null ||
+		fail "writing $j back"
+	rm -f /tmp/m?.img /tmp/j.img
+}
+
 replay_assemble() {
 	local vd
 	vraidctl controller journal "$1" >/tmp/journal.out 2>&1 ||

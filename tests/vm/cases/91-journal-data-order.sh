@@ -87,24 +87,8 @@ used=$(journal_num used_bytes)
 [ "$used" -lt $((6 * MIB)) ] || fail "the journal holds $used bytes, more than is copied"
 
 # the power cut: what the devices hold now is what the next assembly finds
-n=0
-for m in $members; do
-	dd if="$m" of=/tmp/m$n.img bs=1M count=16 iflag=direct 2>/dev/null ||
-		fail "copying $m"
-	n=$((n + 1))
-done
-dd if="$J" of=/tmp/j.img bs=1M count=8 iflag=direct 2>/dev/null || fail "copying $J"
-vraidctl delete "$vd" --force >/dev/null || fail "delete $vd"
-vraidctl controller journal none >/dev/null || fail "controller journal none"
-n=0
-for m in $members; do
-	dd if=/tmp/m$n.img of="$m" bs=1M oflag=direct conv=notrunc 2>/dev/null ||
-		fail "writing $m back"
-	n=$((n + 1))
-done
-dd if=/tmp/j.img of="$J" bs=1M oflag=direct conv=notrunc 2>/dev/null ||
-	fail "writing $J back"
-rm -f /tmp/m?.img /tmp/j.img
+# shellcheck disable=SC2086
+power_cut_copy "$vd" "$J" $members
 
 expect_ok vraidctl controller journal "$J"
 [ "$(journal_state)" = replay-pending ] ||
