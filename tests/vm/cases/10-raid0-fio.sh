@@ -49,8 +49,9 @@ run_config() {
 			fail "RAID0: 1 MiB writes failed"
 		request_kb "RAID0: 1 MiB writes" 68 $before $(member_reqs w $members)
 	fi
+	# (overlapping writes in flight land in any order: serialize_overlap)
 	fio_verify "$vd" straddle --rw=randwrite --bsrange=512-192k \
-		--blockalign=512 --size=$(mb 16) --iodepth=8 \
+		--blockalign=512 --serialize_overlap=1 --size=$(mb 16) --iodepth=8 \
 		--offset=$(mb 1)
 	fio_verify "$vd" io512 --rw=randwrite --bs=512 --size=$(mb 2) --iodepth=8
 	# The last strip of the VD is reachable and correct.
