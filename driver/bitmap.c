@@ -4,10 +4,14 @@
  *
  * Every region of member sectors has a count of writes in flight and a
  * bit "set on the members".  A write to a region whose bit is set goes
- * ahead at once; otherwise it is parked and a work item sets the bit,
- * writes the bitmap (FUA) to every member that takes writes, and only
- * then lets the parked writes go (a bitmap write cannot be waited for in
- * ->submit_bio: the block layer holds back bios submitted from there).
+ * ahead at once; otherwise it is parked and a work item writes the
+ * bitmap with the bit (FUA) to every member that takes writes, and only
+ * then sets the bit and lets the parked writes go (a bitmap write cannot
+ * be waited for in ->submit_bio: the block layer holds back bios
+ * submitted from there).  The bit is set in memory only once the write
+ * has completed: a write that comes meanwhile parks too, behind the ones
+ * already parked, rather than go ahead of a bit its region does not yet
+ * have on the media.
  * A delayed work clears the bits of regions that have had no write in
  * flight since its last pass (so 3 to 6 seconds after a region's last
  * write ends, as md's two daemon passes) and writes the bitmap again;
@@ -37,6 +41,7 @@
  */
 #include <linux/blkdev.h>
 #include <linux/bio.h>
+#include <linux/delay.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
 
@@ -57,7 +62,8 @@ struct vraid_bm_park {
 struct vraid_bitmap {
 	struct vraid_vd *vd;
 	u32 shift, nbits;
-	unsigned long *ondisk;		/* set on the members (or being) */
+	unsigned long *ondisk;		/* set on the members */
+	unsigned long *setting;		/* in the bitmap write in flight */
 	unsigned long *pending;		/* to resync; kept set until done */
 	unsigned long *idle;		/* idle at the last clear pass */
 	atomic_t *count;		/* writes in flight per region */
@@ -127,7 +133,7 @@ static int vraid_bm_write(struct vraid_vd *vd, bool clears)
 	lockdep_assert_held(&bm->lock);
 	memset(bits, 0, PAGE_SIZE);
 	for (i = 0; i < bm->nbits; i++)
-		if (test_bit(i, bm->ondisk))
+		if (test_bit(i, bm->ondisk) || test_bit(i, bm->setting))
 			bits[i / 8] |= 1U << (i % 8);
 	vraid_bm_encode(vd->uuid, bm->shift, bm->nbits, bits, bm->img);
 	memcpy(page_address(bm->pages[0]), bm->img, PAGE_SIZE);
@@ -176,6 +182,32 @@ static int vraid_bm_write(struct vraid_vd *vd, bool clears)
 	return ret;
 }
 
+/*
+ * Testing only (tests/vm/cases/96-bitmap-set-window.sh): milliseconds a
+ * bitmap write that sets bits waits before it is sent, to hold open the
+ * window in which the bits are not yet on the members; 0 (the default)
+ * never waits.
+ */
+static unsigned int debug_bm_set_delay_ms;
+module_param(debug_bm_set_delay_ms, uint, 0600);
+MODULE_PARM_DESC(debug_bm_set_delay_ms,
+		 "testing only: wait this long (at most 10000) before a bitmap write that sets bits (default 0)");
+
+static void vraid_bm_set_delay(void)
+{
+	/* (bounded: writes to new regions of every VD wait for it) */
+	unsigned int delay = min(READ_ONCE(debug_bm_set_delay_ms), 10000U);
+
+	if (unlikely(delay))
+		msleep(delay);
+}
+
+/*
+ * Set the bits of the parked writes' regions on the members, then let
+ * the writes go, in the order they parked.  Writes that park meanwhile
+ * queue this work again, and they go after these: a work item never
+ * runs twice at once, and they wait behind a bit not in ondisk yet.
+ */
 static void vraid_bm_set_work(struct work_struct *work)
 {
 	struct vraid_bitmap *bm = container_of(work, struct vraid_bitmap,
@@ -185,17 +217,34 @@ static void vraid_bm_set_work(struct work_struct *work)
 	struct blk_plug plug;
 	bool dirty = false;
 	LIST_HEAD(list);
+	u32 r;
 
 	spin_lock_irq(&bm->park_lock);
 	list_splice_init(&bm->parked, &list);
 	spin_unlock_irq(&bm->park_lock);
 
 	mutex_lock(&bm->lock);
-	list_for_each_entry(p, &list, list)
-		if (!test_and_set_bit(vraid_bm_region(vd, p->bio), bm->ondisk))
+	list_for_each_entry(p, &list, list) {
+		r = vraid_bm_region(vd, p->bio);
+		if (!test_bit(r, bm->ondisk) &&
+		    !__test_and_set_bit(r, bm->setting))
 			dirty = true;
-	if (dirty)
+	}
+	if (dirty) {
+		vraid_bm_set_delay();
+		/*
+		 * Its result may be ignored: a member it failed on is failed
+		 * before it returns, and the writes resumed skip it.
+		 */
 		vraid_bm_write(vd, false);
+		/*
+		 * Only now may a write of these regions go ahead unparked:
+		 * the image with their bits has completed on the members.
+		 */
+		for_each_set_bit(r, bm->setting, bm->nbits)
+			set_bit(r, bm->ondisk);
+		bitmap_zero(bm->setting, bm->nbits);
+	}
 	mutex_unlock(&bm->lock);
 
 	/*
@@ -505,17 +554,27 @@ int vraid_bitmap_init(struct vraid_vd *vd)
 	BUILD_BUG_ON(VRAID_MIRROR1_UNIT_SHIFT > VRAID_BM_MIN_SHIFT);
 	BUILD_BUG_ON(VRAID_STRIP_MAX >> SECTOR_SHIFT >
 		     1U << VRAID_MIRROR1_UNIT_SHIFT);
+	/* The image is read and written as two pages. */
+	BUILD_BUG_ON(VRAID_BM_BYTES != 2 * PAGE_SIZE);
 	if (!vraid_level_redundant(vd->geom.level))
 		return 0;
 	bm = kzalloc(sizeof(*bm), GFP_KERNEL);
 	if (!bm)
 		return -ENOMEM;
 	bm->vd = vd;
+	/* (first: vraid_bitmap_exit() may flush the works on a failure) */
+	mutex_init(&bm->lock);
+	init_completion(&bm->io_done);
+	spin_lock_init(&bm->park_lock);
+	INIT_LIST_HEAD(&bm->parked);
+	INIT_WORK(&bm->set_work, vraid_bm_set_work);
+	INIT_DELAYED_WORK(&bm->clear_work, vraid_bm_clear_work);
 	bm->shift = vraid_bm_shift(vd->geom.member_sectors,
 				   vd->geom.strip_shift);
 	bm->nbits = (vd->geom.member_sectors + (1ULL << bm->shift) - 1) >>
 		    bm->shift;
 	bm->ondisk = bitmap_zalloc(bm->nbits, GFP_KERNEL);
+	bm->setting = bitmap_zalloc(bm->nbits, GFP_KERNEL);
 	bm->pending = bitmap_zalloc(bm->nbits, GFP_KERNEL);
 	bm->idle = bitmap_zalloc(bm->nbits, GFP_KERNEL);
 	bm->count = kvcalloc(bm->nbits, sizeof(*bm->count), GFP_KERNEL);
@@ -523,19 +582,14 @@ int vraid_bitmap_init(struct vraid_vd *vd)
 	bm->pages[1] = alloc_page(GFP_KERNEL);
 	bm->img = kmalloc(VRAID_BM_BYTES, GFP_KERNEL);
 	bm->io = kcalloc(VRAID_MAX_MEMBERS, sizeof(*bm->io), GFP_KERNEL);
-	if (!bm->ondisk || !bm->pending || !bm->idle || !bm->count ||
-	    !bm->pages[0] || !bm->pages[1] || !bm->img || !bm->io)
+	if (!bm->ondisk || !bm->setting || !bm->pending || !bm->idle ||
+	    !bm->count || !bm->pages[0] || !bm->pages[1] || !bm->img ||
+	    !bm->io)
 		goto out;
 	ret = mempool_init_kmalloc_pool(&bm->park_pool, 16,
 					sizeof(struct vraid_bm_park));
 	if (ret)
 		goto out;
-	mutex_init(&bm->lock);
-	init_completion(&bm->io_done);
-	spin_lock_init(&bm->park_lock);
-	INIT_LIST_HEAD(&bm->parked);
-	INIT_WORK(&bm->set_work, vraid_bm_set_work);
-	INIT_DELAYED_WORK(&bm->clear_work, vraid_bm_clear_work);
 	vd->bitmap = bm;
 	return 0;
 out:
@@ -566,6 +620,7 @@ void vraid_bitmap_exit(struct vraid_vd *vd)
 	bitmap_free(bm->pending);
 	bitmap_free(bm->idle);
 	bitmap_free(bm->ondisk);
+	bitmap_free(bm->setting);
 	kfree(bm);
 	vd->bitmap = NULL;
 }
