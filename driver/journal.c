@@ -2473,7 +2473,6 @@ int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 	struct vraid_journal *j = vraid_j;
 	bool need = vd->cache_flags & VRAID_MD_CF_JOURNAL;
 	u64 init_pos = vd->init_pos;
-	u32 i;
 	int ret = 0;
 
 	memset(done, 0, sizeof(*done));
@@ -2518,12 +2517,12 @@ int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 				vd->disk->disk_name, done->superseded,
 				done->superseded == 1 ? "" : "s");
 	}
-	if (vraid_jpending_find(j, vd->uuid, &i)) {
-		memmove(j->pending[i], j->pending[i + 1],
-			(j->npending - i - 1) * VRAID_J_UUID_LEN);
-		j->npending--;
-	}
-	vraid_jresume_locked(j);
+	/*
+	 * The VD stays pending until its metadata says it needs the
+	 * journal no more (vraid_journal_assembled()): should the assembly
+	 * fail before, the next one replays again, onto members missing
+	 * at this one too.
+	 */
 	mutex_unlock(&j->vds_mutex);
 out:
 	/* nothing of the VD needs a journal now; bind anew if healthy */
@@ -2531,6 +2530,28 @@ out:
 	vd->journal_floor = 0;
 	vd->cache_flags &= ~VRAID_MD_CF_JOURNAL;
 	return 0;
+}
+
+/*
+ * The assembly of @vd has written its metadata, which no longer names
+ * the journal: the journal forgets the VD's records, and takes records
+ * again once no VD waits for a replay.  Called with vraid_ctl_mutex held.
+ */
+void vraid_journal_assembled(struct vraid_vd *vd)
+{
+	struct vraid_journal *j = vraid_j;
+	u32 i;
+
+	if (!j)
+		return;
+	mutex_lock(&j->vds_mutex);
+	if (vraid_jpending_find(j, vd->uuid, &i)) {
+		memmove(j->pending[i], j->pending[i + 1],
+			(j->npending - i - 1) * VRAID_J_UUID_LEN);
+		j->npending--;
+	}
+	vraid_jresume_locked(j);
+	mutex_unlock(&j->vds_mutex);
 }
 
 /* ---- attach, detach, show ---- */

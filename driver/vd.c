@@ -529,6 +529,8 @@ static int vraid_vd_start(struct vraid_vd *vd, const char *verb,
 		ret = vraid_md_write_all(vd, false, msg, len);
 		if (ret)
 			goto out_disk;
+		/* (the metadata names no journal now) */
+		vraid_journal_assembled(vd);
 		/*
 		 * The regions to resync, on every member's bitmap before
 		 * anything may read the VD or a job write a row.

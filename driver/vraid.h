@@ -497,6 +497,7 @@ struct vraid_jreplayed {
 int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 			   struct vraid_jreplayed *done, char *msg,
 			   size_t len);
+void vraid_journal_assembled(struct vraid_vd *vd);
 int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len);
 int vraid_journal_detach(bool released, char *msg, size_t len);
 int vraid_journal_discard(char *msg, size_t len);
