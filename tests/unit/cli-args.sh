@@ -2061,6 +2061,31 @@ run_tests() {
 		say_not_ok "events --exec: the program's log: $(cat "$tmp/exec.log" 2>/dev/null)"
 	fi
 	check "events --exec failing" 0 "#1" "vraidctl: false failed for event #1 (exit status not 0)" env MOCK_VRAID=three "$M" events --exec false
+	# monitor: the log handed on; a mail for what needs the administrator
+	printf '#!/bin/sh\n[ "$1 $2" = "-t -i" ] || exit 3\ncat >>"%s"\necho "-- end" >>"%s"\n' "$tmp/mail.log" "$tmp/mail.log" >"$tmp/sendmail.sh"
+	chmod +x "$tmp/sendmail.sh"
+	rm -f "$tmp/mail.log" "$tmp/exec.log"
+	check "monitor --oneshot --mail" 0 "#3  vraid0 (db)  state: virtual drive is degraded (was optimal)" "" env VRAIDCTL_SENDMAIL="$tmp/sendmail.sh" MOCK_VRAID=three "$M" monitor --since 1 --oneshot --mail ops@example.org --syslog --exec "$tmp/exec.sh"
+	if [ "$(grep -c '^-- end' "$tmp/mail.log" 2>/dev/null)" = 2 ] &&
+	   grep -qx 'To: ops@example.org' "$tmp/mail.log" &&
+	   grep -q '^Subject: vraid on .*: member-failed vraid0 (db)$' "$tmp/mail.log" &&
+	   grep -q '^Subject: vraid on .*: state vraid0 (db)$' "$tmp/mail.log" &&
+	   ! grep -q 'created' "$tmp/mail.log"; then
+		say_ok "monitor --mail: one mail each for the member failure and Degraded, none for the create"
+	else
+		say_not_ok "monitor --mail: the mails: $(cat "$tmp/mail.log" 2>/dev/null)"
+	fi
+	if [ "$(wc -l <"$tmp/exec.log" 2>/dev/null)" = 3 ]; then
+		say_ok "monitor --exec: the program ran per event"
+	else
+		say_not_ok "monitor --exec: the program's log: $(cat "$tmp/exec.log" 2>/dev/null)"
+	fi
+	check "monitor, mail program failing" 0 "#2" "vraidctl: /bin/false failed to send the mail for event #2" env VRAIDCTL_SENDMAIL=/bin/false MOCK_VRAID=three "$M" monitor --since 1 --oneshot --mail root
+	check "monitor --mail, no mail transfer agent" 1 "" "--mail needs a mail transfer agent: $tmp/none: No such file or directory" env VRAIDCTL_SENDMAIL="$tmp/none" MOCK_VRAID=three "$M" monitor --mail root
+	check "monitor --mail, two addresses" 2 "" "--mail takes one mail address (root, or user@host), got 'a b'" env MOCK_VRAID=three "$M" monitor --mail "a b"
+	check "monitor --oneshot alone" 2 "" "--oneshot needs --since N" env MOCK_VRAID=three "$M" monitor --oneshot
+	check "monitor --since 0" 2 "" "--since takes an event number from 1 up, got '0'" env MOCK_VRAID=three "$M" monitor --since 0
+	check "monitor, old module" 1 "" "the vraid module has no event log (it needs ABI 1.12 or later)" env MOCK_ABI_MINOR=11 env MOCK_VRAID=three "$M" monitor --since 1 --oneshot
 	check "mock: list" 0 "VD      NAME" "" env MOCK_VRAID=three "$M" list
 	order=$(awk 'NR > 1 { printf "%s ", $1 }' "$tmp/out")
 	if [ "$order" = "vraid0 vraid1 vraid3 vraid7 " ]; then say_ok "mock: list sorted by index"; else say_not_ok "mock: list sorted by index (got '$order')"; fi

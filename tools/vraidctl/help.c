@@ -450,6 +450,30 @@ static const struct help help_texts[] = {
 	  "control device, and a module of ABI 1.12 or later.\n\n"
 	  "examples: vraidctl events\n"
 	  "          vraidctl events --follow --exec /usr/local/sbin/vraid-alert\n" },
+	{ "monitor",
+	  "vraidctl monitor [--syslog] [--mail ADDR] [--exec PROG] [--json] [--since N [--oneshot]]",
+	  "Follow the controller's event log as a service does (mdadm --monitor):\n"
+	  "print each new event (as vraidctl events does) and hand it on as asked.\n"
+	  "Runs until stopped; packaging/systemd/vraid-monitor.service runs it at\n"
+	  "boot.\n\n"
+	  "  --syslog      log each event to syslog (ident vraid, facility daemon),\n"
+	  "                at a priority that says how much it matters: crit for a\n"
+	  "                VD Offline, err for a member or job failed, warning for a\n"
+	  "                VD Degraded or Rebuilding, notice for Optimal again, info\n"
+	  "                for the rest\n"
+	  "  --mail ADDR   mail ADDR for each event of priority warning or worse,\n"
+	  "                through /usr/sbin/sendmail -t (the system's mail transfer\n"
+	  "                agent; VRAIDCTL_SENDMAIL names another program)\n"
+	  "  --exec PROG   run PROG for each event, as vraidctl events --exec does\n"
+	  "  --json        one line of JSON per event on standard output\n"
+	  "  --since N     from event N on (default: the events from now on)\n"
+	  "  --oneshot     with --since: hand on the events kept from N on, then exit\n"
+	  "  -h, --help    show this help\n\n"
+	  "A failed mail or program is reported on standard error; the monitor goes\n"
+	  "on.  Needs only to open the control device, and a module of ABI 1.12\n"
+	  "or later.\n\n"
+	  "examples: vraidctl monitor --syslog --mail root\n"
+	  "          vraidctl monitor --exec /usr/local/sbin/vraid-alert\n" },
 	{ "version",
 	  "vraidctl version",
 	  "Print vraidctl's version and ABI version, and the loaded module's ABI version.\n" },

@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{ "set", cmd_set },
 	{ "controller", cmd_controller },
 	{ "events", cmd_events },
+	{ "monitor", cmd_monitor },
 	{ "version", cmd_version },
 	{ "help", cmd_help },
 };

@@ -425,6 +425,7 @@ void uuid_str(char *out, const uint8_t *u);
 /* ---- events.c ---- */
 
 int cmd_events(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
 
 /* ---- examine.c ---- */
 

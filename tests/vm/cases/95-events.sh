@@ -5,7 +5,9 @@
 # event of a VD not started yet) is in `vraidctl events` in that
 # order with the member and device named, each also a uevent (change, on
 # the control device) with the same fields; --since N starts at N;
-# --follow --exec runs a program for each new event as it happens.
+# --follow --exec runs a program for each new event as it happens, and
+# `vraidctl monitor --mail` mails the failure and the Degraded state
+# (through a stand-in for sendmail), not the create.
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
@@ -75,6 +77,12 @@ chmod +x /tmp/95-alert.sh
 rm -f /tmp/95.alerts
 vraidctl events --follow --exec /tmp/95-alert.sh >/tmp/95.follow 2>&1 &
 follower=$!
+# and vraidctl monitor, mailing through a stand-in for sendmail
+printf '#!/bin/sh\ncat >>/tmp/95.mail\n' >/tmp/95-sendmail.sh
+chmod +x /tmp/95-sendmail.sh
+rm -f /tmp/95.mail
+VRAIDCTL_SENDMAIL=/tmp/95-sendmail.sh vraidctl monitor --mail root >/tmp/95.monitor 2>&1 &
+monitor=$!
 sleep 1
 vd=$(vd_create --level 1 --init fast --name ev2 $a $d)
 vraidctl fail "$vd" "$d" --force >/dev/null || fail "fail $d"
@@ -84,12 +92,26 @@ until grep -q '^state ' /tmp/95.alerts 2>/dev/null; do
 	[ $i -lt 20 ] || { cat /tmp/95.follow; fail "the monitor did not see the failure in 10 s"; }
 	sleep 0.5
 done
-kill $follower 2>/dev/null || true
+i=0
+until [ "$(grep -c '^Subject: ' /tmp/95.mail 2>/dev/null)" -ge 2 ]; do
+	i=$((i + 1))
+	[ $i -lt 20 ] || { cat /tmp/95.monitor /tmp/95.mail; fail "vraidctl monitor did not mail the failure in 10 s"; }
+	sleep 0.5
+done
+kill $follower $monitor 2>/dev/null || true
 cat /tmp/95.alerts
+grep -q "^Subject: vraid on .*: member-failed ${vd#/dev/} (ev2)\$" /tmp/95.mail ||
+	{ cat /tmp/95.mail; fail "no mail of the member failure"; }
+grep -q "^Subject: vraid on .*: state ${vd#/dev/} (ev2)\$" /tmp/95.mail ||
+	{ cat /tmp/95.mail; fail "no mail of the VD Degraded"; }
+grep -q "created" /tmp/95.mail && { cat /tmp/95.mail; fail "a mail for the create (news, not a problem)"; }
+grep -q "member-failed: member 1" /tmp/95.monitor ||
+	{ cat /tmp/95.monitor; fail "vraidctl monitor did not print the failure"; }
+echo "vraidctl monitor mailed the failure and the Degraded state, not the create"
 d_name=${d#/dev/}
 grep -q "^member-failed ${vd#/dev/} ev2 1 $d_name degraded: member 1 ($d_name) failed: failed by the administrator\$" /tmp/95.alerts ||
 	fail "the monitor's program did not get the failure with its environment"
 [ "$(head -n 1 /tmp/95.alerts | cut -d' ' -f1)" = created ] ||
 	fail "the monitor's first event is not the create after it started"
 vd_delete "$vd"
-echo "events: $n_ev in order, as many uevents, a monitor ran"
+echo "events: $n_ev in order, as many uevents, a monitor ran, vraidctl monitor mailed"
