@@ -474,7 +474,7 @@ int vraid_bitmap_load(struct vraid_vd *vd)
 	img = kmalloc(VRAID_BM_BYTES, GFP_KERNEL);
 	if (!img)
 		return -ENOMEM;
-	/* The pages are the write buffer too: the VD is live already. */
+	/* (the pages are the write buffer too: under the lock) */
 	mutex_lock(&bm->lock);
 	for (i = 0; i < vd->geom.nr_members; i++) {
 		struct vraid_member *m = &vd->members[i];
