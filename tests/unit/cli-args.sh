@@ -1533,6 +1533,13 @@ SIGS
 	check "examine, created as a date in UTC" 0 "" "" env VRAIDCTL_CONTROL="$nope" "$V" examine "$d5"
 	out_has "examine, created as a date in UTC, the line" -qxF "Created:         2025-11-30 10:53:20 UTC"
 	check "examine --json, created still seconds" 0 '"generation":5,"created":1764500000,"clean":' "" env VRAIDCTL_CONTROL="$nope" "$V" examine --json "$d5"
+	# --export: KEY=VALUE for udev (64-vraid-members.rules)
+	check "examine --export" 0 "ID_FS_TYPE=vraid_member" "" "$V" examine --export "$d5"
+	out_is "examine --export, the keys" "$(printf 'ID_FS_TYPE=vraid_member\nID_FS_USAGE=raid\nID_FS_UUID=%s\nID_FS_UUID_ENC=%s\nID_FS_LABEL=db\nID_FS_LABEL_ENC=db\nVRAID_UUID=%s\nVRAID_NAME=db\nVRAID_LEVEL=raid1\nVRAID_MEMBERS=2\nVRAID_ROLE=1\nVRAID_MEMBER_UUID=%s\nVRAID_GENERATION=5\nVRAID_CLEAN=1' "$uuid" "$uuid" "$uuid" "$("$V" examine --json "$d5" | sed -n 's/.*"role":1,"uuid":"\([^"]*\)".*/\1/p')")"
+	check "examine --export --json" 2 "" "--export and --json: choose one" "$V" examine --export --json "$d5"
+	check "examine --export, no such device: silent" 1 "" "" "$V" examine --export /dev/xyz-no-such
+	[ -s "$tmp/err" ] && say_not_ok "examine --export, no such device: nothing on stderr (got '$(cat "$tmp/err")')" ||
+		say_ok "examine --export, no such device: nothing on stderr"
 	before=$(sha256sum "$d5" | cut -c1-64)
 	check "wipe without --force" 1 "" "vraidctl: wipe $d5: refused without --force: it holds the vraid metadata of the stopped virtual drive \"db\" (UUID $uuid, RAID1, role 1 of 2, 56 MiB); \`vraidctl wipe $d5 --force\` erases it: metadata copy A (byte 4096), metadata copy B (byte 1 MiB) and write-intent bitmap (byte 2 MiB)" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5"
 	check "wipe without --force, hint" 1 "" "vraidctl: hint: that virtual drive can then no longer be assembled from $d5; to bring it back instead: vraidctl assemble --scan" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5"
@@ -1546,6 +1553,8 @@ SIGS
 	put "$d5" 9000000 'keep'
 	check "wipe --force" 0 "$d5: vraid metadata erased: metadata copy A (byte 4096), metadata copy B (byte 1 MiB) and write-intent bitmap (byte 2 MiB) zeroed" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5" --force
 	check "examine after wipe" 1 "Copy B:          none" "vraidctl: $d5: no valid vraid metadata (and no vraid journal superblock)" "$V" examine "$d5"
+	check "examine --export after wipe: nothing" 1 "" "" "$V" examine --export "$d5"
+	out_is "examine --export after wipe, no keys" ""
 	check "examine --json after wipe" 1 "" "" "$V" examine --json "$d5"
 	out_is "examine --json after wipe, no copy" "{\"device\":\"$d5\",\"copies\":[{\"copy\":\"A\",\"offset_bytes\":4096,\"status\":\"none\"},{\"copy\":\"B\",\"offset_bytes\":1048576,\"status\":\"none\"}]}"
 	[ "$(dd if="$d5" bs=1 skip=9000000 count=4 2>/dev/null)" = keep ] && say_ok "wipe leaves the rest of the device" || say_not_ok "wipe leaves the rest of the device"
@@ -1557,6 +1566,8 @@ SIGS
 	"$MK" "$d5" 0 2 5 db
 	"$K" "$d5" 0 4 0
 	"$K" "$d5" 1 5 0
+	check "examine --export, a journal" 0 "ID_FS_TYPE=vraid_journal" "" "$V" examine --export "$d5"
+	out_has "examine --export, a journal's UUID" -qxF "VRAID_JOURNAL_UUID=8c1d0f3e-5244-4a1b-9e07-6d21c355a019"
 	check "wipe a journal, refused" 1 "" "it holds a vraid controller journal (UUID 8c1d0f3e-5244-4a1b-9e07-6d21c355a019; not detached cleanly: it may hold acknowledged writes still to replay); \`vraidctl wipe $d5 --force\` erases it: journal superblock slot 0 (byte 4096), journal superblock slot 1 (byte 8192) and metadata copy B (byte 1 MiB)" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5"
 	check "wipe a journal --force" 0 "vraid metadata erased: journal superblock slot 0 (byte 4096), journal superblock slot 1 (byte 8192) and metadata copy B (byte 1 MiB) zeroed" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5" --force
 	check "examine after wiping a journal" 1 "" "no valid vraid metadata (and no vraid journal superblock)" "$V" examine "$d5"

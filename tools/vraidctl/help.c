@@ -137,7 +137,7 @@ static const struct help help_texts[] = {
 	  "                kernel log names them); a module before ABI 1.12 refuses it\n"
 	  "  -h, --help    show this help\n" },
 	{ "examine",
-	  "vraidctl examine DEV [--json]",
+	  "vraidctl examine DEV [--json | --export]",
 	  "Show what the vraid metadata on the block device DEV says: both copies\n"
 	  "(A at 4 KiB, B at 1 MiB) and whether they are valid, and the virtual drive\n"
 	  "they describe: UUID, name, level, geometry, this device's role and the\n"
@@ -153,6 +153,13 @@ static const struct help help_texts[] = {
 	  "             journal: device type slots uuid generation created ring_bytes\n"
 	  "             ring_blocks tail_block tail_seq flags detached released\n"
 	  "             attached attached_device journal_state)\n"
+	  "  --export   KEY=VALUE lines for a udev rule (IMPORT{program}):\n"
+	  "             ID_FS_TYPE=vraid_member or vraid_journal, ID_FS_USAGE,\n"
+	  "             ID_FS_UUID, ID_FS_LABEL, VRAID_UUID, VRAID_NAME, VRAID_LEVEL,\n"
+	  "             VRAID_MEMBERS, VRAID_ROLE, VRAID_MEMBER_UUID,\n"
+	  "             VRAID_GENERATION, VRAID_CLEAN (VRAID_JOURNAL_UUID for a\n"
+	  "             journal); nothing and exit status 1, with no message, for\n"
+	  "             a device without vraid metadata\n"
 	  "  -h, --help show this help\n" },
 	{ "wipe",
 	  "vraidctl wipe DEV [--force] [--dry-run]",

@@ -8,6 +8,9 @@
 # read through the names is what was written; run again with the VDs
 # up they change nothing and succeed (a restarted unit must not fail);
 # its stop stops every VD clean, and the start after it resyncs nothing.
+# The members rule marks the members (ID_FS_TYPE=vraid_member, the VD's
+# UUID, name, level and role, from vraidctl examine --export), which
+# lsblk shows; after delete they are nothing.
 # batch: own
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
@@ -19,14 +22,18 @@ set -- $NVME_DEVS
 a=$1 b=$2 c=$3 d=$4
 wipe_members $a $b $c $d
 rules=/vraid/packaging/udev/60-vraid.rules
+members_rules=/vraid/packaging/udev/64-vraid-members.rules
 unit=/vraid/packaging/systemd/vraid-assemble.service
 [ -f "$rules" ] || fail "$rules is not in the VM"
+[ -f "$members_rules" ] || fail "$members_rules is not in the VM"
 [ -f "$unit" ] || fail "$unit is not in the VM"
 
 # udevd with the rules as installed (no other rules: nothing else here
 # opens the members behind our back)
-mkdir -p /etc/udev/rules.d
-cp "$rules" /etc/udev/rules.d/
+mkdir -p /etc/udev/rules.d /usr/sbin
+cp "$rules" "$members_rules" /etc/udev/rules.d/
+# (the rules and the unit name /usr/sbin/vraidctl)
+ln -sf "$(command -v vraidctl)" /usr/sbin/vraidctl
 ln -sf "$(command -v udevadm)" /run/systemd-udevd
 /run/systemd-udevd --daemon || fail "systemd-udevd did not start"
 trap 'udevadm control --exit 2>/dev/null || true' EXIT
@@ -60,6 +67,28 @@ udevadm settle -t 30
 assert_eq "$(by_name db)" "$db" "/dev/vraid/by-name/db"
 assert_eq "$(by_name scratch)" "$scratch" "/dev/vraid/by-name/scratch"
 
+# the members say what they are (64-vraid-members.rules): at a change
+# event (at boot: the add) udev records vraidctl examine --export's keys
+# prop DEV KEY: the value udev recorded for DEV
+prop() {
+	udevadm info --query=property --name="$1" | sed -n "s/^$2=//p"
+}
+udevadm trigger --action=change "$a" "$b" "$c"
+udevadm settle -t 30
+for m in $a $b; do
+	assert_eq "$(prop "$m" ID_FS_TYPE)" vraid_member "$m's ID_FS_TYPE"
+	assert_eq "$(prop "$m" ID_FS_LABEL)" db "$m's ID_FS_LABEL"
+	assert_eq "$(prop "$m" VRAID_LEVEL)" raid1 "$m's VRAID_LEVEL"
+done
+assert_eq "$(prop "$b" VRAID_ROLE)" 1 "$b's VRAID_ROLE"
+uuid=$(vraidctl examine --json "$a" | sed -n 's/.*"vd_uuid":"\([^"]*\)".*/\1/p')
+assert_eq "$(prop "$a" ID_FS_UUID)" "$uuid" "$a's ID_FS_UUID (the VD's UUID)"
+assert_eq "$(prop "$c" VRAID_NAME)" scratch "$c's VRAID_NAME"
+[ ! -e "/dev/disk/by-uuid/$uuid" ] || fail "a by-uuid link of the members' VD UUID"
+if command -v lsblk >/dev/null; then
+	assert_eq "$(lsblk -dno FSTYPE "$a")" vraid_member "lsblk's FSTYPE of $a"
+fi
+
 # a partition of a VD: NAME-partN
 echo ',16M' | sfdisk -q "$db" >/dev/null || fail "sfdisk $db"
 udevadm settle -t 30
@@ -83,8 +112,6 @@ done
 # unit_run: the unit's ExecStartPre/ExecStart lines as systemd runs them
 # ("-": its failure is ignored; vraid.ko is loaded already here, so the
 # modprobe may fail)
-mkdir -p /usr/sbin
-ln -sf "$(command -v vraidctl)" /usr/sbin/vraidctl
 unit_run() { # [stop]: the ExecStop lines instead
 	local line cmd keys='^ExecStart(Pre)?='
 	[ "${1:-}" = stop ] && keys='^ExecStop='
@@ -129,4 +156,8 @@ vd_delete "$(vd_named db)"
 vd_delete "$(vd_named scratch)"
 udevadm settle -t 30
 [ ! -e /dev/vraid/by-name/db ] || fail "/dev/vraid/by-name/db is left after delete"
+# the members, erased by delete, are nothing any more
+udevadm trigger --action=change "$a"
+udevadm settle -t 30
+assert_eq "$(prop "$a" ID_FS_TYPE)" "" "$a's ID_FS_TYPE after delete"
 echo "by-name links follow the VDs; the boot unit assembles them"
