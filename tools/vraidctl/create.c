@@ -165,6 +165,8 @@ int cmd_create(int argc, char **argv)
 	/* stdout carries the name alone, for vd=$(vraidctl create ...) */
 	printf("%s\n", out);
 	fflush(stdout);
+	for (i = 0; i < ndev; i++)
+		udev_change(req.members[i].major, req.members[i].minor);
 	if (pol[POL_WRITE] == VRAID_WRITE_BACK ||
 	    pol[POL_WRITE] == VRAID_WRITE_BACK_ALWAYS) {
 		struct vraid_info in;
@@ -312,7 +314,7 @@ static int delete_or_stop(int argc, char **argv, bool stop)
 	char what[48], sz[32];
 	bool force, dry = false, discard, all;
 	size_t npos;
-	uint32_t idx;
+	uint32_t idx, i;
 	struct ctl c;
 	int rc, e;
 
@@ -368,6 +370,11 @@ static int delete_or_stop(int argc, char **argv, bool stop)
 			(discard ? VRAID_DELETE_DISCARD : 0);
 	e = ctl_ioctl(&c, VRAID_IOC_DELETE, &req, sizeof(req));
 	close(c.fd);
+	if (!e)		/* (metadata erased, or marked clean) */
+		for (i = 0; i < in.nr_members; i++)
+			if (in.members[i].major || in.members[i].minor)
+				udev_change(in.members[i].major,
+					    in.members[i].minor);
 	if (e) {
 		report(&c, what, e, &req.hdr, CTX_VD);
 		/* ABI 1.11: the cache could not be written out; nothing changed */

@@ -141,3 +141,26 @@ bool size_decimal_refused(const char *s)
 	       s, (int)n, s, unit, (int)n, s, unit);
 	return true;
 }
+
+/*
+ * Tell udev that the block device major:minor changed (its vraid
+ * metadata was written or erased): a "change" uevent, so that the keys
+ * 64-vraid-members.rules records (ID_FS_TYPE=vraid_member ...) follow at
+ * once, as lsblk -f shows them.  Best effort: without sysfs or udev
+ * nothing happens, and nothing is said.
+ */
+void udev_change(unsigned int major, unsigned int minor)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent", major,
+		 minor);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (write(fd, "change", 6) < 0) {
+		/* (nothing to do: udev then learns at the next event) */
+	}
+	close(fd);
+}

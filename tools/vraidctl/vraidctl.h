@@ -284,6 +284,7 @@ char *human_size(char *buf, size_t bufsz, uint64_t bytes);
 char *utc_date(char *buf, size_t bufsz, uint64_t secs);
 bool parse_size(const char *s, uint64_t *out);
 bool size_decimal_refused(const char *s);
+void udev_change(unsigned int major, unsigned int minor);
 
 /* ---- output.c ---- */
 
