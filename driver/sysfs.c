@@ -91,6 +91,19 @@ static ssize_t name_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(name);
 
+/*
+ * The VD's UUID from its metadata, as vraidctl examine prints it
+ * (8-4-4-4-12, lowercase): the stable name udev's /dev/disk/by-id/vraid-UUID
+ * link is made from.  Set before the disk is added and never changed
+ * while it exists, so read without a lock.
+ */
+static ssize_t uuid_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%pUb\n", dev_to_vd(dev)->uuid);
+}
+static DEVICE_ATTR_RO(uuid);
+
 static ssize_t strip_size_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
@@ -328,6 +341,7 @@ static struct attribute *vraid_attrs[] = {
 	&dev_attr_level.attr,
 	&dev_attr_state.attr,
 	&dev_attr_name.attr,
+	&dev_attr_uuid.attr,
 	&dev_attr_strip_size.attr,
 	&dev_attr_nr_members.attr,
 	&dev_attr_data_offset.attr,

@@ -585,7 +585,7 @@ static void vd_info_canned(struct vraid_info *in)
 		in->write_policy = VRAID_WRITE_BACK_ALWAYS;
 		member(&in->members[0], 0, 8, 0, "sda", VRAID_MEMBER_ONLINE);
 		member(&in->members[1], 1, 8, 16, "sdb", VRAID_MEMBER_ONLINE);
-		member(&in->members[2], 2, 8, 32, "sdc", VRAID_MEMBER_REBUILDING);
+		member(&in->members[2], 2, 8, 33, "sdc1", VRAID_MEMBER_REBUILDING);
 		job(in, VRAID_JOB_REBUILD, VRAID_JOB_RUNNING, 25);
 		in->job_eta_sec = 80;
 		in->last_job = VRAID_JOB_INIT;
@@ -2118,63 +2118,133 @@ run_tests() {
 	# shellcheck disable=SC2016 # $1 is expanded by the inner sh
 	check "mock: list > /dev/full" 1 "" "cannot write the output" sh -c 'MOCK_VRAID=three "$1" list >/dev/full' sh "$M"
 
-	check "mock: show 0" 0 "Name:               fast" "" env MOCK_VRAID=three "$M" show 0
-	check "mock: show vraid0 device" 0 "Device:             /dev/vraid0" "" env MOCK_VRAID=three "$M" show vraid0
-	check "mock: show by name" 0 "Virtual drive:      vraid0" "" env MOCK_VRAID=three "$M" show fast
-	check "mock: show /dev/vraid0" 0 "Size:               768 MiB (805306368 bytes)" "" env MOCK_VRAID=three "$M" show /dev/vraid0
-	check "mock: show full stripe" 0 "Full stripe:        128 KiB" "" env MOCK_VRAID=three "$M" show 0
-	check "mock: show data offset" 0 "Data offset:        8 MiB (sector 16384) on each member" "" env MOCK_VRAID=three "$M" show 0
-	check "mock: show policies" 0 "Policies:           Access: RW, Disk cache: Default, I/O: Direct, Read: No Read Ahead, Write: Write Through" "" env MOCK_VRAID=three "$M" show 0
-	check "mock: show member table" 0 "ROLE  DEVICE        MAJ:MIN  STATE    SIZE     USED  READS  WRITES  ERRORS" "" env MOCK_VRAID=three "$M" show 0
+	# show reads identities from a stand-in sysfs (VRAIDCTL_SYSFS), laid
+	# out as the kernel's: /sys/dev/block/MAJ:MIN links into /sys/devices,
+	# model and serial under the disk's device, a partition below its disk
+	ids=$tmp/ids
+	dv=$ids/devices
+	mkdir -p "$ids/dev/block" "$ids/block/vraid0/vraid" \
+		"$dv/pci0000:00/0000:00:04.0/nvme/nvme0/nvme0n1" \
+		"$dv/virtual/nvme-subsystem/nvme-subsys1/nvme1n1" \
+		"$dv/ata1/host0/target0:0:0/0:0:0:0/block/sda" \
+		"$dv/sas/host1/target1:0:0/1:0:0:0/block/sdb" \
+		"$dv/ata3/host2/target2:0:0/2:0:0:0/block/sdc/sdc1" \
+		"$dv/ata4/host3/target3:0:0/3:0:0:0/block/sdd" \
+		"$dv/virtual/block/loop0" "$dv/ata5/host4/target4:0:0/4:0:0:0/block/sdz"
+	echo 3a577491-aecb-e805-223f-5c7996b3d0ed >"$ids/block/vraid0/vraid/uuid"
+	# vraid1 has none (a module before it); vraid7's is not a UUID
+	mkdir -p "$ids/block/vraid7/vraid"
+	echo 3A577491-aecb >"$ids/block/vraid7/vraid/uuid"
+	# NVMe: the controller's (nvme0n1), or the subsystem's with native
+	# multipath (nvme1n1); the nvme driver cuts the padding itself
+	n0=$dv/pci0000:00/0000:00:04.0/nvme/nvme0
+	echo "QEMU NVMe Ctrl" >"$n0/model"
+	echo "vraid-nvme0" >"$n0/serial"
+	ln -sfn ../../nvme0 "$n0/nvme0n1/device"
+	ln -sfn "../../devices/pci0000:00/0000:00:04.0/nvme/nvme0/nvme0n1" "$ids/dev/block/259:0"
+	n1=$dv/virtual/nvme-subsystem/nvme-subsys1
+	echo "Samsung SSD 980 PRO 1TB" >"$n1/model"
+	echo "S5GXNF0R123456" >"$n1/serial"
+	ln -sfn ../../nvme-subsys1 "$n1/nvme1n1/device"
+	ln -sfn ../../devices/virtual/nvme-subsystem/nvme-subsys1/nvme1n1 "$ids/dev/block/259:1"
+	# SATA behind libata: the model padded to 16, the serial in VPD page
+	# 0x80 (20 bytes, padded); sdc1 a partition; a SAS disk without a
+	# serial; 8:48 (the missing member of vraid3) and 7:1 now other disks
+	for d in "ata1/host0/target0:0:0/0:0:0:0:sda:QM00001" \
+		"sas/host1/target1:0:0/1:0:0:0:sdb:" \
+		"ata3/host2/target2:0:0/2:0:0:0:sdc:ZC1234AB" \
+		"ata4/host3/target3:0:0/3:0:0:0:sdd:WD-OTHER" \
+		"ata5/host4/target4:0:0/4:0:0:0:sdz:OTHER"; do
+		serial=${d##*:} d=${d%:*}
+		name=${d##*:} d=${d%:*}
+		printf 'QEMU HARDDISK   \n' >"$dv/$d/model"
+		[ -z "$serial" ] || printf '\000\200\000\024%-20s' "$serial" >"$dv/$d/vpd_pg80"
+		ln -sfn ../../../"${d##*/}" "$dv/$d/block/$name/device"
+	done
+	echo 1 >"$dv/ata3/host2/target2:0:0/2:0:0:0/block/sdc/sdc1/partition"
+	ln -sfn ../../devices/ata1/host0/target0:0:0/0:0:0:0/block/sda "$ids/dev/block/8:0"
+	ln -sfn ../../devices/sas/host1/target1:0:0/1:0:0:0/block/sdb "$ids/dev/block/8:16"
+	ln -sfn ../../devices/ata3/host2/target2:0:0/2:0:0:0/block/sdc/sdc1 "$ids/dev/block/8:33"
+	ln -sfn ../../devices/ata4/host3/target3:0:0/3:0:0:0/block/sdd "$ids/dev/block/8:48"
+	ln -sfn ../../devices/virtual/block/loop0 "$ids/dev/block/7:0"
+	ln -sfn ../../devices/ata5/host4/target4:0:0/4:0:0:0/block/sdz "$ids/dev/block/7:1"
+
+	check "mock: show 0" 0 "Name:               fast" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 0
+	check "mock: show vraid0 device" 0 "Device:             /dev/vraid0" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show vraid0
+	check "mock: show by name" 0 "Virtual drive:      vraid0" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show fast
+	check "mock: show /dev/vraid0" 0 "Size:               768 MiB (805306368 bytes)" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show /dev/vraid0
+	check "mock: show full stripe" 0 "Full stripe:        128 KiB" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 0
+	check "mock: show data offset" 0 "Data offset:        8 MiB (sector 16384) on each member" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 0
+	check "mock: show policies" 0 "Policies:           Access: RW, Disk cache: Default, I/O: Direct, Read: No Read Ahead, Write: Write Through" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 0
+	check "mock: show member table" 0 "ROLE  DEVICE        MAJ:MIN  STATE    SIZE     USED  READS  WRITES  ERRORS" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 0
 	out_has "mock: show member row" -qxF '   0  /dev/nvme0n1  259:0    Online  2 GiB  384 MiB   1000    2000       0'
-	check "mock: show raid5 policies" 0 "Access: RO, Disk cache: On, I/O: Cached, Read: Read Ahead, Write: Always Write Back" "" env MOCK_VRAID=three "$M" show vraid1
-	check "mock: show write in effect" 0 "Write in effect:    Write Through" "" env MOCK_VRAID=three "$M" show vraid0
+	# the VD's UUID and each member's model and serial number, from sysfs
+	out_has "mock: show UUID" -qxF "UUID:               3a577491-aecb-e805-223f-5c7996b3d0ed"
+	out_has "mock: show identity table" -qxF "ROLE  DEVICE        MODEL                    SERIAL"
+	out_has "mock: show NVMe model, serial" -qxF "   0  /dev/nvme0n1  QEMU NVMe Ctrl           vraid-nvme0"
+	out_has "mock: show NVMe multipath model, serial" -qxF "   1  /dev/nvme1n1  Samsung SSD 980 PRO 1TB  S5GXNF0R123456"
+	check "mock: show SATA, serial from VPD page 0x80" 0 "   0  /dev/sda   QEMU HARDDISK  QM00001" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 1
+	out_has "mock: show no UUID in sysfs" -qxF "UUID:               -"
+	out_has "mock: show disk without a serial" -qxF "   1  /dev/sdb   QEMU HARDDISK  -"
+	out_has "mock: show partition: its disk's" -qxF "   2  /dev/sdc1  QEMU HARDDISK  ZC1234AB"
+	check "mock: show missing member: no identity" 0 "   0  -       -      -" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 3
+	out_lacks "mock: show missing member: not the disk now at its number" -qF "WD-OTHER"
+	check "mock: show loop device: none" 0 "   0  /dev/loop0  -      -" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 0
+	out_has "mock: show another disk at the number: none" -qxF "   1  /dev/loop1  -      -"
+	check "mock: show malformed UUID" 0 "UUID:               -" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 7
+	check "mock: show, no sysfs" 0 "UUID:               -" "" env VRAIDCTL_SYSFS="$tmp/nosys" MOCK_VRAID=three "$M" show 0
+	out_has "mock: show, no sysfs: no identity" -qxF "   0  /dev/nvme0n1  -      -"
+	check "mock: show --json, no identity" 0 '"errors":0,"model":null,"serial":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 0 --json
+	out_has "mock: show --json, another disk at the number" -qF '"device":"/dev/loop1","major":7,"minor":1,"state":"rebuilding","size_bytes":2147483648,"data_bytes":402653184,"read_ios":1001,"write_ios":2001,"errors":0,"model":null,"serial":null}'
+	check "mock: show --json, no UUID" 0 '"why":""},"uuid":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 7 --json
+	check "mock: show raid5 policies" 0 "Access: RO, Disk cache: On, I/O: Cached, Read: Read Ahead, Write: Always Write Back" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show vraid1
+	check "mock: show write in effect" 0 "Write in effect:    Write Through" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show vraid0
 	out_has "mock: show write in effect, nothing more" -qxF "Write in effect:    Write Through"
 	# always write-back (ABI 1.8): the controller cache, volatile
-	check "mock: show awb, write in effect" 0 "Write in effect:    Write Back (volatile cache): a power loss loses writes not yet flushed" "" env MOCK_VRAID=three "$M" show vraid1
+	check "mock: show awb, write in effect" 0 "Write in effect:    Write Back (volatile cache): a power loss loses writes not yet flushed" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show vraid1
 	out_has "mock: show awb, write in effect line" -qxF "Write in effect:    Write Back (volatile cache): a power loss loses writes not yet flushed"
-	check "mock: show awb, policies" 0 "Access: RW, Disk cache: Default, I/O: Direct, Read: No Read Ahead, Write: Always Write Back" "" env MOCK_VRAID=three MOCK_AWB=1 "$M" show vraid0
+	check "mock: show awb, policies" 0 "Access: RW, Disk cache: Default, I/O: Direct, Read: No Read Ahead, Write: Always Write Back" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three MOCK_AWB=1 "$M" show vraid0
 	out_has "mock: show awb, in effect" -qxF "Write in effect:    Write Back (volatile cache): a power loss loses writes not yet flushed"
-	check "mock: show --json awb" 0 '"policies":{"access":"rw","disk_cache":"default","io":"direct","read":"no_read_ahead","write":"always_write_back"}' "" env MOCK_VRAID=three MOCK_AWB=1 "$M" show vraid0 --json
-	out_has "mock: show --json awb, write in effect" -qF '"write_in_effect":{"mode":"write_back_volatile","why":""}}'
-	check "mock: show raid5 full stripe" 0 "Full stripe:        128 KiB" "" env MOCK_VRAID=three "$M" show vraid1
-	check "mock: show rebuilding member" 0 "Rebuilding" "" env MOCK_VRAID=three "$M" show vraid1
-	check "mock: show raid60" 0 "Spans:              2" "" env MOCK_VRAID=three "$M" show 7
-	check "mock: show raid60 full stripe" 0 "Full stripe:        512 KiB" "" env MOCK_VRAID=three "$M" show 7
-	check "mock: show jbod" 0 "Strip:              -" "" env MOCK_VRAID=three "$M" show 3
-	check "mock: show missing member" 0 "-       8:48     Missing" "" env MOCK_VRAID=three "$M" show 3
-	check "mock: show job" 0 "Job:                rebuild  25.0%  [#####...............]  96 MiB of 384 MiB per member, ETA 1m20s, rate unlimited" "" env MOCK_VRAID=three "$M" show 1
+	check "mock: show --json awb" 0 '"policies":{"access":"rw","disk_cache":"default","io":"direct","read":"no_read_ahead","write":"always_write_back"}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three MOCK_AWB=1 "$M" show vraid0 --json
+	out_has "mock: show --json awb, write in effect" -qF '"write_in_effect":{"mode":"write_back_volatile","why":""},"uuid":"3a577491-aecb-e805-223f-5c7996b3d0ed"}'
+	check "mock: show raid5 full stripe" 0 "Full stripe:        128 KiB" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show vraid1
+	check "mock: show rebuilding member" 0 "Rebuilding" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show vraid1
+	check "mock: show raid60" 0 "Spans:              2" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 7
+	check "mock: show raid60 full stripe" 0 "Full stripe:        512 KiB" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 7
+	check "mock: show jbod" 0 "Strip:              -" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 3
+	check "mock: show missing member" 0 "-       8:48     Missing" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 3
+	check "mock: show job" 0 "Job:                rebuild  25.0%  [#####...............]  96 MiB of 384 MiB per member, ETA 1m20s, rate unlimited" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 1
 	out_has "mock: show last job done" -qxF "Last job:           init, done"
-	check "mock: show no job" 0 "Job:                none" "" env MOCK_VRAID=three "$M" show 0
+	check "mock: show no job" 0 "Job:                none" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 0
 	out_has "mock: show no last job" -qxF "Last job:           none"
-	check "mock: show paused job" 0 "Job:                check  50.0%  [##########..........]  192 MiB of 384 MiB per member, paused, 2 mismatches so far, rate 50 MiB/s" "" env MOCK_VRAID=jobs "$M" show 1
-	check "mock: show idle, rate set" 0 "Job:                none (rate limit 1 MiB/s per member)" "" env MOCK_VRAID=jobs "$M" show 2
+	check "mock: show paused job" 0 "Job:                check  50.0%  [##########..........]  192 MiB of 384 MiB per member, paused, 2 mismatches so far, rate 50 MiB/s" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 1
+	check "mock: show idle, rate set" 0 "Job:                none (rate limit 1 MiB/s per member)" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 2
 	out_has "mock: show last check" -qxF "Last job:           check, 3 mismatches"
-	check "mock: show last job failed" 0 "Last job:           rebuild failed: Input/output error" "" env MOCK_VRAID=jobs "$M" show 5
-	check "mock: show last job stopped" 0 "Last job:           rebuild, stopped" "" env MOCK_VRAID=jobs "$M" show 10
-	check "mock: show init ETA in hours" 0 "init  25.0%  [#####...............]  96 MiB of 384 MiB per member, ETA 2h00m, rate unlimited" "" env MOCK_VRAID=jobs "$M" show 4
+	check "mock: show last job failed" 0 "Last job:           rebuild failed: Input/output error" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 5
+	check "mock: show last job stopped" 0 "Last job:           rebuild, stopped" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 10
+	check "mock: show init ETA in hours" 0 "init  25.0%  [#####...............]  96 MiB of 384 MiB per member, ETA 2h00m, rate unlimited" "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 4
 	check "mock: list jobs" 0 "JOB" "" env MOCK_VRAID=jobs "$M" list
 	out_has "mock: list rebuild" -q '^vraid0 .* RAID1 .* Rebuilding .* 2  rebuild 25%$'
 	out_has "mock: list paused check" -q '^vraid1 .* RAID5 .* 3  check 50% paused$'
 	out_has "mock: list idle" -q '^vraid2 .* RAID6 .* 4  -$'
 	check "mock: list --json jobs" 0 '"job":"check","job_percent":50.0}' "" env MOCK_VRAID=jobs "$M" list --json
-	check "mock: show no such VD" 1 "" "vraid9: no virtual drive (ENOENT: No such file or directory)" env MOCK_VRAID=three "$M" show 9
-	check "mock: show no such VD hint" 1 "" "no such virtual drive (see \`vraidctl list\`)" env MOCK_VRAID=three "$M" show /dev/vraid9
-	check "mock: show no such name" 1 "" "nosuch: no such virtual drive (see \`vraidctl list\`)" env MOCK_VRAID=three "$M" show nosuch
-	check "mock: show ambiguous name" 1 "" "fast: 2 virtual drives carry this name" env MOCK_VRAID=dupname "$M" show fast
-	check "mock: show --json" 0 '{"vd":"vraid0","index":0,"device":"/dev/vraid0","name":"fast","level":"raid0","state":"optimal","size_bytes":805306368,"strip_bytes":65536,"spans":0,"full_stripe_bytes":131072,"data_offset_bytes":8388608,"member_data_bytes":402653184,"logical_block_size":512,"open_count":1,"policies":{"access":"rw","disk_cache":"default","io":"direct","read":"no_read_ahead","write":"write_through"},"members":[{"role":0,"device":"/dev/nvme0n1","major":259,"minor":0,"state":"online","size_bytes":2147483648,"data_bytes":402653184,"read_ios":1000,"write_ios":2000,"errors":0},' "" env MOCK_VRAID=three "$M" show --json fast
+	check "mock: show no such VD" 1 "" "vraid9: no virtual drive (ENOENT: No such file or directory)" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 9
+	check "mock: show no such VD hint" 1 "" "no such virtual drive (see \`vraidctl list\`)" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show /dev/vraid9
+	check "mock: show no such name" 1 "" "nosuch: no such virtual drive (see \`vraidctl list\`)" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show nosuch
+	check "mock: show ambiguous name" 1 "" "fast: 2 virtual drives carry this name" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=dupname "$M" show fast
+	check "mock: show --json" 0 '{"vd":"vraid0","index":0,"device":"/dev/vraid0","name":"fast","level":"raid0","state":"optimal","size_bytes":805306368,"strip_bytes":65536,"spans":0,"full_stripe_bytes":131072,"data_offset_bytes":8388608,"member_data_bytes":402653184,"logical_block_size":512,"open_count":1,"policies":{"access":"rw","disk_cache":"default","io":"direct","read":"no_read_ahead","write":"write_through"},"members":[{"role":0,"device":"/dev/nvme0n1","major":259,"minor":0,"state":"online","size_bytes":2147483648,"data_bytes":402653184,"read_ios":1000,"write_ios":2000,"errors":0,"model":"QEMU NVMe Ctrl","serial":"vraid-nvme0"},' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show --json fast
 	cp "$tmp/out" "$tmp/show0.json"
-	check "mock: show --json raid5" 0 '"policies":{"access":"ro","disk_cache":"enabled","io":"cached","read":"read_ahead","write":"always_write_back"}' "" env MOCK_VRAID=three "$M" show 1 --json
+	check "mock: show --json raid5" 0 '"policies":{"access":"ro","disk_cache":"enabled","io":"cached","read":"read_ahead","write":"always_write_back"}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 1 --json
 	cp "$tmp/out" "$tmp/show1.json"
-	check "mock: show --json jbod" 0 '"members":[{"role":0,"device":"","major":8,"minor":48,"state":"missing"' "" env MOCK_VRAID=three "$M" show 3 --json
+	check "mock: show --json jbod" 0 '"members":[{"role":0,"device":"","major":8,"minor":48,"state":"missing"' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 3 --json
 	cp "$tmp/out" "$tmp/show3.json"
-	check "mock: show --json raid60" 0 '"device":"/dev/dddddddddddddddddddddddddddddddd"' "" env MOCK_VRAID=three "$M" show 7 --json
+	check "mock: show --json raid60" 0 '"device":"/dev/dddddddddddddddddddddddddddddddd"' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 7 --json
 	cp "$tmp/out" "$tmp/show7.json"
-	check "mock: show --json job" 0 '"errors":3}],"job":{"type":"rebuild","state":"running","done_bytes":100663296,"total_bytes":402653184,"percent":25.0,"eta_seconds":80,"rate_kib":0,"mismatches":0},"last_job":{"type":"init","result":0,"mismatches":0},"write_in_effect":{"mode":"write_back_volatile","why":""}}' "" env MOCK_VRAID=three "$M" show 1 --json
-	check "mock: show --json no job" 0 '"errors":0}],"job":{"type":"none","state":"none","done_bytes":0,"total_bytes":0,"percent":0.0,"eta_seconds":0,"rate_kib":0,"mismatches":0},"last_job":{"type":"none","result":0,"mismatches":0},"write_in_effect":{"mode":"write_through","why":""}}' "" env MOCK_VRAID=three "$M" show 0 --json
-	check "mock: show --json paused job" 0 '"job":{"type":"check","state":"paused","done_bytes":201326592,"total_bytes":402653184,"percent":50.0,"eta_seconds":0,"rate_kib":51200,"mismatches":2},"last_job":{"type":"none","result":0,"mismatches":0},"write_in_effect":{"mode":"write_through","why":""}}' "" env MOCK_VRAID=jobs "$M" show 1 --json
+	check "mock: show --json job" 0 '"errors":3,"model":"QEMU HARDDISK","serial":"ZC1234AB"}],"job":{"type":"rebuild","state":"running","done_bytes":100663296,"total_bytes":402653184,"percent":25.0,"eta_seconds":80,"rate_kib":0,"mismatches":0},"last_job":{"type":"init","result":0,"mismatches":0},"write_in_effect":{"mode":"write_back_volatile","why":""},"uuid":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 1 --json
+	check "mock: show --json no job" 0 '"errors":0,"model":"Samsung SSD 980 PRO 1TB","serial":"S5GXNF0R123456"}],"job":{"type":"none","state":"none","done_bytes":0,"total_bytes":0,"percent":0.0,"eta_seconds":0,"rate_kib":0,"mismatches":0},"last_job":{"type":"none","result":0,"mismatches":0},"write_in_effect":{"mode":"write_through","why":""},"uuid":"3a577491-aecb-e805-223f-5c7996b3d0ed"}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 0 --json
+	check "mock: show --json paused job" 0 '"job":{"type":"check","state":"paused","done_bytes":201326592,"total_bytes":402653184,"percent":50.0,"eta_seconds":0,"rate_kib":51200,"mismatches":2},"last_job":{"type":"none","result":0,"mismatches":0},"write_in_effect":{"mode":"write_through","why":""},"uuid":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 1 --json
 	cp "$tmp/out" "$tmp/jobs1.json"
-	check "mock: show --json failed last job" 0 '"last_job":{"type":"rebuild","result":5,"mismatches":0},"write_in_effect":{"mode":"write_through","why":""}}' "" env MOCK_VRAID=jobs "$M" show 5 --json
+	check "mock: show --json failed last job" 0 '"last_job":{"type":"rebuild","result":5,"mismatches":0},"write_in_effect":{"mode":"write_through","why":""},"uuid":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 5 --json
 	cp "$tmp/out" "$tmp/jobs5.json"
 	check "mock: spare list --json" 0 '{"spares":[{"device":"/dev/sde","major":8,"minor":64,"size_bytes":2147483648,"vd":""},{"device":"/dev/sdf","major":8,"minor":80,"size_bytes":4294967296,"vd":"vraid1"}]}' "" env MOCK_VRAID=jobs "$M" spare list --json
 	cp "$tmp/out" "$tmp/spares.json"
@@ -2337,12 +2407,12 @@ assert lst["vds"][2]["name"] == "x" * 32
 skeys = ["vd", "index", "device", "name", "level", "state", "size_bytes",
          "strip_bytes", "spans", "full_stripe_bytes", "data_offset_bytes",
          "member_data_bytes", "logical_block_size", "open_count", "policies",
-         "members", "job", "last_job", "write_in_effect"]
+         "members", "job", "last_job", "write_in_effect", "uuid"]
 jkeys = ["type", "state", "done_bytes", "total_bytes", "percent", "eta_seconds",
          "rate_kib", "mismatches"]
 lkeys = ["type", "result", "mismatches"]
 mkeys = ["role", "device", "major", "minor", "state", "size_bytes",
-         "data_bytes", "read_ios", "write_ios", "errors"]
+         "data_bytes", "read_ios", "write_ios", "errors", "model", "serial"]
 st = json.load(open(d + "/stats.json"))
 assert list(st) == ["vd", "index", "level", "state", "reads", "read_bytes", "writes",
                     "write_bytes", "flushes", "in_flight", "read_repairs", "cache",
@@ -2408,7 +2478,15 @@ assert s["job"] == {"type": "rebuild", "state": "running", "done_bytes": 1006632
 assert s["last_job"] == {"type": "init", "result": 0, "mismatches": 0}
 assert s["policies"]["write"] == "always_write_back"
 assert s["write_in_effect"] == {"mode": "write_back_volatile", "why": ""}, s["write_in_effect"]
+assert s["uuid"] is None
+assert [(m["model"], m["serial"]) for m in s["members"]] == [
+    ("QEMU HARDDISK", "QM00001"), ("QEMU HARDDISK", None),
+    ("QEMU HARDDISK", "ZC1234AB")], s["members"]
+s = json.load(open(d + "/show3.json"))
+assert s["members"][0]["model"] is None and s["members"][0]["serial"] is None
 s = json.load(open(d + "/show0.json"))
+assert s["uuid"] == "3a577491-aecb-e805-223f-5c7996b3d0ed"
+assert s["members"][1]["model"] == "Samsung SSD 980 PRO 1TB"
 assert s["job"]["type"] == "none" and s["job"]["state"] == "none"
 assert s["last_job"]["type"] == "none"
 assert s["write_in_effect"] == {"mode": "write_through", "why": ""}
@@ -2707,11 +2785,11 @@ EOF
 	# show: the write policy in effect with and without the journal
 	check "mock: show wb, journalled" 0 "Write in effect:    Write Back (journalled): a write completes once it is in the journal, which keeps it through a power loss" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy "$M" show vraid0
 	out_has "mock: show wb, policy" -qF "Write: Write Back"
-	check "mock: show wb --json, journalled" 0 '"write_in_effect":{"mode":"write_back","why":""}}' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy "$M" show vraid0 --json
+	check "mock: show wb --json, journalled" 0 '"write_in_effect":{"mode":"write_back","why":""},"uuid":' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy "$M" show vraid0 --json
 	check "mock: show wb, no journal" 0 "Write in effect:    Write Through, because write-back needs a healthy journal (the controller's battery): none is attached, or it awaits replay" "" env MOCK_VRAID=three MOCK_WB=1 "$M" show vraid0
-	check "mock: show wb --json, no journal" 0 '"write_in_effect":{"mode":"write_through","why":"no_journal"}}' "" env MOCK_VRAID=three MOCK_WB=1 "$M" show vraid0 --json
+	check "mock: show wb --json, no journal" 0 '"write_in_effect":{"mode":"write_through","why":"no_journal"},"uuid":' "" env MOCK_VRAID=three MOCK_WB=1 "$M" show vraid0 --json
 	check "mock: show wb, journal failed" 0 "Write in effect:    Write Through, because the journal (the controller's battery) failed with an I/O error" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=failed "$M" show vraid0
-	check "mock: show wb --json, journal failed" 0 '"write_in_effect":{"mode":"write_through","why":"journal_failed"}}' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=failed "$M" show vraid0 --json
+	check "mock: show wb --json, journal failed" 0 '"write_in_effect":{"mode":"write_through","why":"journal_failed"},"uuid":' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=failed "$M" show vraid0 --json
 	check "mock: set write-policy=wt, no note" 0 "write write-through" "" env MOCK_VRAID=three "$M" set vraid0 write-policy=wt
 	if [ -s "$tmp/err" ]; then say_not_ok "mock: set wt, empty stderr"; else say_ok "mock: set wt, empty stderr"; fi
 	check "mock: set EOPNOTSUPP not about the cache" 1 "" "set vraid0: not today (EOPNOTSUPP" env MOCK_VRAID=three MOCK_FAIL="set:EOPNOTSUPP:not today" "$M" set vraid0 access=ro

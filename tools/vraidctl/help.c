@@ -272,12 +272,14 @@ static const struct help help_texts[] = {
 	{ "show",
 	  "vraidctl show VD [--json]",
 	  "Show the virtual drive VD (given as vraid0, /dev/vraid0, 0 or its name): its\n"
-	  "geometry, state, policies, background job and the last job that finished,\n"
-	  "and a table of its members with their I/O counts.\n\n"
+	  "UUID, geometry, state, policies, background job and the last job that\n"
+	  "finished, a table of its members with their I/O counts, and one of the\n"
+	  "disks they are (model and serial number, from sysfs; - if none).\n\n"
 	  "  --json     one line of JSON (keys: vd index device name level state size_bytes\n"
 	  "             strip_bytes spans full_stripe_bytes data_offset_bytes\n"
 	  "             member_data_bytes logical_block_size open_count policies members\n"
-	  "             job last_job)\n"
+	  "             job last_job write_in_effect uuid; a member's model and serial\n"
+	  "             are null if it has none)\n"
 	  "  -h, --help show this help\n" },
 	{ "stats",
 	  "vraidctl stats VD [--json] [--watch [--interval SECS] [--count N]]",

@@ -106,11 +106,162 @@ int cmd_list(int argc, char **argv)
 	return rc;
 }
 
+/* ---- identities from sysfs: the VD's UUID, the members' disks --------- */
+
+#define IDENT_LEN	128
+
+/* @s with the blanks (and NULs) at both ends cut: in place; returns @s. */
+static char *trim(char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\n' ||
+		       s[len - 1] == '\t' || s[len - 1] == '\0'))
+		len--;
+	while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\0'))
+		i++;
+	memmove(s, s + i, len - i);
+	s[len - i] = '\0';
+	return s;
+}
+
+/*
+ * The first line of the sysfs file @dir/@name, blanks cut (SCSI pads its
+ * model with spaces); "" if it is missing, unreadable or blank.
+ */
+static char *sysfs_line(const char *dir, const char *name, char *buf,
+			size_t bufsz)
+{
+	char path[1024];
+	size_t n;
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return buf;
+	n = fread(buf, 1, bufsz - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return trim(buf, strlen(buf));
+}
+
+/*
+ * A SCSI disk's serial number from its VPD page 0x80, which the kernel
+ * keeps in device/vpd_pg80 (a 4-byte header with the page length in
+ * bytes 2-3, then the number in ASCII, often padded): what SATA disks
+ * behind libata and SAS disks have where NVMe has device/serial.
+ */
+static char *vpd_serial(const char *dir, char *buf, size_t bufsz)
+{
+	unsigned char page[4 + 255];
+	char path[1024];
+	size_t n, len;
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/device/vpd_pg80", dir);
+	f = fopen(path, "rb");
+	if (!f)
+		return buf;
+	n = fread(page, 1, sizeof(page), f);
+	fclose(f);
+	if (n < 4 || page[1] != 0x80)
+		return buf;
+	len = (size_t)page[2] << 8 | page[3];
+	if (len > n - 4)
+		len = n - 4;
+	if (len > bufsz - 1)
+		len = bufsz - 1;
+	memcpy(buf, page + 4, len);
+	buf[len] = '\0';
+	return trim(buf, strlen(buf));
+}
+
+/*
+ * The model and serial number of member @m's disk, as its driver puts
+ * them in sysfs: device/model and device/serial (NVMe: the controller's,
+ * or with native multipath the subsystem's, both there), SCSI and SATA
+ * device/model and the serial of VPD page 0x80, virtio-blk's serial on
+ * the disk itself.  A partition has its disk's.  The disk is found by its
+ * device number (/sys/dev/block/MAJ:MIN), and only while the device there
+ * still has the name the module reports: a missing member's number, or a
+ * failed member's after its disk went away, may be another disk's now.
+ * "" where there is none (dm, md, loop, null_blk).
+ */
+static void member_ident(const struct vraid_member_info *m, char *model,
+			 char *serial)
+{
+	char dir[512], up[sizeof(dir) + 3], link[512], part[16];
+	size_t namelen = strnlen(m->dev_name, sizeof(m->dev_name));
+	const char *base, *disk = dir;
+	ssize_t n;
+
+	model[0] = serial[0] = '\0';
+	if (m->state == VRAID_MEMBER_MISSING || !namelen)
+		return;
+	snprintf(dir, sizeof(dir), "%s/dev/block/%u:%u", sysfs_root(),
+		 m->major, m->minor);
+	n = readlink(dir, link, sizeof(link) - 1);
+	if (n <= 0)
+		return;
+	link[n] = '\0';
+	base = strrchr(link, '/');
+	base = base ? base + 1 : link;
+	/* sysfs writes a '/' in a disk's name as '!' (cciss!c0d0) */
+	for (n = 0; (size_t)n < namelen; n++)
+		if (base[n] != (m->dev_name[n] == '/' ? '!' : m->dev_name[n]))
+			return;
+	if (base[namelen])
+		return;
+	/* a partition's directory is in its disk's (sysfs resolves "..") */
+	if (sysfs_line(dir, "partition", part, sizeof(part))[0]) {
+		snprintf(up, sizeof(up), "%s/..", dir);
+		disk = up;
+	}
+	sysfs_line(disk, "device/model", model, IDENT_LEN);
+	if (!sysfs_line(disk, "device/serial", serial, IDENT_LEN)[0] &&
+	    !sysfs_line(disk, "serial", serial, IDENT_LEN)[0])
+		vpd_serial(disk, serial, IDENT_LEN);
+}
+
+/*
+ * /sys/block/vraidN/vraid/uuid: the VD's UUID, 8-4-4-4-12 as examine
+ * prints it; "" if sysfs has none (a module before it, no sysfs).
+ */
+static char *vd_uuid(uint32_t index, char *buf, size_t bufsz)
+{
+	char dir[512];
+	size_t i;
+
+	snprintf(dir, sizeof(dir), "%s/block/%s%u/vraid", sysfs_root(),
+		 VRAID_DISK_PREFIX, index);
+	sysfs_line(dir, "uuid", buf, bufsz);
+	for (i = 0; buf[i]; i++)
+		if (!strchr("0123456789abcdef-", buf[i]))
+			break;
+	if (i != 36 || buf[i])
+		buf[0] = '\0';
+	return buf;
+}
+
+/* A JSON string, or null if @s is empty. */
+static void json_string_or_null(struct json *j, const char *key, const char *s)
+{
+	if (*s)
+		json_string(j, key, s, SIZE_MAX);
+	else
+		json_null(j, key);
+}
+
 static void show_json(const struct vraid_info *in)
 {
+	char vd[32], dev[40], uuid[IDENT_LEN], model[IDENT_LEN],
+	     serial[IDENT_LEN];
 	const struct vraid_member_info *m;
 	struct json j = { 0 };
-	char vd[32], dev[40];
 	uint32_t i;
 
 	snprintf(vd, sizeof(vd), "%s%u", VRAID_DISK_PREFIX, in->index);
@@ -152,6 +303,9 @@ static void show_json(const struct vraid_info *in)
 		json_u64(&j, "read_ios", m->read_ios);
 		json_u64(&j, "write_ios", m->write_ios);
 		json_u64(&j, "errors", m->errors);
+		member_ident(m, model, serial);
+		json_string_or_null(&j, "model", model);
+		json_string_or_null(&j, "serial", serial);
 		json_end_object(&j);
 	}
 	json_end_array(&j);
@@ -177,6 +331,7 @@ static void show_json(const struct vraid_info *in)
 		    SIZE_MAX);
 	json_string(&j, "why", write_why(in, true), SIZE_MAX);
 	json_end_object(&j);
+	json_string_or_null(&j, "uuid", vd_uuid(in->index, uuid, sizeof(uuid)));
 	json_end_object(&j);
 }
 
@@ -189,8 +344,14 @@ static int show_human(const struct vraid_info *in)
 		.right = { [0] = true, [4] = true, [5] = true, [6] = true,
 			   [7] = true, [8] = true },
 	};
+	struct table ids = {
+		.ncol = 4,
+		.head = { "ROLE", "DEVICE", "MODEL", "SERIAL" },
+		.right = { [0] = true },
+	};
 	char a[TCELL], b[VRAID_DEVNAME_LEN + 1], j[256];
-	char (*r)[TCELL];
+	char model[IDENT_LEN], serial[IDENT_LEN];
+	char (*r)[TCELL], (*d)[TCELL];
 	uint64_t full = strip_of(in) * data_members(in);
 	uint32_t i;
 
@@ -198,6 +359,7 @@ static int show_human(const struct vraid_info *in)
 	printf(FIELD "%s%u\n", "Virtual drive:", VRAID_DISK_PREFIX, in->index);
 	tty_str(a, sizeof(a), in->name, sizeof(in->name));
 	printf(FIELD "%s\n", "Name:", a[0] ? a : "-");
+	printf(FIELD "%s\n", "UUID:", vd_uuid(in->index, a, sizeof(a))[0] ? a : "-");
 	printf(FIELD "/dev/%s%u\n", "Device:", VRAID_DISK_PREFIX, in->index);
 	printf(FIELD "%s\n", "Level:", VNAME(levels, in->level, false));
 	printf(FIELD "%s\n", "State:", VNAME(vd_states, in->state, false));
@@ -251,14 +413,20 @@ static int show_human(const struct vraid_info *in)
 	for (i = 0; i < in->nr_members; i++) {
 		const struct vraid_member_info *m = &in->members[i];
 
-		if (!(r = table_row(&t))) {
+		if (!(r = table_row(&t)) || !(d = table_row(&ids))) {
 			free(t.row);
+			free(ids.row);
 			errmsg("out of memory");
 			return RC_FAIL;
 		}
 		snprintf(r[0], TCELL, "%u", m->role);
 		tty_str(b, sizeof(b), m->dev_name, sizeof(m->dev_name));
 		snprintf(r[1], TCELL, "%s%s", b[0] ? "/dev/" : "-", b);
+		strcpy(d[0], r[0]);
+		strcpy(d[1], r[1]);
+		member_ident(m, model, serial);
+		tty_str(d[2], TCELL, model[0] ? model : "-", IDENT_LEN);
+		tty_str(d[3], TCELL, serial[0] ? serial : "-", IDENT_LEN);
 		snprintf(r[2], TCELL, "%u:%u", m->major, m->minor);
 		snprintf(r[3], TCELL, "%s", VNAME(member_states, m->state, false));
 		human_size(r[4], TCELL, m->dev_sectors * SECTOR_BYTES);
@@ -269,6 +437,10 @@ static int show_human(const struct vraid_info *in)
 	}
 	table_print(&t);
 	free(t.row);
+	/* which disk each member is, to find it in the machine */
+	printf("\n");
+	table_print(&ids);
+	free(ids.row);
 	return RC_OK;
 }
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Metadata on the members: create writes both copies on every member with
-# the VD's identity and geometry (vraidctl examine, human and JSON); a
-# corrupted copy is reported and the other one still describes the VD;
-# delete erases it; a blank device has none.
+# the VD's identity and geometry (vraidctl examine, human and JSON), and
+# show and sysfs name the VD by the same UUID and each member's disk by
+# its model and serial number; a corrupted copy is reported and the other
+# one still describes the VD; delete erases it; a blank device has none.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
 set -e
@@ -30,6 +31,34 @@ for m in $members; do
 done
 cat /tmp/ex
 echo "all members carry VD $uuid"
+
+# show and sysfs: the same UUID; each member's disk by the model and
+# serial its driver reports (run-in-vm gives every QEMU disk a serial:
+# NVMe VRNVMEnn from the controller; SATA VRSATAnn and SAS VRSASnn from
+# VPD page 0x80)
+j=$(vraidctl show --json "$vd")
+echo "$j" | grep -q ",\"uuid\":\"$uuid\"}\$" || fail "show --json: not UUID $uuid: $j"
+assert_eq "$(cat "/sys/block/${vd#/dev/}/vraid/uuid")" "$uuid" "sysfs uuid of $vd"
+vraidctl show "$vd" >/tmp/show
+grep -qx "UUID: *$uuid" /tmp/show || { cat /tmp/show; fail "show: no UUID line"; }
+for m in $members; do
+	o=$(echo "$j" | grep -o "{[^{}]*\"device\":\"$m\"[^{}]*}")
+	model=$(echo "$o" | sed -n 's/.*"model":"\([^"]*\)".*/\1/p')
+	serial=$(echo "$o" | sed -n 's/.*"serial":"\([^"]*\)".*/\1/p')
+	echo "$m: model '$model', serial '$serial'"
+	want=
+	case " $NVME_DEVS " in *" $m "*) want=VRNVME ;; esac
+	case " $SATA_DEVS " in *" $m "*) want=VRSATA ;; esac
+	case " $SAS_DEVS " in *" $m "*) want=VRSAS ;; esac
+	[ -n "$want" ] || continue
+	[ -n "$model" ] || fail "$m: no model in show --json: $o"
+	case $serial in
+	$want[0-9][0-9]) ;;
+	*) fail "$m: serial '$serial', want $want and two digits: $o" ;;
+	esac
+	grep -q "^ *[0-9]*  $m  .*  $serial\$" /tmp/show ||
+		{ cat /tmp/show; fail "show: no $m row with serial $serial"; }
+done
 
 # A member failure is recorded on the members that are left.
 set -- $members

@@ -2,7 +2,9 @@
 # What a server gets from the installed udev rules and systemd unit
 # (packaging/udev, packaging/systemd): with udevd running the rules as
 # installed, every VD has /dev/vraid/by-name/NAME and its partitions
-# NAME-partN, which follow the VD, not its number; stop removes them.
+# NAME-partN, and /dev/disk/by-id/vraid-UUID and vraid-UUID-partN with
+# the UUID its members' metadata holds, which follow the VD, not its
+# number; stop removes them.
 # The boot unit's commands, run as the unit writes them, assemble every
 # stopped VD (its numbers may change: the names do not) and the data
 # read through the names is what was written; run again with the VDs
@@ -49,6 +51,11 @@ by_name() {
 	[ -L "/dev/vraid/by-name/$1" ] || fail "/dev/vraid/by-name/$1 is missing"
 	readlink -f "/dev/vraid/by-name/$1"
 }
+# by_id UUID[-partN]: the device /dev/disk/by-id/vraid-UUID[-partN] resolves to
+by_id() {
+	[ -L "/dev/disk/by-id/vraid-$1" ] || fail "/dev/disk/by-id/vraid-$1 is missing"
+	readlink -f "/dev/disk/by-id/vraid-$1"
+}
 # vd_named NAME: /dev/vraidN whose sysfs name is NAME
 vd_named() {
 	local f
@@ -66,6 +73,13 @@ scratch=$(vd_create --level 0 --strip 64K --name scratch $c $d)
 udevadm settle -t 30
 assert_eq "$(by_name db)" "$db" "/dev/vraid/by-name/db"
 assert_eq "$(by_name scratch)" "$scratch" "/dev/vraid/by-name/scratch"
+# the UUID in sysfs is the one the members' metadata holds
+dbu=$(cat "/sys/block/${db#/dev/}/vraid/uuid") || fail "$db has no sysfs uuid"
+su=$(cat "/sys/block/${scratch#/dev/}/vraid/uuid") || fail "$scratch has no sysfs uuid"
+vraidctl examine --json $a | grep -q "\"vd_uuid\":\"$dbu\"" ||
+	fail "sysfs UUID $dbu of $db is not examine's: $(vraidctl examine --json $a)"
+assert_eq "$(by_id $dbu)" "$db" "/dev/disk/by-id/vraid-$dbu"
+assert_eq "$(by_id $su)" "$scratch" "/dev/disk/by-id/vraid-$su"
 
 # the members say what they are (64-vraid-members.rules): at an add or
 # change event udev records vraidctl examine --export's keys; create
@@ -92,6 +106,7 @@ fi
 echo ',16M' | sfdisk -q "$db" >/dev/null || fail "sfdisk $db"
 udevadm settle -t 30
 assert_eq "$(by_name db-part1)" "${db}p1" "/dev/vraid/by-name/db-part1"
+assert_eq "$(by_id $dbu-part1)" "${db}p1" "/dev/disk/by-id/vraid-$dbu-part1"
 dd if=/dev/urandom of=/tmp/92.data bs=1M count=8 2>/dev/null
 dd if=/tmp/92.data of=/dev/vraid/by-name/db-part1 bs=1M oflag=direct 2>/dev/null ||
 	fail "write through /dev/vraid/by-name/db-part1"
@@ -106,6 +121,9 @@ vraidctl stop "$db" >/dev/null || fail "stop $db"
 udevadm settle -t 30
 for n in db db-part1 scratch; do
 	[ ! -e "/dev/vraid/by-name/$n" ] || fail "/dev/vraid/by-name/$n is left after the stop"
+done
+for n in $dbu $dbu-part1 $su; do
+	[ ! -e "/dev/disk/by-id/vraid-$n" ] || fail "/dev/disk/by-id/vraid-$n is left after the stop"
 done
 
 # unit_run: the unit's ExecStartPre/ExecStart lines as systemd runs them
@@ -127,6 +145,10 @@ udevadm settle -t 30
 assert_eq "$(vd_count)" 2 "VDs after the boot unit"
 assert_eq "$(by_name db)" "$(vd_named db)" "/dev/vraid/by-name/db after assembly"
 assert_eq "$(by_name scratch)" "$(vd_named scratch)" "/dev/vraid/by-name/scratch after assembly"
+assert_eq "$(by_id $dbu)" "$(vd_named db)" "/dev/disk/by-id/vraid-$dbu after assembly"
+assert_eq "$(by_id $su)" "$(vd_named scratch)" "/dev/disk/by-id/vraid-$su after assembly"
+got=$(dd if=/dev/disk/by-id/vraid-$dbu-part1 bs=1M count=8 iflag=direct 2>/dev/null | md5sum)
+assert_eq "$got" "$want" "data read through /dev/disk/by-id/vraid-$dbu-part1"
 got=$(dd if=/dev/vraid/by-name/db-part1 bs=1M count=8 iflag=direct 2>/dev/null | md5sum)
 assert_eq "$got" "$want" "data read through /dev/vraid/by-name/db-part1"
 got=$(dd if=/dev/vraid/by-name/scratch bs=1M count=8 iflag=direct 2>/dev/null | md5sum)
@@ -155,6 +177,7 @@ vd_delete "$(vd_named db)"
 vd_delete "$(vd_named scratch)"
 udevadm settle -t 30
 [ ! -e /dev/vraid/by-name/db ] || fail "/dev/vraid/by-name/db is left after delete"
+[ ! -e "/dev/disk/by-id/vraid-$dbu" ] || fail "/dev/disk/by-id/vraid-$dbu is left after delete"
 # the members, erased by delete (which tells udev), are nothing any more
 assert_eq "$(prop "$a" ID_FS_TYPE)" "" "$a's ID_FS_TYPE after delete"
-echo "by-name links follow the VDs; the boot unit assembles them"
+echo "by-name and by-id links follow the VDs; the members say what they are; the boot unit assembles them"
