@@ -2348,12 +2348,16 @@ run_tests() {
 	# a journal, and a VD that logs to it (vraid1: wb, healthy journal)
 	cp -r "$tmp/sysj/block/vraid1/vraid/." "$psys/block/vraid1/vraid/"
 	echo 3 >"$psys/block/vraid1/vraid/journal_waits"
+	echo 250 >"$psys/block/vraid1/vraid/journal_refs"
+	echo 9 >"$psys/block/vraid1/vraid/cache_fill_pages"
 	# shellcheck disable=SC2086
 	check "mock: stats --prometheus, journal" 0 'vraid_journal_state{state="healthy"} 1' "" env $penv MOCK_WB=1 MOCK_JOURNAL=healthy "$M" stats --prometheus
 	cp "$tmp/out" "$tmp/prom-journal.txt"
 	out_has "mock: stats --prometheus, journal size" -qx "vraid_journal_size_bytes [1-9][0-9]*"
 	out_has "mock: stats --prometheus, VD's journal writes" -qxF 'vraid_vd_journal_writes_total{vd="vraid1",name="we\"ird\\name?é?"} 300'
 	out_has "mock: stats --prometheus, VD's journal waits" -qxF 'vraid_vd_journal_waits_total{vd="vraid1",name="we\"ird\\name?é?"} 3'
+	out_has "mock: stats --prometheus, journal refs in bytes" -qxF 'vraid_vd_journal_referenced_bytes_total{vd="vraid1",name="we\"ird\\name?é?"} 1024000'
+	out_has "mock: stats --prometheus, row fill reads in bytes" -qxF 'vraid_vd_cache_fill_read_bytes_total{vd="vraid1",name="we\"ird\\name?é?"} 36864'
 	out_has "mock: stats --prometheus, journalled write-back" -qxF 'vraid_vd_write_mode{vd="vraid1",name="we\"ird\\name?é?",mode="write_back"} 1'
 	# the VDs named: theirs only, once each, and no controller
 	# shellcheck disable=SC2086
@@ -2407,6 +2411,14 @@ run_tests() {
 	check "stats --prometheus --output DIR/" 2 "" "invalid --output '/tmp/': name a file" "$V" stats --prometheus --output /tmp/
 	check "stats --prometheus --output twice" 2 "" "--output given twice" "$V" stats --prometheus --output a.prom --output b.prom
 	check "stats --prometheus --output, no value" 2 "" "--output needs a value" "$V" stats --prometheus --output
+	# every family said is in admin-guide.rst's list ("Metrics")
+	undoc=
+	for f in $(sed -n 's/^# TYPE \([a-z_]*\) .*/\1/p' "$tmp/prom-all.txt" "$tmp/prom-journal.txt" | sort -u); do
+		grep -qF "\`\`$f\`\`" "$root/Documentation/admin-guide.rst" ||
+			grep -qF "\`\`$f{" "$root/Documentation/admin-guide.rst" || undoc="$undoc $f"
+	done
+	[ -z "$undoc" ] && say_ok "mock: stats --prometheus, every family documented" ||
+		say_not_ok "mock: stats --prometheus, families not in admin-guide.rst \"Metrics\":$undoc"
 	# the format: every sample of a family declared by # TYPE (HELP too),
 	# a family's samples together, no series twice, labels well escaped,
 	# counters named *_total and never negative
