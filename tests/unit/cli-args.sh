@@ -2371,6 +2371,10 @@ run_tests() {
 	check "mock: stats --prometheus, no such VD" 1 "" "nosuch: no such virtual drive" env $penv "$M" stats --prometheus nosuch
 	check "mock: stats --prometheus, no VDs" 0 "vraid_controller_cache_size_bytes 134217728" "" env MOCK_VRAID=none "$M" stats --prometheus
 	out_lacks "mock: stats --prometheus, no VDs, no VD series" -q "^vraid_vd_\|^# TYPE vraid_vd_"
+	# standard output that cannot be written (a full disk): exit 1, so
+	# that "> F.$$ && mv F.$$ F" renames nothing
+	# shellcheck disable=SC2016 # $1 is expanded by the inner sh
+	check "mock: stats --prometheus > /dev/full" 1 "" "cannot write the output" sh -c 'MOCK_VRAID=none "$1" stats --prometheus >/dev/full' sh "$M"
 	check "mock: stats --prometheus, no sysfs" 1 "" "cannot read the counters of vraid0" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/nosys" "$M" stats --prometheus
 	# --output: the file whole, readable by the collector, no temporary left
 	pd=$tmp/textfile
