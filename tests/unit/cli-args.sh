@@ -67,6 +67,10 @@
 #                                    devices are never read)
 #   MOCK_EXCL_BUSY=PATH              an O_EXCL open of PATH fails with
 #                                    EBUSY (another opener holds it)
+#   MOCK_DEVDIR_ONLY=1               with MOCK_DEVDIR: a block device
+#                                    /dev/NAME not in DIR fails with
+#                                    ENOENT (the host's disks are never
+#                                    read)
 # DELETE goes through the module's validator (before ABI 1.11: unknown
 # flags are refused) and is logged with its flags.
 # A SET_POLICY that succeeds changes the VD's policies for the INFO
@@ -230,7 +234,8 @@ int mock_stat(const char *path, struct stat *st)
  * $MOCK_DEVDIR/NAME if that exists; the test's block device nodes 7:N
  * are $MOCK_DEVDIR/loopN, else /dev/null (the host's loop devices are
  * never read); MOCK_EXCL_BUSY=PATH: an O_EXCL open of PATH fails with
- * EBUSY (another opener holds it).
+ * EBUSY (another opener holds it); MOCK_DEVDIR_ONLY=1: a block device
+ * /dev/NAME not in $MOCK_DEVDIR fails with ENOENT.
  */
 int mock_open(const char *path, int flags, ...)
 {
@@ -251,6 +256,11 @@ int mock_open(const char *path, int flags, ...)
 		snprintf(alt, sizeof(alt), "%s/%s", dir, path + 5);
 		if (!stat(alt, &st))
 			return open(alt, flags, mode);
+		if (getenv("MOCK_DEVDIR_ONLY") &&
+		    (stat(path, &st) || S_ISBLK(st.st_mode))) {
+			errno = ENOENT;
+			return -1;
+		}
 	}
 	if (!stat(path, &st) && S_ISBLK(st.st_mode) && major(st.st_rdev) == 7) {
 		snprintf(alt, sizeof(alt), "%s/loop%u", dir ? dir : "/nonexistent",
@@ -2391,6 +2401,199 @@ run_tests() {
 		say_not_ok "mock: stats, no sysfs: hint"
 	fi
 	check "mock: stats no such VD" 1 "" "vraid9: no virtual drive" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 9
+
+	# stats --prometheus: every VD (and the controller), or those named;
+	# the VDs' sysfs as above, vraid3 and vraid7 with vraid0's counters
+	psys=$tmp/sysprom
+	rm -rf "$psys" && cp -r "$sys" "$psys"
+	for x in 3 7; do
+		mkdir -p "$psys/block/vraid$x" "$psys/class/block/vraid$x" &&
+			cp -r "$sys/block/vraid0/vraid" "$psys/block/vraid$x/" &&
+			cp "$sys/class/block/vraid0/stat" "$psys/class/block/vraid$x/stat"
+	done
+	# vraid0's first member holds metadata (its UUID); no other member
+	# device is opened (MOCK_DEVDIR_ONLY)
+	pdev=$tmp/promdev
+	mkdir -p "$pdev" && rm -f "$pdev/nvme0n1" && truncate -s 64M "$pdev/nvme0n1" &&
+		"$tmp/$variant/mkmd" "$pdev/nvme0n1" 0 2 5 fast 0a0b0c0d-1111-2222-3333-444455556666 0
+	penv="MOCK_VRAID=three VRAIDCTL_SYSFS=$psys MOCK_DEVDIR=$pdev MOCK_DEVDIR_ONLY=1"
+	# shellcheck disable=SC2086 # $penv: the environment's words
+	check "mock: stats --prometheus" 0 "# TYPE vraid_vd_write_bytes_total counter" "" env $penv "$M" stats --prometheus
+	cp "$tmp/out" "$tmp/prom-all.txt"
+	l0='vd="vraid0",name="fast",uuid="0a0b0c0d-1111-2222-3333-444455556666"'
+	out_has "mock: stats --prometheus, VD bytes written, with the UUID" -qxF "vraid_vd_write_bytes_total{$l0} 4194304"
+	out_has "mock: stats --prometheus, VD reads" -qxF "vraid_vd_reads_total{$l0} 100"
+	out_has "mock: stats --prometheus, flushes" -qxF "vraid_vd_flushes_total{$l0} 7"
+	out_has "mock: stats --prometheus, info" -qxF "vraid_vd_info{$l0,level=\"raid0\"} 1"
+	out_has "mock: stats --prometheus, state 1" -qxF "vraid_vd_state{$l0,state=\"optimal\"} 1"
+	out_has "mock: stats --prometheus, other states 0" -qxF "vraid_vd_state{$l0,state=\"degraded\"} 0"
+	out_has "mock: stats --prometheus, offline VD" -qxF "vraid_vd_state{vd=\"vraid3\",name=\"$(printf '%032d' 0 | tr 0 x)\",state=\"offline\"} 1"
+	out_has "mock: stats --prometheus, odd name escaped, no UUID" -qxF 'vraid_vd_size_bytes{vd="vraid1",name="we\"ird\\name?é?"} 805306368'
+	out_has "mock: stats --prometheus, member I/Os" -qxF "vraid_member_writes_total{$l0,member=\"0\",device=\"nvme0n1\"} 2000"
+	out_has "mock: stats --prometheus, member bytes" -qxF "vraid_member_read_bytes_total{$l0,member=\"0\",device=\"nvme0n1\"} 524288"
+	out_has "mock: stats --prometheus, member errors" -qxF 'vraid_member_errors_total{vd="vraid1",name="we\"ird\\name?é?",member="2",device="sdc1"} 3'
+	# (vraid7's first member is nvme0n1 too: the same UUID)
+	out_has "mock: stats --prometheus, failed member" -qxF 'vraid_member_state{vd="vraid7",name="",uuid="0a0b0c0d-1111-2222-3333-444455556666",member="5",device="nvme5n1",state="failed"} 1'
+	out_has "mock: stats --prometheus, missing member, no device" -qxF "vraid_member_state{vd=\"vraid3\",name=\"$(printf '%032d' 0 | tr 0 x)\",member=\"0\",device=\"\",state=\"missing\"} 1"
+	out_lacks "mock: stats --prometheus, no member bytes without the device's counters" -qF 'vraid_member_read_bytes_total{vd="vraid7",name="",member="2"'
+	out_has "mock: stats --prometheus, job" -qxF 'vraid_vd_job{vd="vraid1",name="we\"ird\\name?é?",job="rebuild"} 1'
+	out_lacks "mock: stats --prometheus, no job none" -qF 'job="none"'
+	out_has "mock: stats --prometheus, job progress" -qxF 'vraid_vd_job_progress_ratio{vd="vraid1",name="we\"ird\\name?é?"} 0.25'
+	out_has "mock: stats --prometheus, job ETA" -qxF 'vraid_vd_job_eta_seconds{vd="vraid1",name="we\"ird\\name?é?"} 80'
+	out_has "mock: stats --prometheus, no job: progress 0" -qxF "vraid_vd_job_progress_ratio{$l0} 0"
+	out_has "mock: stats --prometheus, write mode" -qxF 'vraid_vd_write_mode{vd="vraid1",name="we\"ird\\name?é?",mode="write_back_volatile"} 1'
+	out_has "mock: stats --prometheus, cache hits in bytes" -qxF "vraid_vd_cache_read_hit_bytes_total{$l0} 1228800"
+	out_has "mock: stats --prometheus, destaged bytes" -qxF 'vraid_vd_cache_destaged_bytes_total{vd="vraid1",name="we\"ird\\name?é?"} 1146880'
+	out_has "mock: stats --prometheus, dirty bytes" -qxF 'vraid_vd_cache_dirty_bytes{vd="vraid1",name="we\"ird\\name?é?"} 1572864'
+	out_lacks "mock: stats --prometheus, no journal counters without them" -qF "vraid_vd_journal_writes_total"
+	out_has "mock: stats --prometheus, controller cache" -qxF "vraid_controller_cache_size_bytes 134217728"
+	out_has "mock: stats --prometheus, no journal" -qxF 'vraid_journal_state{state="none"} 1'
+	out_lacks "mock: stats --prometheus, no journal size without one" -qF "vraid_journal_size_bytes"
+	[ -s "$tmp/err" ] && say_not_ok "mock: stats --prometheus, stderr empty: $(cat "$tmp/err")" ||
+		say_ok "mock: stats --prometheus, stderr empty"
+	# a journal, and a VD that logs to it (vraid1: wb, healthy journal)
+	cp -r "$tmp/sysj/block/vraid1/vraid/." "$psys/block/vraid1/vraid/"
+	echo 3 >"$psys/block/vraid1/vraid/journal_waits"
+	echo 250 >"$psys/block/vraid1/vraid/journal_refs"
+	echo 9 >"$psys/block/vraid1/vraid/cache_fill_pages"
+	# shellcheck disable=SC2086
+	check "mock: stats --prometheus, journal" 0 'vraid_journal_state{state="healthy"} 1' "" env $penv MOCK_WB=1 MOCK_JOURNAL=healthy "$M" stats --prometheus
+	cp "$tmp/out" "$tmp/prom-journal.txt"
+	out_has "mock: stats --prometheus, journal size" -qx "vraid_journal_size_bytes [1-9][0-9]*"
+	out_has "mock: stats --prometheus, VD's journal writes" -qxF 'vraid_vd_journal_writes_total{vd="vraid1",name="we\"ird\\name?é?"} 300'
+	out_has "mock: stats --prometheus, VD's journal waits" -qxF 'vraid_vd_journal_waits_total{vd="vraid1",name="we\"ird\\name?é?"} 3'
+	out_has "mock: stats --prometheus, journal refs in bytes" -qxF 'vraid_vd_journal_referenced_bytes_total{vd="vraid1",name="we\"ird\\name?é?"} 1024000'
+	out_has "mock: stats --prometheus, row fill reads in bytes" -qxF 'vraid_vd_cache_fill_read_bytes_total{vd="vraid1",name="we\"ird\\name?é?"} 36864'
+	out_has "mock: stats --prometheus, journalled write-back" -qxF 'vraid_vd_write_mode{vd="vraid1",name="we\"ird\\name?é?",mode="write_back"} 1'
+	# the VDs named: theirs only, once each, and no controller
+	# shellcheck disable=SC2086
+	check "mock: stats --prometheus VD" 0 "vraid_vd_reads_total{$l0} 100" "" env $penv "$M" stats --prometheus fast vraid0 0
+	cp "$tmp/out" "$tmp/prom-one.txt"
+	out_lacks "mock: stats --prometheus VD, no other VD" -qF 'vd="vraid1"'
+	out_lacks "mock: stats --prometheus VD, no controller" -qF "vraid_controller_"
+	[ "$(grep -c '^vraid_vd_reads_total' "$tmp/out")" = 1 ] && say_ok "mock: stats --prometheus VD named thrice, said once" ||
+		say_not_ok "mock: stats --prometheus VD named thrice, said once: $(grep '^vraid_vd_reads_total' "$tmp/out")"
+	# shellcheck disable=SC2086
+	check "mock: stats --prometheus, no such VD" 1 "" "nosuch: no such virtual drive" env $penv "$M" stats --prometheus nosuch
+	check "mock: stats --prometheus, no VDs" 0 "vraid_controller_cache_size_bytes 134217728" "" env MOCK_VRAID=none "$M" stats --prometheus
+	out_lacks "mock: stats --prometheus, no VDs, no VD series" -q "^vraid_vd_\|^# TYPE vraid_vd_"
+	# standard output that cannot be written (a full disk): exit 1, so
+	# that "> F.$$ && mv F.$$ F" renames nothing
+	# shellcheck disable=SC2016 # $1 is expanded by the inner sh
+	check "mock: stats --prometheus > /dev/full" 1 "" "cannot write the output" sh -c 'MOCK_VRAID=none "$1" stats --prometheus >/dev/full' sh "$M"
+	check "mock: stats --prometheus, no sysfs" 1 "" "cannot read the counters of vraid0" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/nosys" "$M" stats --prometheus
+	# --output: the file whole, readable by the collector, no temporary left
+	pd=$tmp/textfile
+	rm -rf "$pd" && mkdir -p "$pd"
+	# shellcheck disable=SC2086
+	check "mock: stats --prometheus --output" 0 "" "" env $penv "$M" stats --prometheus --output "$pd/vraid.prom"
+	out_is "mock: stats --prometheus --output, nothing on stdout" ""
+	# shellcheck disable=SC2086
+	env $penv "$M" stats --prometheus >"$tmp/prom-stdout.txt" 2>&1
+	cmp -s "$pd/vraid.prom" "$tmp/prom-stdout.txt" && say_ok "mock: --output FILE holds what stdout gets" ||
+		say_not_ok "mock: --output FILE holds what stdout gets"
+	[ "$(ls "$pd")" = vraid.prom ] && say_ok "mock: --output leaves no temporary file" ||
+		say_not_ok "mock: --output leaves no temporary file: $(ls "$pd")"
+	[ "$(umask 022 && env $penv "$M" stats --prometheus --output "$pd/m.prom" && stat -c %a "$pd/m.prom")" = 644 ] &&
+		say_ok "mock: --output FILE is 0644 under umask 022" ||
+		say_not_ok "mock: --output FILE is 0644 under umask 022: $(stat -c %a "$pd/m.prom")"
+	rm -f "$pd/m.prom"
+	ino=$(stat -c %i "$pd/vraid.prom")
+	# shellcheck disable=SC2086
+	check "mock: stats --prometheus --output=FILE again" 0 "" "" env $penv "$M" stats --prometheus --output="$pd/vraid.prom"
+	[ "$(stat -c %i "$pd/vraid.prom")" != "$ino" ] && say_ok "mock: --output replaces the file (rename), does not rewrite it" ||
+		say_not_ok "mock: --output replaces the file (rename), does not rewrite it"
+	cp "$pd/vraid.prom" "$tmp/prom-before"
+	check "mock: --output, a failure leaves the file" 1 "" "cannot read the counters" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/nosys" "$M" stats --prometheus --output "$pd/vraid.prom"
+	cmp -s "$pd/vraid.prom" "$tmp/prom-before" && [ "$(ls "$pd")" = vraid.prom ] &&
+		say_ok "mock: --output, a failure leaves the file as it was" ||
+		say_not_ok "mock: --output, a failure leaves the file as it was: $(ls "$pd")"
+	check "mock: --output, no such directory" 1 "" "stats: cannot create a temporary file next to $tmp/nodir/vraid.prom" env MOCK_VRAID=none "$M" stats --prometheus --output "$tmp/nodir/vraid.prom"
+	[ -e "$tmp/nodir" ] && say_not_ok "mock: --output, no such directory: nothing made" || say_ok "mock: --output, no such directory: nothing made"
+	check "mock: --output, not *.prom: said, written" 0 "" "node_exporter's textfile collector reads only files named *.prom: $pd/vraid.txt is not one" env MOCK_VRAID=none "$M" stats --prometheus --output "$pd/vraid.txt"
+	[ -s "$pd/vraid.txt" ] && say_ok "mock: --output, not *.prom: written" || say_not_ok "mock: --output, not *.prom: written"
+	# bad combinations
+	check "stats --prometheus --json" 2 "" "--prometheus does not go with --json" "$V" stats --prometheus --json
+	check "stats --prometheus --watch" 2 "" "--prometheus does not go with --watch" "$V" stats vraid0 --watch --prometheus
+	check "stats --prometheus --interval" 2 "" "--interval goes with --watch, not --prometheus" "$V" stats --prometheus --interval 1
+	check "stats --output without --prometheus" 2 "" "--output goes with --prometheus" "$V" stats vraid0 --output /tmp/x.prom
+	check "stats --prometheus --output ''" 2 "" "invalid --output '': name a file" "$V" stats --prometheus --output ''
+	check "stats --prometheus --output DIR/" 2 "" "invalid --output '/tmp/': name a file" "$V" stats --prometheus --output /tmp/
+	check "stats --prometheus --output twice" 2 "" "--output given twice" "$V" stats --prometheus --output a.prom --output b.prom
+	check "stats --prometheus --output, no value" 2 "" "--output needs a value" "$V" stats --prometheus --output
+	# every family said is in admin-guide.rst's list ("Metrics")
+	undoc=
+	for f in $(sed -n 's/^# TYPE \([a-z_]*\) .*/\1/p' "$tmp/prom-all.txt" "$tmp/prom-journal.txt" | sort -u); do
+		grep -qF "\`\`$f\`\`" "$root/Documentation/admin-guide.rst" ||
+			grep -qF "\`\`$f{" "$root/Documentation/admin-guide.rst" || undoc="$undoc $f"
+	done
+	[ -z "$undoc" ] && say_ok "mock: stats --prometheus, every family documented" ||
+		say_not_ok "mock: stats --prometheus, families not in admin-guide.rst \"Metrics\":$undoc"
+	# the format: every sample of a family declared by # TYPE (HELP too),
+	# a family's samples together, no series twice, labels well escaped,
+	# counters named *_total and never negative
+	if command -v python3 >/dev/null 2>&1; then
+		check "mock: stats --prometheus, exposition format" 0 "format ok" "" python3 - "$tmp/prom-all.txt" "$tmp/prom-journal.txt" "$tmp/prom-one.txt" "$pd/vraid.prom" <<'PYEOF'
+import re, sys
+name_re = r'[a-zA-Z_:][a-zA-Z0-9_:]*'
+lab_re = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"')
+for path in sys.argv[1:]:
+    types, helps, done, seen = {}, {}, set(), set()
+    cur = None
+    for n, line in enumerate(open(path, encoding="utf-8"), 1):
+        line = line.rstrip("\n")
+        where = "%s:%d: %r" % (path, n, line)
+        m = re.fullmatch(r'# (HELP|TYPE) (' + name_re + r') (.+)', line)
+        if m:
+            kind, fam, rest = m.groups()
+            d = helps if kind == "HELP" else types
+            assert fam not in d, "second " + kind + " " + where
+            d[fam] = rest
+            if kind == "TYPE":
+                assert rest in ("counter", "gauge"), where
+                assert fam in helps, "TYPE before HELP " + where
+                assert fam not in done, "family split " + where
+                if cur:
+                    done.add(cur)
+                cur = fam
+                assert fam.startswith("vraid_"), where
+                assert (rest == "counter") == fam.endswith("_total"), where
+            continue
+        assert not line.startswith("#") and line, where
+        m = re.fullmatch(r'(' + name_re + r')(?:\{(.*)\})? (\S+)', line)
+        assert m, "not a sample " + where
+        fam, labels, value = m.groups()
+        assert fam == cur, "sample outside its family's block " + where
+        v = float(value)
+        assert v >= 0, where
+        if types[fam] == "counter":
+            assert v == int(v), where
+        pairs = []
+        rest = labels or ""
+        while rest:
+            lm = lab_re.match(rest)
+            assert lm, "bad labels " + where
+            pairs.append(lm.groups())
+            rest = rest[lm.end():]
+            if rest:
+                assert rest[0] == ",", "bad labels " + where
+                rest = rest[1:]
+        keys = [k for k, _ in pairs]
+        assert len(keys) == len(set(keys)), "label twice " + where
+        if fam.startswith("vraid_vd_") or fam.startswith("vraid_member_"):
+            assert keys[:2] == ["vd", "name"], where
+        if fam.startswith("vraid_member_"):
+            assert "member" in keys and "device" in keys, where
+        series = (fam, tuple(sorted(pairs)))
+        assert series not in seen, "series twice " + where
+        seen.add(series)
+    assert set(types) == set(helps), path
+    assert seen, path
+print("format ok")
+PYEOF
+	else
+		say_skip "mock: stats --prometheus, exposition format" "no python3"
+	fi
 	if command -v python3 >/dev/null 2>&1; then
 		check "mock: JSON parses, schema" 0 "json ok" "" python3 - "$tmp" <<'EOF'
 import json, sys

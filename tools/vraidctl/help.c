@@ -282,7 +282,7 @@ static const struct help help_texts[] = {
 	  "             are null if it has none)\n"
 	  "  -h, --help show this help\n" },
 	{ "stats",
-	  "vraidctl stats VD [--json] [--watch [--interval SECS] [--count N]]",
+	  "vraidctl stats VD [--json] [--watch [--interval SECS] [--count N]] | stats --prometheus [VD...] [--output FILE]",
 	  "Show the I/O counters of the virtual drive VD: reads and writes (I/Os and\n"
 	  "bytes), flushes and I/Os in flight as the block layer counts them for\n"
 	  "/dev/vraidN, read errors vraid repaired from redundancy, and per member the\n"
@@ -328,8 +328,16 @@ static const struct help help_texts[] = {
 	  "                   a module without cache counters; the ra_ ones null\n"
 	  "                   from a module without read-ahead counters, the\n"
 	  "                   write-back ones from one without write-back counters\n"
+	  "  --prometheus     the counters, states, jobs, cache and journal figures\n"
+	  "                   in the Prometheus text format (vraid_* series, for\n"
+	  "                   node_exporter's textfile collector): of every VD and\n"
+	  "                   the controller, or of the VDs named only; not with\n"
+	  "                   --json or --watch\n"
+	  "  --output FILE    with --prometheus: write FILE (*.prom) whole or not at\n"
+	  "                   all (a temporary file in its directory, renamed)\n"
 	  "  -h, --help       show this help\n\n"
-	  "example: vraidctl stats vraid0 --watch --interval 1\n" },
+	  "example: vraidctl stats vraid0 --watch --interval 1\n"
+	  "         vraidctl stats --prometheus --output /var/lib/prometheus/node-exporter/vraid.prom\n" },
 	{ "set",
 	  "vraidctl set VD KEY=VALUE...",
 	  "Change policies of the virtual drive VD while it runs; the module records\n"

@@ -625,16 +625,52 @@ void live_free(struct live *l)
 }
 
 /*
- * Each running VD's UUID (not in INFO): from the metadata of one of its
- * members, read from /dev/NAME as the kernel names it.
+ * The UUID of the running VD @in (not in INFO): from the metadata of one
+ * of its Online members, read from /dev/NAME as the kernel names it.
+ * false if no member's metadata could be read (not root, say).
  */
-static void live_uuids(struct live *l)
+bool vd_uuid(const struct vraid_info *in, uint8_t uuid[VRAID_MD_UUID_LEN])
 {
-	struct md_copy c[2];
 	char path[16 + VRAID_DEVNAME_LEN];
-	size_t v;
+	struct md_copy c[2];
 	uint32_t i;
 	int fd, k;
+
+	for (i = 0; i < in->nr_members && i < VRAID_MAX_MEMBERS; i++) {
+		const struct vraid_member_info *m = &in->members[i];
+
+		if (m->state != VRAID_MEMBER_ONLINE ||
+		    !strnlen(m->dev_name, sizeof(m->dev_name)))
+			continue;
+		snprintf(path, sizeof(path), "/dev/%.*s",
+			 (int)strnlen(m->dev_name, sizeof(m->dev_name)),
+			 m->dev_name);
+		fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+		if (fd < 0 && errno == EINVAL)
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		memset(c, 0, sizeof(c));
+		c[0].sector = VRAID_MD_COPY_A;
+		c[1].sector = VRAID_MD_COPY_B;
+		for (k = 0; k < 2; k++) {
+			read_copy(fd, path, &c[k]);
+			if (!c[k].status) {
+				memcpy(uuid, c[k].md.vd_uuid,
+				       VRAID_MD_UUID_LEN);
+				close(fd);
+				return true;
+			}
+		}
+		close(fd);
+	}
+	return false;
+}
+
+/* Each running VD's UUID, once (vd_uuid()). */
+static void live_uuids(struct live *l)
+{
+	size_t v;
 
 	if (l->uuid_read)
 		return;
@@ -643,37 +679,8 @@ static void live_uuids(struct live *l)
 	l->have_uuid = calloc(l->nvd ? l->nvd : 1, sizeof(*l->have_uuid));
 	if (!l->uuid || !l->have_uuid)
 		return;
-	for (v = 0; v < l->nvd; v++) {
-		const struct vraid_info *in = &l->vds[v];
-
-		for (i = 0; i < in->nr_members && !l->have_uuid[v]; i++) {
-			const struct vraid_member_info *m = &in->members[i];
-
-			if (m->state != VRAID_MEMBER_ONLINE ||
-			    !strnlen(m->dev_name, sizeof(m->dev_name)))
-				continue;
-			snprintf(path, sizeof(path), "/dev/%.*s",
-				 (int)strnlen(m->dev_name, sizeof(m->dev_name)),
-				 m->dev_name);
-			fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
-			if (fd < 0 && errno == EINVAL)
-				fd = open(path, O_RDONLY | O_CLOEXEC);
-			if (fd < 0)
-				continue;
-			memset(c, 0, sizeof(c));
-			c[0].sector = VRAID_MD_COPY_A;
-			c[1].sector = VRAID_MD_COPY_B;
-			for (k = 0; k < 2 && !l->have_uuid[v]; k++) {
-				read_copy(fd, path, &c[k]);
-				if (!c[k].status) {
-					memcpy(l->uuid[v], c[k].md.vd_uuid,
-					       VRAID_MD_UUID_LEN);
-					l->have_uuid[v] = true;
-				}
-			}
-			close(fd);
-		}
-	}
+	for (v = 0; v < l->nvd; v++)
+		l->have_uuid[v] = vd_uuid(&l->vds[v], l->uuid[v]);
 }
 
 /* What the module uses @p for, and which running VD its metadata names. */

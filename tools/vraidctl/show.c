@@ -228,22 +228,27 @@ static void member_ident(const struct vraid_member_info *m, char *model,
 }
 
 /*
- * /sys/block/vraidN/vraid/uuid: the VD's UUID, 8-4-4-4-12 as examine
- * prints it; "" if sysfs has none (a module before it, no sysfs).
+ * The VD's UUID, 8-4-4-4-12 as examine prints it (@bufsz at least 37):
+ * /sys/block/vraidN/vraid/uuid, or, from a module before it, what an
+ * Online member's metadata says (vd_uuid(): root only); "" if neither.
  */
-static char *vd_uuid(uint32_t index, char *buf, size_t bufsz)
+char *vd_uuid_text(const struct vraid_info *in, char *buf, size_t bufsz)
 {
+	uint8_t uuid[VRAID_MD_UUID_LEN];
 	char dir[512];
 	size_t i;
 
 	snprintf(dir, sizeof(dir), "%s/block/%s%u/vraid", sysfs_root(),
-		 VRAID_DISK_PREFIX, index);
+		 VRAID_DISK_PREFIX, in->index);
 	sysfs_line(dir, "uuid", buf, bufsz);
 	for (i = 0; buf[i]; i++)
 		if (!strchr("0123456789abcdef-", buf[i]))
 			break;
-	if (i != 36 || buf[i])
-		buf[0] = '\0';
+	if (i == 36 && !buf[i])
+		return buf;
+	buf[0] = '\0';
+	if (bufsz >= 37 && vd_uuid(in, uuid))
+		uuid_str(buf, uuid);
 	return buf;
 }
 
@@ -331,7 +336,7 @@ static void show_json(const struct vraid_info *in)
 		    SIZE_MAX);
 	json_string(&j, "why", write_why(in, true), SIZE_MAX);
 	json_end_object(&j);
-	json_string_or_null(&j, "uuid", vd_uuid(in->index, uuid, sizeof(uuid)));
+	json_string_or_null(&j, "uuid", vd_uuid_text(in, uuid, sizeof(uuid)));
 	json_end_object(&j);
 }
 
@@ -359,7 +364,7 @@ static int show_human(const struct vraid_info *in)
 	printf(FIELD "%s%u\n", "Virtual drive:", VRAID_DISK_PREFIX, in->index);
 	tty_str(a, sizeof(a), in->name, sizeof(in->name));
 	printf(FIELD "%s\n", "Name:", a[0] ? a : "-");
-	printf(FIELD "%s\n", "UUID:", vd_uuid(in->index, a, sizeof(a))[0] ? a : "-");
+	printf(FIELD "%s\n", "UUID:", vd_uuid_text(in, a, sizeof(a))[0] ? a : "-");
 	printf(FIELD "/dev/%s%u\n", "Device:", VRAID_DISK_PREFIX, in->index);
 	printf(FIELD "%s\n", "Level:", VNAME(levels, in->level, false));
 	printf(FIELD "%s\n", "State:", VNAME(vd_states, in->state, false));

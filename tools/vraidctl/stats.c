@@ -4,39 +4,6 @@
  */
 #include "vraidctl.h"
 
-/*
- * What the block layer counts for a disk (/sys/class/block/NAME/stat,
- * Documentation/block/stat.rst): I/Os and sectors per direction, I/Os in
- * flight, flushes.
- */
-struct blk_stat {
-	bool ok;
-	uint64_t rios, rsect, wios, wsect, inflight, fios;
-};
-
-/* One look at a VD: INFO, its own block counters and its members'. */
-struct stats_sample {
-	double t;
-	struct vraid_info in;
-	struct blk_stat vd;
-	struct blk_stat m[VRAID_MAX_MEMBERS];
-	uint64_t flushes, read_repairs;
-	bool cache;			/* the module has cache counters */
-	uint64_t chits, cmisses, cbytes;
-	bool ra;			/* ... and read-ahead ones (ABI 1.7) */
-	uint64_t rahits, rapages;
-	bool wb;			/* ... and write-back ones (ABI 1.8) */
-	uint64_t dirty, wpages, destaged;
-	bool jl;			/* ... and journal ones (ABI 1.9) */
-	uint64_t jwrites, jpages;
-	bool jr;			/* ... and journal_refs */
-	uint64_t jrefs;
-	bool fl;			/* ... and cache_fill_pages */
-	uint64_t fpages;
-	bool wt;			/* ... and the two wait counters */
-	uint64_t dwaits, jwaits;
-};
-
 /* sysfs, or a tree standing in for it (VRAIDCTL_SYSFS, for tests) */
 const char *sysfs_root(void)
 {
@@ -94,22 +61,33 @@ bool read_vd_attr(uint32_t index, const char *attr, uint64_t *val)
 	return n == 1;
 }
 
-static int take_sample(struct ctl *c, uint32_t index, struct stats_sample *s)
+/*
+ * One look at the VD @index: RC_OK, RC_FAIL (said), or with @quiet_gone
+ * -1 if it is gone (stopped or deleted since it was listed: nothing said).
+ */
+int take_sample(struct ctl *c, uint32_t index, struct stats_sample *s,
+		bool quiet_gone)
 {
 	char name[VRAID_DEVNAME_LEN + 16], dev[VRAID_DEVNAME_LEN + 1];
 	uint32_t i;
 	int e;
 
-	e = get_info(c, index, &s->in, false);
+	e = get_info(c, index, &s->in, quiet_gone);
 	if (e)
-		return RC_FAIL;
+		return quiet_gone && (e == ENOENT || e == ENXIO) ? -1 : RC_FAIL;
 	s->t = now_sec();
 	snprintf(name, sizeof(name), "%s%u", VRAID_DISK_PREFIX, index);
 	if (!read_blk_stat(name, &s->vd) ||
 	    !read_vd_attr(index, "flushes", &s->flushes) ||
 	    !read_vd_attr(index, "read_repairs", &s->read_repairs)) {
+		int err = errno;
+
+		/* gone between INFO and sysfs: as gone before INFO */
+		if (quiet_gone && (e = get_info(c, index, &s->in, true)) &&
+		    (e == ENOENT || e == ENXIO))
+			return -1;
 		errmsg("cannot read the counters of %s under %s/block/%s: %s",
-		       name, sysfs_root(), name, strerror(errno));
+		       name, sysfs_root(), name, strerror(err));
 		hintmsg("stats needs sysfs mounted at /sys (mount -t sysfs sysfs /sys)");
 		return RC_FAIL;
 	}
@@ -494,12 +472,17 @@ static void stats_watch_report(const struct stats_sample *a,
 	fflush(stdout);
 }
 
-/* stats VD [--json] [--watch [--interval SECS] [--count N]] */
+/*
+ * stats VD [--json] [--watch [--interval SECS] [--count N]]
+ * stats --prometheus [VD...] [--output FILE]
+ */
 int cmd_stats(int argc, char **argv)
 {
-	static const char *const names[] = { "--interval", "--count", NULL };
-	const char *vals[2] = { NULL, NULL }, *pos[1];
+	static const char *const names[] = { "--interval", "--count",
+					     "--output", NULL };
+	const char *vals[3] = { NULL, NULL, NULL }, *pos[VRAID_MAX_VDS];
 	bool watch = take_flag(&argc, argv, "--watch"), json = false;
+	bool prom = take_flag(&argc, argv, "--prometheus");
 	struct stats_sample *s;
 	double interval = 2;
 	uint32_t count = 0, i;
@@ -507,9 +490,22 @@ int cmd_stats(int argc, char **argv)
 	struct ctl c;
 	int rc;
 
-	rc = parse_args("stats", argc, argv, names, vals, &json, pos, 1, &npos);
+	rc = parse_args("stats", argc, argv, names, vals, &json, pos,
+			VRAID_MAX_VDS, &npos);
 	if (rc >= 0)
 		return rc;
+	if (vals[2] && !prom)
+		return usage_error("stats", "--output goes with --prometheus (e.g. vraidctl stats --prometheus --output /var/lib/prometheus/node-exporter/vraid.prom)");
+	if (prom && (json || watch))
+		return usage_error("stats", "--prometheus does not go with %s: it prints the counters once, as they are (Prometheus computes the rates)",
+				   json ? "--json" : "--watch");
+	if (prom && (vals[0] || vals[1]))
+		return usage_error("stats", "%s goes with --watch, not --prometheus",
+				   vals[0] ? "--interval" : "--count");
+	if (prom && npos > VRAID_MAX_VDS)
+		return usage_error("stats", "name at most %u virtual drives", VRAID_MAX_VDS);
+	if (prom)
+		return stats_prometheus(pos, npos, vals[2]);
 	if (npos != 1)
 		return usage_error("stats", npos ? "name one virtual drive only" :
 				   "name the virtual drive whose counters to show (e.g. vraid0)");
@@ -532,7 +528,7 @@ int cmd_stats(int argc, char **argv)
 		free(s);
 		return RC_FAIL;
 	}
-	rc = take_sample(&c, s[0].in.index, &s[0]);
+	rc = take_sample(&c, s[0].in.index, &s[0], false);
 	if (rc || !watch) {
 		if (!rc && json)
 			stats_json(&s[0]);
@@ -542,7 +538,8 @@ int cmd_stats(int argc, char **argv)
 	}
 	for (i = 0; !count || i < count; i++) {
 		sleep_sec(interval);
-		rc = take_sample(&c, s[0].in.index, &s[(i + 1) % 2]);
+		rc = take_sample(&c, s[0].in.index, &s[(i + 1) % 2],
+				 false);
 		if (rc)
 			break;
 		stats_watch_report(&s[i % 2], &s[(i + 1) % 2], json, i);

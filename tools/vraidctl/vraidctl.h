@@ -26,7 +26,8 @@
  * The files: main.c (the command table, dispatch), help.c (every command's
  * help text), one file per verb group (create.c: create, delete, stop;
  * show.c: list, show, version; set.c; member.c: fail, spare, replace;
- * job.c: init, check, job, wait; stats.c; controller.c; examine.c; wipe.c;
+ * job.c: init, check, job, wait; stats.c; metrics.c: stats --prometheus;
+ * controller.c; examine.c; wipe.c;
  * assemble.c), and what they share: args.c (the command line), ctl.c (the
  * control device), names.c (ABI values' names), output.c (tables, JSON),
  * probe.c (what a device holds), util.c (messages, sizes).  This header
@@ -247,6 +248,39 @@ struct policy {
 #define POL_ALL	(VRAID_SET_ACCESS | VRAID_SET_DISK_CACHE | VRAID_SET_READ | \
 		 VRAID_SET_WRITE | VRAID_SET_IO)
 
+/*
+ * What the block layer counts for a disk (/sys/class/block/NAME/stat,
+ * Documentation/block/stat.rst): I/Os and sectors per direction, I/Os in
+ * flight, flushes.
+ */
+struct blk_stat {
+	bool ok;
+	uint64_t rios, rsect, wios, wsect, inflight, fios;
+};
+
+/* One look at a VD: INFO, its own block counters and its members'. */
+struct stats_sample {
+	double t;
+	struct vraid_info in;
+	struct blk_stat vd;
+	struct blk_stat m[VRAID_MAX_MEMBERS];
+	uint64_t flushes, read_repairs;
+	bool cache;			/* the module has cache counters */
+	uint64_t chits, cmisses, cbytes;
+	bool ra;			/* ... and read-ahead ones (ABI 1.7) */
+	uint64_t rahits, rapages;
+	bool wb;			/* ... and write-back ones (ABI 1.8) */
+	uint64_t dirty, wpages, destaged;
+	bool jl;			/* ... and journal ones (ABI 1.9) */
+	uint64_t jwrites, jpages;
+	bool jr;			/* ... and journal_refs */
+	uint64_t jrefs;
+	bool fl;			/* ... and cache_fill_pages */
+	uint64_t fpages;
+	bool wt;			/* ... and the two wait counters */
+	uint64_t dwaits, jwaits;
+};
+
 /* ---- tables (names.c, controller.c) ---- */
 
 extern const struct policy policies[NR_POL];
@@ -406,6 +440,12 @@ int cmd_wait(int argc, char **argv);
 /* ---- stats.c ---- */
 
 int cmd_stats(int argc, char **argv);
+int take_sample(struct ctl *c, uint32_t index, struct stats_sample *s,
+		bool quiet_gone);
+
+/* ---- metrics.c ---- */
+
+int stats_prometheus(const char *const *args, size_t nargs, const char *out);
 bool read_vd_attr(uint32_t index, const char *attr, uint64_t *val);
 const char *sysfs_root(void);
 
@@ -458,6 +498,9 @@ int scan_probe(const char *path, struct vraid_md *md,
 		      struct vraid_jsb *sb);
 int spare_dry(const char *dev, const char *vd);
 char *vd_says(char *buf, size_t bufsz, const struct vraid_info *in);
+bool vd_uuid(const struct vraid_info *in, uint8_t uuid[VRAID_MD_UUID_LEN]);
+/* show.c: sysfs's uuid, else vd_uuid(); "" if neither */
+char *vd_uuid_text(const struct vraid_info *in, char *buf, size_t bufsz);
 
 /* ---- wipe.c ---- */
 

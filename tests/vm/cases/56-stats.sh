@@ -4,6 +4,8 @@
 # flushes count when the VD has a write cache, every
 # member of a RAID5 is written and its counts match sysfs; --watch reports
 # rates while fio runs and zero when idle; --json is one line per report;
+# --prometheus says the bytes --json says, the state, the UUID and every
+# member, each sample in a declared family, and --output writes it whole;
 # a VD that is not there and bad arguments get clear errors.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
@@ -41,6 +43,37 @@ echo "fio wrote 1024 x 4 KiB, read 32 x 64 KiB; stats: +$dw writes ($dwb bytes),
 # vraid sees it, and counts the pieces: 2 MiB in 16 KiB strips.
 [ "$dr" = 128 ] || fail "reads grew by $dr; 2 MiB read in 16 KiB strips is 128"
 [ "$drb" = 2097152 ] || fail "read_bytes grew by $drb, fio read 2097152"
+
+# --prometheus (the VD idle: the same counters as j1): the bytes written
+# as --json says them, the VD's state, its UUID as its metadata has it,
+# every member's series, each sample's family declared; --output renames
+# a whole file into place.
+p=$(vraidctl stats --prometheus) || fail "stats --prometheus failed"
+uuid=$(vraidctl examine $(echo $members | cut -d' ' -f1) --json | grep -o '"vd_uuid":"[^"]*"' | cut -d'"' -f4)
+l="vd=\"$n\",name=\"\",uuid=\"$uuid\""
+pw=$(echo "$p" | grep -F "vraid_vd_write_bytes_total{$l} ") ||
+	fail "no vraid_vd_write_bytes_total{$l}: $(echo "$p" | grep write_bytes)"
+[ "${pw##* }" = "$(echo "$j1" | json_num write_bytes)" ] ||
+	fail "prometheus says '$pw', stats --json write_bytes $(echo "$j1" | json_num write_bytes)"
+echo "$p" | grep -qxF "vraid_vd_state{$l,state=\"optimal\"} 1" || fail "no optimal state series"
+role=0
+for m in $members; do
+	echo "$p" | grep -qxF "vraid_member_state{$l,member=\"$role\",device=\"${m#/dev/}\",state=\"online\"} 1" ||
+		fail "no online state series of member $role ($m)"
+	echo "$p" | grep -q "^vraid_member_write_bytes_total{$l,member=\"$role\",device=\"${m#/dev/}\"} [1-9]" ||
+		fail "no written bytes of member $role ($m)"
+	role=$((role + 1))
+done
+echo "$p" | awk '/^# TYPE / { t[$3] = 1; next } /^#/ { next }
+	{ f = $1; sub(/[{ ].*/, "", f); if (!(f in t)) { print "undeclared: " $0; bad = 1 } }
+	END { exit bad }' || fail "a sample of an undeclared family"
+vraidctl stats --prometheus --output /tmp/vraid.prom || fail "--output failed"
+# (the members' counters may move meanwhile: the bitmap's clearing)
+grep -qxF "$pw" /tmp/vraid.prom || fail "--output FILE lacks '$pw'"
+[ "$(tail -n 1 /tmp/vraid.prom | cut -d' ' -f1)" = "$(echo "$p" | tail -n 1 | cut -d' ' -f1)" ] ||
+	fail "--output FILE ends otherwise than stdout: $(tail -n 1 /tmp/vraid.prom)"
+[ "$(ls /tmp/vraid.prom.* 2>/dev/null)" = "" ] || fail "--output left $(ls /tmp/vraid.prom.*)"
+echo "prometheus: $(echo "$p" | grep -c '^vraid_') samples, write_bytes ${pw##* }"
 
 # Every member took writes (random 4 KiB writes on RAID5: data and
 # parity everywhere), and stats says what sysfs says.
