@@ -295,6 +295,27 @@ power_cut_copy() {
 	rm -f /tmp/m?.img /tmp/j.img
 }
 
+# journal_cleanup JD DM...: what a journal case leaves behind, undone
+# (the body of its EXIT trap): every VD deleted (dirty data discarded),
+# the journal's writes awaiting replay discarded and the journal
+# detached, the device-mapper devices DM... removed, and the first 8 MiB
+# of the journal's disk JD zeroed ("" for none)
+journal_cleanup() {
+	local d jd=$1
+	shift
+	set +e
+	for d in /sys/block/vraid*; do
+		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" --force >/dev/null 2>&1
+	done
+	vraidctl controller journal discard >/dev/null 2>&1
+	vraidctl controller journal none >/dev/null 2>&1
+	for d; do
+		dmsetup remove "$d" 2>/dev/null
+	done
+	[ -n "$jd" ] && zero_range "$jd" 0 8388608
+	return 0
+}
+
 replay_assemble() {
 	local vd
 	vraidctl controller journal "$1" >/tmp/journal.out 2>&1 ||

@@ -33,17 +33,9 @@ J=/dev/mapper/vj-j
 MIB=1048576
 
 cleanup() {
-	local d
 	set +e
-	for d in /sys/block/vraid*; do
-		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" --force >/dev/null 2>&1
-	done
 	dmsetup info vj-j >/dev/null 2>&1 && dm_release vj-j "$JD" >/dev/null 2>&1
-	vraidctl controller journal discard >/dev/null 2>&1
-	vraidctl controller journal none >/dev/null 2>&1
-	dmsetup remove vj-j 2>/dev/null
-	zero_range "$JD" 0 $((8 * MIB))
-	return 0
+	journal_cleanup "$JD" vj-j
 }
 trap cleanup EXIT
 

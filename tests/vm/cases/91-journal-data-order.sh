@@ -30,17 +30,8 @@ MIB=1048576
 KNOB=/sys/module/vraid/parameters/debug_jdata_delay_ms
 
 cleanup() {
-	local d
-	set +e
 	[ -w $KNOB ] && echo 0 >$KNOB
-	for d in /sys/block/vraid*; do
-		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" --force >/dev/null 2>&1
-	done
-	vraidctl controller journal discard >/dev/null 2>&1
-	vraidctl controller journal none >/dev/null 2>&1
-	dmsetup remove vj-j 2>/dev/null
-	zero_range "$JD" 0 $((8 * MIB))
-	return 0
+	journal_cleanup "$JD" vj-j
 }
 trap cleanup EXIT
 

@@ -24,14 +24,7 @@ head -c 4194304 /dev/urandom >$data
 want=$(md5sum <$data | cut -d' ' -f1)
 
 cleanup() {
-	local d
-	set +e
-	for d in /sys/block/vraid*; do
-		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" --force >/dev/null 2>&1
-	done
-	vraidctl controller journal none >/dev/null 2>&1
-	dmsetup remove e92 2>/dev/null
-	return 0
+	journal_cleanup "" e92
 }
 trap cleanup EXIT
 

@@ -29,21 +29,8 @@ MIB=1048576
 JD=$(echo $NVME_DEVS | cut -d' ' -f4)
 
 cleanup() {
-	local d i
-	set +e
-	for d in /sys/block/vraid*; do
-		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" --force >/dev/null 2>&1
-	done
-	vraidctl controller journal discard >/dev/null 2>&1
-	vraidctl controller journal none >/dev/null 2>&1
-	for i in 1 2 3; do
-		dmsetup remove "vl-m$i" 2>/dev/null
-		dmsetup remove "vl-d$i" 2>/dev/null
-		dmsetup remove "vl-l$i" 2>/dev/null
-		dmsetup remove "vl-t$i" 2>/dev/null
-	done
-	zero_range "$JD" 0 $((8 * MIB))
-	return 0
+	journal_cleanup "$JD" vl-m1 vl-d1 vl-l1 vl-t1 vl-m2 vl-d2 vl-l2 vl-t2 \
+		vl-m3 vl-d3 vl-l3 vl-t3
 }
 trap cleanup EXIT
 

@@ -24,21 +24,9 @@ set -- $(mixed_members 2)
 DA=$1 DB=$2
 JD=$(echo $NVME_DEVS | cut -d' ' -f4)
 MA=/dev/mapper/ma MB=/dev/mapper/mb J=/dev/mapper/vj-j
-MIB=1048576
 
 cleanup() {
-	local d
-	set +e
-	for d in /sys/block/vraid*; do
-		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" --force >/dev/null 2>&1
-	done
-	vraidctl controller journal discard >/dev/null 2>&1
-	vraidctl controller journal none >/dev/null 2>&1
-	dmsetup remove ma 2>/dev/null
-	dmsetup remove mb 2>/dev/null
-	dmsetup remove vj-j 2>/dev/null
-	zero_range "$JD" 0 $((8 * MIB))
-	return 0
+	journal_cleanup "$JD" ma mb vj-j
 }
 trap cleanup EXIT
 
