@@ -72,7 +72,7 @@ recorder:
 		echo "vraid: the crash states' recorder (tests/vm/kmod) did not build for $(KDIR): see tests/vm/kmod/build.log" >&2
 
 tools: $(VRAIDCTL) tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio \
-	tests/vm/bin/ioctlfuzz tests/vm/bin/logreplay
+	tests/vm/bin/ioctlfuzz tests/vm/bin/logreplay tests/vm/bin/sysfswait
 
 # vraidctl reads on-disk metadata with the module's own portable core
 # (driver/core.mk: the one list of it).
@@ -101,6 +101,10 @@ tests/vm/bin/ioctlfuzz: tests/vm/ioctlfuzz.c $(TOOLS_COMMON) $(TOOLS_COMMON_H)
 tests/vm/bin/crashio: tests/vm/crashio.c
 	@mkdir -p tests/vm/bin
 	$(CC) $(USER_CFLAGS) -o $@ tests/vm/crashio.c
+
+tests/vm/bin/sysfswait: tests/vm/sysfswait.c
+	@mkdir -p tests/vm/bin
+	$(CC) $(USER_CFLAGS) -o $@ tests/vm/sysfswait.c
 
 tests/vm/bin/logreplay: tests/vm/logreplay.c
 	@mkdir -p tests/vm/bin
@@ -188,7 +192,8 @@ bench: deps all
 clean:
 	$(KCLEAN)
 	rm -f $(VRAIDCTL) tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio \
-		tests/vm/bin/ioctlfuzz tests/vm/bin/logreplay .check.log tests/vm/kmod/build.log
+		tests/vm/bin/ioctlfuzz tests/vm/bin/logreplay tests/vm/bin/sysfswait \
+		.check.log tests/vm/kmod/build.log
 	-$(MAKE) -C $(KDIR) M=$(TOP)/tests/vm/kmod clean >/dev/null 2>&1
 	-$(MAKE) -C tests/unit clean 2>/dev/null
 

@@ -389,3 +389,45 @@ const struct attribute_group *vraid_disk_groups[] = {
 	&vraid_attr_group,
 	NULL,
 };
+
+/*
+ * Pollers (poll() for POLLPRI on an attribute, as on md's array_state)
+ * are woken when the VD's state, a member's state or a job changes.  The
+ * attributes' kernfs nodes are looked up once the disk is live and kept,
+ * referenced, until the VD is freed: a notification, which may come
+ * from any context (a member failing in a bio's completion), then needs
+ * no lookup and no lock (kernfs_notify() defers the rest to a work).
+ */
+void vraid_sysfs_notify_init(struct vraid_vd *vd)
+{
+	struct kernfs_node *dir;
+
+	dir = sysfs_get_dirent(disk_to_dev(vd->disk)->kobj.sd, "vraid");
+	if (!dir)
+		return;
+	vd->kn_state = sysfs_get_dirent(dir, "state");
+	vd->kn_members = sysfs_get_dirent(dir, "members");
+	vd->kn_job = sysfs_get_dirent(dir, "job");
+	vd->kn_last_job = sysfs_get_dirent(dir, "last_job");
+	sysfs_put(dir);
+}
+
+/* The VD is being freed: nothing can notify any more. */
+void vraid_sysfs_notify_exit(struct vraid_vd *vd)
+{
+	sysfs_put(vd->kn_state);
+	sysfs_put(vd->kn_members);
+	sysfs_put(vd->kn_job);
+	sysfs_put(vd->kn_last_job);
+	vd->kn_state = NULL;
+	vd->kn_members = NULL;
+	vd->kn_job = NULL;
+	vd->kn_last_job = NULL;
+}
+
+/* Any context. */
+void vraid_sysfs_notify(struct kernfs_node *kn)
+{
+	if (kn)
+		sysfs_notify_dirent(kn);
+}

@@ -336,6 +336,7 @@ static void vraid_limits(struct vraid_vd *vd, struct vraid_limits *l)
 
 static void vraid_vd_free(struct vraid_vd *vd)
 {
+	vraid_sysfs_notify_exit(vd);
 	kfree(vd);
 }
 
@@ -545,6 +546,7 @@ static int vraid_vd_start(struct vraid_vd *vd, const char *verb,
 		snprintf(msg, len, "cannot add the disk (error %d)", ret);
 		goto out_disk;
 	}
+	vraid_sysfs_notify_init(vd);
 	for (i = 0; i < vd->geom.nr_members; i++) {
 		struct vraid_member *m = &vd->members[i];
 
@@ -949,6 +951,7 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 	spin_unlock_irqrestore(&vd->state_lock, flags);
 	vraid_event(vd, VRAID_EV_REBUILD_START, role,
 		    "member %u is now %s: rebuilding", role, m->name);
+	vraid_sysfs_notify(vd->kn_members);
 	vraid_vd_update_state(vd);
 	/*
 	 * Drained, and failed since: the old device has no I/O but this

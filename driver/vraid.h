@@ -183,6 +183,12 @@ struct vraid_vd {
 	u64 created;			/* seconds since the epoch */
 	bool clean;			/* stopped cleanly (metadata flag) */
 	u32 state;			/* VRAID_VD_* */
+	/*
+	 * sysfs attributes pollers wait on (vraid_sysfs_notify()): looked
+	 * up once the disk is live, referenced until the VD is freed; NULL
+	 * before (and if the lookup failed).
+	 */
+	struct kernfs_node *kn_state, *kn_members, *kn_job, *kn_last_job;
 	u32 access_policy;
 	u32 disk_cache_policy;
 	u32 io_policy;
@@ -723,6 +729,9 @@ void vraid_parity_invalidate(struct vraid_vd *vd);
 
 /* sysfs.c */
 extern const struct attribute_group *vraid_disk_groups[];
+void vraid_sysfs_notify_init(struct vraid_vd *vd);
+void vraid_sysfs_notify_exit(struct vraid_vd *vd);
+void vraid_sysfs_notify(struct kernfs_node *kn);
 void vraid_stats_sum(struct vraid_vd *vd, struct vraid_stats *sum);
 const char *vraid_state_name(u32 state);
 const char *vraid_member_state_name(u32 state);

@@ -7,7 +7,8 @@
 # the control device) with the same fields; --since N starts at N;
 # --follow --exec runs a program for each new event as it happens, and
 # `vraidctl monitor --mail` mails the failure and the Degraded state
-# (through a stand-in for sendmail), not the create.
+# (through a stand-in for sendmail), not the create; a poll() of sysfs's
+# state attribute wakes at the failure.
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
@@ -85,7 +86,20 @@ VRAIDCTL_SENDMAIL=/tmp/95-sendmail.sh vraidctl monitor --mail root >/tmp/95.moni
 monitor=$!
 sleep 1
 vd=$(vd_create --level 1 --init fast --name ev2 $a $d)
+# and a poller of sysfs's state (POLLPRI, as on md's array_state)
+sysfswait "/sys/block/${vd#/dev/}/vraid/state" 30 >/tmp/95.state 2>/tmp/95.state.err &
+waiter=$!
+i=0
+until grep -q ready /tmp/95.state.err; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || { cat /tmp/95.state.err; fail "sysfswait did not start"; }
+	sleep 0.1
+done
 vraidctl fail "$vd" "$d" --force >/dev/null || fail "fail $d"
+wait $waiter || fail "a poll() of $vd's sysfs state was not woken by the failure (status $?)"
+grep -q degraded /tmp/95.state ||
+	fail "sysfs state after the wake-up: $(cat /tmp/95.state)"
+echo "a poller of sysfs state woke: $(cat /tmp/95.state)"
 i=0
 until grep -q '^state ' /tmp/95.alerts 2>/dev/null; do
 	i=$((i + 1))
