@@ -32,6 +32,25 @@ const char *vraid_member_state_name(u32 state)
 	return "unknown";
 }
 
+/*
+ * A new device takes member @role's role (replace, a hot spare): its
+ * counters start at 0, not at the old device's.  No I/O reaches the role
+ * meanwhile (the old device is drained, the new one not published yet);
+ * a late stale completion's count may race with it, as counts may.
+ */
+void vraid_member_stats_reset(struct vraid_vd *vd, u32 role)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct vraid_stats *s = per_cpu_ptr(vd->stats, cpu);
+
+		WRITE_ONCE(s->member_reads[role], 0);
+		WRITE_ONCE(s->member_writes[role], 0);
+		WRITE_ONCE(s->member_errors[role], 0);
+	}
+}
+
 void vraid_stats_sum(struct vraid_vd *vd, struct vraid_stats *sum)
 {
 	int cpu;

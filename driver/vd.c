@@ -924,6 +924,7 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 	spin_lock_irqsave(&vd->state_lock, flags);
 	WRITE_ONCE(m->gen, m->gen + 1);
 	spin_unlock_irqrestore(&vd->state_lock, flags);
+	vraid_member_stats_reset(vd, role);
 	vraid_bdev_move(&m->h, h);
 	m->dev = bdev->bd_dev;
 	m->dev_sectors = bdev_nr_sectors(bdev);

@@ -733,6 +733,7 @@ void vraid_sysfs_notify_init(struct vraid_vd *vd);
 void vraid_sysfs_notify_exit(struct vraid_vd *vd);
 void vraid_sysfs_notify(struct kernfs_node *kn);
 void vraid_stats_sum(struct vraid_vd *vd, struct vraid_stats *sum);
+void vraid_member_stats_reset(struct vraid_vd *vd, u32 role);
 const char *vraid_state_name(u32 state);
 const char *vraid_member_state_name(u32 state);
 

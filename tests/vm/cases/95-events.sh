@@ -25,9 +25,19 @@ first=$(vraidctl events --json | tail -n 1 | sed -n 's/^{"seq":\([0-9]*\),.*/\1/
 since=$(( ${first:-0} + 1 ))
 
 vd=$(vd_create --level 1 --init fast --name ev $a $b)
+# role_reads VD ROLE: the reads sysfs's members counts for ROLE
+role_reads() {
+	awk -v r="$2" '$1 == r { print $5 }' "/sys/block/${1#/dev/}/vraid/members"
+}
+# reads on both copies (random, in parallel: the least busy copy each)
+fio --name=r --filename="$vd" --rw=randread --bs=4k --size=4M --direct=1 \
+	--ioengine=libaio --iodepth=16 >/dev/null 2>&1 || fail "fio reads of $vd"
+[ "$(role_reads "$vd" 1)" -gt 0 ] || fail "no reads reached member 1 ($b)"
 vraidctl fail "$vd" "$b" --force >/dev/null || fail "fail $b"
 vraidctl replace "$vd" "$b" "$c" >/dev/null || fail "replace $b with $c"
 vraidctl wait "$vd" >/dev/null || fail "the rebuild onto $c"
+# the new device's counters are its own: a rebuild reads nothing from it
+assert_eq "$(role_reads "$vd" 1)" 0 "reads counted for $c, new in role 1 (not $b's)"
 vraidctl stop "$vd" >/dev/null || fail "stop $vd"
 # one member only: Degraded from the start, which "assembled" says (no
 # state change of a VD that was not started yet)
