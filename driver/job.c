@@ -196,10 +196,10 @@ static void vraid_job_end(struct vraid_vd *vd, int result, bool stopped)
 	mutex_unlock(&vd->job_lock);
 	wake_up_all(&job->wait);
 	/* (after every change above: a poller reads them when woken) */
-	vraid_sysfs_notify(vd->kn_job);
-	vraid_sysfs_notify(vd->kn_last_job);
+	vraid_sysfs_notify(READ_ONCE(vd->kn_job));
+	vraid_sysfs_notify(READ_ONCE(vd->kn_last_job));
 	if (type == VRAID_JOB_REBUILD && !result && !stopped)
-		vraid_sysfs_notify(vd->kn_members);
+		vraid_sysfs_notify(READ_ONCE(vd->kn_members));
 }
 
 static void vraid_job_work(struct work_struct *work)
@@ -386,7 +386,7 @@ static int __vraid_job_start(struct vraid_vd *vd, u32 type, u64 from,
 						  max(job->total, 1ULL)),
 		    paused ? " (paused)" : "");
 	queue_work(vraid_job_wq, &job->work);
-	vraid_sysfs_notify(vd->kn_job);
+	vraid_sysfs_notify(READ_ONCE(vd->kn_job));
 	return 0;
 }
 
@@ -542,6 +542,8 @@ int vraid_job_ctl(struct vraid_vd *vd, u32 action, u32 rate_kib, char *msg,
 	}
 	mutex_unlock(&vd->job_lock);
 	wake_up_all(&job->wait);
+	if ((action == VRAID_JOB_PAUSE || action == VRAID_JOB_RESUME) && !ret)
+		vraid_sysfs_notify(READ_ONCE(vd->kn_job));
 	if (action == VRAID_JOB_STOP && !ret)
 		flush_work(&job->work);
 	return ret;

@@ -2466,6 +2466,23 @@ static bool vraid_journal_is(struct vraid_journal *j, const u8 *uuid)
  * writes); its records are replayed (@done: what that did).  Either way
  * the VD no longer awaits replay.  Returns 0 or an error with @msg.
  */
+/*
+ * @vd's writes wait in @j no more: drop its pending entry, and take
+ * records again once no VD waits.  j->vds_mutex held.
+ */
+static void vraid_jpending_drop_locked(struct vraid_journal *j,
+				       struct vraid_vd *vd)
+{
+	u32 i;
+
+	if (vraid_jpending_find(j, vd->uuid, &i)) {
+		memmove(j->pending[i], j->pending[i + 1],
+			(j->npending - i - 1) * VRAID_J_UUID_LEN);
+		j->npending--;
+	}
+	vraid_jresume_locked(j);
+}
+
 int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 			   struct vraid_jreplayed *done, char *msg,
 			   size_t len)
@@ -2518,11 +2535,16 @@ int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 				done->superseded == 1 ? "" : "s");
 	}
 	/*
-	 * The VD stays pending until its metadata says it needs the
+	 * A VD replayed stays pending until its metadata says it needs the
 	 * journal no more (vraid_journal_assembled()): should the assembly
 	 * fail before, the next one replays again, onto members missing
-	 * at this one too.
+	 * at this one too.  Records its metadata does not name (it was
+	 * unbound before the crash) are let go now, as they always were:
+	 * nothing replays them, and other VDs should not write through
+	 * while this one waits.
 	 */
+	if (!done->ran)
+		vraid_jpending_drop_locked(j, vd);
 	mutex_unlock(&j->vds_mutex);
 out:
 	/* nothing of the VD needs a journal now; bind anew if healthy */
@@ -2540,17 +2562,11 @@ out:
 void vraid_journal_assembled(struct vraid_vd *vd)
 {
 	struct vraid_journal *j = vraid_j;
-	u32 i;
 
 	if (!j)
 		return;
 	mutex_lock(&j->vds_mutex);
-	if (vraid_jpending_find(j, vd->uuid, &i)) {
-		memmove(j->pending[i], j->pending[i + 1],
-			(j->npending - i - 1) * VRAID_J_UUID_LEN);
-		j->npending--;
-	}
-	vraid_jresume_locked(j);
+	vraid_jpending_drop_locked(j, vd);
 	mutex_unlock(&j->vds_mutex);
 }
 

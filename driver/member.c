@@ -84,7 +84,7 @@ static void vraid_vd_state_event(struct vraid_vd *vd, u32 old_state,
 	vraid_event(vd, VRAID_EV_STATE, VRAID_EV_NONE,
 		    "virtual drive is %s (was %s)",
 		    vraid_state_name(new_state), vraid_state_name(old_state));
-	vraid_sysfs_notify(vd->kn_state);
+	vraid_sysfs_notify(READ_ONCE(vd->kn_state));
 }
 
 void vraid_vd_update_state(struct vraid_vd *vd)
@@ -138,7 +138,7 @@ static void vraid_member_failed(struct vraid_vd *vd, u32 member,
 	vraid_event(vd, VRAID_EV_MEMBER_FAILED, member,
 		    "member %u (%s) failed: %s", member,
 		    vd->members[member].name, why);
-	vraid_sysfs_notify(vd->kn_members);
+	vraid_sysfs_notify(READ_ONCE(vd->kn_members));
 	vraid_vd_state_event(vd, old_state, new_state);
 	/* Record it on the surviving members (process context). */
 	queue_work(vraid_wq, &vd->md_work);

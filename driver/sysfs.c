@@ -424,10 +424,11 @@ void vraid_sysfs_notify_init(struct vraid_vd *vd)
 	dir = sysfs_get_dirent(disk_to_dev(vd->disk)->kobj.sd, "vraid");
 	if (!dir)
 		return;
-	vd->kn_state = sysfs_get_dirent(dir, "state");
-	vd->kn_members = sysfs_get_dirent(dir, "members");
-	vd->kn_job = sysfs_get_dirent(dir, "job");
-	vd->kn_last_job = sysfs_get_dirent(dir, "last_job");
+	/* (a completion may read them meanwhile: NULL, or a held node) */
+	WRITE_ONCE(vd->kn_state, sysfs_get_dirent(dir, "state"));
+	WRITE_ONCE(vd->kn_members, sysfs_get_dirent(dir, "members"));
+	WRITE_ONCE(vd->kn_job, sysfs_get_dirent(dir, "job"));
+	WRITE_ONCE(vd->kn_last_job, sysfs_get_dirent(dir, "last_job"));
 	sysfs_put(dir);
 }
 
@@ -444,7 +445,7 @@ void vraid_sysfs_notify_exit(struct vraid_vd *vd)
 	vd->kn_last_job = NULL;
 }
 
-/* Any context. */
+/* Any context.  @kn: one of the VD's kn_* (READ_ONCE: set racily). */
 void vraid_sysfs_notify(struct kernfs_node *kn)
 {
 	if (kn)

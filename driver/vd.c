@@ -952,7 +952,7 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 	spin_unlock_irqrestore(&vd->state_lock, flags);
 	vraid_event(vd, VRAID_EV_REBUILD_START, role,
 		    "member %u is now %s: rebuilding", role, m->name);
-	vraid_sysfs_notify(vd->kn_members);
+	vraid_sysfs_notify(READ_ONCE(vd->kn_members));
 	vraid_vd_update_state(vd);
 	/*
 	 * Drained, and failed since: the old device has no I/O but this
