@@ -196,6 +196,7 @@ int vraid_events_init(struct device *control)
  */
 void vraid_events_exit(void)
 {
+	/* no barrier needed: nothing can join the queue any more (above) */
 	WARN_ON_ONCE(waitqueue_active(&vraid_events_wait));
 	cancel_work_sync(&vraid_events_work);
 	kvfree(vraid_event_ring);

@@ -7,7 +7,10 @@
 # the control device) with the same fields; --since N starts at N;
 # --follow --exec runs a program for each new event as it happens, and
 # `vraidctl monitor --mail` mails the failure and the Degraded state
-# (through a stand-in for sendmail), not the create.
+# (through a stand-in for sendmail), not the create; an idle follower
+# waits in poll(2) (few requests under strace), and poll on the control
+# device is readable exactly when the log holds an event newer than this
+# file read, woken by the next one (tests/vm/evpoll.c).
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
@@ -68,6 +71,46 @@ last=$(tail -n 1 /tmp/95.json | sed -n 's/^{"seq":\([0-9]*\),.*/\1/p')
 vraidctl events --since "$last" --json >/tmp/95.one
 assert_eq "$(wc -l </tmp/95.one)" 1 "events --since the last one"
 
+# poll(2) on the control device (ABI 1.13): a follower sleeps until an
+# event comes.  An idle follower under strace makes its two first EVENTS
+# requests (where the log ends; nothing from there) and then waits in
+# poll, where asking every 0.5 s made about six more in 3 s.
+if command -v strace >/dev/null 2>&1; then
+	rm -f /tmp/95.traced
+	strace -e trace=ioctl,poll -o /tmp/95.strace \
+		sh -c 'echo $$ >/tmp/95.traced; exec vraidctl events --follow' >/dev/null 2>&1 &
+	tracer=$!
+	i=0
+	until [ -s /tmp/95.traced ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "the traced follower did not start"
+		sleep 0.1
+	done
+	sleep 3
+	# the follower, not strace: strace then ends with its tracee
+	kill "$(cat /tmp/95.traced)" 2>/dev/null || true
+	wait $tracer 2>/dev/null || true
+	# EVENTS, as strace shows it: _IOC(_IOC_READ|_IOC_WRITE, 0xf7, 0xc, ...)
+	n_ioctl=$(grep -c 'ioctl(.*0xf7, 0xc, ' /tmp/95.strace || true)
+	n_poll=$(grep -c 'poll(' /tmp/95.strace || true)
+	[ "$n_poll" -ge 1 ] && [ "$n_ioctl" -le 3 ] ||
+		{ cat /tmp/95.strace; fail "an idle follower made $n_ioctl EVENTS requests in 3 s ($n_poll polls): it does not wait in poll"; }
+	echo "an idle follower: $n_ioctl EVENTS requests in 3 s, waiting in poll"
+else
+	echo "strace not in the kit: the follower's requests are not counted"
+fi
+# the semantics, directly (tests/vm/evpoll.c): readable when new,
+# not after reading the log to its end, woken by the next event
+evpoll 120 >/tmp/95.evpoll 2>&1 &
+poller=$!
+i=0
+until grep -q '^evpoll: waiting' /tmp/95.evpoll 2>/dev/null; do
+	i=$((i + 1))
+	[ $i -lt 100 ] && kill -0 $poller 2>/dev/null ||
+		{ cat /tmp/95.evpoll; fail "evpoll did not start waiting"; }
+	sleep 0.2
+done
+
 # --follow --exec: a monitor sees what happens after it started
 cat >/tmp/95-alert.sh <<'EOS'
 #!/bin/sh
@@ -85,6 +128,8 @@ VRAIDCTL_SENDMAIL=/tmp/95-sendmail.sh vraidctl monitor --mail root >/tmp/95.moni
 monitor=$!
 sleep 1
 vd=$(vd_create --level 1 --init fast --name ev2 $a $d)
+wait $poller || { cat /tmp/95.evpoll; fail "poll on the control device"; }
+cat /tmp/95.evpoll
 vraidctl fail "$vd" "$d" --force >/dev/null || fail "fail $d"
 i=0
 until grep -q '^state ' /tmp/95.alerts 2>/dev/null; do
