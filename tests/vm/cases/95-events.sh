@@ -10,7 +10,8 @@
 # (through a stand-in for sendmail), not the create; an idle follower
 # waits in poll(2) (few requests under strace), and poll on the control
 # device is readable exactly when the log holds an event newer than this
-# file read, woken by the next one (tests/vm/evpoll.c).
+# file read, woken by the next one (tests/vm/evpoll.c); once the pollers
+# are gone the module unloads and reloads with an empty log.
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
@@ -159,4 +160,12 @@ grep -q "^member-failed ${vd#/dev/} ev2 1 $d_name degraded: member 1 ($d_name) f
 [ "$(head -n 1 /tmp/95.alerts | cut -d' ' -f1)" = created ] ||
 	fail "the monitor's first event is not the create after it started"
 vd_delete "$vd"
+# a file that polled the control device, gone: the module unloads (no
+# waiter left on the log's wait queue; vraid_events_exit() warns if one
+# is) and comes back with the log empty
+wait $follower $monitor 2>/dev/null || true
+rmmod vraid || fail "rmmod after the pollers ended"
+modprobe vraid || fail "modprobe vraid after rmmod"
+[ -c /dev/vraid-control ] || fail "no control device after the reload"
+assert_eq "$(vraidctl events | wc -l)" 0 "events after the reload"
 echo "events: $n_ev in order, as many uevents, a monitor ran, vraidctl monitor mailed"
