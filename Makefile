@@ -72,7 +72,8 @@ recorder:
 		echo "vraid: the crash states' recorder (tests/vm/kmod) did not build for $(KDIR): see tests/vm/kmod/build.log" >&2
 
 tools: $(VRAIDCTL) tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio \
-	tests/vm/bin/ioctlfuzz tests/vm/bin/logreplay tests/vm/bin/sysfswait
+	tests/vm/bin/ioctlfuzz tests/vm/bin/logreplay tests/vm/bin/sysfswait \
+	tests/vm/bin/evpoll
 
 # vraidctl reads on-disk metadata with the module's own portable core
 # (driver/core.mk: the one list of it).
@@ -109,6 +110,10 @@ tests/vm/bin/sysfswait: tests/vm/sysfswait.c
 tests/vm/bin/logreplay: tests/vm/logreplay.c
 	@mkdir -p tests/vm/bin
 	$(CC) $(USER_CFLAGS) -o $@ tests/vm/logreplay.c
+
+tests/vm/bin/evpoll: tests/vm/evpoll.c uapi/linux/vraid.h
+	@mkdir -p tests/vm/bin
+	$(CC) $(USER_CFLAGS) -o $@ tests/vm/evpoll.c
 
 tests/vm/bin/pqref: tests/vm/pqref.c $(CORE_SRCS) $(CORE_HDRS)
 	@mkdir -p $(dir $@)
@@ -193,7 +198,7 @@ clean:
 	$(KCLEAN)
 	rm -f $(VRAIDCTL) tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashio \
 		tests/vm/bin/ioctlfuzz tests/vm/bin/logreplay tests/vm/bin/sysfswait \
-		.check.log tests/vm/kmod/build.log
+		tests/vm/bin/evpoll .check.log tests/vm/kmod/build.log
 	-$(MAKE) -C $(KDIR) M=$(TOP)/tests/vm/kmod clean >/dev/null 2>&1
 	-$(MAKE) -C tests/unit clean 2>/dev/null
 

@@ -15,6 +15,7 @@
 #include <linux/uaccess.h>
 #include <linux/capability.h>
 #include <linux/delay.h>
+#include <linux/poll.h>
 
 #include "vraid.h"
 #include "events.h"
@@ -830,6 +831,55 @@ static int vraid_reply(void __user *uarg, struct vraid_ioc_hdr *h, int ret,
 	return ret;
 }
 
+/*
+ * One open file of the control device: how far its owner has read the
+ * event log, for poll(2).  @events_seen is the largest @next of the
+ * VRAID_IOC_EVENTS replies through this file (1 before any: a new opener
+ * is readable once any event exists); it only grows, so that two threads
+ * reading through one file cannot move it back.  A hint, no lock: a
+ * reply racing a poll makes at worst one wake-up too many or a poll that
+ * waits for the next event, not a lost event (the log still holds it).
+ */
+struct vraid_ctl_file {
+	atomic64_t events_seen;
+};
+
+static int vraid_ctl_open(struct inode *inode, struct file *file)
+{
+	struct vraid_ctl_file *cf = kmalloc(sizeof(*cf), GFP_KERNEL);
+
+	if (!cf)
+		return -ENOMEM;
+	atomic64_set(&cf->events_seen, 1);
+	/* misc_open() put the miscdevice here; nothing of ours reads it */
+	file->private_data = cf;
+	return 0;
+}
+
+static int vraid_ctl_release(struct inode *inode, struct file *file)
+{
+	kfree(file->private_data);
+	return 0;
+}
+
+/* A VRAID_IOC_EVENTS reply through @file said the next event is @next. */
+static void vraid_ctl_events_seen(struct file *file, u64 next)
+{
+	struct vraid_ctl_file *cf = file->private_data;
+	s64 old = atomic64_read(&cf->events_seen);
+
+	while (old < (s64)next &&
+	       !atomic64_try_cmpxchg(&cf->events_seen, &old, next))
+		;
+}
+
+static __poll_t vraid_ctl_poll(struct file *file, poll_table *wait)
+{
+	struct vraid_ctl_file *cf = file->private_data;
+
+	return vraid_events_poll(file, wait, atomic64_read(&cf->events_seen));
+}
+
 static long vraid_ctl_ioctl(struct file *file, unsigned int cmd,
 			    unsigned long arg)
 {
@@ -894,6 +944,9 @@ static long vraid_ctl_ioctl(struct file *file, unsigned int cmd,
 	 */
 	if (cmd == VRAID_IOC_EVENTS) {
 		ret = vraid_ctl_events(buf);
+		if (!ret)
+			vraid_ctl_events_seen(file,
+					      ((struct vraid_events *)buf)->next);
 	} else {
 		ret = vraid_ctl_lock(buf, nr);
 		if (!ret) {
@@ -910,8 +963,11 @@ out:
 
 static const struct file_operations vraid_ctl_fops = {
 	.owner		= THIS_MODULE,
+	.open		= vraid_ctl_open,
+	.release	= vraid_ctl_release,
 	.unlocked_ioctl	= vraid_ctl_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
+	.poll		= vraid_ctl_poll,
 	.llseek		= noop_llseek,
 };
 

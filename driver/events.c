@@ -13,10 +13,18 @@
  * not sent yet.  A burst larger than the ring loses the uevents of events
  * already overwritten, as a reader of the log loses the events themselves
  * (it sees first > since).
+ *
+ * A reader that polls the control device sleeps on vraid_events_wait
+ * until an event is logged (vraid_events_poll()).  The wake-up comes after
+ * vraid_events_lock is dropped: the wait queue has its own lock, and a
+ * poller adds itself to the queue before it looks at vraid_events_next
+ * under vraid_events_lock, so an event logged meanwhile either is seen or
+ * wakes it.
  */
 #include <linux/device.h>
 #include <linux/kobject.h>
 #include <linux/mm.h>
+#include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
@@ -34,6 +42,9 @@ static struct vraid_event *vraid_event_ring;
 static u64 vraid_events_next = 1;	/* the next event's number */
 static u64 vraid_events_sent = 1;	/* the first event no uevent told */
 static struct device *vraid_events_dev;	/* the control device */
+
+/* Pollers of the control device; its own lock (not vraid_events_lock). */
+static DECLARE_WAIT_QUEUE_HEAD(vraid_events_wait);
 
 static void vraid_events_uevent_fn(struct work_struct *work);
 static DECLARE_WORK(vraid_events_work, vraid_events_uevent_fn);
@@ -79,6 +90,8 @@ void vraid_event(struct vraid_vd *vd, u32 type, u32 member,
 		vraid_events_sent = vraid_events_next - VRAID_EVENTS_KEPT;
 	spin_unlock_irqrestore(&vraid_events_lock, flags);
 	schedule_work(&vraid_events_work);
+	/* any context: the wait queue's lock is taken with interrupts off */
+	wake_up_interruptible_poll(&vraid_events_wait, EPOLLIN | EPOLLRDNORM);
 }
 
 /* One uevent for @ev: KEY=value strings in @buf, pointers in @envp. */
@@ -152,6 +165,17 @@ void vraid_events_read(struct vraid_events *e)
 	spin_unlock_irq(&vraid_events_lock);
 }
 
+__poll_t vraid_events_poll(struct file *file, poll_table *wait, u64 seen)
+{
+	bool news;
+
+	poll_wait(file, &vraid_events_wait, wait);
+	spin_lock_irq(&vraid_events_lock);
+	news = vraid_events_next > seen;
+	spin_unlock_irq(&vraid_events_lock);
+	return news ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
 int vraid_events_init(struct device *control)
 {
 	vraid_event_ring = kvcalloc(VRAID_EVENTS_KEPT,
@@ -162,9 +186,18 @@ int vraid_events_init(struct device *control)
 	return 0;
 }
 
-/* After the control device is gone: no VD is left to log an event. */
+/*
+ * At module exit, before the control device goes (its last uevents go
+ * first): no VD is left to log an event (each holds a module reference),
+ * so nothing wakes vraid_events_wait after this; and no one sleeps on it,
+ * since every open file of the control device holds a module reference
+ * too, and a poll(2) or select(2) leaves the queue before it returns, an
+ * epoll's entry when the file is released.
+ */
 void vraid_events_exit(void)
 {
+	/* no barrier needed: nothing can join the queue any more (above) */
+	WARN_ON_ONCE(waitqueue_active(&vraid_events_wait));
 	cancel_work_sync(&vraid_events_work);
 	kvfree(vraid_event_ring);
 	vraid_event_ring = NULL;

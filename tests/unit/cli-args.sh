@@ -36,6 +36,11 @@
 #   MOCK_BUSY=N                      the first N requests fail with EBUSY
 #                                    and VRAID_IOC_REPLY_BUSY: another
 #                                    request holds the controller
+#   MOCK_POLL=quiet                  poll(2) reports nothing readable and
+#                                    sleeps its timeout (a module of ABI
+#                                    1.13 whose log gets no new event);
+#                                    without it the control device,
+#                                    /dev/null, is always readable
 #   MOCK_RA=1                        every VD's read policy is read-ahead
 #   MOCK_AWB=1                       every VD's write policy is always
 #                                    write-back (in effect: volatile)
@@ -180,6 +185,7 @@ cat >"$tmp/mock.h" <<'EOF'
 #define ioctl mock_ioctl
 #define open(...) mock_open(__VA_ARGS__)
 #define stat(p, s) mock_stat(p, s)
+#define poll mock_poll
 EOF
 
 cat >"$tmp/mock.c" <<'EOF'
@@ -201,12 +207,33 @@ cat >"$tmp/mock.c" <<'EOF'
 int mock_ioctl(int fd, unsigned long req, ...);
 int mock_open(const char *path, int flags, ...);
 int mock_stat(const char *path, struct stat *st);
+struct pollfd;
+int mock_poll(struct pollfd *fds, unsigned long nfds, int timeout);
 
 /* the real ones, which mock.h renamed in the headers */
 #undef open
 #undef stat
+#undef poll
 int open(const char *path, int flags, ...);
 int stat(const char *restrict path, struct stat *restrict st);
+int poll(struct pollfd *fds, unsigned long nfds, int timeout);
+
+/*
+ * poll(2) on the control device (/dev/null here, which is always
+ * readable, as a module before ABI 1.13 is): with MOCK_POLL=quiet, as a
+ * module of ABI 1.13 whose log gets no new event: nothing readable
+ * before the timeout, which it sleeps.
+ */
+int mock_poll(struct pollfd *fds, unsigned long nfds, int timeout)
+{
+	const char *q = getenv("MOCK_POLL");
+
+	if (!q || strcmp(q, "quiet"))
+		return poll(fds, nfds, timeout);
+	if (timeout > 0)
+		usleep((useconds_t)timeout * 1000);
+	return 0;
+}
 
 /*
  * Devices on the host: with MOCK_IMG_BLK=1, a regular file named *N.img
@@ -2107,6 +2134,25 @@ run_tests() {
 	check "monitor --oneshot alone" 2 "" "--oneshot needs --since N" env MOCK_VRAID=three "$M" monitor --oneshot
 	check "monitor --since 0" 2 "" "--since takes an event number from 1 up, got '0'" env MOCK_VRAID=three "$M" monitor --since 0
 	check "monitor, old module" 1 "" "the vraid module has no event log (it needs ABI 1.12 or later)" env MOCK_ABI_MINOR=11 env MOCK_VRAID=three "$M" monitor --since 1 --oneshot
+	# --follow: with ABI 1.13 it waits in poll(2), asking nothing more
+	# while no event comes; an older module (always readable, no poll) is
+	# asked every 0.5 s; a device always readable that has nothing new
+	# (/dev/null stands in) makes it sleep too, not spin
+	: >"$tmp/log"
+	check "events --follow, ABI 1.13: waits in poll" 124 "#3" "" env MOCK_POLL=quiet MOCK_VRAID=three timeout 2 "$M" events --follow --since 1
+	reqs=$(grep -c '^events since=' "$tmp/log")
+	[ "$reqs" = 1 ] && say_ok "events --follow, ABI 1.13: one request in 2 s" ||
+		say_not_ok "events --follow, ABI 1.13: one request in 2 s (got $reqs)"
+	: >"$tmp/log"
+	check "events --follow, ABI 1.12: asks every 0.5 s" 124 "#3" "" env MOCK_ABI_MINOR=12 MOCK_POLL=quiet MOCK_VRAID=three timeout 2 "$M" events --follow --since 1
+	reqs=$(grep -c '^events since=' "$tmp/log")
+	[ "$reqs" -ge 2 ] && [ "$reqs" -le 6 ] && say_ok "events --follow, ABI 1.12: no poll, 2 to 6 requests in 2 s" ||
+		say_not_ok "events --follow, ABI 1.12: no poll, 2 to 6 requests in 2 s (got $reqs)"
+	: >"$tmp/log"
+	check "monitor, always readable" 124 "#3" "" env MOCK_VRAID=three timeout 2 "$M" monitor --since 1
+	reqs=$(grep -c '^events since=' "$tmp/log")
+	[ "$reqs" -ge 2 ] && [ "$reqs" -le 12 ] && say_ok "monitor, always readable: no spin, 2 to 12 requests in 2 s" ||
+		say_not_ok "monitor, always readable: no spin, 2 to 12 requests in 2 s (got $reqs)"
 	check "mock: list" 0 "VD      NAME" "" env MOCK_VRAID=three "$M" list
 	order=$(awk 'NR > 1 { printf "%s ", $1 }' "$tmp/out")
 	if [ "$order" = "vraid0 vraid1 vraid3 vraid7 " ]; then say_ok "mock: list sorted by index"; else say_not_ok "mock: list sorted by index (got '$order')"; fi

@@ -7,6 +7,7 @@
  * administrator, by mail.
  */
 #include <sys/wait.h>
+#include <poll.h>
 #include <signal.h>
 #include <syslog.h>
 #include <time.h>
@@ -17,8 +18,41 @@
 /* The first module ABI with VRAID_IOC_EVENTS. */
 #define ABI_MINOR_EVENTS	12
 
-/* How often --follow asks the module for new events, seconds. */
+/*
+ * The first module ABI whose control device is pollable: poll(2) says it
+ * is readable once the log holds an event newer than the last reply
+ * through that file said.
+ */
+#define ABI_MINOR_EVENTS_POLL	13
+
+/*
+ * How often --follow asks a module before ABI 1.13 for new events,
+ * seconds; with a later one it waits in poll(2), and asks at least every
+ * FOLLOW_POLL_MS all the same (a safety net: no wake-up is relied on).
+ */
 #define FOLLOW_EVERY	0.5
+#define FOLLOW_POLL_MS	30000
+
+/*
+ * Wait for the next event on the control device @fd.  A module of ABI
+ * 1.13 or later (@pollable) wakes poll(2) when an event comes; an older
+ * one has no poll and is always "readable", so vraidctl sleeps
+ * FOLLOW_EVERY instead.  @idle: the last read brought nothing although
+ * poll said there was something: the device does not keep poll's promise
+ * (a stand-in for the module), so sleep this once rather than spin.
+ * True if poll said the device is readable.
+ */
+static bool follow_wait(int fd, bool pollable, bool idle)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	if (!pollable || idle) {
+		sleep_sec(FOLLOW_EVERY);
+		return false;
+	}
+	/* a timeout or EINTR: ask the module all the same, then wait again */
+	return poll(&p, 1, FOLLOW_POLL_MS) > 0;
+}
 
 /* "2026-12-07 15:10:02" in local time, or "2026-12-07T15:10:02Z" */
 static char *event_time(char *buf, size_t bufsz, uint64_t ns, bool utc)
@@ -264,6 +298,7 @@ struct follow {
 static int follow_log(const struct follow *o)
 {
 	unsigned long long since = o->since;
+	bool pollable = false, woke = false;
 	struct vraid_events *r;
 	struct ctl c;
 	uint32_t i;
@@ -294,6 +329,8 @@ static int follow_log(const struct follow *o)
 			goto failed;
 		if (!reply_sane(r->count, VRAID_EVENTS_MAX, "count"))
 			break;
+		pollable = r->hdr.version_major == VRAID_ABI_MAJOR &&
+			   r->hdr.version_minor >= ABI_MINOR_EVENTS_POLL;
 		if (since && r->first > since)
 			fprintf(stderr,
 				"vraidctl: events #%llu to #%llu were dropped (the log keeps the last %u)\n",
@@ -325,7 +362,7 @@ static int follow_log(const struct follow *o)
 			rc = RC_OK;
 			break;
 		}
-		sleep_sec(FOLLOW_EVERY);
+		woke = follow_wait(c.fd, pollable, woke && !r->count);
 	}
 	free(r);
 	close(c.fd);

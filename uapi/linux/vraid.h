@@ -53,9 +53,11 @@
  * formerly reserved2[0]); 12: EVENTS, the controller's event log;
  * ASSEMBLE refuses (EUCLEAN) a parity VD not shut down cleanly with dirty
  * rows it cannot reconstruct (a member missing or not rebuilt there)
- * unless VRAID_ASM_FORCE.
+ * unless VRAID_ASM_FORCE; 13: the control device is pollable: poll(2)
+ * reports it readable (POLLIN) while the log holds events newer than the
+ * last EVENTS reply through that open file said (its @next).
  */
-#define VRAID_ABI_MINOR		12
+#define VRAID_ABI_MINOR		13
 
 #define VRAID_MAX_MEMBERS	32	/* members of one virtual drive */
 #define VRAID_MAX_VDS		256	/* virtual drives per system */
@@ -539,7 +541,9 @@ struct vraid_event {
  * oldest it still has (events before it were dropped, if @since is
  * older), @next the number the next event will have: ask again with
  * since = next to follow it.  Needs no privilege and does not wait for
- * the controller's other requests.
+ * the controller's other requests.  From ABI 1.13 on, poll(2) on the
+ * control device waits for an event newer than the @next of the last
+ * reply through that open file (any event, before the first reply).
  */
 struct vraid_events {
 	struct vraid_ioc_hdr hdr;

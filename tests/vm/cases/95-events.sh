@@ -8,7 +8,11 @@
 # --follow --exec runs a program for each new event as it happens, and
 # `vraidctl monitor --mail` mails the failure and the Degraded state
 # (through a stand-in for sendmail), not the create; a poll() of sysfs's
-# state attribute wakes at the failure.
+# state attribute wakes at the failure; an idle follower waits in
+# poll(2) (few requests under strace), and poll on the control device is
+# readable exactly when the log holds an event newer than this file
+# read, woken by the next one (tests/vm/evpoll.c); once the pollers are
+# gone the module unloads and reloads with an empty log.
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../vraid.sh"
@@ -79,6 +83,46 @@ last=$(tail -n 1 /tmp/95.json | sed -n 's/^{"seq":\([0-9]*\),.*/\1/p')
 vraidctl events --since "$last" --json >/tmp/95.one
 assert_eq "$(wc -l </tmp/95.one)" 1 "events --since the last one"
 
+# poll(2) on the control device (ABI 1.13): a follower sleeps until an
+# event comes.  An idle follower under strace makes its two first EVENTS
+# requests (where the log ends; nothing from there) and then waits in
+# poll; the vraidctl before it, asking every 0.5 s, made 6 in 3 s.
+if command -v strace >/dev/null 2>&1; then
+	rm -f /tmp/95.traced
+	strace -e trace=ioctl,poll -o /tmp/95.strace \
+		sh -c 'echo $$ >/tmp/95.traced; exec vraidctl events --follow' >/dev/null 2>&1 &
+	tracer=$!
+	i=0
+	until [ -s /tmp/95.traced ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "the traced follower did not start"
+		sleep 0.1
+	done
+	sleep 3
+	# the follower, not strace: strace then ends with its tracee
+	kill "$(cat /tmp/95.traced)" 2>/dev/null || true
+	wait $tracer 2>/dev/null || true
+	# EVENTS, as strace shows it: _IOC(_IOC_READ|_IOC_WRITE, 0xf7, 0xc, ...)
+	n_ioctl=$(grep -c 'ioctl(.*0xf7, 0xc, ' /tmp/95.strace || true)
+	n_poll=$(grep -c 'poll(' /tmp/95.strace || true)
+	[ "$n_poll" -ge 1 ] && [ "$n_ioctl" -le 3 ] ||
+		{ cat /tmp/95.strace; fail "an idle follower made $n_ioctl EVENTS requests in 3 s ($n_poll polls): it does not wait in poll"; }
+	echo "an idle follower: $n_ioctl EVENTS requests in 3 s, waiting in poll"
+else
+	echo "strace not in the kit: the follower's requests are not counted"
+fi
+# the semantics, directly (tests/vm/evpoll.c): readable when new,
+# not after reading the log to its end, woken by the next event
+evpoll 120 >/tmp/95.evpoll 2>&1 &
+poller=$!
+i=0
+until grep -q '^evpoll: waiting' /tmp/95.evpoll 2>/dev/null; do
+	i=$((i + 1))
+	[ $i -lt 100 ] && kill -0 $poller 2>/dev/null ||
+		{ cat /tmp/95.evpoll; fail "evpoll did not start waiting"; }
+	sleep 0.2
+done
+
 # --follow --exec: a monitor sees what happens after it started
 cat >/tmp/95-alert.sh <<'EOS'
 #!/bin/sh
@@ -96,6 +140,8 @@ VRAIDCTL_SENDMAIL=/tmp/95-sendmail.sh vraidctl monitor --mail root >/tmp/95.moni
 monitor=$!
 sleep 1
 vd=$(vd_create --level 1 --init fast --name ev2 $a $d)
+wait $poller || { cat /tmp/95.evpoll; fail "poll on the control device"; }
+cat /tmp/95.evpoll
 # and a poller of sysfs's state (POLLPRI, as on md's array_state)
 sysfswait "/sys/block/${vd#/dev/}/vraid/state" 30 >/tmp/95.state 2>/tmp/95.state.err &
 waiter=$!
@@ -138,4 +184,12 @@ grep -q "^member-failed ${vd#/dev/} ev2 1 $d_name degraded: member 1 ($d_name) f
 [ "$(head -n 1 /tmp/95.alerts | cut -d' ' -f1)" = created ] ||
 	fail "the monitor's first event is not the create after it started"
 vd_delete "$vd"
+# a file that polled the control device, gone: the module unloads (no
+# waiter left on the log's wait queue; vraid_events_exit() warns if one
+# is) and comes back with the log empty
+wait $follower $monitor 2>/dev/null || true
+rmmod vraid || fail "rmmod after the pollers ended"
+modprobe vraid || fail "modprobe vraid after rmmod"
+[ -c /dev/vraid-control ] || fail "no control device after the reload"
+assert_eq "$(vraidctl events | wc -l)" 0 "events after the reload"
 echo "events: $n_ev in order, as many uevents, a monitor ran, vraidctl monitor mailed"
