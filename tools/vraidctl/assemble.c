@@ -493,7 +493,9 @@ int cmd_assemble(int argc, char **argv)
 		int kind;
 
 		if (stat(pos[0], &st)) {
-			errmsg("assemble --incremental %s: %s", pos[0], strerror(errno));
+			errmsg("assemble --incremental %s: %s", pos[0],
+			       errno == ENOENT ? "no such device (name the member that appeared, e.g. $devnode in a udev rule)" :
+			       strerror(errno));
 			return RC_FAIL;
 		}
 		kind = scan_probe(pos[0], &md, &sb);
