@@ -1957,7 +1957,7 @@ run_tests() {
 	check "assemble --incremental --uuid, bad" 2 "" "--uuid 'xyz': not a VD UUID (32 hex digits" "$V" assemble --incremental --uuid xyz
 	check "assemble --incremental --uuid, short" 2 "" "--uuid '1111': not a VD UUID" "$V" assemble --incremental --uuid=1111
 	check "assemble --incremental --uuid, no value" 2 "" "--uuid needs the VD's UUID" "$V" assemble --incremental --uuid
-	check "assemble --incremental, missing DEV" 1 "" "vraidctl: assemble --incremental /dev/xyz-no-such: no such device (name the member that appeared" "$V" assemble --incremental /dev/xyz-no-such
+	check "assemble --incremental, missing DEV" 1 "" "vraidctl: assemble --incremental /dev/xyz-no-such: no such device" "$V" assemble --incremental /dev/xyz-no-such
 	check "assemble --incremental, not a member" 1 "" "vraidctl: assemble --incremental /etc/passwd: no valid vraid member metadata on it: not a member of a virtual drive" env VRAIDCTL_CONTROL="$nope" "$V" assemble --incremental /etc/passwd
 	check "assemble --incremental, not a member, hint" 1 "" "vraidctl: hint: \`vraidctl examine /etc/passwd\` shows what it holds" env VRAIDCTL_CONTROL="$nope" "$V" assemble --incremental /etc/passwd
 	check "help assemble --incremental" 0 "       --incremental [--run] DEV | --incremental [--run] --uuid UUID" "" "$V" help assemble

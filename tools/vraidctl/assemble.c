@@ -494,7 +494,7 @@ int cmd_assemble(int argc, char **argv)
 
 		if (stat(pos[0], &st)) {
 			errmsg("assemble --incremental %s: %s", pos[0],
-			       errno == ENOENT ? "no such device (name the member that appeared, e.g. $devnode in a udev rule)" :
+			       errno == ENOENT ? "no such device" :
 			       strerror(errno));
 			return RC_FAIL;
 		}
