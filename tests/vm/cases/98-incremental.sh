@@ -43,20 +43,21 @@ done
 # themselves show no vraid metadata), so that they can disappear
 # (dmsetup remove) and appear again one at a time, as disks do at boot:
 # the dm device's own add and change events run the rule, and an
-# explicit `udevadm trigger --action=add` does too.
+# explicit `udevadm trigger --action=add` does too.  (--noudevsync:
+# without dm's own udev rules nothing would tell dmsetup that udev is done.)
 # appear N DEV: dm device inc-N over DEV from 1 MiB on; prints /dev/dm-X
 appear() {
 	echo "0 $(($(blockdev --getsz "$2") - 2048)) linear $2 2048" |
-		dmsetup create "inc-$1" || fail "dmsetup create inc-$1 over $2"
+		dmsetup create --noudevsync "inc-$1" || fail "dmsetup create inc-$1 over $2"
 	settle
 	readlink -f "/dev/mapper/inc-$1"
 }
 disappear() {
 	local n
-	for n; do dmsetup remove "inc-$n" || fail "dmsetup remove inc-$n"; done
+	for n; do dmsetup remove --noudevsync "inc-$n" || fail "dmsetup remove inc-$n"; done
 	settle
 }
-trap 'udevadm control --exit 2>/dev/null || true; dmsetup remove inc-0 inc-1 inc-2 2>/dev/null || true' EXIT
+trap 'udevadm control --exit 2>/dev/null || true; dmsetup remove --noudevsync inc-0 inc-1 inc-2 2>/dev/null || true' EXIT
 ma=$(appear 0 $a) mb=$(appear 1 $b) mc=$(appear 2 $c)
 udevadm settle -t 30
 vd=$(vd_create --level 5 --init fast --name inc $ma $mb $mc)
