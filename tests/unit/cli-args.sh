@@ -1574,6 +1574,24 @@ SIGS
 	check "examine --export" 0 "ID_FS_TYPE=vraid_member" "" "$V" examine --export "$d5"
 	out_is "examine --export, the keys" "$(printf 'ID_FS_TYPE=vraid_member\nID_FS_USAGE=raid\nID_FS_UUID=%s\nID_FS_UUID_ENC=%s\nID_FS_LABEL=db\nID_FS_LABEL_ENC=db\nVRAID_UUID=%s\nVRAID_NAME=db\nVRAID_LEVEL=raid1\nVRAID_MEMBERS=2\nVRAID_ROLE=1\nVRAID_MEMBER_UUID=%s\nVRAID_GENERATION=5\nVRAID_CLEAN=1' "$uuid" "$uuid" "$uuid" "$("$V" examine --json "$d5" | sed -n 's/.*"role":1,"uuid":"\([^"]*\)".*/\1/p')")"
 	check "examine --export --json" 2 "" "--export and --json: choose one" "$V" examine --export --json "$d5"
+	# assemble --incremental DEV with a member image (role 1 of 2 of "db"):
+	# the scan of a sysfs with no other block device finds nothing more
+	incsys=$tmp/incsys
+	mkdir -p "$incsys/class/block" "$incsys/block/vraid0/vraid"
+	check "mock: assemble --incremental, waiting" 0 "VD db ($uuid): 1 of 2 members present, waiting for 1 more (role 0): not assembled yet" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$incsys" "$M" assemble --incremental "$d5"
+	: >"$tmp/log"
+	check "mock: assemble --incremental, waiting, nothing sent" 0 "" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$incsys" "$M" assemble --incremental "$d5"
+	log_empty "mock: assemble --incremental, waiting: no ASSEMBLE"
+	check "mock: assemble --incremental --run" 0 "vraid0: assembled" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$incsys" "$M" assemble --incremental --run "$d5"
+	out_has "mock: assemble --incremental --run says what is missing" -qF "VD db ($uuid): 1 of 2 members present (role 0 missing): --run starts it without it, Degraded if its level allows it"
+	expect_log "mock: assemble --incremental --run sends DEV" "assemble nr=1 flags=0 devices=7:105"
+	check "mock: assemble --incremental --run --uuid, no member" 1 "VD 0a0b0c0d-1111-2222-3333-444455556666: no member found among the block devices: nothing assembled" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$incsys" "$M" assemble --incremental --run --uuid 0a0b0c0d-1111-2222-3333-444455556666
+	echo "$uuid" >"$incsys/block/vraid0/vraid/uuid"
+	check "mock: assemble --incremental, VD runs" 0 "$d5: a member of VD $uuid, which runs already as vraid0: nothing to do" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$incsys" "$M" assemble --incremental "$d5"
+	check "mock: assemble --incremental --run --uuid, VD runs" 0 "VD $uuid runs already as vraid0: nothing to do" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$incsys" "$M" assemble --incremental --run --uuid "$uuid"
+	incj=$tmp/incj.img
+	rm -f "$incj" && truncate -s 64M "$incj" && "$K" "$incj" 0 4 0
+	check "assemble --incremental, a journal" 0 "$incj: a vraid journal (UUID 8c1d0f3e-5244-4a1b-9e07-6d21c355a019), not a member: nothing to assemble" "" env VRAIDCTL_CONTROL="$tmp/no-such-control" "$V" assemble --incremental "$incj"
 	check "examine --export, no such device: silent" 1 "" "" "$V" examine --export /dev/xyz-no-such
 	[ -s "$tmp/err" ] && say_not_ok "examine --export, no such device: nothing on stderr (got '$(cat "$tmp/err")')" ||
 		say_ok "examine --export, no such device: nothing on stderr"
@@ -1956,6 +1974,21 @@ run_tests() {
 	check "assemble --no-journal --scan, no module" 1 "" "vraidctl: warning: --no-journal: a VD whose acknowledged writes are in a journal that is not attached is assembled without them: those writes are lost" env VRAIDCTL_CONTROL="$nope" "$V" assemble --no-journal --scan
 	check "assemble --scan --no-journal, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" assemble --scan --no-journal
 	check "assemble --no-journal=1" 2 "" "unknown option '--no-journal=1'" "$V" assemble --scan --no-journal=1
+	# assemble --incremental: the argument errors, before anything is read
+	check "assemble --incremental, no DEV" 2 "" "--incremental takes one member device (the one that appeared), or --uuid UUID; name it, e.g. vraidctl assemble --incremental /dev/nvme0n1" "$V" assemble --incremental
+	check "assemble --incremental, two DEVs" 2 "" "--incremental takes one member device (the one that appeared), or --uuid UUID; for several devices of one VD leave --incremental out" "$V" assemble --incremental /dev/sda /dev/sdb
+	check "assemble --incremental --scan" 2 "" "--incremental and --scan: choose one" "$V" assemble --incremental --scan
+	check "assemble --run without --incremental" 2 "" "--run goes with --incremental (e.g. vraidctl assemble --incremental --run --uuid UUID)" "$V" assemble --run /dev/sda
+	check "assemble --uuid without --incremental" 2 "" "--uuid goes with --incremental" "$V" assemble --uuid 11111111-2222-3333-4444-555555555555
+	check "assemble --incremental DEV --uuid" 2 "" "--incremental: give either the member device DEV or --uuid UUID, not both" "$V" assemble --incremental --uuid 11111111-2222-3333-4444-555555555555 /dev/sda
+	check "assemble --incremental --uuid, bad" 2 "" "--uuid 'xyz': not a VD UUID (32 hex digits" "$V" assemble --incremental --uuid xyz
+	check "assemble --incremental --uuid, short" 2 "" "--uuid '1111': not a VD UUID" "$V" assemble --incremental --uuid=1111
+	check "assemble --incremental --uuid, no value" 2 "" "--uuid needs the VD's UUID" "$V" assemble --incremental --uuid
+	check "assemble --incremental, missing DEV" 1 "" "vraidctl: assemble --incremental /dev/xyz-no-such: no such device" "$V" assemble --incremental /dev/xyz-no-such
+	check "assemble --incremental, not a member" 1 "" "vraidctl: assemble --incremental /etc/passwd: no valid vraid member metadata on it: not a member of a virtual drive" env VRAIDCTL_CONTROL="$nope" "$V" assemble --incremental /etc/passwd
+	check "assemble --incremental, not a member, hint" 1 "" "vraidctl: hint: \`vraidctl examine /etc/passwd\` shows what it holds" env VRAIDCTL_CONTROL="$nope" "$V" assemble --incremental /etc/passwd
+	check "help assemble --incremental" 0 "       --incremental [--run] DEV | --incremental [--run] --uuid UUID" "" "$V" help assemble
+	out_has "assemble -h --run" -qF "  --run         with --incremental: start it with the members present"
 
 	# examine of a device that is not there: what was wrong, what to give
 	check "examine, no such device" 1 "" "vraidctl: cannot open /dev/nosuch: no such device; give a block device, e.g. /dev/sdb" "$V" examine /dev/nosuch

@@ -2,6 +2,8 @@
 /*
  * vraidctl: assemble: bring VDs up from their members' metadata.
  */
+#include <sys/file.h>
+
 #include "vraidctl.h"
 
 /* A journal --scan found. */
@@ -185,10 +187,245 @@ static int assemble_one(struct ctl *c, const char *const *devs, size_t n,
 	return RC_OK;
 }
 
+#define SCAN_MAX	512	/* block devices --scan and --incremental look at */
+
+/*
+ * Every block device sysfs lists (VRAIDCTL_SYSFS stands in for /sys),
+ * but VDs: the members into @paths/@mds/@kinds (returns how many, or
+ * (size_t)-1 when sysfs cannot be read), the journals into @jc (up to
+ * 16; none when @jc is NULL).  A member under dm or md (a dm-linear over
+ * the whole disk shows the same metadata) is left out: its holder is the
+ * member; one under a running VD is kept (its assembly reports it busy).
+ */
+static size_t scan_devices(char paths[][64], struct vraid_md *mds, int *kinds,
+			   struct scan_journal *jc, size_t *njc)
+{
+	char dir[512];
+	struct vraid_jsb sb;
+	struct dirent *de;
+	size_t nd = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/class/block", sysfs_root());
+	d = opendir(dir);
+	if (!d) {
+		errmsg("%s: %s", dir, strerror(errno));
+		return (size_t)-1;
+	}
+	while ((de = readdir(d)) && nd < SCAN_MAX) {
+		if (de->d_name[0] == '.' ||
+		    !strncmp(de->d_name, VRAID_DISK_PREFIX, strlen(VRAID_DISK_PREFIX)))
+			continue;
+		if (strlen(de->d_name) > sizeof(paths[nd]) - 6)
+			continue;
+		snprintf(paths[nd], sizeof(paths[nd]), "/dev/%.*s",
+			 (int)sizeof(paths[nd]) - 6, de->d_name);
+		kinds[nd] = scan_probe(paths[nd], &mds[nd], &sb);
+		if (kinds[nd] == PROBE_MEMBER &&
+		    has_holders_but(de->d_name, true))
+			continue;
+		if (kinds[nd] == PROBE_MEMBER) {
+			nd++;
+			continue;
+		}
+		/* a journal is never a member; one under dm/md: its holder */
+		if (!jc || kinds[nd] == PROBE_NONE || has_holders(de->d_name))
+			continue;
+		if (kinds[nd] == PROBE_BAD_JOURNAL) {
+			errmsg("%s: damaged vraid journal superblock: not attached (see `vraidctl examine %s`)",
+			       paths[nd], paths[nd]);
+			continue;
+		}
+		if (*njc < 16) {
+			memset(&jc[*njc], 0, sizeof(jc[*njc]));
+			memcpy(jc[*njc].path, paths[nd], sizeof(jc[*njc].path));
+			jc[(*njc)++].sb = sb;
+		}
+	}
+	closedir(d);
+	return nd;
+}
+
+/* "8c1d0f3e-5244-4a1b-9e07-6d21c355a019" (dashes optional) into @u. */
+static bool parse_uuid(const char *s, uint8_t u[VRAID_MD_UUID_LEN])
+{
+	size_t n = 0;
+	int hi = -1, v;
+
+	for (; *s; s++) {
+		if (*s == '-')
+			continue;
+		if (*s >= '0' && *s <= '9')
+			v = *s - '0';
+		else if (*s >= 'a' && *s <= 'f')
+			v = *s - 'a' + 10;
+		else if (*s >= 'A' && *s <= 'F')
+			v = *s - 'A' + 10;
+		else
+			return false;
+		if (n >= VRAID_MD_UUID_LEN)
+			return false;
+		if (hi < 0) {
+			hi = v;
+		} else {
+			u[n++] = (uint8_t)(hi << 4 | v);
+			hi = -1;
+		}
+	}
+	return n == VRAID_MD_UUID_LEN && hi < 0;
+}
+
+/* The running VD whose UUID is @u into @in; false if none runs. */
+static bool running_uuid(struct ctl *c, const uint8_t *u, struct vraid_info *in)
+{
+	struct vraid_info *v;
+	char want[40], got[64];
+	size_t n, i;
+	bool hit = false;
+
+	if (get_all(c, &v, &n))
+		return false;
+	uuid_str(want, u);
+	for (i = 0; i < n && !hit; i++)
+		if (!strcmp(vd_uuid_text(&v[i], got, sizeof(got)), want)) {
+			*in = v[i];
+			hit = true;
+		}
+	free(v);
+	return hit;
+}
+
+/*
+ * assemble --incremental DEV | --uuid UUID: a member appeared (a udev
+ * add/change event, packaging/udev/64-vraid-members.rules), or the
+ * last-resort timer fired (vraid-last-resort@UUID.service).  Assemble
+ * the VD of that UUID once every role its newest metadata counts on
+ * (Online or Rebuilding there) has a member of that generation present;
+ * until then say how many are missing and assemble nothing, unless @run:
+ * then assemble what is there, Degraded if the level allows it (the
+ * module refuses an Offline VD and says why).  A VD of that UUID that
+ * runs already: nothing to do.  Runs are serialised by a lock in /run, so
+ * that two members appearing at once assemble the VD once.
+ */
+static int assemble_incremental(struct ctl *c, const char *dev,
+				const uint8_t *uuid, bool run, uint32_t flags)
+{
+	static char paths[SCAN_MAX + 1][64];
+	static struct vraid_md mds[SCAN_MAX + 1];
+	static int kinds[SCAN_MAX + 1];
+	const char *group[VRAID_MAX_MEMBERS];
+	const struct vraid_md *best = NULL;
+	struct vraid_info in;
+	struct stat st, st2;
+	bool have[VRAID_MD_MAX_MEMBERS] = { false };
+	uint32_t r, expected = 0, present = 0;
+	size_t nd, k, ng = 0, stale = 0;
+	char u[40], who[80], missing[160];
+	int lock, rc;
+
+	uuid_str(u, uuid);
+	lock = open("/run/vraid-incremental.lock",
+		    O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (lock >= 0)
+		flock(lock, LOCK_EX);
+	if (running_uuid(c, uuid, &in)) {
+		if (dev)
+			printf("%s: a member of VD %s, which runs already as %s%u: nothing to do\n",
+			       dev, u, VRAID_DISK_PREFIX, in.index);
+		else
+			printf("VD %s runs already as %s%u: nothing to do\n",
+			       u, VRAID_DISK_PREFIX, in.index);
+		rc = RC_OK;
+		goto out;
+	}
+	nd = scan_devices(paths, mds, kinds, NULL, NULL);
+	if (nd == (size_t)-1) {
+		rc = RC_FAIL;
+		goto out;
+	}
+	/* DEV itself, if the scan did not list it (an image file, a new node) */
+	if (dev && !stat(dev, &st)) {
+		for (k = 0; k < nd; k++)
+			if (S_ISBLK(st.st_mode) && !stat(paths[k], &st2) &&
+			    S_ISBLK(st2.st_mode) && st2.st_rdev == st.st_rdev)
+				break;
+		if (k == nd && nd <= SCAN_MAX) {
+			struct vraid_jsb sb;
+
+			snprintf(paths[nd], sizeof(paths[nd]), "%.63s", dev);
+			kinds[nd] = scan_probe(dev, &mds[nd], &sb);
+			if (kinds[nd] == PROBE_MEMBER)
+				nd++;
+		}
+	}
+	for (k = 0; k < nd; k++) {
+		if (memcmp(mds[k].vd_uuid, uuid, VRAID_MD_UUID_LEN))
+			continue;
+		if (ng < ARRAY_SIZE(group))
+			group[ng++] = paths[k];
+		if (!best || mds[k].generation > best->generation)
+			best = &mds[k];
+	}
+	if (!best) {
+		printf("VD %s: no member found among the block devices: nothing assembled\n",
+		       u);
+		rc = dev ? RC_OK : RC_FAIL;
+		goto out;
+	}
+	for (k = 0; k < nd; k++) {
+		if (memcmp(mds[k].vd_uuid, uuid, VRAID_MD_UUID_LEN))
+			continue;
+		if (mds[k].generation < best->generation)
+			stale++;
+		else if (mds[k].role < best->nr_members &&
+			 mds[k].role < VRAID_MD_MAX_MEMBERS)
+			have[mds[k].role] = true;
+	}
+	missing[0] = '\0';
+	for (r = 0; r < best->nr_members && r < VRAID_MD_MAX_MEMBERS; r++) {
+		if (best->members[r].state != VRAID_MEMBER_ONLINE &&
+		    best->members[r].state != VRAID_MEMBER_REBUILDING)
+			continue;	/* failed or missing when it last ran */
+		expected++;
+		if (have[r])
+			present++;
+		else
+			snprintf(missing + strlen(missing),
+				 sizeof(missing) - strlen(missing), "%s%u",
+				 missing[0] ? ", " : "", r);
+	}
+	if (best->name[0])
+		snprintf(who, sizeof(who), "VD %.*s (%s)",
+			 (int)sizeof(best->name), best->name, u);
+	else
+		snprintf(who, sizeof(who), "VD %s", u);
+	if (present < expected && !run) {
+		printf("%s: %u of %u members present, waiting for %u more (role%s %s)%s: not assembled yet\n",
+		       who, present, expected, expected - present,
+		       expected - present == 1 ? "" : "s", missing,
+		       stale ? ", and stale ones (older metadata) left out" : "");
+		rc = RC_OK;
+		goto out;
+	}
+	if (present < expected)
+		printf("%s: %u of %u members present (role%s %s missing): --run starts it without %s, Degraded if its level allows it\n",
+		       who, present, expected,
+		       expected - present == 1 ? "" : "s", missing,
+		       expected - present == 1 ? "it" : "them");
+	rc = assemble_one(c, group, ng, true, flags);
+out:
+	if (lock >= 0)
+		close(lock);
+	return rc;
+}
+
 int cmd_assemble(int argc, char **argv)
 {
 	const char *pos[VRAID_MAX_MEMBERS];
-	bool scan = false, nojournal = false, force = false;
+	bool scan = false, nojournal = false, force = false, incr = false,
+	     run = false;
+	const char *uuid_arg = NULL;
+	uint8_t uuid[VRAID_MD_UUID_LEN];
 	uint32_t flags = 0;
 	size_t npos;
 	struct ctl c;
@@ -203,6 +440,16 @@ int cmd_assemble(int argc, char **argv)
 			nojournal = true;
 		else if (!strcmp(argv[i], "--force"))
 			force = true;
+		else if (!strcmp(argv[i], "--incremental"))
+			incr = true;
+		else if (!strcmp(argv[i], "--run"))
+			run = true;
+		else if (!strcmp(argv[i], "--uuid") && i + 1 < argc)
+			uuid_arg = argv[++i];
+		else if (!strcmp(argv[i], "--uuid"))
+			return usage_error("assemble", "--uuid needs the VD's UUID (vraidctl examine DEV shows it)");
+		else if (!strncmp(argv[i], "--uuid=", 7))
+			uuid_arg = argv[i] + 7;
 		else
 			argv[j++] = argv[i];
 	}
@@ -213,7 +460,21 @@ int cmd_assemble(int argc, char **argv)
 			ARRAY_SIZE(pos), &npos);
 	if (rc >= 0)
 		return rc;
-	if (scan == !!npos)
+	if (incr && scan)
+		return usage_error("assemble", "--incremental and --scan: choose one (--incremental DEV for one member that appeared, --scan for every VD)");
+	if ((run || uuid_arg) && !incr)
+		return usage_error("assemble", "%s goes with --incremental (e.g. vraidctl assemble --incremental --run --uuid UUID)",
+				   run ? "--run" : "--uuid");
+	if (incr && uuid_arg && npos)
+		return usage_error("assemble", "--incremental: give either the member device DEV or --uuid UUID, not both");
+	if (incr && !uuid_arg && npos != 1)
+		return usage_error("assemble", "--incremental takes one member device (the one that appeared), or --uuid UUID; %s",
+				   npos ? "for several devices of one VD leave --incremental out" :
+				   "name it, e.g. vraidctl assemble --incremental /dev/nvme0n1");
+	if (uuid_arg && !parse_uuid(uuid_arg, uuid))
+		return usage_error("assemble", "--uuid '%s': not a VD UUID (32 hex digits, e.g. 8c1d0f3e-5244-4a1b-9e07-6d21c355a019, as vraidctl examine DEV shows it)",
+				   uuid_arg);
+	if (!incr && scan == !!npos)
 		return usage_error("assemble", "give either --scan or the member devices of one VD");
 	if (npos > VRAID_MAX_MEMBERS)
 		return usage_error("assemble", "at most %u devices", VRAID_MAX_MEMBERS);
@@ -223,8 +484,43 @@ int cmd_assemble(int argc, char **argv)
 	}
 	if (force)
 		flags |= VRAID_ASM_FORCE;
+	if (incr && !uuid_arg) {
+		/* what DEV holds, before the module is asked anything */
+		struct vraid_md md;
+		struct vraid_jsb sb;
+		struct stat st;
+		char u[40];
+		int kind;
+
+		if (stat(pos[0], &st)) {
+			errmsg("assemble --incremental %s: %s", pos[0],
+			       errno == ENOENT ? "no such device" :
+			       strerror(errno));
+			return RC_FAIL;
+		}
+		kind = scan_probe(pos[0], &md, &sb);
+		if (kind == PROBE_JOURNAL) {
+			uuid_str(u, sb.uuid);
+			printf("%s: a vraid journal (UUID %s), not a member: nothing to assemble (`vraidctl assemble --scan` attaches it, or `vraidctl controller journal %s`)\n",
+			       pos[0], u, pos[0]);
+			return RC_OK;
+		}
+		if (kind != PROBE_MEMBER) {
+			errmsg("assemble --incremental %s: no valid vraid member metadata on it: not a member of a virtual drive",
+			       pos[0]);
+			hintmsg("`vraidctl examine %s` shows what it holds", pos[0]);
+			return RC_FAIL;
+		}
+		memcpy(uuid, md.vd_uuid, sizeof(uuid));
+	}
 	if (!ctl_open(&c, true))
 		return RC_FAIL;
+	if (incr) {
+		rc = assemble_incremental(&c, uuid_arg ? NULL : pos[0], uuid,
+					  run, flags);
+		close(c.fd);
+		return rc;
+	}
 	if (!scan) {
 		rc = assemble_one(&c, pos, npos, false, flags);
 		close(c.fd);
@@ -236,61 +532,24 @@ int cmd_assemble(int argc, char **argv)
 	 * then the members, grouped by the VD their metadata names.
 	 */
 	{
-		static char paths[512][64];
-		static struct vraid_md mds[512];
-		static int kinds[512];
-		static bool done[512];
+		static char paths[SCAN_MAX][64];
+		static struct vraid_md mds[SCAN_MAX];
+		static int kinds[SCAN_MAX];
+		static bool done[SCAN_MAX];
 		struct scan_journal jc[16];
 		const char *group[VRAID_MAX_MEMBERS];
-		size_t nd = 0, njc = 0, k, g, ng, failed = 0, found = 0;
-		struct vraid_jsb sb;
-		struct dirent *de;
-		DIR *d = opendir("/sys/class/block");
+		size_t nd, njc = 0, k, g, ng, failed = 0, found = 0;
 
-		if (!d) {
-			errmsg("/sys/class/block: %s", strerror(errno));
+		nd = scan_devices(paths, mds, kinds, jc, &njc);
+		if (nd == (size_t)-1) {
 			close(c.fd);
 			return RC_FAIL;
 		}
-		while ((de = readdir(d)) && nd < ARRAY_SIZE(paths)) {
-			if (de->d_name[0] == '.' ||
-			    !strncmp(de->d_name, VRAID_DISK_PREFIX, strlen(VRAID_DISK_PREFIX)))
-				continue;
-			if (strlen(de->d_name) > sizeof(paths[nd]) - 6)
-				continue;
-			snprintf(paths[nd], sizeof(paths[nd]), "/dev/%.*s",
-				 (int)sizeof(paths[nd]) - 6, de->d_name);
-			kinds[nd] = scan_probe(paths[nd], &mds[nd], &sb);
-			/*
-			 * A member under dm or md (a dm-linear over the whole
-			 * disk shows the same metadata): its holder is the
-			 * member.  One under a running VD is reported below.
-			 */
-			if (kinds[nd] == PROBE_MEMBER &&
-			    has_holders_but(de->d_name, true))
-				continue;
-			if (kinds[nd] == PROBE_MEMBER) {
-				done[nd++] = false;
-				continue;
-			}
-			/* a journal is never a member; one under dm/md: its holder */
-			if (kinds[nd] == PROBE_NONE || has_holders(de->d_name))
-				continue;
-			if (kinds[nd] == PROBE_BAD_JOURNAL) {
-				errmsg("%s: damaged vraid journal superblock: not attached (see `vraidctl examine %s`)",
-				       paths[nd], paths[nd]);
-				continue;
-			}
-			if (njc < ARRAY_SIZE(jc)) {
-				memset(&jc[njc], 0, sizeof(jc[njc]));
-				memcpy(jc[njc].path, paths[nd], sizeof(jc[njc].path));
-				jc[njc++].sb = sb;
-			}
-		}
-		closedir(d);
 		if (!nojournal &&
 		    scan_attach_journal(&c, jc, njc, paths, mds, kinds, nd))
 			failed++;
+		for (k = 0; k < nd; k++)
+			done[k] = false;
 		for (k = 0; k < nd; k++) {
 			if (done[k])
 				continue;

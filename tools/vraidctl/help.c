@@ -100,7 +100,8 @@ static const struct help help_texts[] = {
 	  "             never discards (not with --force)\n"
 	  "  -h, --help show this help\n" },
 	{ "assemble",
-	  "vraidctl assemble [--no-journal] [--force] --scan | DEV...",
+	  "vraidctl assemble [--no-journal] [--force] --scan | DEV... |\n"
+	  "       --incremental [--run] DEV | --incremental [--run] --uuid UUID",
 	  "Bring virtual drives up again from the metadata on their members (after a\n"
 	  "reboot, a module reload, or on another machine).  With DEV..., the devices\n"
 	  "of one VD; with --scan, every block device is examined and each VD found\n"
@@ -127,7 +128,21 @@ static const struct help help_texts[] = {
 	  "from it would be wrong (old data lost without an error).  The message\n"
 	  "names the VD and the number of such regions; --force assembles it all\n"
 	  "the same.  A journal replay (write policy wb) covers those rows.\n\n"
+	  "--incremental DEV is what the udev rule runs when a member appears: if\n"
+	  "the VD of DEV's metadata runs already, nothing is done; otherwise the\n"
+	  "block devices present are searched for its other members (as --scan)\n"
+	  "and the VD is assembled once every role its newest metadata counts on\n"
+	  "has a current member, else it says how many are still missing and\n"
+	  "waits (exit status 0).  With --run it starts the VD with the members\n"
+	  "present, Degraded if its level allows it: the last-resort timer\n"
+	  "(vraid-last-resort@UUID.timer) runs --incremental --run --uuid UUID\n"
+	  "some 30 s after a member appeared.  A journal device is reported and\n"
+	  "left alone (--scan or `controller journal DEV` attaches it).\n\n"
 	  "  --scan        find and assemble every VD whose members are present\n"
+	  "  --incremental DEV  a member appeared: assemble its VD once complete\n"
+	  "  --run         with --incremental: start it with the members present\n"
+	  "                (Degraded) instead of waiting for the missing ones\n"
+	  "  --uuid UUID   with --incremental: the VD of that UUID, no DEV\n"
 	  "  --no-journal  assemble even though the journal holding writes of the\n"
 	  "                VD is not attached: those writes are LOST (the data is\n"
 	  "                what the members hold); a module before ABI 1.9 refuses it\n"

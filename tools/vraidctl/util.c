@@ -147,7 +147,11 @@ bool size_decimal_refused(const char *s)
  * metadata was written or erased): a "change" uevent, so that the keys
  * 64-vraid-members.rules records (ID_FS_TYPE=vraid_member ...) follow at
  * once, as lsblk -f shows them.  Best effort: without sysfs or udev
- * nothing happens, and nothing is said.
+ * nothing happens, and nothing is said.  The event carries
+ * SYNTH_ARG_VRAID=metadata (a synthetic uevent's argument, whose key
+ * the kernel takes in letters and digits only; Linux 4.13 and later, a
+ * plain "change" before), so that the rule's incremental assembly leaves
+ * it alone: the change vraidctl stop sends must not start the VD again.
  */
 void udev_change(unsigned int major, unsigned int minor)
 {
@@ -159,7 +163,10 @@ void udev_change(unsigned int major, unsigned int minor)
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	if (write(fd, "change", 6) < 0) {
+	static const char ev[] =
+		"change 00000000-0000-0000-0000-000000000000 VRAID=metadata";
+
+	if (write(fd, ev, sizeof(ev) - 1) < 0 && write(fd, "change", 6) < 0) {
 		/* (nothing to do: udev then learns at the next event) */
 	}
 	close(fd);
