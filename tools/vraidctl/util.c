@@ -155,6 +155,8 @@ bool size_decimal_refused(const char *s)
  */
 void udev_change(unsigned int major, unsigned int minor)
 {
+	static const char ev[] =
+		"change 00000000-0000-0000-0000-000000000000 VRAID=metadata";
 	char path[64];
 	int fd;
 
@@ -163,9 +165,6 @@ void udev_change(unsigned int major, unsigned int minor)
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	static const char ev[] =
-		"change 00000000-0000-0000-0000-000000000000 VRAID=metadata";
-
 	if (write(fd, ev, sizeof(ev) - 1) < 0 && write(fd, "change", 6) < 0) {
 		/* (nothing to do: udev then learns at the next event) */
 	}
