@@ -46,6 +46,7 @@
 #include <linux/mm.h>
 
 #include "vraid.h"
+#include "bitmap.h"
 #include "metadata.h"
 
 #define VRAID_BM_CLEAR_DELAY	(3 * HZ)

@@ -20,6 +20,8 @@
 #include <linux/delay.h>
 
 #include "vraid.h"
+#include "job.h"
+#include "bitmap.h"
 #include "events.h"
 
 #define VRAID_CKPT_INTERVAL	(5 * HZ)

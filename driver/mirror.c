@@ -33,6 +33,8 @@
 #include <linux/slab.h>
 
 #include "vraid.h"
+#include "job.h"
+#include "bitmap.h"
 
 /* One VD bio on a mirror set; from vd->mio_pool. */
 struct vraid_mio {

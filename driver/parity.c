@@ -68,6 +68,8 @@
 #include <linux/slab.h>
 
 #include "vraid.h"
+#include "job.h"
+#include "bitmap.h"
 
 #define SH_SECTORS	(PAGE_SIZE >> SECTOR_SHIFT)
 #define SC_BUCKETS	16		/* power of two */

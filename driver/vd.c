@@ -14,6 +14,8 @@
 #include <linux/sched/signal.h>
 
 #include "vraid.h"
+#include "job.h"
+#include "bitmap.h"
 #include "events.h"
 #include "metadata.h"
 

@@ -634,60 +634,6 @@ static inline bool vraid_member_current(struct vraid_vd *vd, u32 member,
 	return READ_ONCE(vd->members[member].gen) == gen;
 }
 
-/* job.c */
-int vraid_job_start(struct vraid_vd *vd, u32 type, u64 from, char *msg,
-		    size_t msglen);
-int vraid_job_ctl(struct vraid_vd *vd, u32 action, u32 rate_kib, char *msg,
-		  size_t msglen);
-void vraid_job_halt(struct vraid_vd *vd);
-void vraid_job_unhalt(struct vraid_vd *vd);
-void vraid_job_init(struct vraid_vd *vd);
-void vraid_job_fill_info(struct vraid_vd *vd, struct vraid_info *info);
-
-/* A snapshot of the job, for sysfs and VRAID_IOC_INFO. */
-struct vraid_job_status {
-	u32 type, state, eta, rate_kib, last_type, last_result;
-	u64 done, total, mismatches, last_mismatches;
-};
-void vraid_job_status(struct vraid_vd *vd, struct vraid_job_status *st);
-u32 vraid_job_eta(struct vraid_vd *vd);
-const char *vraid_job_name(u32 type);
-void vraid_job_resume_pending(struct vraid_vd *vd);
-extern struct workqueue_struct *vraid_job_wq;
-
-/* A mirror job's step: at most this many 4 KiB pages of each member, */
-#define VRAID_SYNC_PAGES	128
-/* and this many units (vraid_mirror_sync_step()) */
-#define VRAID_MSYNC_UNITS	16
-/* A parity job's step: at most this many columns (vraid_parity_sync_step()) */
-#define VRAID_PSYNC_COLUMNS	128
-
-/* The state of a step of a job over one range of member sectors. */
-struct vraid_sync {
-	u32 type;			/* VRAID_JOB_* */
-	atomic_t remaining;
-	struct completion done;
-	atomic64_t mismatches;		/* 4 KiB blocks found inconsistent */
-	int error;
-};
-
-/* bitmap.c */
-typedef void (*vraid_bm_resume_fn)(struct vraid_vd *vd, struct bio *bio,
-				   unsigned long start, void *arg);
-int vraid_bitmap_init(struct vraid_vd *vd);
-void vraid_bitmap_exit(struct vraid_vd *vd);
-bool vraid_bitmap_start(struct vraid_vd *vd, struct bio *bio,
-			unsigned long start, vraid_bm_resume_fn fn, void *arg);
-void vraid_bitmap_end(struct vraid_vd *vd, struct bio *bio);
-bool vraid_bitmap_pending(struct vraid_vd *vd, u64 msector);
-u64 vraid_bitmap_next(struct vraid_vd *vd, u64 msector);
-void vraid_bitmap_synced(struct vraid_vd *vd, u64 msector);
-u32 vraid_bitmap_mark(struct vraid_vd *vd, u64 from, bool all);
-int vraid_bitmap_load(struct vraid_vd *vd);
-u32 vraid_bitmap_dirty_above(struct vraid_vd *vd, u64 from, bool all,
-			     bool log);
-int vraid_bitmap_flush(struct vraid_vd *vd);
-
 /*
  * A bio of a striped or mirrored VD with a strip lies within one unit of
  * 1 << this sectors (chunk_sectors, and io.c cuts discards likewise): the
@@ -707,7 +653,8 @@ static inline u32 vraid_unit_shift(const struct vraid_geom *g)
 	       g->strip_shift;
 }
 
-/* mirror.c */
+/* mirror.c (a job's step, struct vraid_sync: job.h) */
+struct vraid_sync;
 void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio, u32 flags);
 int vraid_mirror_init(struct vraid_vd *vd);
 void vraid_mirror_exit(struct vraid_vd *vd);
