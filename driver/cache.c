@@ -100,6 +100,7 @@
 #include <linux/slab.h>
 
 #include "vraid.h"
+#include "journal.h"
 #include "cachecore.h"
 
 #define VRAID_CLINE_SHIFT	7	/* sectors per line: 128, 64 KiB */

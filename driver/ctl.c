@@ -18,6 +18,7 @@
 #include <linux/poll.h>
 
 #include "vraid.h"
+#include "journal.h"
 #include "job.h"
 #include "events.h"
 #include "validate.h"

@@ -68,6 +68,7 @@
 #include <linux/slab.h>
 
 #include "vraid.h"
+#include "journal.h"
 #include "job.h"
 #include "bitmap.h"
 
