@@ -100,6 +100,7 @@
 #include <linux/slab.h>
 
 #include "vraid.h"
+#include "cache.h"
 #include "journal.h"
 #include "cachecore.h"
 

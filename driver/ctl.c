@@ -18,6 +18,7 @@
 #include <linux/poll.h>
 
 #include "vraid.h"
+#include "cache.h"
 #include "journal.h"
 #include "job.h"
 #include "events.h"

@@ -17,6 +17,7 @@
 #include <linux/bio.h>
 
 #include "vraid.h"
+#include "cache.h"
 #include "bitmap.h"
 
 /* Front pad of every member clone. */

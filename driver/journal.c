@@ -86,6 +86,7 @@
 #include <linux/vmalloc.h>
 
 #include "vraid.h"
+#include "cache.h"
 #include "journal.h"
 #include "bitmap.h"
 #include "jformat.h"

@@ -9,6 +9,7 @@
 #include <linux/device.h>
 
 #include "vraid.h"
+#include "cache.h"
 #include "job.h"
 
 const char *vraid_state_name(u32 state)

@@ -14,6 +14,7 @@
 #include <linux/sched/signal.h>
 
 #include "vraid.h"
+#include "cache.h"
 #include "journal.h"
 #include "job.h"
 #include "bitmap.h"

@@ -374,35 +374,6 @@ static inline unsigned long vraid_acct_start(struct bio *bio)
 	return bio_start_io_acct(bio) ?: 1;
 }
 
-/* cache.c */
-int vraid_cache_module_init(void);
-void vraid_cache_module_exit(void);
-int vraid_cache_init(struct vraid_vd *vd);
-void vraid_cache_exit(struct vraid_vd *vd);
-struct bio *vraid_cache_read(struct vraid_vd *vd, struct bio *bio, bool fill,
-			     bool checked);
-bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio);
-bool vraid_cache_dirty(struct vraid_vd *vd);
-unsigned long vraid_cache_dirty_pages(struct vraid_vd *vd);
-int vraid_cache_drain(struct vraid_vd *vd);
-int vraid_cache_write_out(struct vraid_vd *vd);
-void vraid_cache_drain_progress(struct vraid_vd *vd, unsigned long *left,
-				unsigned long *from);
-void vraid_cache_drain_note(char *buf, size_t len);
-void vraid_cache_draining_note(char *buf, size_t len);
-bool vraid_cache_writing_out(struct vraid_vd *vd);
-int vraid_cache_stop(struct vraid_vd *vd);
-extern struct workqueue_struct *vraid_cache_wq;
-u32 vraid_cache_sub_flags(struct bio *bio);
-int vraid_cache_set_size(u64 bytes, char *msg, size_t len);
-void vraid_cache_show(struct vraid_controller *ctl);
-void vraid_cache_ra(struct vraid_vd *vd, struct bio *bio);
-void vraid_cache_note_read(struct vraid_vd *vd);
-void vraid_cache_write_start(struct vraid_vd *vd, struct bio *bio);
-void vraid_cache_write_end(struct vraid_vd *vd, struct bio *bio);
-void vraid_cache_drop_all(struct vraid_vd *vd, bool dirty);
-unsigned long vraid_cache_pages(struct vraid_vd *vd);
-
 /* crc.c: vraid_crc32c() itself is declared in metadata.h */
 void vraid_crc_init(void);
 void vraid_crc_exit(void);
