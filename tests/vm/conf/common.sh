@@ -133,7 +133,7 @@ qattr() {
 
 # vd_members_of VD: its member devices (/dev paths) from vraidctl show
 vd_members_of() {
-	vraidctl show "$1" | awk '/^ *ROLE/ { t = 1; next } t && $2 ~ /^\/dev\// { print $2 }'
+	vraidctl show "$1" | awk '/^ *ROLE/ { if (t) exit; t = 1; next } t && $2 ~ /^\/dev\// { print $2 }'
 }
 
 # vd_json VD KEY: an integer field of `vraidctl show VD --json`
