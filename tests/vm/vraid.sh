@@ -295,6 +295,24 @@ power_cut_copy() {
 	rm -f /tmp/m?.img /tmp/j.img
 }
 
+# udevd_start RULES...: systemd-udevd running the rules files RULES as
+# installed (no other rules: nothing else opens the members behind a
+# case's back), with /usr/sbin/vraidctl, which the rules and units name;
+# the caller stops it (udevadm control --exit) in its EXIT trap
+udevd_start() {
+	local i=0
+	mkdir -p /etc/udev/rules.d /usr/sbin
+	cp "$@" /etc/udev/rules.d/ || fail "cannot install the udev rules $*"
+	ln -sf "$(command -v vraidctl)" /usr/sbin/vraidctl
+	ln -sf "$(command -v udevadm)" /run/systemd-udevd
+	/run/systemd-udevd --daemon || fail "systemd-udevd did not start"
+	until udevadm control --ping 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || fail "udevd does not answer"
+		sleep 0.2
+	done
+}
+
 # journal_cleanup JD DM...: what a journal case leaves behind, undone
 # (the body of its EXIT trap): every VD deleted (dirty data discarded),
 # the journal's writes awaiting replay discarded and the journal

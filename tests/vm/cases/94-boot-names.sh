@@ -30,21 +30,9 @@ unit=/vraid/packaging/systemd/vraid-assemble.service
 [ -f "$members_rules" ] || fail "$members_rules is not in the VM"
 [ -f "$unit" ] || fail "$unit is not in the VM"
 
-# udevd with the rules as installed (no other rules: nothing else here
-# opens the members behind our back)
-mkdir -p /etc/udev/rules.d /usr/sbin
-cp "$rules" "$members_rules" /etc/udev/rules.d/
-# (the rules and the unit name /usr/sbin/vraidctl)
-ln -sf "$(command -v vraidctl)" /usr/sbin/vraidctl
-ln -sf "$(command -v udevadm)" /run/systemd-udevd
-/run/systemd-udevd --daemon || fail "systemd-udevd did not start"
+# udevd with the rules as installed
 trap 'udevadm control --exit 2>/dev/null || true' EXIT
-i=0
-until udevadm control --ping 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -lt 50 ] || fail "udevd does not answer"
-	sleep 0.2
-done
+udevd_start "$rules" "$members_rules"
 
 # by_name NAME: the device /dev/vraid/by-name/NAME resolves to
 by_name() {

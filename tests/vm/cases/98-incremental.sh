@@ -27,17 +27,7 @@ for f in "$rules" "$members_rules" "$lr" /vraid/packaging/systemd/vraid-last-res
 done
 
 # udevd with the rules as installed (as 94-boot-names)
-mkdir -p /etc/udev/rules.d /usr/sbin
-cp "$rules" "$members_rules" /etc/udev/rules.d/
-ln -sf "$(command -v vraidctl)" /usr/sbin/vraidctl
-ln -sf "$(command -v udevadm)" /run/systemd-udevd
-/run/systemd-udevd --daemon || fail "systemd-udevd did not start"
-i=0
-until udevadm control --ping 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -lt 50 ] || fail "udevd does not answer"
-	sleep 0.2
-done
+udevd_start "$rules" "$members_rules"
 
 # The members are dm-linear devices 1 MiB into the disks (the disks
 # themselves show no vraid metadata), so that they can disappear
