@@ -2802,7 +2802,7 @@ int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len)
 		j->state == VRAID_JOURNAL_HEALTHY ? "healthy" :
 		"writes of VDs not assembled yet wait for replay");
 	for (i = 0; i < j->npending; i++)
-		pr_warn("vraid: journal %s holds writes of VD %pUb: assemble it, or discard them (vraidctl controller journal discard)\n",
+		pr_warn("vraid: journal %s holds writes of VD %pUb: assemble it, or discard them (vraidctl controller journal discard --force)\n",
 			j->name, j->pending[i]);
 	if (j->pending_overflow)
 		pr_warn("vraid: journal %s holds writes of more VDs than these %u\n",

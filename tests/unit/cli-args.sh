@@ -1959,8 +1959,9 @@ run_tests() {
 	check "controller journal discard, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" controller journal discard
 	check "controller journal, three words" 2 "" "name one journal device only" "$V" controller journal none discard
 	check "controller journal --force, no DEV" 2 "" "name the journal device (e.g. /dev/nvme2n1), none to detach the journal, or discard" "$V" controller journal --force
-	check "controller journal none --force" 2 "" "--force is only for controller journal DEV (format DEV whatever it holds, a vraid journal included)" "$V" controller journal none --force
-	check "controller journal discard --force" 2 "" "--force is only for controller journal DEV" "$V" controller journal --force discard
+	check "controller journal none --force" 2 "" "--force is only for controller journal DEV (format DEV whatever it holds, a vraid journal included) and controller journal discard" "$V" controller journal none --force
+	check "controller journal discard --force, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$nope" "$V" controller journal --force discard
+	check "controller journal discard --dry-run" 2 "" "--dry-run is only for controller journal DEV" "$V" controller journal discard --dry-run
 	check "controller show --force" 2 "" "--force is only for controller journal DEV" "$V" controller --force
 	check "controller set --force" 2 "" "--force is only for controller journal DEV" "$V" controller set cache-size=64M --force
 	check "controller journal --force twice" 1 "" "/dev/xyz-no-such: no such file" "$V" controller journal --force /dev/xyz-no-such --force
@@ -3187,7 +3188,15 @@ EOF
 	out_lacks "mock: controller journal none, refused, prints nothing" -q .
 	check "mock: controller journal none, not root" 1 "" "changing the controller needs CAP_SYS_ADMIN (run as root) (EPERM" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy MOCK_NOT_ROOT=1 "$M" controller journal none
 	# journal discard
-	check "mock: controller journal discard" 0 "Journal:          healthy, " "controller journal: the writes it held for virtual drives not assembled yet are dropped (lost)" env MOCK_VRAID=dupname MOCK_JOURNAL=pending "$M" controller journal discard
+	# without --force: what it would drop, nothing sent
+	: >"$tmp/log"
+	check "mock: controller journal discard without --force" 1 "" "vraidctl: controller journal discard: the journal (" env MOCK_VRAID=dupname MOCK_JOURNAL=pending "$M" controller journal discard
+	if grep -q "action=4" "$tmp/log"; then say_not_ok "mock: controller journal discard without --force sends no DISCARD"; else say_ok "mock: controller journal discard without --force sends no DISCARD"; fi
+	check "mock: controller journal discard without --force, what is lost" 1 "" "holds acknowledged writes of 2 virtual drives not assembled yet, from before a crash or power loss: discarding them loses those writes" env MOCK_VRAID=dupname MOCK_JOURNAL=pending "$M" controller journal discard
+	check "mock: controller journal discard without --force, hint" 1 "" "vraidctl: hint: assemble them instead: \`vraidctl assemble --scan\` with every member present replays the writes" env MOCK_VRAID=dupname MOCK_JOURNAL=pending "$M" controller journal discard
+	check "mock: controller journal discard without --force, failed replay" 1 "" "a VD whose assembly replayed its writes and then failed must be assembled again, not discarded" env MOCK_VRAID=dupname MOCK_JOURNAL=pending "$M" controller journal discard
+	check "mock: controller journal discard without --force, the way" 1 "" "vraidctl: hint: \`vraidctl controller journal discard --force\` drops them if those VDs are gone for good" env MOCK_VRAID=dupname MOCK_JOURNAL=pending "$M" controller journal discard
+	check "mock: controller journal discard" 0 "Journal:          healthy, " "controller journal: the writes it held for virtual drives not assembled yet are dropped (lost)" env MOCK_VRAID=dupname MOCK_JOURNAL=pending "$M" controller journal discard --force
 	expect_log "mock: controller journal discard sends DISCARD" "controller action=4 flags=0 cache=0 dev=0:0"
 	check "mock: controller journal discard, healthy" 1 "" "vraidctl: controller journal discard: the journal holds no writes awaiting replay (EINVAL: Invalid argument)" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy "$M" controller journal discard
 	check "mock: controller journal discard, healthy, hint" 1 "" "vraidctl: hint: discard only drops the writes a journal holds for virtual drives not assembled yet (state replay pending); the journal is healthy (see \`vraidctl controller\`)" env MOCK_VRAID=dupname MOCK_JOURNAL=healthy "$M" controller journal discard

@@ -325,7 +325,7 @@ journal_cleanup() {
 	for d in /sys/block/vraid*; do
 		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" --force >/dev/null 2>&1
 	done
-	vraidctl controller journal discard >/dev/null 2>&1
+	vraidctl controller journal discard --force >/dev/null 2>&1
 	vraidctl controller journal none >/dev/null 2>&1
 	for d; do
 		dmsetup remove "$d" 2>/dev/null

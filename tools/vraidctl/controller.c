@@ -98,7 +98,7 @@ static void journal_human(const struct vraid_controller *r)
 		printf("                  it holds acknowledged writes of VDs not assembled yet:\n"
 		       "                  `vraidctl assemble --scan` replays them; write-back\n"
 		       "                  writes through until then (`vraidctl controller journal\n"
-		       "                  discard` drops them: they are lost)\n");
+		       "                  discard --force` drops them: they are lost)\n");
 	else if (r->journal_state == VRAID_JOURNAL_FAILED)
 		printf("                  an I/O error: write-back writes through (nothing\n"
 		       "                  acknowledged was lost); `vraidctl controller journal\n"
@@ -363,6 +363,33 @@ void journal_refused(struct ctl *c, const struct vraid_controller *req,
 	}
 }
 
+static int controller_quiet(struct vraid_controller *r);
+
+/*
+ * journal discard without --force: what it would destroy, and the refusal
+ * (1) when that is anything; 0 lets the request go (the module then says
+ * why there is nothing to discard, or that it has no journal).
+ */
+static int discard_guard(void)
+{
+	struct vraid_controller r;
+	char dev[64] = "";
+	unsigned int n;
+
+	if (controller_quiet(&r) ||
+	    r.journal_state != VRAID_JOURNAL_REPLAY_PENDING)
+		return 0;
+	blk_dev_name(dev, sizeof(dev), r.journal_major, r.journal_minor);
+	n = r.journal_pending;
+	errmsg("controller journal discard: the journal (%s%s%u:%u) holds acknowledged writes of %u virtual drive%s not assembled yet, from before a crash or power loss: discarding them loses those writes",
+	       dev, dev[0] ? ", " : "", r.journal_major, r.journal_minor, n,
+	       n == 1 ? "" : "s");
+	hintmsg("assemble them instead: `vraidctl assemble --scan` with every member present replays the writes (the kernel log names each VD: \"journal ... holds writes of VD UUID\")");
+	hintmsg("a VD whose assembly replayed its writes and then failed must be assembled again, not discarded: a member missing then would come back without those writes");
+	hintmsg("`vraidctl controller journal discard --force` drops them if those VDs are gone for good");
+	return 1;
+}
+
 /* What vraidctl knows of the device before an attach. */
 enum { JN_UNKNOWN, JN_PROBED, JN_FORCED };
 
@@ -426,7 +453,7 @@ static void journal_note(const struct vraid_controller *r, const char *arg,
 			fprintf(stderr, "controller journal: attached the vraid journal %s held (UUID %s), as it was\n",
 				arg, u);
 		if (r->journal_state == VRAID_JOURNAL_REPLAY_PENDING)
-			fprintf(stderr, "controller journal: it holds acknowledged writes of %u virtual drive%s from before a crash or power loss: `vraidctl assemble --scan` replays them; write-back writes through until then; `vraidctl controller journal discard` drops them (they are lost)\n",
+			fprintf(stderr, "controller journal: it holds acknowledged writes of %u virtual drive%s from before a crash or power loss: `vraidctl assemble --scan` replays them; write-back writes through until then; `vraidctl controller journal discard --force` drops them (they are lost)\n",
 				r->journal_pending,
 				r->journal_pending == 1 ? "" : "s");
 		journal_small(r, "controller journal");
@@ -444,7 +471,7 @@ static void journal_note(const struct vraid_controller *r, const char *arg,
 
 /*
  * controller [show] [--json] | controller set cache-size=SIZE|default
- * [--json] | controller journal DEV [--force]|none|discard [--json]: one
+ * [--json] | controller journal DEV [--force]|none|discard [--force] [--json]: one
  * CONTROLLER request.
  */
 
@@ -471,9 +498,8 @@ int cmd_controller(int argc, char **argv)
 	sub = npos ? pos[0] : "show";
 	memset(&req, 0, sizeof(req));
 	if (force && (strcmp(sub, "journal") ||
-		      (npos >= 2 && (!strcmp(pos[1], "none") ||
-				     !strcmp(pos[1], "discard")))))
-		return usage_error("controller", "--force is only for controller journal DEV (format DEV whatever it holds, a vraid journal included)");
+		      (npos >= 2 && !strcmp(pos[1], "none"))))
+		return usage_error("controller", "--force is only for controller journal DEV (format DEV whatever it holds, a vraid journal included) and controller journal discard (drop the writes it holds)");
 	if (dry && (strcmp(sub, "journal") ||
 		    (npos >= 2 && (!strcmp(pos[1], "none") ||
 				   !strcmp(pos[1], "discard")))))
@@ -520,6 +546,8 @@ int cmd_controller(int argc, char **argv)
 			req.action = VRAID_CTRL_JOURNAL_DETACH;
 		} else if (!strcmp(arg, "discard")) {
 			req.action = VRAID_CTRL_JOURNAL_DISCARD;
+			if (!force && discard_guard())
+				return RC_FAIL;
 		} else {
 			if (member_ref(arg, &ref))
 				return RC_FAIL;

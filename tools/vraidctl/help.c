@@ -391,7 +391,7 @@ static const struct help help_texts[] = {
 	  "examples: vraidctl set vraid0 access=ro\n"
 	  "          vraidctl set scratch disk-cache=off access=rw\n" },
 	{ "controller",
-	  "vraidctl controller [show] [--json] | controller set cache-size=SIZE|default | controller journal DEV [--force] [--dry-run]|none|discard",
+	  "vraidctl controller [show] [--json] | controller set cache-size=SIZE|default | controller journal DEV [--force] [--dry-run]|none|discard [--force]",
 	  "Show or change the controller: its cache, one pool in the module's memory\n"
 	  "that every virtual drive's cached reads (io-policy=cached), read-ahead\n"
 	  "(read-policy=ra) and write-back (write-policy=awb, and wb with a journal)\n"
@@ -425,16 +425,18 @@ static const struct help help_texts[] = {
 	  "                Then write-back VDs log to it.\n"
 	  "  --force       (journal DEV) format DEV whatever it holds, a vraid\n"
 	  "                journal included (the writes it holds are lost); never\n"
-	  "                a device in use\n"
+	  "                a device in use; (journal discard) drop the writes\n"
+	  "                the journal holds\n"
 	  "  --dry-run     (journal DEV) show what DEV holds and whether it would\n"
 	  "                be attached as it is, formatted or refused; change\n"
 	  "                nothing (exit 1 if it would be refused)\n"
 	  "  journal none  detach the journal: write-back VDs write their dirty\n"
 	  "                data to the members, then write through\n"
-	  "  journal discard\n"
+	  "  journal discard --force\n"
 	  "                drop the writes the journal holds for VDs not assembled\n"
 	  "                yet (state replay pending): they are LOST; only when\n"
-	  "                those VDs are gone for good\n"
+	  "                those VDs are gone for good (without --force: what\n"
+	  "                it would drop, exit 1)\n"
 	  "  --json        one line of JSON, the state (after the change):\n"
 	  "                {\"cache_bytes\":N,\"cache_default_bytes\":N,\n"
 	  "                \"cache_max_bytes\":N,\"used_bytes\":N,\"dirty_bytes\":N,\n"

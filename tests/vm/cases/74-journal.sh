@@ -40,7 +40,7 @@ cleanup_journal() {
 	for d in /sys/block/vraid*; do
 		[ -e "$d" ] && vraidctl delete "/dev/${d##*/}" --force >/dev/null 2>&1
 	done
-	vraidctl controller journal discard >/dev/null 2>&1
+	vraidctl controller journal discard --force >/dev/null 2>&1
 	vraidctl controller journal none >/dev/null 2>&1
 	dmsetup remove -f vj-small >/dev/null 2>&1
 	dmsetup remove -f vj-journal >/dev/null 2>&1

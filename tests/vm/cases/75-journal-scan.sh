@@ -39,7 +39,7 @@ cleanup_scan() {
 	done
 	[ -c /dev/vraid-control ] ||
 		insmod "$VRAID_KO" ${VRAID_MODULE_ARGS:-} >/dev/null 2>&1
-	vraidctl controller journal discard >/dev/null 2>&1
+	vraidctl controller journal discard --force >/dev/null 2>&1
 	vraidctl controller journal none >/dev/null 2>&1
 	wipe_journal "$J"
 	wipe_journal "$JX"

@@ -13,6 +13,8 @@
 #   assemble ma alone, its metadata copy B failing (dm error at sector
 #   2048): refused at the metadata write, after the replay, and the journal must still say
 #   replay-pending (before the fix: healthy, its records gone);
+#   `controller journal discard` without --force is refused and
+#   changes nothing;
 #   assemble mb alone: the replay must bring A back onto it.
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
@@ -70,6 +72,15 @@ echo "$ERR" | grep -q "replaying" && fail "the replay itself failed: the case di
 [ "$(journal_state)" = replay-pending ] ||
 	fail "after the failed assembly the journal is $(journal_state): it forgot the records it had replayed onto $MA only ($(journal_json))"
 echo "the failed assembly left the journal replay-pending"
+# discarding now would lose write A for mb: without --force it is
+# refused, says what it would drop, and changes nothing
+expect_fail vraidctl controller journal discard
+echo "$ERR" | grep -q "holds acknowledged writes of 1 virtual drive not assembled yet" ||
+	fail "journal discard without --force does not say what it would drop: $ERR"
+echo "$ERR" | grep -q "must be assembled again, not discarded" ||
+	fail "journal discard without --force does not warn of the failed replay: $ERR"
+[ "$(journal_state)" = replay-pending ] ||
+	fail "journal discard without --force changed the journal: $(journal_state)"
 dm_release ma "$DA"
 
 # mb alone: the records are still there for it
