@@ -83,7 +83,8 @@
 #
 # Output in BENCH_OUTDIR: meta.env (machine, kernel, members, settings),
 # fio/<round>-<target>.json (fio --output-format=json, one fio run per
-# target and round, one job group per cell), bench.log.
+# target and round, one job group per cell), fio/<round>-<target>.cpu (the
+# guest's CPU time around each cell), bench.log.
 set -u
 
 log() { echo "bench: $*" | tee -a "$OUT/bench.log"; }
@@ -314,6 +315,7 @@ RAW_KS=$(for l in $RUN_LEVELS; do level_k "$l"; done | sort -n | uniq | tr '\n' 
 	echo "DATE=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "KERNEL='$(uname -r) $(uname -v)'"
 	echo "NCPU=$NCPU"
+	echo "CLK_TCK=$(getconf CLK_TCK)"
 	echo "CPU='$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)'"
 	echo "MEM_KB=$(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
 	# what sets the price of a timestamp and of a checksum
@@ -436,6 +438,25 @@ rmdir "$d/lock"
 EOS
 chmod +x "$SETTLE"
 
+# The guest's CPU time per cell, for CPU per I/O (bench/report): fio runs
+# CELLCPU start before each cell's I/O (exec_prerun, after SETTLE when
+# there is one) and CELLCPU end after it (exec_postrun).  Every clone of a
+# cell runs both: the report takes a cell's first start and last end.  A
+# line: CELL start|end, the uptime in seconds (/proc/uptime: 10 ms steps;
+# the VM's date has no %N) and /proc/stat's "cpu" line (user nice system
+# idle iowait irq softirq steal ..., in USER_HZ ticks).
+CELLCPU=/tmp/vraid-cellcpu
+cat >"$CELLCPU" <<'EOS'
+#!/bin/sh
+# vraid-cellcpu start|end FILE CELL [SETTLE-COMMAND...] (bench/vm-bench.sh)
+what=$1 file=$2 cell=$3
+shift 3
+[ $# -gt 0 ] && "$@"
+read -r up _ </proc/uptime
+echo "$cell $what $up $(sed -n 's/^cpu  *//p' /proc/stat)" >>"$file"
+EOS
+chmod +x "$CELLCPU"
+
 parity_level() { case $1 in 5 | 6 | 50 | 60) return 0 ;; esac; return 1; }
 
 # jobfile FILE SIZE_BYTES LEVEL FILENAME [CELLS]
@@ -477,9 +498,11 @@ jobfile() {
 			echo "bs=$bs"
 			echo "numjobs=$nj"
 			echo "iodepth=$dep"
-			if [ -n "$SETTLE_ARGS" ]; then
-				echo "exec_prerun=$SETTLE $OUT/settle.log $(basename "$f" .fio) $c $SETTLE_ARGS"
-			fi
+			settle=""
+			[ -n "$SETTLE_ARGS" ] &&
+				settle=" $SETTLE $OUT/settle.log $(basename "$f" .fio) $c $SETTLE_ARGS"
+			echo "exec_prerun=$CELLCPU start ${f%.fio}.cpu $c$settle"
+			echo "exec_postrun=$CELLCPU end ${f%.fio}.cpu $c"
 		done
 	} >"$f"
 }
@@ -490,6 +513,7 @@ measure() {
 	local job=$OUT/fio/$round-$target.fio
 	jobfile "$job" "$size" "$lvl" "$fname" "${6:-}"
 	t0=$(date +%s)
+	rm -f "${job%.fio}.cpu"
 	# fio writes each exec_prerun's output to CELL.prerun.txt in its cwd
 	rm -rf "$SETTLE_D"
 	mkdir -p "$SETTLE_D"
