@@ -239,12 +239,26 @@ int mock_poll(struct pollfd *fds, unsigned long nfds, int timeout)
  * Devices on the host: with MOCK_IMG_BLK=1, a regular file named *N.img
  * stats as the block device 7:(100 + N) (7:99 without a number), so
  * that create, replace, spare and controller journal take image files,
- * and vraidctl reads them as it would the device.
+ * and vraidctl reads them as it would the device; /dev/NAME.img is
+ * $MOCK_DEVDIR/NAME.img if that exists (a device a scan of
+ * VRAIDCTL_SYSFS's class/block finds).
  */
 int mock_stat(const char *path, struct stat *st)
 {
+	const char *dir = getenv("MOCK_DEVDIR");
+	char alt[4096];
 	size_t l = strlen(path), d;
-	int r = stat(path, st);
+	int r;
+
+	/* /dev/NAME.img: $MOCK_DEVDIR/NAME.img, as mock_open() opens it */
+	if (dir && !strncmp(path, "/dev/", 5) && l > 4 &&
+	    !strcmp(path + l - 4, ".img")) {
+		snprintf(alt, sizeof(alt), "%s/%s", dir, path + 5);
+		if (!stat(alt, st))
+			path = alt;
+	}
+	l = strlen(path);
+	r = stat(path, st);
 
 	if (r || !S_ISREG(st->st_mode) || !getenv("MOCK_IMG_BLK") ||
 	    l < 4 || strcmp(path + l - 4, ".img"))
@@ -1182,11 +1196,13 @@ int main(int argc, char **argv)
 }
 EOF
 
-# mkmd IMG ROLE NR GEN [NAME [UUID [LEVEL]]]: vraid metadata in both
-# copies of the image IMG (sized beforehand), as create writes it: role
-# ROLE of NR members, generation GEN, name NAME (default "db"), VD UUID
-# (32 hex digits, dashes allowed; default 11111111-2222-3333-4444-
-# 555555555555), level LEVEL (a VRAID_LEVEL_* number, default 1).
+# mkmd IMG ROLE NR GEN [NAME [UUID [LEVEL [JUUID]]]]: vraid metadata in
+# both copies of the image IMG (sized beforehand), as create writes it:
+# role ROLE of NR members, generation GEN, name NAME (default "db"), VD
+# UUID (32 hex digits, dashes allowed; default 11111111-2222-3333-4444-
+# 555555555555), level LEVEL (a VRAID_LEVEL_* number, default 1); with
+# JUUID the metadata names that journal (VRAID_MD_CF_JOURNAL: writes of
+# the VD may wait there for replay).
 cat >"$tmp/mkmd.c" <<'EOF'
 #include <fcntl.h>
 #include <stdio.h>
@@ -1241,6 +1257,18 @@ int main(int argc, char **argv)
 	md.size_sectors = g.size_sectors;
 	md.flags = VRAID_MD_F_CLEAN;
 	md.init_pos = g.member_sectors;
+	if (argc > 8) {
+		u = argv[8];
+		for (i = 0; i < VRAID_MD_UUID_LEN; i++) {
+			while (*u == '-')
+				u++;
+			if (sscanf(u, "%2x", &b) != 1)
+				return 2;
+			md.journal_uuid[i] = (u8)b;
+			u += 2;
+		}
+		md.cache_flags |= VRAID_MD_CF_JOURNAL;
+	}
 	for (i = 0; i < md.nr_members; i++) {
 		md.members[i].uuid[0] = (u8)(i + 1);
 		md.members[i].state = 1;	/* VRAID_MEMBER_ONLINE */
@@ -1289,6 +1317,15 @@ log_empty() {
 		say_not_ok "$1 (mock got '$(tail -n 1 "$tmp/log")')"
 	else
 		say_ok "$1"
+	fi
+}
+
+# log_has DESC LINE: the mock logged LINE since `: >"$tmp/log"`
+log_has() {
+	if grep -qxF -- "$2" "$tmp/log" 2>/dev/null; then
+		say_ok "$1"
+	else
+		say_not_ok "$1 (mock got '$(cat "$tmp/log" 2>/dev/null)')"
 	fi
 }
 
@@ -1591,7 +1628,71 @@ SIGS
 	check "mock: assemble --incremental --run --uuid, VD runs" 0 "VD $uuid runs already as vraid0: nothing to do" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$incsys" "$M" assemble --incremental --run --uuid "$uuid"
 	incj=$tmp/incj.img
 	rm -f "$incj" && truncate -s 64M "$incj" && "$K" "$incj" 0 4 0
-	check "assemble --incremental, a journal" 0 "$incj: a vraid journal (UUID 8c1d0f3e-5244-4a1b-9e07-6d21c355a019), not a member: nothing to assemble" "" env VRAIDCTL_CONTROL="$tmp/no-such-control" "$V" assemble --incremental "$incj"
+	check "assemble --incremental, a journal, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$tmp/no-such-control" "$V" assemble --incremental "$incj"
+	# a journal and a wb VD (RAID1 "jdb", 2 members) whose metadata names
+	# it, as the scan finds them: $tmp/devdir/NAME stands for /dev/NAME
+	ju=8c1d0f3e-5244-4a1b-9e07-6d21c355a019
+	vu=22222222-3333-4444-5555-666666666666
+	jm0=$tmp/devdir/incm6.img jm1=$tmp/devdir/incm7.img jj=$tmp/devdir/incj8.img
+	fresh "$jm0" "$jm1" "$jj"
+	"$MK" "$jm0" 0 2 9 jdb "$vu" 1 "$ju"
+	"$MK" "$jm1" 1 2 9 jdb "$vu" 1 "$ju"
+	"$K" "$jj" 0 4 0
+	jsys=$tmp/jsys
+	mkdir -p "$jsys/class/block/incm6.img" "$jsys/class/block/incm7.img" "$jsys/block/vraid0/vraid"
+	: >"$tmp/log"
+	check "mock: assemble --incremental, the journal missing" 0 "VD jdb ($vu): 2 of 2 members present, waiting for its journal $ju (the writes it acknowledged wait there, to replay at assembly): not assembled yet" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incm7.img
+	log_empty "mock: assemble --incremental, the journal missing: nothing sent"
+	check "mock: assemble --incremental --no-journal, the journal missing" 0 "vraid0: assembled fast, 2 of 2 devices used" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental --no-journal /dev/incm7.img
+	check "mock: assemble --incremental --run, the journal missing" 0 "vraid0: assembled fast" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental --run --uuid "$vu"
+	ju2=99999999-8888-7777-6666-555555555555
+	"$MK" "$jm0" 0 2 9 jdb "$vu" 1 "$ju2"
+	"$MK" "$jm1" 1 2 9 jdb "$vu" 1 "$ju2"
+	: >"$tmp/log"
+	check "mock: assemble --incremental, another journal attached" 0 "VD jdb ($vu): 2 of 2 members present, but its writes wait in journal $ju2 and the controller's journal is $ju: not assembled" "" env MOCK_VRAID=none MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incm6.img
+	check "mock: assemble --incremental, another journal attached, hint" 0 "" "vraidctl: hint: \`vraidctl controller\` shows the journal attached; detach it (\`vraidctl controller journal none\`) and attach $ju2, or assemble with --no-journal (the writes in $ju2 are lost)" env MOCK_VRAID=none MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incm6.img
+	log_empty "mock: assemble --incremental, another journal attached: nothing sent"
+	"$MK" "$jm0" 0 2 9 jdb "$vu" 1 "$ju"
+	"$MK" "$jm1" 1 2 9 jdb "$vu" 1 "$ju"
+	: >"$tmp/log"
+	check "mock: assemble --incremental, its journal attached" 0 "vraid0: assembled fast, 2 of 2 devices used" "" env MOCK_VRAID=none MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incm6.img
+	expect_log "mock: assemble --incremental, its journal attached: sent" "assemble nr=2 flags=0 devices=7:106,7:107"
+	# the journal present too: attached first, then the VD
+	mkdir -p "$jsys/class/block/incj8.img"
+	: >"$tmp/log"
+	check "mock: assemble --incremental member, the journal present" 0 "/dev/incj8.img: journal $ju attached: the metadata of VD jdb (/dev/incm6.img) says it may hold writes of that VD, to replay at assembly" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incm7.img
+	out_has "mock: assemble --incremental member, the journal present: assembled" -qF "vraid0: assembled fast, 2 of 2 devices used"
+	log_has "mock: assemble --incremental member, the journal present: attach sent" "controller action=2 flags=0 cache=0 dev=7:108"
+	expect_log "mock: assemble --incremental member, the journal present: assemble after" "assemble nr=2 flags=0 devices=7:106,7:107"
+	# the journal appears last: attached, and the VD assembled
+	: >"$tmp/log"
+	check "mock: assemble --incremental journal, members present" 0 "/dev/incj8.img: journal $ju attached: the metadata of VD jdb" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incj8.img
+	out_has "mock: assemble --incremental journal, members present: assembled" -qF "vraid0: assembled fast, 2 of 2 devices used"
+	expect_log "mock: assemble --incremental journal, members present: assemble after" "assemble nr=2 flags=0 devices=7:106,7:107"
+	check "mock: assemble --incremental journal, attached already" 0 "/dev/incj8.img: vraid journal $ju, the controller's journal already" "" env MOCK_VRAID=none MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incj8.img
+	out_has "mock: assemble --incremental journal, attached already: the VD" -qF "vraid0: assembled fast"
+	echo "$vu" >"$jsys/block/vraid0/vraid/uuid"
+	: >"$tmp/log"
+	check "mock: assemble --incremental journal, the VD runs" 0 "/dev/incj8.img: vraid journal $ju, the controller's journal already" "" env MOCK_VRAID=three MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incj8.img
+	out_lacks "mock: assemble --incremental journal, the VD runs: not assembled again" -qF "assembled"
+	log_empty "mock: assemble --incremental journal, the VD runs: nothing sent"
+	rm -f "$jsys/block/vraid0/vraid/uuid"
+	check "mock: assemble --incremental journal --no-journal" 0 "/dev/incj8.img: vraid journal $ju: not attached (--no-journal)" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental --no-journal /dev/incj8.img
+	# the journal first, alone: attached again (it was attached before)
+	rmdir "$jsys/class/block/incm6.img" "$jsys/class/block/incm7.img"
+	: >"$tmp/log"
+	check "mock: assemble --incremental journal first" 0 "/dev/incj8.img: journal $ju attached again: it was attached before the module was unloaded or the machine stopped" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incj8.img
+	expect_log "mock: assemble --incremental journal first: attach sent" "controller action=2 flags=0 cache=0 dev=7:108"
+	fresh "$jj" && "$K" "$jj" 0 4 0 "$ju2"
+	check "mock: assemble --incremental journal, another attached" 0 "/dev/incj8.img: vraid journal $ju2; the controller's journal is $ju: this one is left alone" "" env MOCK_VRAID=none MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incj8.img
+	# released by `journal none`: left detached, nothing sent
+	fresh "$jj" && "$K" "$jj" 0 4 2
+	: >"$tmp/log"
+	check "mock: assemble --incremental journal, released" 0 "/dev/incj8.img: vraid journal $ju, released by \`vraidctl controller journal none\`: left detached" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incj8.img
+	log_empty "mock: assemble --incremental journal, released: nothing sent"
+	fresh "$jj" && "$K" "$jj" 0 4 0 && put "$jj" 4400 'garbage'
+	check "assemble --incremental, a damaged journal" 1 "" "assemble --incremental $jj: damaged vraid journal superblock: not attached" env VRAIDCTL_CONTROL="$tmp/no-such-control" "$V" assemble --incremental "$jj"
+	rm -rf "$jsys" "$jm0" "$jm1" "$jj"
 	check "examine --export, no such device: silent" 1 "" "" "$V" examine --export /dev/xyz-no-such
 	[ -s "$tmp/err" ] && say_not_ok "examine --export, no such device: nothing on stderr (got '$(cat "$tmp/err")')" ||
 		say_ok "examine --export, no such device: nothing on stderr"
