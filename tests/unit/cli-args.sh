@@ -1320,6 +1320,18 @@ log_empty() {
 	fi
 }
 
+# cache_is DESC TEXT: the last check's stdout has the "Cache:" line and
+# the indented lines after it (stats), exactly TEXT
+cache_is() {
+	local got
+	got=$(sed -n '/^Cache:/,/^$/p' "$tmp/out" | sed '/^$/d')
+	if [ "$got" = "$2" ]; then
+		say_ok "$1"
+	else
+		say_not_ok "$1 (got '$got', want '$2')"
+	fi
+}
+
 # log_has DESC LINE: the mock logged LINE since `: >"$tmp/log"`
 log_has() {
 	if grep -qxF -- "$2" "$tmp/log" 2>/dev/null; then
@@ -2474,7 +2486,7 @@ run_tests() {
 	out_has "mock: stats flushes" -qxF "Flushes:       7"
 	out_has "mock: stats in flight" -qxF "In flight:     3"
 	out_has "mock: stats read repairs" -qxF "Read repairs:  2"
-	out_has "mock: stats cache line" -qxF "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held (io policy direct: reads do not use it)"
+	cache_is "mock: stats cache lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: reads do not use it)" "  Read-ahead:  40 hits of 64 pages read ahead")"
 	out_has "mock: stats member row" -qxF '   0  /dev/nvme0n1  Online   1000    2000  512 KiB    2 MiB       0'
 	check "mock: stats --json" 0 '{"vd":"vraid0","index":0,"level":"raid0","state":"optimal","reads":100,"read_bytes":1048576,"writes":300,"write_bytes":4194304,"flushes":7,"in_flight":3,"read_repairs":2,"cache":{"read_hits":300,"read_misses":100,"cached_bytes":2097152,"ra_hits":40,"ra_pages":64,"dirty_bytes":0,"write_pages":0,"destaged_pages":0,"journal_writes":null,"journal_pages":null,"journal_refs":null,"fill_pages":null,"dirty_waits":null,"journal_waits":null},"members":[{"role":0,"device":"/dev/nvme0n1","state":"online","reads":1000,"writes":2000,"read_bytes":524288,"write_bytes":2097152,"errors":0},' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --json
 	cp "$tmp/out" "$tmp/stats.json"
@@ -2485,7 +2497,8 @@ run_tests() {
 	check "mock: stats --watch --json" 0 '"reads_per_s":0.0,"writes_per_s":0.0,"read_bytes_per_s":0,"write_bytes_per_s":0,"flushes_per_s":0.0,"in_flight":3,"read_repairs":2,"cache":{"read_hits_per_s":0.0,"read_misses_per_s":0.0,"cached_bytes":2097152,"ra_hits_per_s":0.0,"ra_pages_per_s":0.0,"dirty_bytes":0,"write_pages_per_s":0.0,"destaged_pages_per_s":0.0,"journal_writes_per_s":null,"journal_pages_per_s":null,"journal_refs_per_s":null,"fill_pages_per_s":null,"dirty_waits_per_s":null,"journal_waits_per_s":null},"members":[{"role":0,"device":"/dev/nvme0n1"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --watch --interval 0.1 --count 1 --json
 	head -n 1 "$tmp/out" >"$tmp/stats-watch.json"
 	# read-ahead with io-policy direct: reads look the cache up, misses do not fill it
-	check "mock: stats, read-ahead, io direct" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held (io policy direct: only read-ahead fills it)" "" env MOCK_VRAID=three MOCK_RA=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	check "mock: stats, read-ahead, io direct" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: only read-ahead fills it)" "" env MOCK_VRAID=three MOCK_RA=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	cache_is "mock: stats, read-ahead, io direct: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: only read-ahead fills it)" "  Read-ahead:  40 hits of 64 pages read ahead")"
 	# nothing read ahead and read-ahead off: the line says nothing of it
 	echo 0 >"$sys/block/vraid0/vraid/cache_ra_pages"
 	check "mock: stats, nora, nothing read ahead" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: reads do not use it)" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0
@@ -2499,7 +2512,7 @@ run_tests() {
 	echo 300 >"$sys/block/vraid1/vraid/cache_write_pages"
 	echo 280 >"$sys/block/vraid1/vraid/cache_destaged"
 	check "mock: stats, io cached" 0 "vraid1 (RAID5, Rebuilding)" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 1
-	out_has "mock: stats, io cached, awb, cache line" -qxF "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, write-back: 1.5 MiB dirty, 300 pages written in, 280 destaged, 2 MiB held"
+	cache_is "mock: stats, io cached, awb, cache lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  1.5 MiB dirty, 300 pages written in, 280 destaged")"
 	check "mock: stats --json, awb" 0 '"cache":{"read_hits":300,"read_misses":100,"cached_bytes":2097152,"ra_hits":40,"ra_pages":64,"dirty_bytes":1572864,"write_pages":300,"destaged_pages":280,"journal_writes":null,"journal_pages":null,"journal_refs":null,"fill_pages":null,"dirty_waits":null,"journal_waits":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 1 --json
 	cp "$tmp/out" "$tmp/stats-awb.json"
 	check "mock: stats --watch --json, awb" 0 '"ra_pages_per_s":0.0,"dirty_bytes":1572864,"write_pages_per_s":0.0,"destaged_pages_per_s":0.0,"journal_writes_per_s":null,"journal_pages_per_s":null,"journal_refs_per_s":null,"fill_pages_per_s":null,"dirty_waits_per_s":null,"journal_waits_per_s":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 1 --watch --interval 0.1 --count 1 --json
@@ -2509,34 +2522,44 @@ run_tests() {
 	echo 300 >"$tmp/sysj/block/vraid1/vraid/journal_writes"
 	echo 420 >"$tmp/sysj/block/vraid1/vraid/journal_pages"
 	echo 250 >"$tmp/sysj/block/vraid1/vraid/journal_refs"
-	check "mock: stats, wb journalled" 0 "write-back: 1.5 MiB dirty, 300 pages written in, 280 destaged, journal: 300 writes logged, 420 pages (250 destaged pages named, not logged again), 2 MiB held" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	check "mock: stats, wb journalled" 0 "  Journal:     300 writes logged, 420 pages (250 destaged pages named, not logged again)" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	cache_is "mock: stats, wb journalled: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  1.5 MiB dirty, 300 pages written in, 280 destaged" "  Journal:     300 writes logged, 420 pages (250 destaged pages named, not logged again)")"
 	check "mock: stats --json, wb journalled" 0 '"destaged_pages":280,"journal_writes":300,"journal_pages":420,"journal_refs":250,"fill_pages":null,"dirty_waits":null,"journal_waits":null},"members"' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1 --json
 	check "mock: stats --watch --json, wb journalled" 0 '"journal_writes_per_s":0.0,"journal_pages_per_s":0.0,"journal_refs_per_s":0.0,"fill_pages_per_s":null,"dirty_waits_per_s":null,"journal_waits_per_s":null},"members"' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1 --watch --interval 0.1 --count 1 --json
 	# a module without journal_refs: the rest is said, refs are null
 	rm "$tmp/sysj/block/vraid1/vraid/journal_refs"
 	check "mock: stats --json, no journal_refs" 0 '"journal_writes":300,"journal_pages":420,"journal_refs":null,"fill_pages":null,"dirty_waits":null,"journal_waits":null},"members"' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1 --json
-	check "mock: stats, no journal_refs" 0 "journal: 300 writes logged, 420 pages, 2 MiB held" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	check "mock: stats, no journal_refs" 0 "  Journal:     300 writes logged, 420 pages" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	cache_is "mock: stats, no journal_refs: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  1.5 MiB dirty, 300 pages written in, 280 destaged" "  Journal:     300 writes logged, 420 pages")"
 	# writers held up by the dirty bound, then by the journal's unlogged bound
 	echo 12 >"$tmp/sysj/block/vraid1/vraid/cache_dirty_waits"
 	echo 0 >"$tmp/sysj/block/vraid1/vraid/journal_waits"
-	check "mock: stats, writes waited for destage" 0 "journal: 300 writes logged, 420 pages, 12 writes waited for destage (dirty bound), 2 MiB held" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	check "mock: stats, writes waited for destage" 0 "  Waits:       12 writes waited for destage (dirty bound)" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	cache_is "mock: stats, writes waited for destage: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  1.5 MiB dirty, 300 pages written in, 280 destaged" "  Journal:     300 writes logged, 420 pages" "  Waits:       12 writes waited for destage (dirty bound)")"
 	echo 3 >"$tmp/sysj/block/vraid1/vraid/journal_waits"
-	check "mock: stats, writes waited for destage and the journal" 0 "journal: 300 writes logged, 420 pages, 12 writes waited for destage (dirty bound), 3 writes waited for the journal (unlogged bound), 2 MiB held" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	check "mock: stats, writes waited for destage and the journal" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	cache_is "mock: stats, writes waited for destage and the journal: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  1.5 MiB dirty, 300 pages written in, 280 destaged" "  Journal:     300 writes logged, 420 pages" "  Waits:       12 writes waited for destage (dirty bound), 3 writes waited for the journal (unlogged bound)")"
 	check "mock: stats --json, wait counters" 0 '"journal_refs":null,"fill_pages":null,"dirty_waits":12,"journal_waits":3},"members"' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1 --json
 	check "mock: stats --watch --json, wait counters" 0 '"fill_pages_per_s":null,"dirty_waits_per_s":0.0,"journal_waits_per_s":0.0},"members"' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1 --watch --json --interval 0.1 --count 1
 	# a module with one of the two: neither is said
 	rm "$tmp/sysj/block/vraid1/vraid/journal_waits"
-	check "mock: stats, one wait counter, left out" 0 "journal: 300 writes logged, 420 pages, 2 MiB held" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	check "mock: stats, one wait counter, left out" 0 "  Journal:     300 writes logged, 420 pages" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	cache_is "mock: stats, one wait counter, left out: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  1.5 MiB dirty, 300 pages written in, 280 destaged" "  Journal:     300 writes logged, 420 pages")"
 	# always write-back with nothing written yet: said all the same
-	check "mock: stats, awb, nothing written" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, write-back: 0 B dirty, 0 pages written in, 0 destaged, 2 MiB held (io policy direct: only writes fill it)" "" env MOCK_VRAID=three MOCK_AWB=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
-	check "mock: stats, wb journalled, nothing written" 0 "write-back: 0 B dirty, 0 pages written in, 0 destaged, 2 MiB held (io policy direct: only writes fill it)" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$sys" "$M" stats 0
-	check "mock: stats, wb without a journal, nothing written" 0 "2 MiB held (io policy direct: reads do not use it)" "" env MOCK_VRAID=three MOCK_WB=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
-	out_lacks "mock: stats, wb without a journal, no write-back part" -qF "write-back:"
-	check "mock: stats, awb, read-ahead, io direct" 0 "write-back: 0 B dirty, 0 pages written in, 0 destaged, 2 MiB held (io policy direct: only read-ahead and writes fill it)" "" env MOCK_VRAID=three MOCK_AWB=1 MOCK_RA=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	check "mock: stats, awb, nothing written" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: only writes fill it)" "" env MOCK_VRAID=three MOCK_AWB=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	cache_is "mock: stats, awb, nothing written: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: only writes fill it)" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  0 B dirty, 0 pages written in, 0 destaged")"
+	check "mock: stats, wb journalled, nothing written" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: only writes fill it)" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	cache_is "mock: stats, wb journalled, nothing written: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: only writes fill it)" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  0 B dirty, 0 pages written in, 0 destaged")"
+	check "mock: stats, wb without a journal, nothing written" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: reads do not use it)" "" env MOCK_VRAID=three MOCK_WB=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	cache_is "mock: stats, wb without a journal, nothing written: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: reads do not use it)" "  Read-ahead:  40 hits of 64 pages read ahead")"
+	out_lacks "mock: stats, wb without a journal, no write-back part" -qiF "write-back:"
+	check "mock: stats, awb, read-ahead, io direct" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: only read-ahead and writes fill it)" "" env MOCK_VRAID=three MOCK_AWB=1 MOCK_RA=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	cache_is "mock: stats, awb, read-ahead, io direct: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: only read-ahead and writes fill it)" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  0 B dirty, 0 pages written in, 0 destaged")"
 	# write-through again, after write-back: the counters are still said
 	echo 512 >"$sys/block/vraid0/vraid/cache_write_pages"
 	echo 512 >"$sys/block/vraid0/vraid/cache_destaged"
-	check "mock: stats, wt after awb" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, write-back: 0 B dirty, 512 pages written in, 512 destaged, 2 MiB held (io policy direct: reads do not use it)" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	check "mock: stats, wt after awb" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: reads do not use it)" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	cache_is "mock: stats, wt after awb: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: reads do not use it)" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  0 B dirty, 512 pages written in, 512 destaged")"
 	echo 0 >"$sys/block/vraid0/vraid/cache_write_pages"
 	echo 0 >"$sys/block/vraid0/vraid/cache_destaged"
 	# a module without the write-back counters (ABI 1.7): left out, null
@@ -2545,12 +2568,14 @@ run_tests() {
 		rm "$tmp/sysnowb/block/vraid1/vraid/cache_dirty_bytes" \
 		   "$tmp/sysnowb/block/vraid1/vraid/cache_write_pages" \
 		   "$tmp/sysnowb/block/vraid1/vraid/cache_destaged"
-	check "mock: stats, no write-back counters" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1
+	check "mock: stats, no write-back counters" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1
+	cache_is "mock: stats, no write-back counters: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "  Read-ahead:  40 hits of 64 pages read ahead")"
 	out_lacks "mock: stats, no write-back counters, no write-back" -qi "write-back"
 	check "mock: stats --json, no write-back counters" 0 '"ra_hits":40,"ra_pages":64,"dirty_bytes":null,"write_pages":null,"destaged_pages":null,"journal_writes":null,"journal_pages":null,"journal_refs":null,"fill_pages":null,"dirty_waits":null,"journal_waits":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1 --json
 	check "mock: stats --watch --json, no write-back counters" 0 '"ra_pages_per_s":0.0,"dirty_bytes":null,"write_pages_per_s":null,"destaged_pages_per_s":null,"journal_writes_per_s":null,"journal_pages_per_s":null,"journal_refs_per_s":null,"fill_pages_per_s":null,"dirty_waits_per_s":null,"journal_waits_per_s":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1 --watch --interval 0.1 --count 1 --json
 	echo 5 >"$tmp/sysnowb/block/vraid1/vraid/cache_write_pages"
-	check "mock: stats, one write-back counter" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1
+	check "mock: stats, one write-back counter" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1
+	cache_is "mock: stats, one write-back counter: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "  Read-ahead:  40 hits of 64 pages read ahead")"
 	out_lacks "mock: stats, one write-back counter, left out" -qi "write-back"
 	# a module without the read-ahead counters (ABI 1.6): they are left out
 	mkdir -p "$tmp/sysnora/block/vraid0" && cp -r "$sys/class" "$tmp/sysnora/" &&
