@@ -1745,7 +1745,7 @@ SIGS
 	put "$d5" 4200 X
 	check "examine --json, copy A damaged" 0 '{"copy":"A","offset_bytes":4096,"status":"bad","error":"metadata checksum mismatch (0x' "" env VRAIDCTL_CONTROL="$nope" "$V" examine --json "$d5"
 	out_has "examine --json, copy A damaged, copy B taken" -qF '{"copy":"B","offset_bytes":1048576,"status":"valid","generation":5}],"vd_uuid":"11111111-2222-3333-4444-555555555555","name":"db","level":"raid1",'
-	out_has "examine --json, copy A damaged, the end" -qF '"job":{"type":"none","paused":false,"done_bytes":0,"rate_kib":0},"last_job":{"type":"none","result":0,"mismatches":0},"volatile_cache":false,"journal":null}'
+	out_has "examine --json, copy A damaged, the end" -qF '"job":{"type":"none","paused":false,"done_bytes":0,"rate_kib":0},"last_job":{"type":"none","result":0,"mismatches":0,"outcome":"none","error":null},"volatile_cache":false,"journal":null}'
 	check "wipe damaged metadata" 0 "metadata copy A (byte 4096) and metadata copy B (byte 1 MiB) zeroed" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5" --force
 	fresh "$d5"
 	put "$d5" 1080 '\123\357'
@@ -2442,12 +2442,13 @@ run_tests() {
 	cp "$tmp/out" "$tmp/show3.json"
 	check "mock: show --json raid60" 0 '"device":"/dev/dddddddddddddddddddddddddddddddd"' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 7 --json
 	cp "$tmp/out" "$tmp/show7.json"
-	check "mock: show --json job" 0 '"errors":3,"model":"QEMU HARDDISK","serial":"ZC1234AB"}],"job":{"type":"rebuild","state":"running","done_bytes":100663296,"total_bytes":402653184,"percent":25.0,"eta_seconds":80,"rate_kib":0,"mismatches":0},"last_job":{"type":"init","result":0,"mismatches":0},"write_in_effect":{"mode":"write_back_volatile","why":""},"uuid":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 1 --json
-	check "mock: show --json no job" 0 '"errors":0,"model":"Samsung SSD 980 PRO 1TB","serial":"S5GXNF0R123456"}],"job":{"type":"none","state":"none","done_bytes":0,"total_bytes":0,"percent":0.0,"eta_seconds":0,"rate_kib":0,"mismatches":0},"last_job":{"type":"none","result":0,"mismatches":0},"write_in_effect":{"mode":"write_through","why":""},"uuid":"3a577491-aecb-e805-223f-5c7996b3d0ed"}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 0 --json
-	check "mock: show --json paused job" 0 '"job":{"type":"check","state":"paused","done_bytes":201326592,"total_bytes":402653184,"percent":50.0,"eta_seconds":0,"rate_kib":51200,"mismatches":2},"last_job":{"type":"none","result":0,"mismatches":0},"write_in_effect":{"mode":"write_through","why":""},"uuid":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 1 --json
+	check "mock: show --json job" 0 '"errors":3,"model":"QEMU HARDDISK","serial":"ZC1234AB"}],"job":{"type":"rebuild","state":"running","done_bytes":100663296,"total_bytes":402653184,"percent":25.0,"eta_seconds":80,"rate_kib":0,"mismatches":0},"last_job":{"type":"init","result":0,"mismatches":0,"outcome":"done","error":null},"write_in_effect":{"mode":"write_back_volatile","why":""},"uuid":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 1 --json
+	check "mock: show --json no job" 0 '"errors":0,"model":"Samsung SSD 980 PRO 1TB","serial":"S5GXNF0R123456"}],"job":{"type":"none","state":"none","done_bytes":0,"total_bytes":0,"percent":0.0,"eta_seconds":0,"rate_kib":0,"mismatches":0},"last_job":{"type":"none","result":0,"mismatches":0,"outcome":"none","error":null},"write_in_effect":{"mode":"write_through","why":""},"uuid":"3a577491-aecb-e805-223f-5c7996b3d0ed"}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 0 --json
+	check "mock: show --json paused job" 0 '"job":{"type":"check","state":"paused","done_bytes":201326592,"total_bytes":402653184,"percent":50.0,"eta_seconds":0,"rate_kib":51200,"mismatches":2},"last_job":{"type":"none","result":0,"mismatches":0,"outcome":"none","error":null},"write_in_effect":{"mode":"write_through","why":""},"uuid":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 1 --json
 	cp "$tmp/out" "$tmp/jobs1.json"
-	check "mock: show --json failed last job" 0 '"last_job":{"type":"rebuild","result":5,"mismatches":0},"write_in_effect":{"mode":"write_through","why":""},"uuid":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 5 --json
+	check "mock: show --json failed last job" 0 '"last_job":{"type":"rebuild","result":5,"mismatches":0,"outcome":"failed","error":"EIO"},"write_in_effect":{"mode":"write_through","why":""},"uuid":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 5 --json
 	cp "$tmp/out" "$tmp/jobs5.json"
+	check "mock: show --json stopped last job" 0 '"last_job":{"type":"rebuild","result":125,"mismatches":0,"outcome":"stopped","error":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 10 --json
 	check "mock: spare list --json" 0 '{"spares":[{"device":"/dev/sde","major":8,"minor":64,"size_bytes":2147483648,"vd":""},{"device":"/dev/sdf","major":8,"minor":80,"size_bytes":4294967296,"vd":"vraid1"}]}' "" env MOCK_VRAID=jobs "$M" spare list --json
 	cp "$tmp/out" "$tmp/spares.json"
 	check "mock: spare list --json, none" 0 '{"spares":[]}' "" env MOCK_VRAID=none "$M" spare list --json
@@ -2818,7 +2819,7 @@ skeys = ["vd", "index", "device", "name", "level", "state", "size_bytes",
          "members", "job", "last_job", "write_in_effect", "uuid"]
 jkeys = ["type", "state", "done_bytes", "total_bytes", "percent", "eta_seconds",
          "rate_kib", "mismatches"]
-lkeys = ["type", "result", "mismatches"]
+lkeys = ["type", "result", "mismatches", "outcome", "error"]
 mkeys = ["role", "device", "major", "minor", "state", "size_bytes",
          "data_bytes", "read_ios", "write_ios", "errors", "model", "serial"]
 st = json.load(open(d + "/stats.json"))
@@ -2883,7 +2884,7 @@ assert s["full_stripe_bytes"] == 65536 * 2 and s["members"][2]["errors"] == 3
 assert s["job"] == {"type": "rebuild", "state": "running", "done_bytes": 100663296,
                     "total_bytes": 402653184, "percent": 25.0, "eta_seconds": 80,
                     "rate_kib": 0, "mismatches": 0}, s["job"]
-assert s["last_job"] == {"type": "init", "result": 0, "mismatches": 0}
+assert s["last_job"] == {"type": "init", "result": 0, "mismatches": 0, "outcome": "done", "error": None}
 assert s["policies"]["write"] == "always_write_back"
 assert s["write_in_effect"] == {"mode": "write_back_volatile", "why": ""}, s["write_in_effect"]
 assert s["uuid"] is None
@@ -2914,7 +2915,7 @@ s = json.load(open(d + "/jobs1.json"))
 assert s["job"]["state"] == "paused" and s["job"]["percent"] == 50.0
 assert s["job"]["rate_kib"] == 51200 and s["job"]["mismatches"] == 2
 s = json.load(open(d + "/jobs5.json"))
-assert s["job"]["type"] == "none" and s["last_job"] == {"type": "rebuild", "result": 5, "mismatches": 0}
+assert s["job"]["type"] == "none" and s["last_job"] == {"type": "rebuild", "result": 5, "mismatches": 0, "outcome": "failed", "error": "EIO"}
 print("json ok")
 EOF
 	else
