@@ -452,7 +452,9 @@ static void job(struct vraid_info *in, unsigned type, unsigned state,
  * 4 raid5 init ending at the 3rd INFO, 5 raid1 idle (last: rebuild
  * failed, EIO), 6 raid10 check ending at the 2nd INFO with 3 mismatches,
  * 8 raid6 repair failing at the 2nd INFO, 10 raid1 idle (last: rebuild
- * stopped, ECANCELED).  Members are 7:N (the test's block device nodes)
+ * stopped, ECANCELED; with MOCK_INIT_STOPPED=degraded|offline a RAID5,
+ * member 1 failed, whose init that stopped).  Members are 7:N (the
+ * test's block device nodes)
  * for 0, 8:16*N elsewhere.
  */
 static void jobs_info(struct vraid_info *in, uint32_t ix)
@@ -522,6 +524,16 @@ static void jobs_info(struct vraid_info *in, uint32_t ix)
 		}
 		break;
 	case 10:
+		if (getenv("MOCK_INIT_STOPPED")) {
+			/* a RAID5 whose init a member failure stopped */
+			in->level = VRAID_LEVEL_5;
+			in->state = strcmp(getenv("MOCK_INIT_STOPPED"), "offline") ?
+				    VRAID_VD_DEGRADED : VRAID_VD_OFFLINE;
+			in->nr_members = 3;
+			in->last_job = VRAID_JOB_INIT;
+			in->last_result = ECANCELED;
+			break;
+		}
 		in->level = VRAID_LEVEL_1;
 		in->state = VRAID_VD_REBUILDING;
 		in->nr_members = 2;
@@ -543,6 +555,8 @@ static void jobs_info(struct vraid_info *in, uint32_t ix)
 	}
 	for (i = 0; i < in->nr_members; i++)
 		member(&in->members[i], i, 8, 16 * i, NULL, VRAID_MEMBER_ONLINE);
+	if (ix == 10 && getenv("MOCK_INIT_STOPPED"))
+		in->members[1].state = VRAID_MEMBER_FAILED;
 }
 
 static void vd_info_canned(struct vraid_info *in);
@@ -2989,6 +3003,12 @@ EOF
 	check "mock: wait, idle VD, last job failed" 1 "" "vraid5: no job is running; the last one: rebuild failed: Input/output error" env MOCK_VRAID=jobs "$M" wait vraid5
 	check "mock: wait, idle VD, last job stopped" 1 "" "vraid10: no job is running; the last one: rebuild stopped" env MOCK_VRAID=jobs "$M" wait vraid10
 	check "mock: wait, idle VD, last job stopped, hint" 1 "" "go on with: vraidctl job vraid10 resume" env MOCK_VRAID=jobs "$M" wait vraid10
+	# an init stopped by a member failure: resume is refused while the VD
+	# is Degraded, so the hint is the replace
+	check "mock: wait, init stopped on a Degraded VD" 1 "" "vraid10: no job is running; the last one: init stopped" env MOCK_VRAID=jobs MOCK_INIT_STOPPED=degraded "$M" wait vraid10
+	check "mock: wait, init stopped on a Degraded VD, hint" 1 "" "vraidctl: hint: vraid10 is Degraded: the init goes on by itself once the failed member is replaced and rebuilt: vraidctl replace vraid10 MEMBER NEWDEV (\`vraidctl show vraid10\` names it)" env MOCK_VRAID=jobs MOCK_INIT_STOPPED=degraded "$M" wait vraid10
+	err_lacks "mock: wait, init stopped on a Degraded VD, no resume hint" "job vraid10 resume"
+	check "mock: wait, init stopped on an Offline VD, hint" 1 "" "vraidctl: hint: vraid10 is offline: too few members are left for the init to go on" env MOCK_VRAID=jobs MOCK_INIT_STOPPED=offline "$M" wait vraid10
 	check "mock: wait for a check" 0 "vraid6: check done, 3 mismatches" "" env MOCK_VRAID=jobs "$M" wait vraid6
 	out_has "mock: wait shows progress" -qF "vraid6: check  50.0%  [##########..........]  192 MiB of 384 MiB per member, ETA 5s, 1 mismatch so far, rate unlimited"
 	check "mock: wait for an init" 0 "vraid4: init done" "" env MOCK_VRAID=jobs "$M" wait /dev/vraid4
@@ -3092,6 +3112,11 @@ EOF
 		check "mock: replace, not a member hint" 1 "" "see the members and their MAJ:MIN with \`vraidctl show vraid0\`" env MOCK_VRAID=jobs "$M" replace vraid0 "$blk2" "$blk3"
 		check "mock: replace onto a member" 1 "" "$blk0 is already a member of vraid0 (role 0)" env MOCK_VRAID=jobs "$M" replace vraid0 "$blk1" "$blk0"
 		check "mock: replace EBUSY" 1 "" "the new device is in use" env MOCK_VRAID=jobs MOCK_FAIL="replace:EBUSY:7:2 is in use" "$M" replace vraid0 "$blk1" "$blk2"
+		# failing the Online member would take the VD Offline: the hint
+		# says so, not that the new device is in use
+		check "mock: replace EBUSY, would go offline" 1 "" "vraidctl: hint: replace fails an online member before rebuilding onto the new device, and the members left could not serve every block: replace the failed members first" env MOCK_VRAID=jobs MOCK_FAIL="replace:EBUSY:failing loop1 would take vraid0 offline (RAID1 tolerates 1 failed member); add --force to do it anyway" "$M" replace vraid0 "$blk1" "$blk2"
+		err_lacks "mock: replace EBUSY, would go offline: not 'in use'" "the new device is in use"
+		check "mock: replace EBUSY, a rebuild to end" 1 "" "vraidctl: hint: wait for that rebuild to end (\`vraidctl wait\`), then replace" env MOCK_VRAID=jobs MOCK_FAIL="replace:EBUSY:member 0 (loop0) is rebuilt after an unclean shutdown: its rebuild must end first" "$M" replace vraid0 "$blk1" "$blk2"
 		check "mock: replace no such VD" 1 "" "vraid9: no virtual drive" env MOCK_VRAID=jobs "$M" replace vraid9 "$blk1" "$blk2"
 		check "mock: replace on raid0" 1 "" "vraid3 is RAID0: it has no redundancy to rebuild a member from" env MOCK_VRAID=jobs "$M" replace vraid3 "$blk1" "$blk2"
 		check "mock: replace ENODEV" 1 "" "see the virtual drive and its members" env MOCK_VRAID=jobs MOCK_FAIL="replace:ENODEV:7:1 is not a member of vraid0" "$M" replace vraid0 "$blk1" "$blk2"
