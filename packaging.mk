@@ -4,8 +4,9 @@
 # Documentation/install.rst is the user's side of it).
 #
 #   make install      vraid.ko into /lib/modules/KVER/updates (then depmod
-#                     -a KVER), vraidctl into /usr/sbin, and the man pages,
-#                     udev rules, systemd units and shell completion that
+#                     -a KVER), vraidctl into /usr/sbin (SBINDIR, from
+#                     PREFIX), and the man pages, udev rules, systemd units
+#                     (naming SBINDIR's vraidctl) and shell completion that
 #                     exist (the hooks below); DESTDIR=/stage honoured (no
 #                     depmod then, as packagers expect)
 #   make man          the manual pages vraidctl.8 and vraid.4, from their
@@ -63,6 +64,13 @@ VRAID_MAN_PAGES ?= $(sort $(wildcard $(TOP)/Documentation/man/*.[1-9]) $(VRAID_M
 VRAID_UDEV_RULES ?= $(wildcard $(TOP)/packaging/udev/*.rules)
 VRAID_SYSTEMD_UNITS ?= $(wildcard $(addprefix $(TOP)/packaging/systemd/*.,service socket timer target path))
 VRAID_BASH_COMPLETION ?= $(wildcard $(TOP)/packaging/bash-completion/vraidctl)
+
+# The udev rules and systemd units name /usr/sbin/vraidctl, where the
+# packages and the default PREFIX put it (and where the VM cases run them
+# from the tree, as written); make install writes SBINDIR's path instead,
+# so that `make install PREFIX=/usr/local` gives rules and units that run
+# the vraidctl it installed.
+VRAID_SBIN_SUBST = sed -e 's|/usr/sbin/vraidctl|$(SBINDIR)/vraidctl|g'
 
 # The module's sources as DKMS builds them (relative to TOP): the Kbuild
 # file, the compat probes it runs, the driver and the uapi header.
@@ -137,9 +145,11 @@ install-extras: $(VRAID_MAN_PAGES) $(VRAID_UDEV_RULES) $(VRAID_SYSTEMD_UNITS) $(
 		s=$${f##*.}; echo "install $$f -> $(MANDIR)/man$$s/"; \
 		install -D -m 0644 $$f $(DESTDIR)$(MANDIR)/man$$s/$${f##*/}; done
 	@set -e; for f in $(VRAID_UDEV_RULES); do echo "install $$f -> $(UDEVRULESDIR)/"; \
-		install -D -m 0644 $$f $(DESTDIR)$(UDEVRULESDIR)/$${f##*/}; done
+		install -d $(DESTDIR)$(UDEVRULESDIR); t=$(DESTDIR)$(UDEVRULESDIR)/$${f##*/}; \
+		$(VRAID_SBIN_SUBST) $$f >$$t.tmp; chmod 0644 $$t.tmp; mv -f $$t.tmp $$t; done
 	@set -e; for f in $(VRAID_SYSTEMD_UNITS); do echo "install $$f -> $(SYSTEMDUNITDIR)/"; \
-		install -D -m 0644 $$f $(DESTDIR)$(SYSTEMDUNITDIR)/$${f##*/}; done
+		install -d $(DESTDIR)$(SYSTEMDUNITDIR); t=$(DESTDIR)$(SYSTEMDUNITDIR)/$${f##*/}; \
+		$(VRAID_SBIN_SUBST) $$f >$$t.tmp; chmod 0644 $$t.tmp; mv -f $$t.tmp $$t; done
 	@set -e; for f in $(VRAID_BASH_COMPLETION); do echo "install $$f -> $(BASHCOMPDIR)/"; \
 		install -D -m 0644 $$f $(DESTDIR)$(BASHCOMPDIR)/$${f##*/}; done
 ifeq ($(DESTDIR),)

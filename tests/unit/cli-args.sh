@@ -239,12 +239,26 @@ int mock_poll(struct pollfd *fds, unsigned long nfds, int timeout)
  * Devices on the host: with MOCK_IMG_BLK=1, a regular file named *N.img
  * stats as the block device 7:(100 + N) (7:99 without a number), so
  * that create, replace, spare and controller journal take image files,
- * and vraidctl reads them as it would the device.
+ * and vraidctl reads them as it would the device; /dev/NAME.img is
+ * $MOCK_DEVDIR/NAME.img if that exists (a device a scan of
+ * VRAIDCTL_SYSFS's class/block finds).
  */
 int mock_stat(const char *path, struct stat *st)
 {
+	const char *dir = getenv("MOCK_DEVDIR");
+	char alt[4096];
 	size_t l = strlen(path), d;
-	int r = stat(path, st);
+	int r;
+
+	/* /dev/NAME.img: $MOCK_DEVDIR/NAME.img, as mock_open() opens it */
+	if (dir && !strncmp(path, "/dev/", 5) && l > 4 &&
+	    !strcmp(path + l - 4, ".img")) {
+		snprintf(alt, sizeof(alt), "%s/%s", dir, path + 5);
+		if (!stat(alt, st))
+			path = alt;
+	}
+	l = strlen(path);
+	r = stat(path, st);
 
 	if (r || !S_ISREG(st->st_mode) || !getenv("MOCK_IMG_BLK") ||
 	    l < 4 || strcmp(path + l - 4, ".img"))
@@ -438,7 +452,9 @@ static void job(struct vraid_info *in, unsigned type, unsigned state,
  * 4 raid5 init ending at the 3rd INFO, 5 raid1 idle (last: rebuild
  * failed, EIO), 6 raid10 check ending at the 2nd INFO with 3 mismatches,
  * 8 raid6 repair failing at the 2nd INFO, 10 raid1 idle (last: rebuild
- * stopped, ECANCELED).  Members are 7:N (the test's block device nodes)
+ * stopped, ECANCELED; with MOCK_INIT_STOPPED=degraded|offline a RAID5,
+ * member 1 failed, whose init that stopped).  Members are 7:N (the
+ * test's block device nodes)
  * for 0, 8:16*N elsewhere.
  */
 static void jobs_info(struct vraid_info *in, uint32_t ix)
@@ -508,6 +524,16 @@ static void jobs_info(struct vraid_info *in, uint32_t ix)
 		}
 		break;
 	case 10:
+		if (getenv("MOCK_INIT_STOPPED")) {
+			/* a RAID5 whose init a member failure stopped */
+			in->level = VRAID_LEVEL_5;
+			in->state = strcmp(getenv("MOCK_INIT_STOPPED"), "offline") ?
+				    VRAID_VD_DEGRADED : VRAID_VD_OFFLINE;
+			in->nr_members = 3;
+			in->last_job = VRAID_JOB_INIT;
+			in->last_result = ECANCELED;
+			break;
+		}
 		in->level = VRAID_LEVEL_1;
 		in->state = VRAID_VD_REBUILDING;
 		in->nr_members = 2;
@@ -529,6 +555,8 @@ static void jobs_info(struct vraid_info *in, uint32_t ix)
 	}
 	for (i = 0; i < in->nr_members; i++)
 		member(&in->members[i], i, 8, 16 * i, NULL, VRAID_MEMBER_ONLINE);
+	if (ix == 10 && getenv("MOCK_INIT_STOPPED"))
+		in->members[1].state = VRAID_MEMBER_FAILED;
 }
 
 static void vd_info_canned(struct vraid_info *in);
@@ -1182,11 +1210,13 @@ int main(int argc, char **argv)
 }
 EOF
 
-# mkmd IMG ROLE NR GEN [NAME [UUID [LEVEL]]]: vraid metadata in both
-# copies of the image IMG (sized beforehand), as create writes it: role
-# ROLE of NR members, generation GEN, name NAME (default "db"), VD UUID
-# (32 hex digits, dashes allowed; default 11111111-2222-3333-4444-
-# 555555555555), level LEVEL (a VRAID_LEVEL_* number, default 1).
+# mkmd IMG ROLE NR GEN [NAME [UUID [LEVEL [JUUID]]]]: vraid metadata in
+# both copies of the image IMG (sized beforehand), as create writes it:
+# role ROLE of NR members, generation GEN, name NAME (default "db"), VD
+# UUID (32 hex digits, dashes allowed; default 11111111-2222-3333-4444-
+# 555555555555), level LEVEL (a VRAID_LEVEL_* number, default 1); with
+# JUUID the metadata names that journal (VRAID_MD_CF_JOURNAL: writes of
+# the VD may wait there for replay).
 cat >"$tmp/mkmd.c" <<'EOF'
 #include <fcntl.h>
 #include <stdio.h>
@@ -1241,6 +1271,18 @@ int main(int argc, char **argv)
 	md.size_sectors = g.size_sectors;
 	md.flags = VRAID_MD_F_CLEAN;
 	md.init_pos = g.member_sectors;
+	if (argc > 8) {
+		u = argv[8];
+		for (i = 0; i < VRAID_MD_UUID_LEN; i++) {
+			while (*u == '-')
+				u++;
+			if (sscanf(u, "%2x", &b) != 1)
+				return 2;
+			md.journal_uuid[i] = (u8)b;
+			u += 2;
+		}
+		md.cache_flags |= VRAID_MD_CF_JOURNAL;
+	}
 	for (i = 0; i < md.nr_members; i++) {
 		md.members[i].uuid[0] = (u8)(i + 1);
 		md.members[i].state = 1;	/* VRAID_MEMBER_ONLINE */
@@ -1289,6 +1331,27 @@ log_empty() {
 		say_not_ok "$1 (mock got '$(tail -n 1 "$tmp/log")')"
 	else
 		say_ok "$1"
+	fi
+}
+
+# cache_is DESC TEXT: the last check's stdout has the "Cache:" line and
+# the indented lines after it (stats), exactly TEXT
+cache_is() {
+	local got
+	got=$(sed -n '/^Cache:/,/^$/p' "$tmp/out" | sed '/^$/d')
+	if [ "$got" = "$2" ]; then
+		say_ok "$1"
+	else
+		say_not_ok "$1 (got '$got', want '$2')"
+	fi
+}
+
+# log_has DESC LINE: the mock logged LINE since `: >"$tmp/log"`
+log_has() {
+	if grep -qxF -- "$2" "$tmp/log" 2>/dev/null; then
+		say_ok "$1"
+	else
+		say_not_ok "$1 (mock got '$(cat "$tmp/log" 2>/dev/null)')"
 	fi
 }
 
@@ -1591,7 +1654,71 @@ SIGS
 	check "mock: assemble --incremental --run --uuid, VD runs" 0 "VD $uuid runs already as vraid0: nothing to do" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$incsys" "$M" assemble --incremental --run --uuid "$uuid"
 	incj=$tmp/incj.img
 	rm -f "$incj" && truncate -s 64M "$incj" && "$K" "$incj" 0 4 0
-	check "assemble --incremental, a journal" 0 "$incj: a vraid journal (UUID 8c1d0f3e-5244-4a1b-9e07-6d21c355a019), not a member: nothing to assemble" "" env VRAIDCTL_CONTROL="$tmp/no-such-control" "$V" assemble --incremental "$incj"
+	check "assemble --incremental, a journal, no module" 1 "" "vraid module not loaded" env VRAIDCTL_CONTROL="$tmp/no-such-control" "$V" assemble --incremental "$incj"
+	# a journal and a wb VD (RAID1 "jdb", 2 members) whose metadata names
+	# it, as the scan finds them: $tmp/devdir/NAME stands for /dev/NAME
+	ju=8c1d0f3e-5244-4a1b-9e07-6d21c355a019
+	vu=22222222-3333-4444-5555-666666666666
+	jm0=$tmp/devdir/incm6.img jm1=$tmp/devdir/incm7.img jj=$tmp/devdir/incj8.img
+	fresh "$jm0" "$jm1" "$jj"
+	"$MK" "$jm0" 0 2 9 jdb "$vu" 1 "$ju"
+	"$MK" "$jm1" 1 2 9 jdb "$vu" 1 "$ju"
+	"$K" "$jj" 0 4 0
+	jsys=$tmp/jsys
+	mkdir -p "$jsys/class/block/incm6.img" "$jsys/class/block/incm7.img" "$jsys/block/vraid0/vraid"
+	: >"$tmp/log"
+	check "mock: assemble --incremental, the journal missing" 0 "VD jdb ($vu): 2 of 2 members present, waiting for its journal $ju (the writes it acknowledged wait there, to replay at assembly): not assembled yet" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incm7.img
+	log_empty "mock: assemble --incremental, the journal missing: nothing sent"
+	check "mock: assemble --incremental --no-journal, the journal missing" 0 "vraid0: assembled fast, 2 of 2 devices used" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental --no-journal /dev/incm7.img
+	check "mock: assemble --incremental --run, the journal missing" 0 "vraid0: assembled fast" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental --run --uuid "$vu"
+	ju2=99999999-8888-7777-6666-555555555555
+	"$MK" "$jm0" 0 2 9 jdb "$vu" 1 "$ju2"
+	"$MK" "$jm1" 1 2 9 jdb "$vu" 1 "$ju2"
+	: >"$tmp/log"
+	check "mock: assemble --incremental, another journal attached" 0 "VD jdb ($vu): 2 of 2 members present, but its writes wait in journal $ju2 and the controller's journal is $ju: not assembled" "" env MOCK_VRAID=none MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incm6.img
+	check "mock: assemble --incremental, another journal attached, hint" 0 "" "vraidctl: hint: \`vraidctl controller\` shows the journal attached; detach it (\`vraidctl controller journal none\`) and attach $ju2, or assemble with --no-journal (the writes in $ju2 are lost)" env MOCK_VRAID=none MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incm6.img
+	log_empty "mock: assemble --incremental, another journal attached: nothing sent"
+	"$MK" "$jm0" 0 2 9 jdb "$vu" 1 "$ju"
+	"$MK" "$jm1" 1 2 9 jdb "$vu" 1 "$ju"
+	: >"$tmp/log"
+	check "mock: assemble --incremental, its journal attached" 0 "vraid0: assembled fast, 2 of 2 devices used" "" env MOCK_VRAID=none MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incm6.img
+	expect_log "mock: assemble --incremental, its journal attached: sent" "assemble nr=2 flags=0 devices=7:106,7:107"
+	# the journal present too: attached first, then the VD
+	mkdir -p "$jsys/class/block/incj8.img"
+	: >"$tmp/log"
+	check "mock: assemble --incremental member, the journal present" 0 "/dev/incj8.img: journal $ju attached: the metadata of VD jdb (/dev/incm6.img) says it may hold writes of that VD, to replay at assembly" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incm7.img
+	out_has "mock: assemble --incremental member, the journal present: assembled" -qF "vraid0: assembled fast, 2 of 2 devices used"
+	log_has "mock: assemble --incremental member, the journal present: attach sent" "controller action=2 flags=0 cache=0 dev=7:108"
+	expect_log "mock: assemble --incremental member, the journal present: assemble after" "assemble nr=2 flags=0 devices=7:106,7:107"
+	# the journal appears last: attached, and the VD assembled
+	: >"$tmp/log"
+	check "mock: assemble --incremental journal, members present" 0 "/dev/incj8.img: journal $ju attached: the metadata of VD jdb" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incj8.img
+	out_has "mock: assemble --incremental journal, members present: assembled" -qF "vraid0: assembled fast, 2 of 2 devices used"
+	expect_log "mock: assemble --incremental journal, members present: assemble after" "assemble nr=2 flags=0 devices=7:106,7:107"
+	check "mock: assemble --incremental journal, attached already" 0 "/dev/incj8.img: vraid journal $ju, the controller's journal already" "" env MOCK_VRAID=none MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incj8.img
+	out_has "mock: assemble --incremental journal, attached already: the VD" -qF "vraid0: assembled fast"
+	echo "$vu" >"$jsys/block/vraid0/vraid/uuid"
+	: >"$tmp/log"
+	check "mock: assemble --incremental journal, the VD runs" 0 "/dev/incj8.img: vraid journal $ju, the controller's journal already" "" env MOCK_VRAID=three MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incj8.img
+	out_lacks "mock: assemble --incremental journal, the VD runs: not assembled again" -qF "assembled"
+	log_empty "mock: assemble --incremental journal, the VD runs: nothing sent"
+	rm -f "$jsys/block/vraid0/vraid/uuid"
+	check "mock: assemble --incremental journal --no-journal" 0 "/dev/incj8.img: vraid journal $ju: not attached (--no-journal)" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental --no-journal /dev/incj8.img
+	# the journal first, alone: attached again (it was attached before)
+	rmdir "$jsys/class/block/incm6.img" "$jsys/class/block/incm7.img"
+	: >"$tmp/log"
+	check "mock: assemble --incremental journal first" 0 "/dev/incj8.img: journal $ju attached again: it was attached before the module was unloaded or the machine stopped" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incj8.img
+	expect_log "mock: assemble --incremental journal first: attach sent" "controller action=2 flags=0 cache=0 dev=7:108"
+	fresh "$jj" && "$K" "$jj" 0 4 0 "$ju2"
+	check "mock: assemble --incremental journal, another attached" 0 "/dev/incj8.img: vraid journal $ju2; the controller's journal is $ju: this one is left alone" "" env MOCK_VRAID=none MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incj8.img
+	# released by `journal none`: left detached, nothing sent
+	fresh "$jj" && "$K" "$jj" 0 4 2
+	: >"$tmp/log"
+	check "mock: assemble --incremental journal, released" 0 "/dev/incj8.img: vraid journal $ju, released by \`vraidctl controller journal none\`: left detached" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$jsys" "$M" assemble --incremental /dev/incj8.img
+	log_empty "mock: assemble --incremental journal, released: nothing sent"
+	fresh "$jj" && "$K" "$jj" 0 4 0 && put "$jj" 4400 'garbage'
+	check "assemble --incremental, a damaged journal" 1 "" "assemble --incremental $jj: damaged vraid journal superblock: not attached" env VRAIDCTL_CONTROL="$tmp/no-such-control" "$V" assemble --incremental "$jj"
+	rm -rf "$jsys" "$jm0" "$jm1" "$jj"
 	check "examine --export, no such device: silent" 1 "" "" "$V" examine --export /dev/xyz-no-such
 	[ -s "$tmp/err" ] && say_not_ok "examine --export, no such device: nothing on stderr (got '$(cat "$tmp/err")')" ||
 		say_ok "examine --export, no such device: nothing on stderr"
@@ -1632,7 +1759,7 @@ SIGS
 	put "$d5" 4200 X
 	check "examine --json, copy A damaged" 0 '{"copy":"A","offset_bytes":4096,"status":"bad","error":"metadata checksum mismatch (0x' "" env VRAIDCTL_CONTROL="$nope" "$V" examine --json "$d5"
 	out_has "examine --json, copy A damaged, copy B taken" -qF '{"copy":"B","offset_bytes":1048576,"status":"valid","generation":5}],"vd_uuid":"11111111-2222-3333-4444-555555555555","name":"db","level":"raid1",'
-	out_has "examine --json, copy A damaged, the end" -qF '"job":{"type":"none","paused":false,"done_bytes":0,"rate_kib":0},"last_job":{"type":"none","result":0,"mismatches":0},"volatile_cache":false,"journal":null}'
+	out_has "examine --json, copy A damaged, the end" -qF '"job":{"type":"none","paused":false,"done_bytes":0,"rate_kib":0},"last_job":{"type":"none","result":0,"mismatches":0,"outcome":"none","error":null},"volatile_cache":false,"journal":null}'
 	check "wipe damaged metadata" 0 "metadata copy A (byte 4096) and metadata copy B (byte 1 MiB) zeroed" "" env VRAIDCTL_CONTROL="$nope" "$V" wipe "$d5" --force
 	fresh "$d5"
 	put "$d5" 1080 '\123\357'
@@ -2330,12 +2457,13 @@ run_tests() {
 	cp "$tmp/out" "$tmp/show3.json"
 	check "mock: show --json raid60" 0 '"device":"/dev/dddddddddddddddddddddddddddddddd"' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 7 --json
 	cp "$tmp/out" "$tmp/show7.json"
-	check "mock: show --json job" 0 '"errors":3,"model":"QEMU HARDDISK","serial":"ZC1234AB"}],"job":{"type":"rebuild","state":"running","done_bytes":100663296,"total_bytes":402653184,"percent":25.0,"eta_seconds":80,"rate_kib":0,"mismatches":0},"last_job":{"type":"init","result":0,"mismatches":0},"write_in_effect":{"mode":"write_back_volatile","why":""},"uuid":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 1 --json
-	check "mock: show --json no job" 0 '"errors":0,"model":"Samsung SSD 980 PRO 1TB","serial":"S5GXNF0R123456"}],"job":{"type":"none","state":"none","done_bytes":0,"total_bytes":0,"percent":0.0,"eta_seconds":0,"rate_kib":0,"mismatches":0},"last_job":{"type":"none","result":0,"mismatches":0},"write_in_effect":{"mode":"write_through","why":""},"uuid":"3a577491-aecb-e805-223f-5c7996b3d0ed"}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 0 --json
-	check "mock: show --json paused job" 0 '"job":{"type":"check","state":"paused","done_bytes":201326592,"total_bytes":402653184,"percent":50.0,"eta_seconds":0,"rate_kib":51200,"mismatches":2},"last_job":{"type":"none","result":0,"mismatches":0},"write_in_effect":{"mode":"write_through","why":""},"uuid":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 1 --json
+	check "mock: show --json job" 0 '"errors":3,"model":"QEMU HARDDISK","serial":"ZC1234AB"}],"job":{"type":"rebuild","state":"running","done_bytes":100663296,"total_bytes":402653184,"percent":25.0,"eta_seconds":80,"rate_kib":0,"mismatches":0},"last_job":{"type":"init","result":0,"mismatches":0,"outcome":"done","error":null},"write_in_effect":{"mode":"write_back_volatile","why":""},"uuid":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 1 --json
+	check "mock: show --json no job" 0 '"errors":0,"model":"Samsung SSD 980 PRO 1TB","serial":"S5GXNF0R123456"}],"job":{"type":"none","state":"none","done_bytes":0,"total_bytes":0,"percent":0.0,"eta_seconds":0,"rate_kib":0,"mismatches":0},"last_job":{"type":"none","result":0,"mismatches":0,"outcome":"none","error":null},"write_in_effect":{"mode":"write_through","why":""},"uuid":"3a577491-aecb-e805-223f-5c7996b3d0ed"}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=three "$M" show 0 --json
+	check "mock: show --json paused job" 0 '"job":{"type":"check","state":"paused","done_bytes":201326592,"total_bytes":402653184,"percent":50.0,"eta_seconds":0,"rate_kib":51200,"mismatches":2},"last_job":{"type":"none","result":0,"mismatches":0,"outcome":"none","error":null},"write_in_effect":{"mode":"write_through","why":""},"uuid":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 1 --json
 	cp "$tmp/out" "$tmp/jobs1.json"
-	check "mock: show --json failed last job" 0 '"last_job":{"type":"rebuild","result":5,"mismatches":0},"write_in_effect":{"mode":"write_through","why":""},"uuid":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 5 --json
+	check "mock: show --json failed last job" 0 '"last_job":{"type":"rebuild","result":5,"mismatches":0,"outcome":"failed","error":"EIO"},"write_in_effect":{"mode":"write_through","why":""},"uuid":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 5 --json
 	cp "$tmp/out" "$tmp/jobs5.json"
+	check "mock: show --json stopped last job" 0 '"last_job":{"type":"rebuild","result":125,"mismatches":0,"outcome":"stopped","error":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 10 --json
 	check "mock: spare list --json" 0 '{"spares":[{"device":"/dev/sde","major":8,"minor":64,"size_bytes":2147483648,"vd":""},{"device":"/dev/sdf","major":8,"minor":80,"size_bytes":4294967296,"vd":"vraid1"}]}' "" env MOCK_VRAID=jobs "$M" spare list --json
 	cp "$tmp/out" "$tmp/spares.json"
 	check "mock: spare list --json, none" 0 '{"spares":[]}' "" env MOCK_VRAID=none "$M" spare list --json
@@ -2374,7 +2502,7 @@ run_tests() {
 	out_has "mock: stats flushes" -qxF "Flushes:       7"
 	out_has "mock: stats in flight" -qxF "In flight:     3"
 	out_has "mock: stats read repairs" -qxF "Read repairs:  2"
-	out_has "mock: stats cache line" -qxF "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held (io policy direct: reads do not use it)"
+	cache_is "mock: stats cache lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: reads do not use it)" "  Read-ahead:  40 hits of 64 pages read ahead")"
 	out_has "mock: stats member row" -qxF '   0  /dev/nvme0n1  Online   1000    2000  512 KiB    2 MiB       0'
 	check "mock: stats --json" 0 '{"vd":"vraid0","index":0,"level":"raid0","state":"optimal","reads":100,"read_bytes":1048576,"writes":300,"write_bytes":4194304,"flushes":7,"in_flight":3,"read_repairs":2,"cache":{"read_hits":300,"read_misses":100,"cached_bytes":2097152,"ra_hits":40,"ra_pages":64,"dirty_bytes":0,"write_pages":0,"destaged_pages":0,"journal_writes":null,"journal_pages":null,"journal_refs":null,"fill_pages":null,"dirty_waits":null,"journal_waits":null},"members":[{"role":0,"device":"/dev/nvme0n1","state":"online","reads":1000,"writes":2000,"read_bytes":524288,"write_bytes":2097152,"errors":0},' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --json
 	cp "$tmp/out" "$tmp/stats.json"
@@ -2385,7 +2513,8 @@ run_tests() {
 	check "mock: stats --watch --json" 0 '"reads_per_s":0.0,"writes_per_s":0.0,"read_bytes_per_s":0,"write_bytes_per_s":0,"flushes_per_s":0.0,"in_flight":3,"read_repairs":2,"cache":{"read_hits_per_s":0.0,"read_misses_per_s":0.0,"cached_bytes":2097152,"ra_hits_per_s":0.0,"ra_pages_per_s":0.0,"dirty_bytes":0,"write_pages_per_s":0.0,"destaged_pages_per_s":0.0,"journal_writes_per_s":null,"journal_pages_per_s":null,"journal_refs_per_s":null,"fill_pages_per_s":null,"dirty_waits_per_s":null,"journal_waits_per_s":null},"members":[{"role":0,"device":"/dev/nvme0n1"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0 --watch --interval 0.1 --count 1 --json
 	head -n 1 "$tmp/out" >"$tmp/stats-watch.json"
 	# read-ahead with io-policy direct: reads look the cache up, misses do not fill it
-	check "mock: stats, read-ahead, io direct" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held (io policy direct: only read-ahead fills it)" "" env MOCK_VRAID=three MOCK_RA=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	check "mock: stats, read-ahead, io direct" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: only read-ahead fills it)" "" env MOCK_VRAID=three MOCK_RA=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	cache_is "mock: stats, read-ahead, io direct: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: only read-ahead fills it)" "  Read-ahead:  40 hits of 64 pages read ahead")"
 	# nothing read ahead and read-ahead off: the line says nothing of it
 	echo 0 >"$sys/block/vraid0/vraid/cache_ra_pages"
 	check "mock: stats, nora, nothing read ahead" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: reads do not use it)" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0
@@ -2399,7 +2528,7 @@ run_tests() {
 	echo 300 >"$sys/block/vraid1/vraid/cache_write_pages"
 	echo 280 >"$sys/block/vraid1/vraid/cache_destaged"
 	check "mock: stats, io cached" 0 "vraid1 (RAID5, Rebuilding)" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 1
-	out_has "mock: stats, io cached, awb, cache line" -qxF "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, write-back: 1.5 MiB dirty, 300 pages written in, 280 destaged, 2 MiB held"
+	cache_is "mock: stats, io cached, awb, cache lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  1.5 MiB dirty, 300 pages written in, 280 destaged")"
 	check "mock: stats --json, awb" 0 '"cache":{"read_hits":300,"read_misses":100,"cached_bytes":2097152,"ra_hits":40,"ra_pages":64,"dirty_bytes":1572864,"write_pages":300,"destaged_pages":280,"journal_writes":null,"journal_pages":null,"journal_refs":null,"fill_pages":null,"dirty_waits":null,"journal_waits":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 1 --json
 	cp "$tmp/out" "$tmp/stats-awb.json"
 	check "mock: stats --watch --json, awb" 0 '"ra_pages_per_s":0.0,"dirty_bytes":1572864,"write_pages_per_s":0.0,"destaged_pages_per_s":0.0,"journal_writes_per_s":null,"journal_pages_per_s":null,"journal_refs_per_s":null,"fill_pages_per_s":null,"dirty_waits_per_s":null,"journal_waits_per_s":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 1 --watch --interval 0.1 --count 1 --json
@@ -2409,34 +2538,44 @@ run_tests() {
 	echo 300 >"$tmp/sysj/block/vraid1/vraid/journal_writes"
 	echo 420 >"$tmp/sysj/block/vraid1/vraid/journal_pages"
 	echo 250 >"$tmp/sysj/block/vraid1/vraid/journal_refs"
-	check "mock: stats, wb journalled" 0 "write-back: 1.5 MiB dirty, 300 pages written in, 280 destaged, journal: 300 writes logged, 420 pages (250 destaged pages named, not logged again), 2 MiB held" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	check "mock: stats, wb journalled" 0 "  Journal:     300 writes logged, 420 pages (250 destaged pages named, not logged again)" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	cache_is "mock: stats, wb journalled: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  1.5 MiB dirty, 300 pages written in, 280 destaged" "  Journal:     300 writes logged, 420 pages (250 destaged pages named, not logged again)")"
 	check "mock: stats --json, wb journalled" 0 '"destaged_pages":280,"journal_writes":300,"journal_pages":420,"journal_refs":250,"fill_pages":null,"dirty_waits":null,"journal_waits":null},"members"' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1 --json
 	check "mock: stats --watch --json, wb journalled" 0 '"journal_writes_per_s":0.0,"journal_pages_per_s":0.0,"journal_refs_per_s":0.0,"fill_pages_per_s":null,"dirty_waits_per_s":null,"journal_waits_per_s":null},"members"' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1 --watch --interval 0.1 --count 1 --json
 	# a module without journal_refs: the rest is said, refs are null
 	rm "$tmp/sysj/block/vraid1/vraid/journal_refs"
 	check "mock: stats --json, no journal_refs" 0 '"journal_writes":300,"journal_pages":420,"journal_refs":null,"fill_pages":null,"dirty_waits":null,"journal_waits":null},"members"' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1 --json
-	check "mock: stats, no journal_refs" 0 "journal: 300 writes logged, 420 pages, 2 MiB held" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	check "mock: stats, no journal_refs" 0 "  Journal:     300 writes logged, 420 pages" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	cache_is "mock: stats, no journal_refs: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  1.5 MiB dirty, 300 pages written in, 280 destaged" "  Journal:     300 writes logged, 420 pages")"
 	# writers held up by the dirty bound, then by the journal's unlogged bound
 	echo 12 >"$tmp/sysj/block/vraid1/vraid/cache_dirty_waits"
 	echo 0 >"$tmp/sysj/block/vraid1/vraid/journal_waits"
-	check "mock: stats, writes waited for destage" 0 "journal: 300 writes logged, 420 pages, 12 writes waited for destage (dirty bound), 2 MiB held" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	check "mock: stats, writes waited for destage" 0 "  Waits:       12 writes waited for destage (dirty bound)" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	cache_is "mock: stats, writes waited for destage: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  1.5 MiB dirty, 300 pages written in, 280 destaged" "  Journal:     300 writes logged, 420 pages" "  Waits:       12 writes waited for destage (dirty bound)")"
 	echo 3 >"$tmp/sysj/block/vraid1/vraid/journal_waits"
-	check "mock: stats, writes waited for destage and the journal" 0 "journal: 300 writes logged, 420 pages, 12 writes waited for destage (dirty bound), 3 writes waited for the journal (unlogged bound), 2 MiB held" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	check "mock: stats, writes waited for destage and the journal" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	cache_is "mock: stats, writes waited for destage and the journal: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  1.5 MiB dirty, 300 pages written in, 280 destaged" "  Journal:     300 writes logged, 420 pages" "  Waits:       12 writes waited for destage (dirty bound), 3 writes waited for the journal (unlogged bound)")"
 	check "mock: stats --json, wait counters" 0 '"journal_refs":null,"fill_pages":null,"dirty_waits":12,"journal_waits":3},"members"' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1 --json
 	check "mock: stats --watch --json, wait counters" 0 '"fill_pages_per_s":null,"dirty_waits_per_s":0.0,"journal_waits_per_s":0.0},"members"' "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1 --watch --json --interval 0.1 --count 1
 	# a module with one of the two: neither is said
 	rm "$tmp/sysj/block/vraid1/vraid/journal_waits"
-	check "mock: stats, one wait counter, left out" 0 "journal: 300 writes logged, 420 pages, 2 MiB held" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	check "mock: stats, one wait counter, left out" 0 "  Journal:     300 writes logged, 420 pages" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$tmp/sysj" "$M" stats 1
+	cache_is "mock: stats, one wait counter, left out: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  1.5 MiB dirty, 300 pages written in, 280 destaged" "  Journal:     300 writes logged, 420 pages")"
 	# always write-back with nothing written yet: said all the same
-	check "mock: stats, awb, nothing written" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, write-back: 0 B dirty, 0 pages written in, 0 destaged, 2 MiB held (io policy direct: only writes fill it)" "" env MOCK_VRAID=three MOCK_AWB=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
-	check "mock: stats, wb journalled, nothing written" 0 "write-back: 0 B dirty, 0 pages written in, 0 destaged, 2 MiB held (io policy direct: only writes fill it)" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$sys" "$M" stats 0
-	check "mock: stats, wb without a journal, nothing written" 0 "2 MiB held (io policy direct: reads do not use it)" "" env MOCK_VRAID=three MOCK_WB=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
-	out_lacks "mock: stats, wb without a journal, no write-back part" -qF "write-back:"
-	check "mock: stats, awb, read-ahead, io direct" 0 "write-back: 0 B dirty, 0 pages written in, 0 destaged, 2 MiB held (io policy direct: only read-ahead and writes fill it)" "" env MOCK_VRAID=three MOCK_AWB=1 MOCK_RA=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	check "mock: stats, awb, nothing written" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: only writes fill it)" "" env MOCK_VRAID=three MOCK_AWB=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	cache_is "mock: stats, awb, nothing written: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: only writes fill it)" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  0 B dirty, 0 pages written in, 0 destaged")"
+	check "mock: stats, wb journalled, nothing written" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: only writes fill it)" "" env MOCK_VRAID=three MOCK_WB=1 MOCK_JOURNAL=healthy VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	cache_is "mock: stats, wb journalled, nothing written: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: only writes fill it)" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  0 B dirty, 0 pages written in, 0 destaged")"
+	check "mock: stats, wb without a journal, nothing written" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: reads do not use it)" "" env MOCK_VRAID=three MOCK_WB=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	cache_is "mock: stats, wb without a journal, nothing written: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: reads do not use it)" "  Read-ahead:  40 hits of 64 pages read ahead")"
+	out_lacks "mock: stats, wb without a journal, no write-back part" -qiF "write-back:"
+	check "mock: stats, awb, read-ahead, io direct" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: only read-ahead and writes fill it)" "" env MOCK_VRAID=three MOCK_AWB=1 MOCK_RA=1 VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	cache_is "mock: stats, awb, read-ahead, io direct: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: only read-ahead and writes fill it)" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  0 B dirty, 0 pages written in, 0 destaged")"
 	# write-through again, after write-back: the counters are still said
 	echo 512 >"$sys/block/vraid0/vraid/cache_write_pages"
 	echo 512 >"$sys/block/vraid0/vraid/cache_destaged"
-	check "mock: stats, wt after awb" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, write-back: 0 B dirty, 512 pages written in, 512 destaged, 2 MiB held (io policy direct: reads do not use it)" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	check "mock: stats, wt after awb" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: reads do not use it)" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$sys" "$M" stats 0
+	cache_is "mock: stats, wt after awb: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held (io policy direct: reads do not use it)" "  Read-ahead:  40 hits of 64 pages read ahead" "  Write-back:  0 B dirty, 512 pages written in, 512 destaged")"
 	echo 0 >"$sys/block/vraid0/vraid/cache_write_pages"
 	echo 0 >"$sys/block/vraid0/vraid/cache_destaged"
 	# a module without the write-back counters (ABI 1.7): left out, null
@@ -2445,12 +2584,14 @@ run_tests() {
 		rm "$tmp/sysnowb/block/vraid1/vraid/cache_dirty_bytes" \
 		   "$tmp/sysnowb/block/vraid1/vraid/cache_write_pages" \
 		   "$tmp/sysnowb/block/vraid1/vraid/cache_destaged"
-	check "mock: stats, no write-back counters" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1
+	check "mock: stats, no write-back counters" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1
+	cache_is "mock: stats, no write-back counters: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "  Read-ahead:  40 hits of 64 pages read ahead")"
 	out_lacks "mock: stats, no write-back counters, no write-back" -qi "write-back"
 	check "mock: stats --json, no write-back counters" 0 '"ra_hits":40,"ra_pages":64,"dirty_bytes":null,"write_pages":null,"destaged_pages":null,"journal_writes":null,"journal_pages":null,"journal_refs":null,"fill_pages":null,"dirty_waits":null,"journal_waits":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1 --json
 	check "mock: stats --watch --json, no write-back counters" 0 '"ra_pages_per_s":0.0,"dirty_bytes":null,"write_pages_per_s":null,"destaged_pages_per_s":null,"journal_writes_per_s":null,"journal_pages_per_s":null,"journal_refs_per_s":null,"fill_pages_per_s":null,"dirty_waits_per_s":null,"journal_waits_per_s":null},"members"' "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1 --watch --interval 0.1 --count 1 --json
 	echo 5 >"$tmp/sysnowb/block/vraid1/vraid/cache_write_pages"
-	check "mock: stats, one write-back counter" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), read-ahead: 40 hits of 64 pages read ahead, 2 MiB held" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1
+	check "mock: stats, one write-back counter" 0 "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$tmp/sysnowb" "$M" stats 1
+	cache_is "mock: stats, one write-back counter: the lines" "$(printf '%s\n' "Cache:         300 read hits, 100 misses (75.0 % hits), 2 MiB held" "  Read-ahead:  40 hits of 64 pages read ahead")"
 	out_lacks "mock: stats, one write-back counter, left out" -qi "write-back"
 	# a module without the read-ahead counters (ABI 1.6): they are left out
 	mkdir -p "$tmp/sysnora/block/vraid0" && cp -r "$sys/class" "$tmp/sysnora/" &&
@@ -2693,7 +2834,7 @@ skeys = ["vd", "index", "device", "name", "level", "state", "size_bytes",
          "members", "job", "last_job", "write_in_effect", "uuid"]
 jkeys = ["type", "state", "done_bytes", "total_bytes", "percent", "eta_seconds",
          "rate_kib", "mismatches"]
-lkeys = ["type", "result", "mismatches"]
+lkeys = ["type", "result", "mismatches", "outcome", "error"]
 mkeys = ["role", "device", "major", "minor", "state", "size_bytes",
          "data_bytes", "read_ios", "write_ios", "errors", "model", "serial"]
 st = json.load(open(d + "/stats.json"))
@@ -2758,7 +2899,7 @@ assert s["full_stripe_bytes"] == 65536 * 2 and s["members"][2]["errors"] == 3
 assert s["job"] == {"type": "rebuild", "state": "running", "done_bytes": 100663296,
                     "total_bytes": 402653184, "percent": 25.0, "eta_seconds": 80,
                     "rate_kib": 0, "mismatches": 0}, s["job"]
-assert s["last_job"] == {"type": "init", "result": 0, "mismatches": 0}
+assert s["last_job"] == {"type": "init", "result": 0, "mismatches": 0, "outcome": "done", "error": None}
 assert s["policies"]["write"] == "always_write_back"
 assert s["write_in_effect"] == {"mode": "write_back_volatile", "why": ""}, s["write_in_effect"]
 assert s["uuid"] is None
@@ -2789,7 +2930,7 @@ s = json.load(open(d + "/jobs1.json"))
 assert s["job"]["state"] == "paused" and s["job"]["percent"] == 50.0
 assert s["job"]["rate_kib"] == 51200 and s["job"]["mismatches"] == 2
 s = json.load(open(d + "/jobs5.json"))
-assert s["job"]["type"] == "none" and s["last_job"] == {"type": "rebuild", "result": 5, "mismatches": 0}
+assert s["job"]["type"] == "none" and s["last_job"] == {"type": "rebuild", "result": 5, "mismatches": 0, "outcome": "failed", "error": "EIO"}
 print("json ok")
 EOF
 	else
@@ -2863,6 +3004,12 @@ EOF
 	check "mock: wait, idle VD, last job failed" 1 "" "vraid5: no job is running; the last one: rebuild failed: Input/output error" env MOCK_VRAID=jobs "$M" wait vraid5
 	check "mock: wait, idle VD, last job stopped" 1 "" "vraid10: no job is running; the last one: rebuild stopped" env MOCK_VRAID=jobs "$M" wait vraid10
 	check "mock: wait, idle VD, last job stopped, hint" 1 "" "go on with: vraidctl job vraid10 resume" env MOCK_VRAID=jobs "$M" wait vraid10
+	# an init stopped by a member failure: resume is refused while the VD
+	# is Degraded, so the hint is the replace
+	check "mock: wait, init stopped on a Degraded VD" 1 "" "vraid10: no job is running; the last one: init stopped" env MOCK_VRAID=jobs MOCK_INIT_STOPPED=degraded "$M" wait vraid10
+	check "mock: wait, init stopped on a Degraded VD, hint" 1 "" "vraidctl: hint: vraid10 is Degraded: the init goes on by itself once the failed member is replaced and rebuilt: vraidctl replace vraid10 MEMBER NEWDEV (\`vraidctl show vraid10\` names it)" env MOCK_VRAID=jobs MOCK_INIT_STOPPED=degraded "$M" wait vraid10
+	err_lacks "mock: wait, init stopped on a Degraded VD, no resume hint" "job vraid10 resume"
+	check "mock: wait, init stopped on an Offline VD, hint" 1 "" "vraidctl: hint: vraid10 is offline: too few members are left for the init to go on" env MOCK_VRAID=jobs MOCK_INIT_STOPPED=offline "$M" wait vraid10
 	check "mock: wait for a check" 0 "vraid6: check done, 3 mismatches" "" env MOCK_VRAID=jobs "$M" wait vraid6
 	out_has "mock: wait shows progress" -qF "vraid6: check  50.0%  [##########..........]  192 MiB of 384 MiB per member, ETA 5s, 1 mismatch so far, rate unlimited"
 	check "mock: wait for an init" 0 "vraid4: init done" "" env MOCK_VRAID=jobs "$M" wait /dev/vraid4
@@ -2966,6 +3113,11 @@ EOF
 		check "mock: replace, not a member hint" 1 "" "see the members and their MAJ:MIN with \`vraidctl show vraid0\`" env MOCK_VRAID=jobs "$M" replace vraid0 "$blk2" "$blk3"
 		check "mock: replace onto a member" 1 "" "$blk0 is already a member of vraid0 (role 0)" env MOCK_VRAID=jobs "$M" replace vraid0 "$blk1" "$blk0"
 		check "mock: replace EBUSY" 1 "" "the new device is in use" env MOCK_VRAID=jobs MOCK_FAIL="replace:EBUSY:7:2 is in use" "$M" replace vraid0 "$blk1" "$blk2"
+		# failing the Online member would take the VD Offline: the hint
+		# says so, not that the new device is in use
+		check "mock: replace EBUSY, would go offline" 1 "" "vraidctl: hint: replace fails an online member before rebuilding onto the new device, and the members left could not serve every block: replace the failed members first" env MOCK_VRAID=jobs MOCK_FAIL="replace:EBUSY:failing loop1 would take vraid0 offline (RAID1 tolerates 1 failed member); add --force to do it anyway" "$M" replace vraid0 "$blk1" "$blk2"
+		err_lacks "mock: replace EBUSY, would go offline: not 'in use'" "the new device is in use"
+		check "mock: replace EBUSY, a rebuild to end" 1 "" "vraidctl: hint: wait for that rebuild to end (\`vraidctl wait\`), then replace" env MOCK_VRAID=jobs MOCK_FAIL="replace:EBUSY:member 0 (loop0) is rebuilt after an unclean shutdown: its rebuild must end first" "$M" replace vraid0 "$blk1" "$blk2"
 		check "mock: replace no such VD" 1 "" "vraid9: no virtual drive" env MOCK_VRAID=jobs "$M" replace vraid9 "$blk1" "$blk2"
 		check "mock: replace on raid0" 1 "" "vraid3 is RAID0: it has no redundancy to rebuild a member from" env MOCK_VRAID=jobs "$M" replace vraid3 "$blk1" "$blk2"
 		check "mock: replace ENODEV" 1 "" "see the virtual drive and its members" env MOCK_VRAID=jobs MOCK_FAIL="replace:ENODEV:7:1 is not a member of vraid0" "$M" replace vraid0 "$blk1" "$blk2"

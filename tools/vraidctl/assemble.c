@@ -38,10 +38,10 @@ static void scan_journal_says(const struct scan_journal *j, char *buf,
  * was merely attached before (not released by `controller journal none`).
  * Returns RC_OK, or RC_FAIL when the attach itself failed.
  */
-static int scan_attach_journal(struct ctl *c, struct scan_journal *jc,
-			       size_t njc, char paths[][64],
-			       const struct vraid_md *mds, const int *kinds,
-			       size_t nd)
+static int scan_attach_journal(struct ctl *c, const char *verb,
+			       struct scan_journal *jc, size_t njc,
+			       char paths[][64], const struct vraid_md *mds,
+			       const int *kinds, size_t nd)
 {
 	struct scan_journal *pick[16];
 	struct vraid_controller req;
@@ -93,7 +93,7 @@ static int scan_attach_journal(struct ctl *c, struct scan_journal *jc,
 			errmsg("  %s", says);
 		}
 		hintmsg("attach the right one with `vraidctl controller journal DEV`, then run `vraidctl assemble --scan` again%s",
-			named ? " (the VDs whose writes wait in it are refused until then)" : "");
+			named ? " (the VDs whose writes wait in it are not assembled until then)" : "");
 		return RC_OK;
 	}
 	if (member_ref(pick[0]->path, &ref))
@@ -104,8 +104,8 @@ static int scan_attach_journal(struct ctl *c, struct scan_journal *jc,
 	req.minor = ref.minor;
 	e = ctl_ioctl(c, VRAID_IOC_CONTROLLER, &req, sizeof(req));
 	if (e) {
-		snprintf(what, sizeof(what), "assemble --scan: attaching the journal %s",
-			 pick[0]->path);
+		snprintf(what, sizeof(what), "%s: attaching the journal %s",
+			 verb, pick[0]->path);
 		report(c, what, e, &req.hdr, CTX_CONTROLLER);
 		journal_refused(c, &req, e);
 		return RC_FAIL;
@@ -295,91 +295,72 @@ static bool running_uuid(struct ctl *c, const uint8_t *u, struct vraid_info *in)
 	return hit;
 }
 
+/* What --incremental found: the block devices' members and journals. */
+struct incr_scan {
+	char paths[SCAN_MAX + 1][64];
+	struct vraid_md mds[SCAN_MAX + 1];
+	int kinds[SCAN_MAX + 1];
+	struct scan_journal jc[16];
+	size_t nd, njc;
+};
+
 /*
- * assemble --incremental DEV | --uuid UUID: a member appeared (a udev
- * add/change event, packaging/udev/64-vraid-members.rules), or the
- * last-resort timer fired (vraid-last-resort@UUID.service).  Assemble
- * the VD of that UUID once every role its newest metadata counts on
- * (Online or Rebuilding there) has a member of that generation present;
- * until then say how many are missing and assemble nothing, unless @run:
- * then assemble what is there, Degraded if the level allows it (the
- * module refuses an Offline VD and says why).  A VD of that UUID that
- * runs already: nothing to do.  Runs are serialised by a lock in /run, so
- * that two members appearing at once assemble the VD once.
+ * The controller's journal as the module reports it into @r; false when
+ * none is attached, or the module has no journal or cannot say.
  */
-static int assemble_incremental(struct ctl *c, const char *dev,
-				const uint8_t *uuid, bool run, uint32_t flags)
+static bool journal_attached(struct ctl *c, struct vraid_controller *r)
 {
-	static char paths[SCAN_MAX + 1][64];
-	static struct vraid_md mds[SCAN_MAX + 1];
-	static int kinds[SCAN_MAX + 1];
+	memset(r, 0, sizeof(*r));
+	r->action = VRAID_CTRL_SHOW;
+	return !ctl_ioctl(c, VRAID_IOC_CONTROLLER, r, sizeof(*r)) &&
+	       journal_abi(r) && r->journal_state != VRAID_JOURNAL_NONE;
+}
+
+/*
+ * The VD @uuid, from the members in @s: assemble it once every role its
+ * newest metadata counts on (Online or Rebuilding there) has a member of
+ * that generation present, and the journal that metadata names (its
+ * acknowledged writes wait there for replay) is attached; until then say
+ * what is missing and assemble nothing, unless @run: then assemble what
+ * is there, Degraded if the level allows it (the module refuses an
+ * Offline VD, or one whose journal is missing, and says why).  @dev: the
+ * member that appeared (NULL: --uuid, or a journal appeared).
+ */
+static int incremental_vd(struct ctl *c, struct incr_scan *s, const char *dev,
+			  const uint8_t *uuid, bool run, uint32_t flags)
+{
 	const char *group[VRAID_MAX_MEMBERS];
 	const struct vraid_md *best = NULL;
-	struct vraid_info in;
-	struct stat st, st2;
+	struct vraid_controller jr;
 	bool have[VRAID_MD_MAX_MEMBERS] = { false };
 	uint32_t r, expected = 0, present = 0;
-	size_t nd, k, ng = 0, stale = 0;
-	char u[40], who[80], missing[160];
-	int lock, rc;
+	size_t k, ng = 0, stale = 0;
+	char u[40], ju[40], who[80], missing[160];
 
 	uuid_str(u, uuid);
-	lock = open("/run/vraid-incremental.lock",
-		    O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (lock >= 0)
-		flock(lock, LOCK_EX);
-	if (running_uuid(c, uuid, &in)) {
-		if (dev)
-			printf("%s: a member of VD %s, which runs already as %s%u: nothing to do\n",
-			       dev, u, VRAID_DISK_PREFIX, in.index);
-		else
-			printf("VD %s runs already as %s%u: nothing to do\n",
-			       u, VRAID_DISK_PREFIX, in.index);
-		rc = RC_OK;
-		goto out;
-	}
-	nd = scan_devices(paths, mds, kinds, NULL, NULL);
-	if (nd == (size_t)-1) {
-		rc = RC_FAIL;
-		goto out;
-	}
-	/* DEV itself, if the scan did not list it (an image file, a new node) */
-	if (dev && !stat(dev, &st)) {
-		for (k = 0; k < nd; k++)
-			if (S_ISBLK(st.st_mode) && !stat(paths[k], &st2) &&
-			    S_ISBLK(st2.st_mode) && st2.st_rdev == st.st_rdev)
-				break;
-		if (k == nd && nd <= SCAN_MAX) {
-			struct vraid_jsb sb;
-
-			snprintf(paths[nd], sizeof(paths[nd]), "%.63s", dev);
-			kinds[nd] = scan_probe(dev, &mds[nd], &sb);
-			if (kinds[nd] == PROBE_MEMBER)
-				nd++;
-		}
-	}
-	for (k = 0; k < nd; k++) {
-		if (memcmp(mds[k].vd_uuid, uuid, VRAID_MD_UUID_LEN))
+	for (k = 0; k < s->nd; k++) {
+		if (s->kinds[k] != PROBE_MEMBER ||
+		    memcmp(s->mds[k].vd_uuid, uuid, VRAID_MD_UUID_LEN))
 			continue;
 		if (ng < ARRAY_SIZE(group))
-			group[ng++] = paths[k];
-		if (!best || mds[k].generation > best->generation)
-			best = &mds[k];
+			group[ng++] = s->paths[k];
+		if (!best || s->mds[k].generation > best->generation)
+			best = &s->mds[k];
 	}
 	if (!best) {
 		printf("VD %s: no member found among the block devices: nothing assembled\n",
 		       u);
-		rc = dev ? RC_OK : RC_FAIL;
-		goto out;
+		return dev ? RC_OK : RC_FAIL;
 	}
-	for (k = 0; k < nd; k++) {
-		if (memcmp(mds[k].vd_uuid, uuid, VRAID_MD_UUID_LEN))
+	for (k = 0; k < s->nd; k++) {
+		if (s->kinds[k] != PROBE_MEMBER ||
+		    memcmp(s->mds[k].vd_uuid, uuid, VRAID_MD_UUID_LEN))
 			continue;
-		if (mds[k].generation < best->generation)
+		if (s->mds[k].generation < best->generation)
 			stale++;
-		else if (mds[k].role < best->nr_members &&
-			 mds[k].role < VRAID_MD_MAX_MEMBERS)
-			have[mds[k].role] = true;
+		else if (s->mds[k].role < best->nr_members &&
+			 s->mds[k].role < VRAID_MD_MAX_MEMBERS)
+			have[s->mds[k].role] = true;
 	}
 	missing[0] = '\0';
 	for (r = 0; r < best->nr_members && r < VRAID_MD_MAX_MEMBERS; r++) {
@@ -404,15 +385,177 @@ static int assemble_incremental(struct ctl *c, const char *dev,
 		       who, present, expected, expected - present,
 		       expected - present == 1 ? "" : "s", missing,
 		       stale ? ", and stale ones (older metadata) left out" : "");
-		rc = RC_OK;
-		goto out;
+		return RC_OK;
+	}
+	/* its writes wait in a journal: that one attached first */
+	if ((best->cache_flags & VRAID_MD_CF_JOURNAL) && !run &&
+	    !(flags & VRAID_ASM_NO_JOURNAL)) {
+		uuid_str(ju, best->journal_uuid);
+		if (!journal_attached(c, &jr)) {
+			printf("%s: %u of %u members present, waiting for its journal %s (the writes it acknowledged wait there, to replay at assembly): not assembled yet\n",
+			       who, present, expected, ju);
+			return RC_OK;
+		}
+		if (memcmp(jr.journal_uuid, best->journal_uuid,
+			   VRAID_J_UUID_LEN)) {
+			uuid_str(u, jr.journal_uuid);
+			printf("%s: %u of %u members present, but its writes wait in journal %s and the controller's journal is %s: not assembled\n",
+			       who, present, expected, ju, u);
+			hintmsg("`vraidctl controller` shows the journal attached; detach it (`vraidctl controller journal none`) and attach %s, or assemble with --no-journal (the writes in %s are lost)",
+				ju, ju);
+			return RC_OK;
+		}
 	}
 	if (present < expected)
 		printf("%s: %u of %u members present (role%s %s missing): --run starts it without %s, Degraded if its level allows it\n",
 		       who, present, expected,
 		       expected - present == 1 ? "" : "s", missing,
 		       expected - present == 1 ? "it" : "them");
-	rc = assemble_one(c, group, ng, true, flags);
+	return assemble_one(c, group, ng, true, flags);
+}
+
+/* Whether a member the scan found names the attached journal, for VD @k. */
+static bool names_journal(const struct vraid_md *md,
+			  const struct vraid_controller *jr)
+{
+	return (md->cache_flags & VRAID_MD_CF_JOURNAL) &&
+	       !memcmp(md->journal_uuid, jr->journal_uuid, VRAID_J_UUID_LEN);
+}
+
+/*
+ * assemble --incremental DEV | --uuid UUID: a member or a journal
+ * appeared (a udev add/change event, packaging/udev/64-vraid-members.rules),
+ * or the last-resort timer fired (vraid-last-resort@UUID.service).
+ *
+ * A member: its VD is assembled as incremental_vd() says.  If its
+ * metadata names a journal and none is attached, the journal is attached
+ * first, as assemble --scan attaches it (scan_attach_journal()), if it is
+ * present; else the VD waits for it.
+ * A journal (@journal): attached if none is and it is the one --scan
+ * would attach (named by a member's metadata, or attached before the
+ * stop); then every VD whose members name it and that does not run yet
+ * is looked at as if its last member had appeared, so that members and
+ * journal appearing in any order end with the VD assembled, its writes
+ * replayed.
+ * A VD of that UUID that runs already: nothing to do.  Runs are
+ * serialised by a lock in /run, so that two devices appearing at once
+ * assemble the VD once.
+ */
+static int assemble_incremental(struct ctl *c, const char *dev,
+				const uint8_t *uuid, bool journal, bool run,
+				uint32_t flags)
+{
+	static struct incr_scan s;
+	struct vraid_controller jr;
+	struct vraid_info in;
+	struct stat st, st2;
+	struct vraid_jsb sb;
+	const struct vraid_md *md = NULL;
+	size_t k, i;
+	char u[40], ju[40];
+	int lock, kind, rc = RC_OK;
+
+	lock = open("/run/vraid-incremental.lock",
+		    O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (lock >= 0)
+		flock(lock, LOCK_EX);
+	if (!journal && running_uuid(c, uuid, &in)) {
+		uuid_str(u, uuid);
+		if (dev)
+			printf("%s: a member of VD %s, which runs already as %s%u: nothing to do\n",
+			       dev, u, VRAID_DISK_PREFIX, in.index);
+		else
+			printf("VD %s runs already as %s%u: nothing to do\n",
+			       u, VRAID_DISK_PREFIX, in.index);
+		goto out;
+	}
+	s.njc = 0;
+	s.nd = scan_devices(s.paths, s.mds, s.kinds, s.jc, &s.njc);
+	if (s.nd == (size_t)-1) {
+		rc = RC_FAIL;
+		goto out;
+	}
+	/* DEV itself, if the scan did not list it (an image file, a new node) */
+	if (dev && !stat(dev, &st)) {
+		for (k = 0; k < s.nd; k++)
+			if (S_ISBLK(st.st_mode) && !stat(s.paths[k], &st2) &&
+			    S_ISBLK(st2.st_mode) && st2.st_rdev == st.st_rdev)
+				break;
+		for (i = 0; k == s.nd && i < s.njc; i++)
+			if (S_ISBLK(st.st_mode) && !stat(s.jc[i].path, &st2) &&
+			    S_ISBLK(st2.st_mode) && st2.st_rdev == st.st_rdev)
+				break;
+		if (k == s.nd && i == s.njc && s.nd <= SCAN_MAX) {
+			snprintf(s.paths[s.nd], sizeof(s.paths[s.nd]), "%.63s",
+				 dev);
+			kind = scan_probe(dev, &s.mds[s.nd], &sb);
+			s.kinds[s.nd] = kind;
+			if (kind == PROBE_MEMBER) {
+				s.nd++;
+			} else if (kind == PROBE_JOURNAL &&
+				   s.njc < ARRAY_SIZE(s.jc)) {
+				memset(&s.jc[s.njc], 0, sizeof(s.jc[s.njc]));
+				memcpy(s.jc[s.njc].path, s.paths[s.nd],
+				       sizeof(s.jc[s.njc].path));
+				s.jc[s.njc++].sb = sb;
+			}
+		}
+	}
+	if (!journal) {
+		/* the newest metadata of the VD: does it wait for a journal? */
+		for (k = 0; k < s.nd; k++)
+			if (s.kinds[k] == PROBE_MEMBER &&
+			    !memcmp(s.mds[k].vd_uuid, uuid, VRAID_MD_UUID_LEN) &&
+			    (!md || s.mds[k].generation > md->generation))
+				md = &s.mds[k];
+		if (md && (md->cache_flags & VRAID_MD_CF_JOURNAL) &&
+		    !(flags & VRAID_ASM_NO_JOURNAL) && s.njc &&
+		    !journal_attached(c, &jr) &&
+		    scan_attach_journal(c, "assemble --incremental", s.jc,
+					s.njc, s.paths, s.mds, s.kinds, s.nd))
+			rc = RC_FAIL;
+		if (incremental_vd(c, &s, dev, uuid, run, flags))
+			rc = RC_FAIL;
+		goto out;
+	}
+
+	/* a journal appeared */
+	uuid_str(u, uuid);
+	if (journal_attached(c, &jr)) {
+		if (memcmp(jr.journal_uuid, uuid, VRAID_J_UUID_LEN)) {
+			uuid_str(ju, jr.journal_uuid);
+			printf("%s: vraid journal %s; the controller's journal is %s: this one is left alone\n",
+			       dev, u, ju);
+			goto out;
+		}
+		printf("%s: vraid journal %s, the controller's journal already\n",
+		       dev, u);
+	} else if (flags & VRAID_ASM_NO_JOURNAL) {
+		printf("%s: vraid journal %s: not attached (--no-journal)\n",
+		       dev, u);
+		goto out;
+	} else if (scan_attach_journal(c, "assemble --incremental", s.jc,
+				       s.njc, s.paths, s.mds, s.kinds, s.nd)) {
+		rc = RC_FAIL;
+		goto out;
+	} else if (!journal_attached(c, &jr)) {
+		goto out;	/* scan_attach_journal() said why */
+	}
+	/* the VDs waiting for it, each once */
+	for (k = 0; k < s.nd; k++) {
+		if (s.kinds[k] != PROBE_MEMBER || !names_journal(&s.mds[k], &jr))
+			continue;
+		for (i = 0; i < k; i++)
+			if (s.kinds[i] == PROBE_MEMBER &&
+			    names_journal(&s.mds[i], &jr) &&
+			    !memcmp(s.mds[i].vd_uuid, s.mds[k].vd_uuid,
+				    VRAID_MD_UUID_LEN))
+				break;
+		if (i < k || running_uuid(c, s.mds[k].vd_uuid, &in))
+			continue;
+		if (incremental_vd(c, &s, NULL, s.mds[k].vd_uuid, run, flags))
+			rc = RC_FAIL;
+	}
 out:
 	if (lock >= 0)
 		close(lock);
@@ -423,7 +566,7 @@ int cmd_assemble(int argc, char **argv)
 {
 	const char *pos[VRAID_MAX_MEMBERS];
 	bool scan = false, nojournal = false, force = false, incr = false,
-	     run = false;
+	     run = false, journal = false;
 	const char *uuid_arg = NULL;
 	uint8_t uuid[VRAID_MD_UUID_LEN];
 	uint32_t flags = 0;
@@ -489,7 +632,6 @@ int cmd_assemble(int argc, char **argv)
 		struct vraid_md md;
 		struct vraid_jsb sb;
 		struct stat st;
-		char u[40];
 		int kind;
 
 		if (stat(pos[0], &st)) {
@@ -500,24 +642,27 @@ int cmd_assemble(int argc, char **argv)
 		}
 		kind = scan_probe(pos[0], &md, &sb);
 		if (kind == PROBE_JOURNAL) {
-			uuid_str(u, sb.uuid);
-			printf("%s: a vraid journal (UUID %s), not a member: nothing to assemble (`vraidctl assemble --scan` attaches it, or `vraidctl controller journal %s`)\n",
-			       pos[0], u, pos[0]);
-			return RC_OK;
-		}
-		if (kind != PROBE_MEMBER) {
+			memcpy(uuid, sb.uuid, sizeof(uuid));
+			journal = true;
+		} else if (kind == PROBE_BAD_JOURNAL) {
+			errmsg("assemble --incremental %s: damaged vraid journal superblock: not attached",
+			       pos[0]);
+			hintmsg("`vraidctl examine %s` shows what is left of it", pos[0]);
+			return RC_FAIL;
+		} else if (kind != PROBE_MEMBER) {
 			errmsg("assemble --incremental %s: no valid vraid member metadata on it: not a member of a virtual drive",
 			       pos[0]);
 			hintmsg("`vraidctl examine %s` shows what it holds", pos[0]);
 			return RC_FAIL;
+		} else {
+			memcpy(uuid, md.vd_uuid, sizeof(uuid));
 		}
-		memcpy(uuid, md.vd_uuid, sizeof(uuid));
 	}
 	if (!ctl_open(&c, true))
 		return RC_FAIL;
 	if (incr) {
 		rc = assemble_incremental(&c, uuid_arg ? NULL : pos[0], uuid,
-					  run, flags);
+					  journal, run, flags);
 		close(c.fd);
 		return rc;
 	}
@@ -546,7 +691,8 @@ int cmd_assemble(int argc, char **argv)
 			return RC_FAIL;
 		}
 		if (!nojournal &&
-		    scan_attach_journal(&c, jc, njc, paths, mds, kinds, nd))
+		    scan_attach_journal(&c, "assemble --scan", jc, njc, paths,
+					mds, kinds, nd))
 			failed++;
 		for (k = 0; k < nd; k++)
 			done[k] = false;

@@ -309,8 +309,18 @@ void report(struct ctl *c, const char *what, int e,
 		else if (ctx == CTX_REPLACE && c->replied &&
 			 strstr(h->message, "in flight"))
 			hintmsg("the old member's disk has not answered I/O sent to it before it failed: try again once it does, or once it is gone (pulled, or its driver gave up)");
+		else if (ctx == CTX_REPLACE && c->replied &&
+			 strstr(h->message, "would take"))
+			/*
+			 * The module's message is the fail command's ("add
+			 * --force to do it anyway"): say what --force does here
+			 */
+			hintmsg("replace fails an online member before rebuilding onto the new device, and the members left could not serve every block: replace the failed members first (`vraidctl show` names them).  --force fails it all the same; only on a RAID10/50/60 whose failed members are in other mirror pairs or spans does the VD then stay up, otherwise it goes Offline and nothing is rebuilt");
+		else if (ctx == CTX_REPLACE && c->replied &&
+			 strstr(h->message, "rebuild must end first"))
+			hintmsg("wait for that rebuild to end (`vraidctl wait`), then replace");
 		else if (ctx == CTX_REPLACE)
-			hintmsg("the new device is in use (mounted, in an md array or a virtual drive), or the virtual drive is busy with another job (see `vraidctl show`)");
+			hintmsg("the new device is in use: mounted, in an md array, or a member or spare of a virtual drive (check lsblk, /proc/mdstat, `vraidctl list`)");
 		break;
 	case ENOENT:
 	case ENXIO:
@@ -545,6 +555,17 @@ void sleep_sec(double s)
 		;
 }
 
+/* Whether a member of @in is being rebuilt (a resume goes on with it). */
+static bool has_rebuilding(const struct vraid_info *in)
+{
+	uint32_t i;
+
+	for (i = 0; i < in->nr_members && i < VRAID_MAX_MEMBERS; i++)
+		if (in->members[i].state == VRAID_MEMBER_REBUILDING)
+			return true;
+	return false;
+}
+
 /*
  * Wait until the VD of @in (as INFO just returned it) runs no job: INFO
  * every 0.5 s, the progress shown on @out (redrawn in place on a terminal,
@@ -622,6 +643,15 @@ int wait_job(struct ctl *c, struct vraid_info *in, double timeout,
 		else if (job_counts_mismatches(in->last_job))
 			hintmsg("start it again with: vraidctl check %s%s", name,
 				in->last_job == VRAID_JOB_REPAIR ? " --repair" : "");
+		else if (in->state == VRAID_VD_OFFLINE)
+			hintmsg("%s is offline: too few members are left for the %s to go on (see `vraidctl show %s`)",
+				name, VNAME(job_types, in->last_job, false), name);
+		else if (in->last_job != VRAID_JOB_REBUILD &&
+			 in->state != VRAID_VD_OPTIMAL && !has_rebuilding(in))
+			/* stopped by a member failure: resume needs every member */
+			hintmsg("%s is %s: the %s goes on by itself once the failed member is replaced and rebuilt: vraidctl replace %s MEMBER NEWDEV (`vraidctl show %s` names it)",
+				name, VNAME(vd_states, in->state, false),
+				VNAME(job_types, in->last_job, false), name, name);
 		else
 			hintmsg("go on with: vraidctl job %s resume (or it goes on when the VD is next assembled)",
 				name);

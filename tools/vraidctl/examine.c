@@ -126,6 +126,7 @@ static void examine_json(const char *dev, const struct md_copy *copies,
 			    SIZE_MAX);
 		json_u64(&j, "result", md->last_result);
 		json_u64(&j, "mismatches", md->last_mismatches);
+		json_last_job_result(&j, md->last_job, md->last_result);
 		json_end_object(&j);
 		json_bool(&j, "volatile_cache",
 			  md->cache_flags & VRAID_MD_CF_VOLATILE);

@@ -386,6 +386,23 @@ char *job_progress(char *buf, size_t bufsz, const struct vraid_info *in,
 }
 
 /*
+ * The last job's result by name, for --json's last_job (after its
+ * "result", the errno number kept as it was): "outcome" is "none" (no job
+ * yet), "done", "stopped" (the module's ECANCELED) or "failed", and
+ * "error" the errno's name when it failed ("EIO"), else null.
+ */
+void json_last_job_result(struct json *j, uint32_t type, uint32_t result)
+{
+	json_string(j, "outcome", type == VRAID_JOB_NONE ? "none" :
+		    result == ECANCELED ? "stopped" :
+		    result ? "failed" : "done", SIZE_MAX);
+	if (type != VRAID_JOB_NONE && result && result != ECANCELED)
+		json_string(j, "error", errname((int)result), SIZE_MAX);
+	else
+		json_null(j, "error");
+}
+
+/*
  * How the last job ended: "check done, 3 mismatches", "rebuild done",
  * "rebuild stopped" (the module reports a stopped job as ECANCELED),
  * "rebuild failed: Input/output error"; with @terse (for show) "check,

@@ -330,6 +330,7 @@ static void show_json(const struct vraid_info *in)
 	json_string(&j, "type", VNAME(job_types, in->last_job, true), SIZE_MAX);
 	json_u64(&j, "result", in->last_result);
 	json_u64(&j, "mismatches", in->last_mismatches);
+	json_last_job_result(&j, in->last_job, in->last_result);
 	json_end_object(&j);
 	json_begin_object(&j, "write_in_effect");
 	json_string(&j, "mode", VNAME(write_effs, in->write_policy_effective, true),

@@ -126,7 +126,13 @@ static double rate(uint64_t now, uint64_t then, double dt)
 	return now > then && dt > 0 ? (double)(now - then) / dt : 0.0;
 }
 
-/* The "Cache:" line of stats. */
+/*
+ * The "Cache:" lines of stats: the reads and what the VD holds on the
+ * first, then one line per part that has something to say (read-ahead,
+ * write-back, journal, writers held up), each under its own label, so
+ * that no line runs on (they were one line of over 330 characters).
+ */
+#define CACHE_SUB "  %-13s"
 static void stats_cache_line(const struct stats_sample *s)
 {
 	uint64_t all = s->chits + s->cmisses;
@@ -144,37 +150,6 @@ static void stats_cache_line(const struct stats_sample *s)
 	       (unsigned long long)s->chits, (unsigned long long)s->cmisses);
 	if (all)
 		printf(" (%.1f %% hits)", 100.0 * (double)s->chits / (double)all);
-	/* the read-ahead part once there is anything to say about it */
-	if (s->ra && (s->rapages || rapol))
-		printf(", read-ahead: %llu hits of %llu pages read ahead",
-		       (unsigned long long)s->rahits,
-		       (unsigned long long)s->rapages);
-	/* the write-back part likewise (always write-back, ABI 1.8; wb 1.9) */
-	if (s->wb && (s->dirty || s->wpages || s->destaged || awb))
-		printf(", write-back: %s dirty, %llu pages written in, %llu destaged",
-		       human_size(a, sizeof(a), s->dirty),
-		       (unsigned long long)s->wpages,
-		       (unsigned long long)s->destaged);
-	/* pages read to complete rows for their destage (disks) */
-	if (s->fl && s->fpages)
-		printf(" (%llu pages read to fill rows)",
-		       (unsigned long long)s->fpages);
-	if (s->jl && (s->jwrites ||
-		      s->in.write_policy_effective == VRAID_WEFF_BACK))
-		printf(", journal: %llu writes logged, %llu pages",
-		       (unsigned long long)s->jwrites,
-		       (unsigned long long)s->jpages);
-	/* destaged blocks that parity records named instead of logging */
-	if (s->jr && s->jrefs)
-		printf(" (%llu destaged pages named, not logged again)",
-		       (unsigned long long)s->jrefs);
-	/* writers held up by the cache's bounds, once there were any */
-	if (s->wt && s->dwaits)
-		printf(", %llu writes waited for destage (dirty bound)",
-		       (unsigned long long)s->dwaits);
-	if (s->wt && s->jwaits)
-		printf(", %llu writes waited for the journal (unlogged bound)",
-		       (unsigned long long)s->jwaits);
 	printf(", %s held", human_size(a, sizeof(a), s->cbytes));
 	/*
 	 * direct: reads find what read-ahead and writes (always write-back)
@@ -190,8 +165,49 @@ static void stats_cache_line(const struct stats_sample *s)
 		else
 			fputs(" (io policy direct: reads do not use it)", stdout);
 	}
-	printf("\n");
+	putchar('\n');
+	/* the read-ahead part once there is anything to say about it */
+	if (s->ra && (s->rapages || rapol))
+		printf(CACHE_SUB "%llu hits of %llu pages read ahead\n",
+		       "Read-ahead:", (unsigned long long)s->rahits,
+		       (unsigned long long)s->rapages);
+	/* the write-back part likewise (always write-back, ABI 1.8; wb 1.9) */
+	if (s->wb && (s->dirty || s->wpages || s->destaged || awb)) {
+		printf(CACHE_SUB "%s dirty, %llu pages written in, %llu destaged",
+		       "Write-back:", human_size(a, sizeof(a), s->dirty),
+		       (unsigned long long)s->wpages,
+		       (unsigned long long)s->destaged);
+		/* pages read to complete rows for their destage (disks) */
+		if (s->fl && s->fpages)
+			printf(" (%llu pages read to fill rows)",
+			       (unsigned long long)s->fpages);
+		putchar('\n');
+	}
+	if (s->jl && (s->jwrites ||
+		      s->in.write_policy_effective == VRAID_WEFF_BACK)) {
+		printf(CACHE_SUB "%llu writes logged, %llu pages", "Journal:",
+		       (unsigned long long)s->jwrites,
+		       (unsigned long long)s->jpages);
+		/* destaged blocks that parity records named instead of logging */
+		if (s->jr && s->jrefs)
+			printf(" (%llu destaged pages named, not logged again)",
+			       (unsigned long long)s->jrefs);
+		putchar('\n');
+	}
+	/* writers held up by the cache's bounds, once there were any */
+	if (s->wt && (s->dwaits || s->jwaits)) {
+		printf(CACHE_SUB, "Waits:");
+		if (s->dwaits)
+			printf("%llu writes waited for destage (dirty bound)",
+			       (unsigned long long)s->dwaits);
+		if (s->jwaits)
+			printf("%s%llu writes waited for the journal (unlogged bound)",
+			       s->dwaits ? ", " : "",
+			       (unsigned long long)s->jwaits);
+		putchar('\n');
+	}
 }
+#undef CACHE_SUB
 
 /* "KEY":V of stats --json, or "KEY":null if the module has no such counter */
 static void json_count(struct json *j, const char *key, bool have, uint64_t v)

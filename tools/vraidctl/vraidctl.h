@@ -354,6 +354,7 @@ void cache_hint(const struct vraid_ioc_hdr *h, uint32_t mask,
 uint64_t data_members(const struct vraid_info *in);
 char *fmt_rate(char *buf, size_t bufsz, uint32_t kib);
 bool job_counts_mismatches(uint32_t type);
+void json_last_job_result(struct json *j, uint32_t type, uint32_t result);
 char *job_outcome(char *buf, size_t bufsz, const struct vraid_info *in,
 			 bool terse);
 unsigned int job_permille(const struct vraid_info *in);

@@ -80,8 +80,8 @@ echo "most dirty seen: $max bytes; writes that waited for destage: $dw"
 [ "$max" -gt 0 ] || fail "the load dirtied nothing"
 # the load outruns the destage: writers were held at the bound, and said so
 [ "$dw" -gt 0 ] || fail "no write waited for destage (dirty reached $max bytes)"
-vraidctl stats "$vd" | grep -q "^Cache: .*, [1-9][0-9]* writes waited for destage (dirty bound)" ||
-	fail "stats does not say that writes waited for destage: $(vraidctl stats "$vd" | grep Cache)"
+vraidctl stats "$vd" | grep -q "^  Waits: *[1-9][0-9]* writes waited for destage (dirty bound)" ||
+	fail "stats does not say that writes waited for destage: $(vraidctl stats "$vd" | sed -n '/^Cache:/,/^$/p')"
 vraidctl controller set cache-size=default >/dev/null
 
 echo "--- policies switched under a verify load"

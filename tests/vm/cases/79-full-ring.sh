@@ -174,9 +174,9 @@ ap=$!
 ring_full "both VDs"
 jw=$(vd_attr "$vd" journal_waits)
 echo "writes of $vd that waited for the journal's unlogged bound: $jw; for destage: $(vd_attr "$vd" cache_dirty_waits)"
-[ "$jw" -gt 0 ] || fail "no write of $vd waited for the journal's bound on unlogged pages (stats: $(vraidctl stats "$vd" | grep Cache))"
-vraidctl stats "$vd" | grep -q "^Cache: .*, [1-9][0-9]* writes waited for the journal (unlogged bound)" ||
-	fail "stats does not say that writes waited for the journal: $(vraidctl stats "$vd" | grep Cache)"
+[ "$jw" -gt 0 ] || fail "no write of $vd waited for the journal's bound on unlogged pages (stats: $(vraidctl stats "$vd" | sed -n '/^Cache:/,/^$/p'))"
+vraidctl stats "$vd" | grep -q "^  Waits: .*[1-9][0-9]* writes waited for the journal (unlogged bound)" ||
+	fail "stats does not say that writes waited for the journal: $(vraidctl stats "$vd" | sed -n '/^Cache:/,/^$/p')"
 w1=$(writes_of "$vd2")
 sleep 1
 [ "$(writes_of "$vd2")" = "$w1" ] ||
