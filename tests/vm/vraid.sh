@@ -73,16 +73,20 @@ mb() {
 }
 
 # fio_verify DEV NAME [fio options...]: write with crc32c verification
-# and read it back; fails the case on any fio error.
+# and read it back; fails the case on any fio error. Its output goes to
+# a file of its own: cases run two at once in the background (with
+# /tmp/fio.$$, the same in both, one's output overwrote the other's and
+# the first to end removed it before the other's "verify:" grep)
 fio_verify() {
-	local dev=$1 name=$2
+	local dev=$1 name=$2 out
 	shift 2
+	out=$(mktemp /tmp/fio.XXXXXX) || fail "mktemp"
 	fio --name="$name" --filename="$dev" --direct=1 --ioengine=libaio \
 		--verify=crc32c --verify_fatal=1 --do_verify=1 \
-		--output-format=terse --terse-version=3 "$@" >/tmp/fio.$$ 2>&1 ||
-		{ cat /tmp/fio.$$; fail "fio $name on $dev failed"; }
-	grep -q "verify:" /tmp/fio.$$ && { cat /tmp/fio.$$; fail "fio $name: verify errors"; }
-	rm -f /tmp/fio.$$
+		--output-format=terse --terse-version=3 "$@" >"$out" 2>&1 ||
+		{ cat "$out"; fail "fio $name on $dev failed"; }
+	grep -q "verify:" "$out" && { cat "$out"; fail "fio $name: verify errors"; }
+	rm -f "$out"
 	echo "fio $name on $dev: ok"
 }
 
