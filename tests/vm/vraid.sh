@@ -3,18 +3,30 @@
 # Everything here runs inside the VM, as root, under busybox sh.
 
 # mixed_members N: N member devices, NVMe, SATA and SAS interleaved
-# (nvme0 sata0 sas0 nvme1 sata1 sas1 ...).
+# (nvme0 sata0 sas0 nvme1 sata1 sas1 ...), each followed by a space.
+# In the shell alone: with an awk a device it took 1.7 s a call in the
+# VM (48 awk runs), and cases call it per level.
 mixed_members() {
-	local n=$1 list="" i kind d
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
+	local n=$1 list="" i=1 kind d
+	while [ $i -le 16 ]; do
 		for kind in "$NVME_DEVS" "$SATA_DEVS" "$SAS_DEVS"; do
-			d=$(echo $kind | awk -v i=$i '{ print $i }')
-			[ -n "$d" ] && list="$list $d"
+			set -- $kind
+			[ $# -ge $i ] || continue
+			eval "d=\${$i}"
+			list="$list $d"
 		done
+		i=$((i + 1))
 	done
 	set -- $list
 	[ $# -ge "$n" ] || fail "only $# member devices available, $n wanted"
-	echo $list | tr ' ' '\n' | head -n "$n" | tr '\n' ' '
+	list=""
+	i=0
+	for d; do
+		[ $i -lt "$n" ] || break
+		list="$list$d "
+		i=$((i + 1))
+	done
+	printf '%s' "$list"
 }
 
 # member_reqs r|w DEV...: "REQUESTS KIB", the reads (r) or writes (w) the
