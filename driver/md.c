@@ -176,6 +176,8 @@ static u32 vraid_md_fill(struct vraid_vd *vd, struct vraid_md *md)
 		 */
 		if (m->state == VRAID_MEMBER_REBUILDING)
 			md->members[i].rebuilt_to = READ_ONCE(m->rebuilt_to);
+		if (READ_ONCE(m->second_copy))
+			md->members[i].flags |= VRAID_MD_MEMBER_SECOND_COPY;
 	}
 	spin_unlock_irqrestore(&vd->state_lock, flags);
 	return seq;

@@ -460,12 +460,16 @@ static int vraid_vd_asm_bitmap(struct vraid_vd *vd, struct vraid_asm_ctx *ac,
 	/*
 	 * A member rebuilt across the crash is not the copy a mirror reads
 	 * or resyncs from where the copies may differ: reads went to a
-	 * member in sync until now (vraid_member.second_copy).
+	 * member in sync until now (vraid_member.second_copy).  Added to
+	 * what the record says (an earlier crash's, its resync not done
+	 * yet); the metadata write below records it before the disk goes
+	 * live, so that a crash before the resync ends keeps it, whether
+	 * the member is still Rebuilding then or Online.
 	 */
 	if (!ac->clean)
 		for (i = 0; i < vd->geom.nr_members; i++)
-			vd->members[i].second_copy =
-				vd->members[i].state == VRAID_MEMBER_REBUILDING;
+			if (vd->members[i].state == VRAID_MEMBER_REBUILDING)
+				vd->members[i].second_copy = true;
 	return vraid_vd_dirty_degraded(vd, ac, journalled, msg, len);
 }
 
@@ -1119,10 +1123,13 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 		/*
 		 * The record vouches for a rebuilding member's own position
 		 * (flushed before it was written; a version 1 record's job
-		 * position, decoded as every rebuilding member's).
+		 * position, decoded as every rebuilding member's), and says
+		 * which member is a second copy until a resync ends.
 		 */
 		if (m->state == VRAID_MEMBER_REBUILDING)
 			m->rebuilt_to = best->members[role_of[i]].rebuilt_to;
+		m->second_copy = best->members[role_of[i]].flags &
+				 VRAID_MD_MEMBER_SECOND_COPY;
 		snprintf(m->name, sizeof(m->name), "%pg", m->h.bdev);
 		used++;
 	}
