@@ -397,18 +397,19 @@ u32 vraid_bitmap_mark(struct vraid_vd *vd, u64 from, bool all)
 /*
  * A rebuilding member whose bitmap cannot be read: a region its copy
  * would have kept dirty (its data lost from its cache, the others'
- * clears durable) could look clean.  Its rows below vd->rebuilt_to stay
- * trusted (lowering the position would rebuild them from rows the crash
- * may have torn, and the one position is every rebuilding member's),
- * but every region counts as dirty: the resync after the rebuild goes
- * over all of them.  Only in memory: vraid_bitmap_mark() writes it to
- * every member before anything relies on it.  Called with bm->lock held.
+ * clears durable) could look clean.  Its rows below its own position
+ * (vraid_member.rebuilt_to) stay trusted (lowering it would rebuild them
+ * from rows the crash may have torn), but every region counts as dirty:
+ * the resync after the rebuild goes over all of them.  Only in memory:
+ * vraid_bitmap_mark() writes it to every member before anything relies
+ * on it.  Called with bm->lock held.
  */
 static void vraid_bm_distrust(struct vraid_vd *vd, u32 member, const char *why)
 {
 	struct vraid_bitmap *bm = vd->bitmap;
 
-	if (!vd->rebuilt_to)
+	/* (at 0 nothing of it is read: its bitmap says nothing) */
+	if (!vd->members[member].rebuilt_to)
 		return;
 	pr_warn("%s: member %u (%s), being rebuilt: %s; every region is resynced\n",
 		vd->disk->disk_name, member, vd->members[member].name, why);
@@ -460,7 +461,7 @@ u32 vraid_bitmap_dirty_above(struct vraid_vd *vd, u64 from, bool all,
 
 /*
  * Assembly: OR the bitmaps on the online and rebuilding members into
- * pending and ondisk (a rebuilding member's rows below vd->rebuilt_to
+ * pending and ondisk (a rebuilding member's rows below its own position
  * are trusted, so its copy counts too).  Returns the regions found
  * dirty, or -ENODATA if no member had a valid bitmap of this geometry.
  */

@@ -380,14 +380,11 @@ static void vraid_spare_work_fn(struct work_struct *work)
 				break;
 			/*
 			 * Its old device's I/O drains first, for a short
-			 * while only (the control plane waits meanwhile),
-			 * and a rebuild after an unclean shutdown ends
-			 * first: the spare stays a spare and the work
-			 * comes back.
+			 * while only (the control plane waits meanwhile):
+			 * if it does not, the spare stays a spare and the
+			 * work comes back.
 			 */
-			if (vraid_vd_swap_keeps_position(vd, i, msg,
-							 sizeof(msg)) ||
-			    vraid_vd_swap_drain(vd, i, VRAID_DRAIN_TIMEOUT_SPARE,
+			if (vraid_vd_swap_drain(vd, i, VRAID_DRAIN_TIMEOUT_SPARE,
 						msg, sizeof(msg))) {
 				if (!m->spare_waits)
 					pr_warn("%s: hot spare %s waits: %s\n",

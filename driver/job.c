@@ -51,6 +51,45 @@ static bool vraid_has_rebuilding(struct vraid_vd *vd)
 	return false;
 }
 
+/*
+ * Where a rebuild starts: the lowest position of the members being
+ * rebuilt (member_sectors if none is).  Job work, job_lock or the
+ * control plane: a position moves only in the job work, and a swap halts
+ * the job first.
+ */
+u64 vraid_rebuild_from(struct vraid_vd *vd)
+{
+	u64 from = vd->geom.member_sectors;
+	u32 i;
+
+	for (i = 0; i < vd->geom.nr_members; i++)
+		if (READ_ONCE(vd->members[i].state) == VRAID_MEMBER_REBUILDING)
+			from = min(from, READ_ONCE(vd->members[i].rebuilt_to));
+	return from;
+}
+
+/*
+ * A rebuild step's writes to rows [@from, @to) have completed: those rows
+ * of the members being rebuilt may be read from them
+ * (vraid_member_in_sync()).  A member moves only if it was rebuilt up to
+ * @from: the step wrote its rows of the range (and none below @from).
+ * One rebuilt further already keeps its position; none comes down.  The
+ * record vouches for them only after a flush (vraid_md_write_all()).
+ * Job work only.
+ */
+static void vraid_job_rebuilt(struct vraid_vd *vd, u64 from, u64 to)
+{
+	u32 i;
+
+	for (i = 0; i < vd->geom.nr_members; i++) {
+		struct vraid_member *m = &vd->members[i];
+
+		if (READ_ONCE(m->state) == VRAID_MEMBER_REBUILDING &&
+		    m->rebuilt_to >= from && m->rebuilt_to < to)
+			WRITE_ONCE(m->rebuilt_to, to);
+	}
+}
+
 /* Member sectors of one step. */
 static u32 vraid_job_step(struct vraid_vd *vd)
 {
@@ -282,13 +321,8 @@ static void vraid_job_work(struct work_struct *work)
 		    READ_ONCE(vd->state) != VRAID_VD_OPTIMAL)
 			continue;
 		WRITE_ONCE(job->pos, pos + len);
-		/*
-		 * The step's writes have completed: its rows of the members
-		 * being rebuilt may be read (vraid_member_in_sync()).  A
-		 * checkpoint records the position only after a flush.
-		 */
 		if (sy.type == VRAID_JOB_REBUILD)
-			WRITE_ONCE(vd->rebuilt_to, pos + len);
+			vraid_job_rebuilt(vd, pos, pos + len);
 		if (sy.type == VRAID_JOB_INIT || sy.type == VRAID_JOB_RESYNC)
 			WRITE_ONCE(vd->init_pos, max(vd->init_pos, pos + len));
 		if (sy.type == VRAID_JOB_RESYNC)
@@ -354,17 +388,18 @@ static int __vraid_job_start(struct vraid_vd *vd, u32 type, u64 from,
 		return -EAGAIN;
 	}
 	/*
-	 * A rebuild starts where its members are rebuilt up to (all of it:
-	 * it ends at once, and they go online); never above, which would
-	 * leave rows between unrebuilt, and the position comes down with
-	 * it if it starts lower.
+	 * A rebuild starts at the lowest position of its members (at the
+	 * end if all are rebuilt: it ends at once, and they go online);
+	 * never above, which would leave rows between unrebuilt.  No
+	 * position comes down: the rows below a member's own position are
+	 * its, and its step leaves them alone (vraid_member_needs_rebuild()),
+	 * so that after an unclean shutdown they are never rebuilt from rows
+	 * the crash may have torn on the others.
 	 */
-	if (type == VRAID_JOB_REBUILD) {
-		from = min(from, READ_ONCE(vd->rebuilt_to));
-		WRITE_ONCE(vd->rebuilt_to, from);
-	} else if (from >= vd->geom.member_sectors) {
+	if (type == VRAID_JOB_REBUILD)
+		from = min(from, vraid_rebuild_from(vd));
+	else if (from >= vd->geom.member_sectors)
 		from = 0;
-	}
 	job->type = type;
 	/* An interrupted init or resync waits for a rebuild or check. */
 	if (job->saved_type == type || type == VRAID_JOB_INIT ||
@@ -420,8 +455,8 @@ void vraid_job_resume_pending(struct vraid_vd *vd)
 	if (type == VRAID_JOB_CHECK || type == VRAID_JOB_REPAIR)
 		type = VRAID_JOB_NONE;	/* checks are not resumed */
 	if (vraid_has_rebuilding(vd)) {
-		/* from what the record says was rebuilt (0 if it names none) */
-		from = vd->rebuilt_to;
+		/* from what the record says each member is rebuilt up to */
+		from = vraid_rebuild_from(vd);
 		type = VRAID_JOB_REBUILD;
 	} else if (type == VRAID_JOB_REBUILD) {
 		type = VRAID_JOB_NONE;
@@ -493,18 +528,16 @@ int vraid_job_ctl(struct vraid_vd *vd, u32 action, u32 rate_kib, char *msg,
 	if (job->type == VRAID_JOB_NONE) {
 		if (action == VRAID_JOB_RESUME && vraid_has_rebuilding(vd)) {
 			/*
-			 * A rebuild stopped earlier: go on with it.  One
-			 * that failed starts again from 0, unless the resync
-			 * after an unclean shutdown is still to come: rows
-			 * below the position may be torn, and only the
-			 * rebuilding member's copy of them is good.
+			 * A rebuild stopped or failed earlier: go on with it
+			 * from each member's own position.  What lies below
+			 * a position was written and completed (a member
+			 * whose write failed is failed, not Rebuilding); and
+			 * after an unclean shutdown, before the resync, it
+			 * may be the only good copy of rows the crash tore.
 			 */
-			bool keep = job->saved_type == VRAID_JOB_REBUILD ||
-				    vd->init_pos < vd->geom.member_sectors;
-
 			ret = __vraid_job_start(vd, VRAID_JOB_REBUILD,
-						keep ? READ_ONCE(vd->rebuilt_to) :
-						0, false, msg, msglen);
+						vraid_rebuild_from(vd), false,
+						msg, msglen);
 		} else if (action == VRAID_JOB_RESUME &&
 			   vd->init_pos < vd->geom.member_sectors) {
 			ret = __vraid_job_start(vd, VRAID_JOB_INIT,

@@ -34,6 +34,7 @@ void vraid_job_status(struct vraid_vd *vd, struct vraid_job_status *st);
 u32 vraid_job_eta(struct vraid_vd *vd);
 const char *vraid_job_name(u32 type);
 void vraid_job_resume_pending(struct vraid_vd *vd);
+u64 vraid_rebuild_from(struct vraid_vd *vd);
 extern struct workqueue_struct *vraid_job_wq;
 
 /* A mirror job's step: at most this many 4 KiB pages of each member, */

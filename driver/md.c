@@ -18,6 +18,7 @@
 
 #include "vraid.h"
 #include "metadata.h"
+#include "job.h"
 
 /* Read or write one metadata block of @bdev, synchronously. */
 static int vraid_md_io(struct block_device *bdev, sector_t sector,
@@ -140,14 +141,15 @@ static u32 vraid_md_fill(struct vraid_vd *vd, struct vraid_md *md)
 	md->job_flags = READ_ONCE(vd->job.paused) ? VRAID_MD_JOB_PAUSED : 0;
 	md->job_rate_kib = READ_ONCE(vd->job.rate_kib);
 	/*
-	 * A rebuild's position vouches for the rebuilt rows of the new
-	 * device: taken from rebuilt_to, which a swap zeroes before it
-	 * publishes that device (job.pos may still be the halted old
-	 * rebuild's for a moment after the swap).
+	 * What vouches for a rebuilding member's rows is its own position
+	 * (the member table, below); the job's is shown by examine and is
+	 * at most the lowest of them (job.pos may still be the halted old
+	 * rebuild's for a moment after a swap, which zeroes the new
+	 * device's position before it publishes the device).
 	 */
 	if (md->job_type == VRAID_JOB_REBUILD)
 		md->job_pos = min(READ_ONCE(vd->job.pos),
-				  READ_ONCE(vd->rebuilt_to));
+				  vraid_rebuild_from(vd));
 	else
 		md->job_pos = md->job_type ? READ_ONCE(vd->job.pos) : 0;
 	md->init_pos = READ_ONCE(vd->init_pos);
@@ -160,9 +162,22 @@ static u32 vraid_md_fill(struct vraid_vd *vd, struct vraid_md *md)
 	spin_lock_irqsave(&vd->state_lock, flags);
 	seq = atomic_read(&vd->fail_seq);
 	for (i = 0; i < g->nr_members; i++) {
-		memcpy(md->members[i].uuid, vd->members[i].uuid, 16);
-		md->members[i].state = vd->members[i].state;
-		md->members[i].dev_sectors = vd->members[i].dev_sectors;
+		struct vraid_member *m = &vd->members[i];
+
+		memcpy(md->members[i].uuid, m->uuid, 16);
+		md->members[i].state = m->state;
+		md->members[i].dev_sectors = m->dev_sectors;
+		/*
+		 * Each rebuilding member's own position: read after its
+		 * state (state_lock: a swap publishes a new device's 0
+		 * before its state), and raised by the job only once the
+		 * rows' writes completed: the flush that follows the fill
+		 * makes them durable before any member holds the record.
+		 */
+		if (m->state == VRAID_MEMBER_REBUILDING)
+			md->members[i].rebuilt_to = READ_ONCE(m->rebuilt_to);
+		if (READ_ONCE(m->second_copy))
+			md->members[i].flags |= VRAID_MD_MEMBER_SECOND_COPY;
 	}
 	spin_unlock_irqrestore(&vd->state_lock, flags);
 	return seq;
@@ -244,15 +259,22 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 	 */
 	if (!wipe && vraid_md_flush_members(vd)) {
 		u64 job_pos = md->job_pos, init_pos = md->init_pos;
+		u64 rebuilt[VRAID_MD_MAX_MEMBERS];
 
+		for (i = 0; i < vd->geom.nr_members; i++)
+			rebuilt[i] = md->members[i].rebuilt_to;
 		/*
 		 * Filled again for the member states; the positions stay
 		 * the first fill's at most: what a job did after it may not
-		 * be on the media the flush covered.
+		 * be on the media the flush covered (a member's too: the
+		 * lower of its two, 0 if it is no longer Rebuilding).
 		 */
 		seq = vraid_md_fill(vd, md);
 		md->job_pos = min(md->job_pos, job_pos);
 		md->init_pos = min(md->init_pos, init_pos);
+		for (i = 0; i < vd->geom.nr_members; i++)
+			md->members[i].rebuilt_to =
+				min(md->members[i].rebuilt_to, rebuilt[i]);
 	}
 	for (i = 0; i < vd->geom.nr_members; i++) {
 		struct vraid_member *m = &vd->members[i];

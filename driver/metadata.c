@@ -16,8 +16,10 @@
  *	 176 last job		 180 last result 184 last mismatches
  *	 192 journal uuid[16]	 208 journal floor	 216 cache flags
  *	 220 reserved (zero) up to 256
- *	 256 members[32] x 32: uuid[16], state, reserved, dev sectors
- *	1280 reserved (zero) up to 4096
+ *	 256 members[32] x 32: uuid[16], state, flags (v2; v1: zero),
+ *	     dev sectors
+ *	1280 rebuild positions[32] x 8 (v2; v1: zero)
+ *	1536 reserved (zero) up to 4096
  */
 #include "core_types.h"
 #include <linux/vraid.h>
@@ -58,7 +60,8 @@
 #define OFF_RES1	220
 #define OFF_MEMBERS	256
 #define MEMBER_SIZE	32
-#define OFF_RES2	(OFF_MEMBERS + VRAID_MD_MAX_MEMBERS * MEMBER_SIZE)
+#define OFF_REBUILT	(OFF_MEMBERS + VRAID_MD_MAX_MEMBERS * MEMBER_SIZE)
+#define OFF_RES2	(OFF_REBUILT + VRAID_MD_MAX_MEMBERS * 8)
 
 /*
  * CRC32C (Castagnoli, reflected polynomial 0x82f63b78), a byte at a time
@@ -184,7 +187,9 @@ void vraid_md_encode(const struct vraid_md *md, u8 *blk)
 
 		memcpy(m, md->members[i].uuid, VRAID_MD_UUID_LEN);
 		put32(m + 16, md->members[i].state);
+		put32(m + 20, md->members[i].flags);
 		put64(m + 24, md->members[i].dev_sectors);
+		put64(blk + OFF_REBUILT + i * 8, md->members[i].rebuilt_to);
 	}
 	put32(blk + OFF_CRC, vraid_crc32c(0, blk, VRAID_MD_BLOCK));
 }
@@ -202,7 +207,7 @@ int vraid_md_decode(const u8 *blk, struct vraid_md *md, char *msg,
 {
 	struct vraid_geom g;
 	u8 tmp[4];
-	u32 crc, i, strip_check, spans;
+	u32 crc, i, strip_check, spans, res2;
 	int ret;
 
 	if (get32(blk + OFF_MAGIC) != VRAID_MD_MAGIC) {
@@ -211,10 +216,11 @@ int vraid_md_decode(const u8 *blk, struct vraid_md *md, char *msg,
 		return -ENODATA;
 	}
 	md->version = get32(blk + OFF_VERSION);
-	if (md->version != VRAID_MD_VERSION) {
+	if (md->version < VRAID_MD_VERSION_MIN ||
+	    md->version > VRAID_MD_VERSION) {
 		snprintf(msg, msglen,
-			 "metadata version %u is not supported (this vraid reads %u)",
-			 md->version, VRAID_MD_VERSION);
+			 "metadata version %u is not supported (this vraid reads %u to %u)",
+			 md->version, VRAID_MD_VERSION_MIN, VRAID_MD_VERSION);
 		return -EPROTONOSUPPORT;
 	}
 	if (get32(blk + OFF_SIZE) != VRAID_MD_BLOCK) {
@@ -233,8 +239,10 @@ int vraid_md_decode(const u8 *blk, struct vraid_md *md, char *msg,
 			 get32(blk + OFF_CRC), crc);
 		return -EINVAL;
 	}
+	/* (version 1 has no positions: reserved there) */
+	res2 = md->version == 1 ? OFF_REBUILT : OFF_RES2;
 	if (!zero_range(blk + OFF_RES1, OFF_MEMBERS - OFF_RES1) ||
-	    !zero_range(blk + OFF_RES2, VRAID_MD_BLOCK - OFF_RES2)) {
+	    !zero_range(blk + res2, VRAID_MD_BLOCK - res2)) {
 		snprintf(msg, msglen, "reserved metadata bytes are not zero");
 		return -EINVAL;
 	}
@@ -338,7 +346,8 @@ int vraid_md_decode(const u8 *blk, struct vraid_md *md, char *msg,
 		const u8 *m = blk + OFF_MEMBERS + i * MEMBER_SIZE;
 
 		if (i >= md->nr_members) {
-			if (!zero_range(m, MEMBER_SIZE)) {
+			if (!zero_range(m, MEMBER_SIZE) ||
+			    !zero_range(blk + OFF_REBUILT + i * 8, 8)) {
 				snprintf(msg, msglen, "member slot %u used in a %u-member VD",
 					 i, md->nr_members);
 				return -EINVAL;
@@ -347,14 +356,35 @@ int vraid_md_decode(const u8 *blk, struct vraid_md *md, char *msg,
 		}
 		memcpy(md->members[i].uuid, m, VRAID_MD_UUID_LEN);
 		md->members[i].state = get32(m + 16);
+		md->members[i].flags = get32(m + 20);
 		md->members[i].dev_sectors = get64(m + 24);
+		md->members[i].rebuilt_to = get64(blk + OFF_REBUILT + i * 8);
 		if (md->members[i].state < VRAID_MEMBER_ONLINE ||
 		    md->members[i].state > VRAID_MEMBER_MISSING ||
-		    get32(m + 20)) {
-			snprintf(msg, msglen, "member %u: bad state %u", i,
-				 md->members[i].state);
+		    (md->members[i].flags & ~VRAID_MD_MEMBER_SECOND_COPY) ||
+		    (md->version == 1 && md->members[i].flags)) {
+			snprintf(msg, msglen, "member %u: bad state %u (flags 0x%x)",
+				 i, md->members[i].state, md->members[i].flags);
 			return -EINVAL;
 		}
+		/* a position is a Rebuilding member's, within its data area */
+		if (md->members[i].rebuilt_to > md->member_sectors ||
+		    (md->members[i].rebuilt_to &&
+		     md->members[i].state != VRAID_MEMBER_REBUILDING)) {
+			snprintf(msg, msglen,
+				 "member %u: rebuild position %llu (state %u, %llu sectors)",
+				 i, (unsigned long long)md->members[i].rebuilt_to,
+				 md->members[i].state,
+				 (unsigned long long)md->member_sectors);
+			return -EINVAL;
+		}
+		/*
+		 * Version 1 kept one position, the job checkpoint's when the
+		 * job is a rebuild, for every member recorded Rebuilding.
+		 */
+		if (md->version == 1 && md->job_type == VRAID_JOB_REBUILD &&
+		    md->members[i].state == VRAID_MEMBER_REBUILDING)
+			md->members[i].rebuilt_to = md->job_pos;
 	}
 	return 0;
 }

@@ -15,7 +15,15 @@
 #include "core_types.h"
 
 #define VRAID_MD_MAGIC		0x444d5256U	/* "VRMD" little-endian */
-#define VRAID_MD_VERSION	1
+/*
+ * Version 2 added a rebuild position and flags per member (the member
+ * table's reserved word, and a table of positions at byte 1280).  A
+ * version 1 block is still read: its one rebuild position (the job
+ * checkpoint's, when the job is a rebuild) is every Rebuilding member's,
+ * as version 1 meant it.  Blocks are always written as version 2.
+ */
+#define VRAID_MD_VERSION	2
+#define VRAID_MD_VERSION_MIN	1
 #define VRAID_MD_BLOCK		4096		/* bytes of one copy */
 #define VRAID_MD_COPY_A		8ULL		/* sectors from the start */
 #define VRAID_MD_COPY_B		2048ULL
@@ -34,10 +42,23 @@
 /* Flags of the job checkpoint (vraid_md.job_flags). */
 #define VRAID_MD_JOB_PAUSED	(1U << 0)
 
+/* Flags of a member table entry (vraid_md_member.flags, version 2). */
+/*
+ * Rebuilt across an unclean shutdown: until the resync after it is done,
+ * a mirror reads and resyncs from another copy (vraid_member.second_copy).
+ */
+#define VRAID_MD_MEMBER_SECOND_COPY	(1U << 0)
+
 struct vraid_md_member {
 	u8 uuid[VRAID_MD_UUID_LEN];
 	u32 state;			/* VRAID_MEMBER_* */
+	u32 flags;			/* VRAID_MD_MEMBER_* */
 	u64 dev_sectors;		/* size of the device when last seen */
+	/*
+	 * Rebuilding: member sectors below which the device holds its
+	 * blocks (md's recovery_offset); 0 in any other state.
+	 */
+	u64 rebuilt_to;
 };
 
 /* The decoded form (host order). */
@@ -113,7 +134,8 @@ u32 vraid_crc32c(u32 crc, const void *buf, size_t len);
 void vraid_md_encode(const struct vraid_md *md, u8 *blk);
 
 /*
- * Decode and validate one copy.  Returns 0, -ENODATA when the block holds
+ * Decode and validate one copy (version 1 or 2; md->version says which,
+ * the rest is in version 2's terms).  Returns 0, -ENODATA when the block holds
  * no vraid metadata (no magic), or -EINVAL / -EPROTONOSUPPORT with the
  * reason in @msg (bad checksum, unknown version, impossible geometry...).
  */

@@ -661,7 +661,9 @@ static int vraid_mirror_sync_set(struct vraid_vd *vd, struct vraid_sync *sy,
 			continue;
 		}
 		if (sy->type == VRAID_JOB_REBUILD) {
-			if (state == VRAID_MEMBER_REBUILDING &&
+			/* (not where it is rebuilt already: vraid_job_rebuilt()) */
+			if (vraid_member_needs_rebuild(vd, member,
+						       msector + len) &&
 			    vraid_sync_rw(vd, ms, member, msector, len, src, wr))
 				vraid_member_fail(vd, member,
 						  "write error while rebuilding");
@@ -685,13 +687,14 @@ static int vraid_mirror_sync_set(struct vraid_vd *vd, struct vraid_sync *sy,
 	return READ_ONCE(vd->state) == VRAID_VD_OFFLINE ? -EIO : 0;
 }
 
-static bool vraid_set_rebuilding(struct vraid_vd *vd, u32 first, u32 copies)
+/* Is a copy of the set still to be rebuilt below member sector @end? */
+static bool vraid_set_rebuilding(struct vraid_vd *vd, u32 first, u32 copies,
+				 u64 end)
 {
 	u32 i;
 
 	for (i = 0; i < copies; i++)
-		if (READ_ONCE(vd->members[first + i].state) ==
-		    VRAID_MEMBER_REBUILDING)
+		if (vraid_member_needs_rebuild(vd, first + i, end))
 			return true;
 	return false;
 }
@@ -717,7 +720,8 @@ int vraid_mirror_sync(struct vraid_vd *vd, struct vraid_sync *sy,
 
 		/* A rebuild reads only the sets it writes. */
 		if (sy->type == VRAID_JOB_REBUILD &&
-		    !vraid_set_rebuilding(vd, set * copies, copies))
+		    !vraid_set_rebuilding(vd, set * copies, copies,
+					  msector + len))
 			continue;
 		for (off = 0; off < len; off += clen) {
 			u64 sec = msector + off;

@@ -45,10 +45,11 @@
  * reconstructs the blocks of rebuilding members and writes them; check
  * reads the whole row and counts it if its parity does not match; init,
  * resync and repair also rewrite the parity of such a row.  Rebuilding
- * members are written like online ones, and read only in the rows the
- * rebuild has passed (vd->rebuilt_to): there they hold their blocks, and
- * after a power cut they may be the only good copy of a flushed block
- * whose row the cut tore on the other members.  Rows at or above
+ * members are written like online ones, and read only in the rows their
+ * own rebuild has passed (vraid_member.rebuilt_to): there they hold
+ * their blocks, and after a power cut they may be the only good copy of
+ * a flushed block whose row the cut tore on the other members, so a
+ * rebuild writes only the members not rebuilt there yet.  Rows at or above
  * vd->init_pos (not initialised yet) are written by reconstruct-write
  * only, which leaves their parity correct whatever it was before.
  *
@@ -1131,8 +1132,14 @@ static void vraid_sync_write(struct vraid_stripe *sh)
 	if (sy->type == VRAID_JOB_REBUILD) {
 		if (!vraid_rebuild_missing(sh, r))
 			goto error;
+		/*
+		 * Only the blocks not read (r->failed): a member rebuilt
+		 * past the row already holds its block, which after an
+		 * unclean shutdown may be the only good copy of it.
+		 */
 		for (slot = 0; slot < r->width; slot++)
-			if (READ_ONCE(vd->members[vraid_sh_member(sh, slot)].state) ==
+			if (r->failed[slot] &&
+			    READ_ONCE(vd->members[vraid_sh_member(sh, slot)].state) ==
 			    VRAID_MEMBER_REBUILDING)
 				set_bit(SDEV_DIRTY, &sh->dev[slot].flags);
 	} else {

@@ -385,7 +385,7 @@ struct vraid_asm_ctx {
  * may be torn (data and parity of different generations: the write
  * hole).  Where every member holds its blocks the resync makes parity
  * match the data again; where a member is missing, or is being rebuilt
- * and not rebuilt there yet (above vd->rebuilt_to), its blocks can only
+ * and not rebuilt there yet (above its own rebuilt_to), its blocks can only
  * be reconstructed from the torn row, and come out wrong: old data the
  * VD had acknowledged is lost, without a read error.  md refuses to
  * start such an array (start_dirty_degraded); so do we, unless @force,
@@ -406,7 +406,7 @@ static int vraid_vd_dirty_degraded(struct vraid_vd *vd,
 	for (i = 0; i < vd->geom.nr_members; i++) {
 		switch (vd->members[i].state) {
 		case VRAID_MEMBER_REBUILDING:
-			from = min(from, vd->rebuilt_to);
+			from = min(from, vd->members[i].rebuilt_to);
 			break;
 		case VRAID_MEMBER_ONLINE:
 			break;
@@ -460,12 +460,16 @@ static int vraid_vd_asm_bitmap(struct vraid_vd *vd, struct vraid_asm_ctx *ac,
 	/*
 	 * A member rebuilt across the crash is not the copy a mirror reads
 	 * or resyncs from where the copies may differ: reads went to a
-	 * member in sync until now (vraid_member.second_copy).
+	 * member in sync until now (vraid_member.second_copy).  Added to
+	 * what the record says (an earlier crash's, its resync not done
+	 * yet); the metadata write below records it before the disk goes
+	 * live, so that a crash before the resync ends keeps it, whether
+	 * the member is still Rebuilding then or Online.
 	 */
 	if (!ac->clean)
 		for (i = 0; i < vd->geom.nr_members; i++)
-			vd->members[i].second_copy =
-				vd->members[i].state == VRAID_MEMBER_REBUILDING;
+			if (vd->members[i].state == VRAID_MEMBER_REBUILDING)
+				vd->members[i].second_copy = true;
 	return vraid_vd_dirty_degraded(vd, ac, journalled, msg, len);
 }
 
@@ -846,43 +850,12 @@ int vraid_vd_swap_drain(struct vraid_vd *vd, u32 role, unsigned long timeout,
 }
 
 /*
- * A swap into @role makes the rebuild start again at 0 for every
- * rebuilding member (one vd->rebuilt_to for all of them).  While the
- * resync after an unclean shutdown is still to come (init_pos below the
- * end), another member's rows below that position cannot be rebuilt
- * again: the crash may have torn them, and the copy that member holds is
- * the good one.  So the swap waits until that rebuild has ended (the
- * member goes online and needs no position).  A stopgap: a position per
- * member (on disk) would let both go on.  Returns 0, or -EBUSY with @msg.
- * Called with vraid_ctl_mutex held: the position only grows meanwhile,
- * and no other member becomes rebuilding.
- */
-int vraid_vd_swap_keeps_position(struct vraid_vd *vd, u32 role, char *msg,
-				 size_t len)
-{
-	u32 i;
-
-	if (!READ_ONCE(vd->rebuilt_to) ||
-	    READ_ONCE(vd->init_pos) >= vd->geom.member_sectors)
-		return 0;
-	for (i = 0; i < vd->geom.nr_members; i++) {
-		if (i == role ||
-		    READ_ONCE(vd->members[i].state) != VRAID_MEMBER_REBUILDING)
-			continue;
-		snprintf(msg, len,
-			 "member %u (%s) is rebuilt after an unclean shutdown: its rebuild must end first",
-			 i, vd->members[i].name);
-		return -EBUSY;
-	}
-	return 0;
-}
-
-/*
  * Put the device @h in the place of member @role (failed, missing or
  * rebuilding) and rebuild onto it; takes @h over, unless it fails.  The
  * old device's I/O in flight drains first (vraid_vd_swap_drain(): EBUSY
- * if it does not, and nothing changes).  The job under way is stopped
- * (the rebuild restarts from the beginning, for every rebuilding member).
+ * if it does not, and nothing changes).  The job under way is stopped;
+ * the rebuild starts again at the new device's position, 0, and leaves
+ * the rows below another rebuilding member's own position to it.
  * Called with vraid_ctl_mutex held.
  */
 int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
@@ -907,9 +880,6 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 		snprintf(msg, len, "member %u (%s) is online", role, m->name);
 		return -EBUSY;
 	}
-	ret = vraid_vd_swap_keeps_position(vd, role, msg, len);
-	if (ret)
-		return ret;
 	/* (the callers drained it already: then this returns at once) */
 	ret = vraid_vd_swap_drain(vd, role, VRAID_DRAIN_TIMEOUT, msg, len);
 	if (ret)
@@ -937,12 +907,13 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 	m->spare_waits = false;
 	WRITE_ONCE(m->second_copy, false);
 	/*
-	 * Nothing of the new device is rebuilt, and the rebuild restarts
-	 * for every rebuilding member (the job is halted: it cannot move
-	 * this on); the records from here on name no rebuild position
-	 * until the new rebuild records its own.
+	 * Nothing of the new device is rebuilt (the job is halted: it
+	 * cannot move this on); the records from here on give the role no
+	 * position until its rebuild records one.  Only this role's: the
+	 * other rebuilding members keep theirs, which may be the only good
+	 * copy of rows an unclean shutdown tore, until the resync.
 	 */
-	WRITE_ONCE(vd->rebuilt_to, 0);
+	WRITE_ONCE(m->rebuilt_to, 0);
 	if (vd->job.saved_type == VRAID_JOB_REBUILD)
 		vd->job.saved_type = VRAID_JOB_NONE;
 	spin_lock_irqsave(&vd->state_lock, flags);
@@ -1110,12 +1081,6 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 		       vd->geom.member_sectors;
 	vd->job.saved_type = best->job_type;
 	vd->job.pos = best->job_pos;
-	/*
-	 * A record that names a rebuild vouches for its position on every
-	 * member it says is rebuilding (flushed before it was written).
-	 */
-	vd->rebuilt_to = best->job_type == VRAID_JOB_REBUILD ?
-			 best->job_pos : 0;
 	vd->job.paused = best->job_flags & VRAID_MD_JOB_PAUSED;
 	vd->job.rate_kib = best->job_rate_kib;
 	vd->job.last_type = best->last_job;
@@ -1155,6 +1120,16 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 		m->state = best->members[role_of[i]].state ==
 			   VRAID_MEMBER_REBUILDING ? VRAID_MEMBER_REBUILDING :
 			   VRAID_MEMBER_ONLINE;
+		/*
+		 * The record vouches for a rebuilding member's own position
+		 * (flushed before it was written; a version 1 record's job
+		 * position, decoded as every rebuilding member's), and says
+		 * which member is a second copy until a resync ends.
+		 */
+		if (m->state == VRAID_MEMBER_REBUILDING)
+			m->rebuilt_to = best->members[role_of[i]].rebuilt_to;
+		m->second_copy = best->members[role_of[i]].flags &
+				 VRAID_MD_MEMBER_SECOND_COPY;
 		snprintf(m->name, sizeof(m->name), "%pg", m->h.bdev);
 		used++;
 	}

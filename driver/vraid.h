@@ -108,6 +108,25 @@ struct vraid_member {
 	 * resync; read anywhere (READ_ONCE).
 	 */
 	bool second_copy;
+	/*
+	 * Rebuilding: member sectors below which this device holds its
+	 * blocks (md's recovery_offset, kept per rdev; one per role here,
+	 * on disk in every member's table, so that nothing done for one
+	 * role moves another's): rebuilt, and written by every user write
+	 * since, as a member in sync is.  Parity rows below it read the
+	 * member instead of reconstructing its blocks from the others,
+	 * whose parity a power cut may have torn (the write hole) while
+	 * the member's own copy is good.  Set to 0 before the state that
+	 * makes a new device Rebuilding is published (vraid_vd_swap_in());
+	 * set at assembly from the record, which the rebuild flushed before
+	 * it was written (vraid_md_write_all()); raised only by the
+	 * rebuild, once a step's writes to this member have completed
+	 * (job.c), never lowered while the role keeps its device.  Read
+	 * after the member's state, under vraid_member_get(), so never for
+	 * a device other than the one the value is about:
+	 * vraid_member_in_sync().  Meaningless in any other state.
+	 */
+	u64 rebuilt_to;
 	sector_t next_seq;		/* end of the last read sent here */
 	char name[BDEVNAME_SIZE];
 };
@@ -226,24 +245,6 @@ struct vraid_vd {
 	 * first copy.  Advanced by init and resync jobs.
 	 */
 	u64 init_pos;
-	/*
-	 * Member sectors below which every Rebuilding member holds its
-	 * data (md's recovery_offset, one for the VD: a swap restarts the
-	 * rebuild of every rebuilding member): rebuilt, and written by
-	 * every user write since, as a member in sync is.  Parity rows
-	 * below it read such a member instead of reconstructing its blocks
-	 * from the others, whose parity a power cut may have torn (the
-	 * write hole) while the member's own copy is good.  0 before the
-	 * state that makes a new device Rebuilding is published
-	 * (vraid_vd_swap_in()); set at assembly from a record that names a
-	 * rebuild and its position, which the rebuild flushed before the
-	 * record was written (vraid_md_write_all()); advanced by the
-	 * rebuild once a step's writes have completed (job.c).  Read after
-	 * the member's state, under vraid_member_get(), so never for a
-	 * device other than the one the value is about:
-	 * vraid_member_in_sync().
-	 */
-	u64 rebuilt_to;
 
 	struct mutex job_lock;		/* see the top of this file */
 	struct vraid_vd_job job;
@@ -325,8 +326,6 @@ int vraid_vd_swap_check(struct vraid_vd *vd, struct block_device *bdev,
  */
 #define VRAID_DRAIN_TIMEOUT		(10 * HZ)
 #define VRAID_DRAIN_TIMEOUT_SPARE	(HZ / 2)
-int vraid_vd_swap_keeps_position(struct vraid_vd *vd, u32 role, char *msg,
-				 size_t len);
 int vraid_vd_swap_drain(struct vraid_vd *vd, u32 role, unsigned long timeout,
 			char *msg, size_t len);
 int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
@@ -395,10 +394,11 @@ static inline bool vraid_member_ok(struct vraid_vd *vd, u32 member)
 
 /*
  * Does @member hold its blocks of the parity rows that end at or below
- * member sector @end?  Online members do; Rebuilding ones below
- * vd->rebuilt_to.  Any context; the answer is about the device the role
- * holds while the caller holds the member (vraid_member_get()), or, read
- * earlier, a guess that the caller checks again then.
+ * member sector @end?  Online members do; Rebuilding ones below their
+ * own vraid_member.rebuilt_to.  Any context; the answer is about the
+ * device the role holds while the caller holds the member
+ * (vraid_member_get()), or, read earlier, a guess that the caller checks
+ * again then.
  */
 static inline bool vraid_member_in_sync(struct vraid_vd *vd, u32 member,
 					u64 end)
@@ -415,7 +415,20 @@ static inline bool vraid_member_in_sync(struct vraid_vd *vd, u32 member,
 	if (state == VRAID_MEMBER_ONLINE)
 		return true;
 	return state == VRAID_MEMBER_REBUILDING &&
-	       end <= READ_ONCE(vd->rebuilt_to);
+	       end <= READ_ONCE(vd->members[member].rebuilt_to);
+}
+
+/*
+ * Does the rebuild still have to write @member's blocks of the rows that
+ * end at or below member sector @end?  Rebuilding, and not rebuilt up to
+ * there.  Job work and assembly (the positions do not move under them).
+ */
+static inline bool vraid_member_needs_rebuild(struct vraid_vd *vd,
+					      u32 member, u64 end)
+{
+	return READ_ONCE(vd->members[member].state) ==
+	       VRAID_MEMBER_REBUILDING &&
+	       end > READ_ONCE(vd->members[member].rebuilt_to);
 }
 
 /* Disk cache policy "disabled": member writes carry FUA. */

@@ -451,14 +451,26 @@ static void fuzz_metadata(const u8 *data, size_t size)
 		memcpy(blk + 12, &crc, 4);
 	}
 	memset(msg, 'X', VRAID_MSG_LEN);
+	memset(&md, 0, sizeof(md));	/* padding too: compared below */
 	ret = vraid_md_decode(blk, &md, msg, VRAID_MSG_LEN);
 	CHECK_RET("vraid_md_decode", ret, 0, -ENODATA, -EINVAL,
 		  -EPROTONOSUPPORT);
 	check_msg("vraid_md_decode", ret, msg);
-	if (!ret) {
+	if (!ret && md.version == VRAID_MD_VERSION) {
 		vraid_md_encode(&md, again);
 		if (memcmp(blk, again, VRAID_MD_BLOCK))
 			die("metadata: decode+encode changed an accepted block");
+	} else if (!ret) {
+		/* an older version is written as the current one, same fields */
+		struct vraid_md md2;
+
+		vraid_md_encode(&md, again);
+		memset(&md2, 0, sizeof(md2));
+		if (vraid_md_decode(again, &md2, msg, VRAID_MSG_LEN))
+			die("metadata: an older block re-encoded does not decode");
+		md2.version = md.version;
+		if (memcmp(&md, &md2, sizeof(md)))
+			die("metadata: an older block re-encoded changed its fields");
 	}
 	free(blk);
 	free(again);

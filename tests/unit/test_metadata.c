@@ -156,7 +156,8 @@ static void test_damage(void)
 	tap_end();							\
 } while (0)
 
-	RESEALED("version 2", -EPROTONOSUPPORT, "version 2", blk[4] = 2);
+	RESEALED("version 3", -EPROTONOSUPPORT, "version 3", blk[4] = 3);
+	RESEALED("version 0", -EPROTONOSUPPORT, "version 0", blk[4] = 0);
 	RESEALED("block size 512", -EINVAL, "block size", blk[9] = 2);
 	RESEALED("reserved byte", -EINVAL, "reserved", blk[230] = 1);
 	RESEALED("journal flag without a UUID", -EINVAL, "journal",
@@ -289,12 +290,128 @@ static void test_bitmap(void)
 	free(blk);
 }
 
+/* Set a little-endian u64 at @p. */
+static void set64(u8 *p, u64 v)
+{
+	u32 i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = (u8)(v >> (8 * i));
+}
+
+/*
+ * Version 2: each member's rebuild position (byte 1280 + 8 * role) and
+ * flags (byte 20 of its table entry) survive a round trip, and are
+ * validated; a version 1 block still decodes, its one rebuild position
+ * (the job's) given to every Rebuilding member, and encodes as version 2
+ * to the same fields.
+ */
+static void test_member_positions(void)
+{
+	u8 *blk = malloc(VRAID_MD_BLOCK), *good = malloc(VRAID_MD_BLOCK);
+	char msg[VRAID_MSG_LEN];
+	struct vraid_md a, b, c;
+	u64 half;
+	int ret;
+	u32 i;
+
+	sample(&a, VRAID_LEVEL_6, 6, 0, 65536, 0);
+	half = a.member_sectors / 2;
+	a.flags = 0;
+	a.init_pos = 0;
+	a.job_type = VRAID_JOB_REBUILD;
+	a.job_pos = 4096;
+	a.members[1].state = VRAID_MEMBER_REBUILDING;
+	a.members[1].rebuilt_to = half;
+	a.members[1].flags = VRAID_MD_MEMBER_SECOND_COPY;
+	a.members[4].state = VRAID_MEMBER_REBUILDING;
+	a.members[4].rebuilt_to = 4096;
+	a.members[5].flags = VRAID_MD_MEMBER_SECOND_COPY;
+	vraid_md_encode(&a, good);
+
+	tap_begin("version 2: per-member positions and flags round trip");
+	ret = vraid_md_decode(good, &b, msg, sizeof(msg));
+	CHECK(ret == 0, "%d (%s)", ret, msg);
+	CHECK(!ret && b.version == 2, "version %u", b.version);
+	CHECK(!ret && !memcmp(b.members, a.members, sizeof(a.members)),
+	      "member table differs");
+	CHECK(good[4] == 2 && good[256 + 32 + 20] == 1 &&
+	      good[256 + 5 * 32 + 20] == 1 && good[256 + 4 * 32 + 20] == 0,
+	      "version or flags not where the format says");
+	CHECK(good[1280 + 8 * 4 + 1] == 0x10 && good[1280 + 8 * 4] == 0,
+	      "member 4's position not at byte 1312");
+	tap_end();
+
+#define BAD(what, needle, edit) do {						tap_begin("%s -> -EINVAL", what);					memcpy(blk, good, VRAID_MD_BLOCK);					edit;									reseal(blk);								ret = vraid_md_decode(blk, &b, msg, sizeof(msg));			CHECK(ret == -EINVAL, "%d (%s)", ret, msg);				CHECK(strstr(msg, needle) != NULL, "message: %s", msg);		tap_end();							} while (0)
+
+	BAD("position of an online member", "rebuild position",
+	    set64(blk + 1280, 8));
+	BAD("position past the data area", "rebuild position",
+	    set64(blk + 1280 + 8, a.member_sectors + 1));
+	BAD("position in a slot past nr_members", "slot",
+	    set64(blk + 1280 + 8 * 6, 8));
+	BAD("unknown member flag", "flags", blk[256 + 32 + 20] = 2);
+	BAD("reserved tail after the positions", "reserved", blk[1536] = 1);
+
+	tap_begin("version 1: the job's rebuild position is every rebuilding member's");
+	a.members[1].rebuilt_to = 0;
+	a.members[1].flags = 0;
+	a.members[4].rebuilt_to = 0;
+	a.members[5].flags = 0;
+	vraid_md_encode(&a, blk);
+	blk[4] = 1;
+	reseal(blk);
+	memset(&b, 0, sizeof(b));	/* padding too: compared below */
+	ret = vraid_md_decode(blk, &b, msg, sizeof(msg));
+	CHECK(ret == 0, "%d (%s)", ret, msg);
+	CHECK(!ret && b.version == 1, "version %u", b.version);
+	for (i = 0; !ret && i < 6; i++)
+		CHECK(b.members[i].rebuilt_to ==
+		      (i == 1 || i == 4 ? 4096U : 0U) && !b.members[i].flags,
+		      "member %u: position %llu, flags 0x%x", i,
+		      (unsigned long long)b.members[i].rebuilt_to,
+		      b.members[i].flags);
+	/* written again: version 2, the same fields */
+	vraid_md_encode(&b, good);
+	memset(&c, 0, sizeof(c));
+	ret = vraid_md_decode(good, &c, msg, sizeof(msg));
+	CHECK(ret == 0 && c.version == 2, "re-encoded: %d, version %u", ret,
+	      c.version);
+	c.version = 1;
+	CHECK(!ret && !memcmp(&b, &c, sizeof(b)), "re-encoded fields differ");
+	tap_end();
+
+	tap_begin("version 1: no position without a rebuild job");
+	a.job_type = VRAID_JOB_RESYNC;
+	vraid_md_encode(&a, blk);
+	blk[4] = 1;
+	reseal(blk);
+	ret = vraid_md_decode(blk, &b, msg, sizeof(msg));
+	CHECK(ret == 0, "%d (%s)", ret, msg);
+	for (i = 0; !ret && i < 6; i++)
+		CHECK(!b.members[i].rebuilt_to, "member %u: %llu", i,
+		      (unsigned long long)b.members[i].rebuilt_to);
+	tap_end();
+
+	/* a version 1 block has neither: those bytes were reserved */
+	a.job_type = VRAID_JOB_REBUILD;
+	vraid_md_encode(&a, good);
+	good[4] = 1;
+	reseal(good);
+	BAD("version 1 with a member flag", "flags", blk[256 + 32 + 20] = 1);
+	BAD("version 1 with a position", "reserved", set64(blk + 1280 + 8, 8));
+#undef BAD
+	free(blk);
+	free(good);
+}
+
 int main(void)
 {
 	test_crc();
 	test_roundtrip();
 	test_damage();
 	test_job_fields();
+	test_member_positions();
 	test_bitmap();
 	return tap_done();
 }

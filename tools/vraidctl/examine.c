@@ -96,6 +96,7 @@ static void examine_json(const char *dev, const struct md_copy *copies,
 		json_u64(&j, "size_bytes", md->size_sectors * 512);
 		json_u64(&j, "member_data_bytes", md->member_sectors * 512);
 		json_u64(&j, "data_offset_bytes", md->data_offset * 512);
+		json_u64(&j, "metadata_version", md->version);
 		json_u64(&j, "generation", md->generation);
 		json_u64(&j, "created", md->created);
 		json_bool(&j, "clean", md->flags & VRAID_MD_F_CLEAN);
@@ -110,6 +111,10 @@ static void examine_json(const char *dev, const struct md_copy *copies,
 						       true), SIZE_MAX);
 			json_u64(&j, "size_bytes",
 				 md->members[i].dev_sectors * 512);
+			json_u64(&j, "rebuilt_bytes",
+				 md->members[i].rebuilt_to * 512);
+			json_bool(&j, "second_copy", md->members[i].flags &
+				  VRAID_MD_MEMBER_SECOND_COPY);
 			json_end_object(&j);
 		}
 		json_end_array(&j);
@@ -284,7 +289,8 @@ int cmd_examine(int argc, char **argv)
 	       human_size(sz, sizeof(sz), md->member_sectors * 512),
 	       human_size(sz2, sizeof(sz2), md->data_offset * 512),
 	       (unsigned long long)md->data_offset);
-	printf("Generation:      %llu\n", (unsigned long long)md->generation);
+	printf("Generation:      %llu (metadata version %u)\n",
+	       (unsigned long long)md->generation, md->version);
 	printf("Created:         %s\n",
 	       utc_date(date, sizeof(date), md->created));
 	printf("Policies:        Access: %s, Disk cache: %s, I/O: %s, Read: %s, Write: %s\n",
@@ -334,10 +340,17 @@ int cmd_examine(int argc, char **argv)
 	printf("\nROLE  MEMBER UUID                           STATE   SIZE\n");
 	for (i = 0; i < md->nr_members; i++) {
 		uuid_str(u, md->members[i].uuid);
-		printf("%4zu  %s  %-7s %s%s\n", i, u,
+		printf("%4zu  %s  %-7s %s%s", i, u,
 		       VNAME(member_states, md->members[i].state, false),
 		       human_size(sz, sizeof(sz), md->members[i].dev_sectors * 512),
 		       i == md->role ? "  (this device)" : "");
+		/* its own rebuild position (version 1: the job's) */
+		if (md->members[i].state == VRAID_MEMBER_REBUILDING)
+			printf("  rebuilt to sector %llu",
+			       (unsigned long long)md->members[i].rebuilt_to);
+		if (md->members[i].flags & VRAID_MD_MEMBER_SECOND_COPY)
+			printf("  second copy until the resync");
+		putchar('\n');
 	}
 	return RC_OK;
 }
