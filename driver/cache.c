@@ -100,6 +100,7 @@
 #include <linux/slab.h>
 
 #include "vraid.h"
+#include "level.h"
 #include "cache.h"
 #include "journal.h"
 #include "cachecore.h"
@@ -1260,7 +1261,7 @@ static void vraid_destage_row(struct vraid_vd *vd, u64 sector, u64 skip,
 	u64 first, last, l2;
 	struct page *pages[VRAID_CLINE_PAGES];
 
-	if (!vraid_layout_is_parity(vd->geom.level) ||
+	if (!vd->ops->row_writes ||
 	    row <= (1U << VRAID_CLINE_SHIFT) ||
 	    row > (u64)VRAID_DESTAGE_ROW_LINES << VRAID_CLINE_SHIFT)
 		return;
@@ -1297,7 +1298,7 @@ static bool vraid_dfill_on(struct vraid_vd *vd)
 	const struct vraid_geom *g = &vd->geom;
 	u64 row = (u64)g->strip_sectors * g->data_members;
 
-	return vraid_layout_is_parity(g->level) &&
+	return vd->ops->row_writes &&
 	       row > (1U << VRAID_CLINE_SHIFT) &&
 	       row <= VRAID_RA_PAGES * PAGE_SECTORS &&
 	       !bdev_nonrot(vd->disk->part0);

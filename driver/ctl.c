@@ -364,7 +364,7 @@ static void vraid_spare_work_fn(struct work_struct *work)
 		msleep(100);
 	vraid_ctl_held("a hot spare's take-over");
 	idr_for_each_entry(&vraid_idr, vd, id) {
-		if (!vraid_level_redundant(vd->geom.level) ||
+		if (!vraid_vd_redundant(vd) ||
 		    READ_ONCE(vd->state) == VRAID_VD_OFFLINE)
 			continue;
 		for (i = 0; i < vd->geom.nr_members; i++) {
@@ -433,7 +433,7 @@ static int vraid_spare_add(struct vraid_spare *s, char *msg, size_t len)
 		vd = vraid_find(s->index, msg, len);
 		if (!vd)
 			return -ENOENT;
-		if (!vraid_level_redundant(vd->geom.level)) {
+		if (!vraid_vd_redundant(vd)) {
 			snprintf(msg, len, "%s is %s: a spare cannot rebuild it",
 				 vd->disk->disk_name,
 				 vraid_level_name(vd->geom.level));
@@ -589,7 +589,7 @@ static int vraid_ctl_replace(void *buf)
 	vd = vraid_find(r->index, msg, len);
 	if (!vd)
 		return -ENOENT;
-	if (!vraid_level_redundant(vd->geom.level)) {
+	if (!vraid_vd_redundant(vd)) {
 		snprintf(msg, len, "%s is %s: it has no redundancy to rebuild from",
 			 vd->disk->disk_name, vraid_level_name(vd->geom.level));
 		return -EINVAL;

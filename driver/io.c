@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The I/O path: what every VD bio goes through, and the striping levels
- * (JBOD, RAID0).  Mirrors are in mirror.c, parity levels in parity.c.
+ * The I/O path's front door and the engine's core: what every VD bio
+ * goes through before its level (level.h: stripe.c, mirror.c, parity.c)
+ * takes it - the access policy, flushes, the controller cache's write
+ * paths, the split to the queue limits - and the accounting every VD bio
+ * gets.  Nothing here asks which level a VD is: it calls vd->ops.
  *
- * A VD bio is first split to the queue limits; chunk_sectors is the strip,
- * so every piece lies on one member.  The piece is cloned (no data copy)
- * from the VD's bio_set, remapped to the member's data area and submitted.
  * A flush (REQ_PREFLUSH) is handled before any split: a workqueue sends an
  * empty flush to every member and, once all are done, resubmits the bio
  * without the flag if it carries data: the data never reaches a member
@@ -17,17 +17,9 @@
 #include <linux/bio.h>
 
 #include "vraid.h"
+#include "level.h"
 #include "cache.h"
 #include "bitmap.h"
-
-/* Front pad of every member clone. */
-struct vraid_io {
-	struct vraid_vd *vd;
-	unsigned long start;		/* bio_start_io_acct() of the VD bio */
-	u32 member;
-	u32 gen;			/* vraid_member_get() */
-	struct bio clone;		/* must be last */
-};
 
 /* Context of one VD flush; from vd->flush_pool. */
 struct vraid_flush {
@@ -174,76 +166,6 @@ void vraid_io_done(struct vraid_vd *vd, struct bio *bio, unsigned long start)
 	percpu_ref_put(&vd->active);
 }
 
-static void vraid_clone_endio(struct bio *clone)
-{
-	struct vraid_io *io = container_of(clone, struct vraid_io, clone);
-	struct bio *bio = clone->bi_private;
-	struct vraid_vd *vd = io->vd;
-	u32 member = io->member;
-	unsigned long start;
-
-	/* (no redundancy: its members never change device, nor generation) */
-	if (unlikely(clone->bi_status)) {
-		struct vraid_member *m = &vd->members[member];
-
-		this_cpu_inc(vd->stats->member_errors[member]);
-		pr_err_ratelimited("%s: I/O error %d on member %u (%s), %s sector %llu\n",
-				   vd->disk->disk_name,
-				   blk_status_to_errno(clone->bi_status),
-				   member, m->name,
-				   op_is_write(bio_op(clone)) ? "write" : "read",
-				   (unsigned long long)clone->bi_iter.bi_sector);
-		bio->bi_status = clone->bi_status;
-	}
-	start = io->start;
-	bio_put(clone);		/* frees io, the clone's front pad */
-	vraid_member_put(vd, member);
-	vraid_io_done(vd, bio, start);
-}
-
-/* Map a bio that lies on one member and send it there. */
-static void vraid_map_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
-{
-	struct vraid_map map;
-	struct vraid_io *io;
-	struct bio *clone;
-	sector_t sector = bio->bi_iter.bi_sector;
-	unsigned long start;
-	u32 gen = 0;
-
-	if (unlikely(sector + bio_sectors(bio) > vd->geom.size_sectors)) {
-		bio_io_error(bio);
-		return;
-	}
-	vraid_geom_map(&vd->geom, sector, &map);
-	/* chunk_sectors keeps every split bio within one strip. */
-	if (WARN_ON_ONCE(bio_sectors(bio) > map.len)) {
-		bio_io_error(bio);
-		return;
-	}
-
-	percpu_ref_get(&vd->active);
-	/* any state: a failed member of these levels takes the VD offline */
-	vraid_member_get(vd, map.member, VRAID_MGET_ANY, &gen);
-	start = vraid_io_start(vd, bio, flags);
-	clone = bio_alloc_clone(vd->members[map.member].h.bdev, bio, GFP_NOIO,
-				&vd->clone_set);
-	io = container_of(clone, struct vraid_io, clone);
-	io->vd = vd;
-	io->member = map.member;
-	io->gen = gen;
-	io->start = start;
-	clone->bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS + map.sector;
-	clone->bi_private = bio;
-	clone->bi_end_io = vraid_clone_endio;
-	/* (a write's FUA, vraid_io_start()'s included, came with the clone) */
-	if (op_is_write(bio_op(bio)))
-		this_cpu_inc(vd->stats->member_writes[map.member]);
-	else
-		this_cpu_inc(vd->stats->member_reads[map.member]);
-	submit_bio_noacct(clone);
-}
-
 static void vraid_flush_done(struct vraid_flush *fl)
 {
 	struct vraid_vd *vd = fl->vd;
@@ -289,7 +211,7 @@ static void vraid_flush_endio(struct bio *fbio)
 	if (fbio->bi_status && vraid_member_current(vd, member, fb->gen)) {
 		this_cpu_inc(vd->stats->member_errors[member]);
 		/* A redundant VD drops the member and stays consistent. */
-		if (vraid_level_redundant(vd->geom.level)) {
+		if (vraid_vd_redundant(vd)) {
 			vraid_member_fail_io(vd, member, fb->gen, "flush error");
 			if (READ_ONCE(vd->state) == VRAID_VD_OFFLINE)
 				fl->status = fbio->bi_status;
@@ -336,7 +258,7 @@ static void vraid_flush_work(struct work_struct *work)
 			u32 gen;
 
 			if (!vraid_member_get(vd, i,
-					      vraid_level_redundant(vd->geom.level) ?
+					      vraid_vd_redundant(vd) ?
 					      VRAID_MGET_WRITABLE : VRAID_MGET_ANY,
 					      &gen))
 				continue;
@@ -380,12 +302,11 @@ static void vraid_start_flush(struct vraid_vd *vd, struct bio *bio)
  * io-policy cached, read-ahead or dirty data: a user read the cache holds
  * is answered here (NULL), and so is one held back for dirty data to
  * reach the members; a miss returns the bio to send on, whose completion
- * fills the cache if the io policy is cached.  Called for pieces within
- * one strip (parity levels) or as split to the limits (the others:
- * chunk_sectors is the strip).  @flags: vraid_engine_submit()'s.
+ * fills the cache if the io policy is cached.  Levels call it for each
+ * piece within one strip (level.h).  @flags: vraid_engine_submit()'s.
  */
-static struct bio *vraid_read_via_cache(struct vraid_vd *vd, struct bio *bio,
-					u32 flags)
+struct bio *vraid_engine_read_cache(struct vraid_vd *vd, struct bio *bio,
+				    u32 flags)
 {
 	bool cached;
 
@@ -396,58 +317,6 @@ static struct bio *vraid_read_via_cache(struct vraid_vd *vd, struct bio *bio,
 	    !vraid_cache_dirty(vd))
 		return bio;
 	return vraid_cache_read(vd, bio, cached, flags & VRAID_SUB_CHECKED);
-}
-
-/* One strip's piece of a parity-level bio. */
-static void vraid_parity_piece(struct vraid_vd *vd, struct bio *bio, u32 flags)
-{
-	bio = vraid_read_via_cache(vd, bio, flags);
-	if (bio)
-		vraid_parity_bio(vd, bio, flags);
-}
-
-/*
- * Parity levels: cut the bio at every strip end here, all under one block
- * plug, so that the strips of a full-stripe write reach their stripe
- * heads in one batch (with chunk_sectors the block layer would hand them
- * over one by one, after ->submit_bio returned, outside any plug).
- */
-static void vraid_parity_split(struct vraid_vd *vd, struct bio *bio,
-			       u32 flags)
-{
-	u32 strip = vd->geom.strip_sectors;
-	u32 left = strip - (bio->bi_iter.bi_sector & (strip - 1));
-	struct blk_plug plug;
-	/*
-	 * Inside ->submit_bio (current->bio_list) the pieces' member bios
-	 * are sent only once it returns, so a split must not wait for the
-	 * pool: none would come back.  Then what is left goes back to the
-	 * queue, to be cut after they are sent (md's pattern).  The first
-	 * split of a call may wait: the member bios of the calls before
-	 * went out when they returned, and give their splits back.  A work
-	 * item's bios go out at once: it may always wait.
-	 */
-	gfp_t gfp = GFP_NOIO;
-
-	blk_start_plug(&plug);
-	while (bio_sectors(bio) > left) {
-		struct bio *split;
-
-		split = bio_split(bio, left, gfp, &vd->split_set);
-		if (unlikely(!split)) {
-			submit_bio_noacct(bio);
-			bio = NULL;
-			break;
-		}
-		if (current->bio_list)
-			gfp = GFP_NOWAIT;
-		bio_chain(split, bio);
-		vraid_parity_piece(vd, split, flags);
-		left = strip;
-	}
-	if (bio)
-		vraid_parity_piece(vd, bio, flags);
-	blk_finish_plug(&plug);
 }
 
 void vraid_submit_bio(struct bio *bio)
@@ -524,40 +393,53 @@ void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags)
 		if (op_is_write(bio_op(bio)) && vraid_cache_write(vd, bio))
 			return;
 	}
-	if (vraid_layout_is_parity(vd->geom.level)) {
-		vraid_parity_split(vd, bio, flags);
-		return;
-	}
-	bio = vraid_read_via_cache(vd, bio, flags);
-	if (!bio)
-		return;
-	/*
-	 * chunk_sectors keeps reads and writes within a unit (a strip; RAID1:
-	 * 1 MiB, vraid_unit_shift()), but the block layer splits discards
-	 * and write-zeroes by size only: cut those at the unit's end here
-	 * (the rest comes back through submit_bio).
-	 */
-	if (vd->geom.strip_sectors) {
-		u32 unit = 1U << vraid_unit_shift(&vd->geom);
-		u32 left = unit - (bio->bi_iter.bi_sector & (unit - 1));
+	vd->ops->submit(vd, bio, flags);
+}
 
-		if (unlikely(bio_sectors(bio) > left)) {
-			struct bio *split;
+/*
+ * chunk_sectors keeps reads and writes within a unit (a strip; RAID1:
+ * 1 MiB, vraid_unit_shift()), but the block layer splits discards and
+ * write-zeroes by size only: a level whose bios must lie in one unit
+ * cuts those at the unit's end here, and gets the piece to map (the rest
+ * comes back through submit_bio).
+ */
+struct bio *vraid_engine_cut_unit(struct vraid_vd *vd, struct bio *bio)
+{
+	u32 unit, left;
+	struct bio *split;
 
-			split = bio_split(bio, left, GFP_NOIO, &vd->split_set);
-			bio_chain(split, bio);
-			submit_bio_noacct(bio);
-			bio = split;
-		}
-	}
-	switch (vd->geom.level) {
-	case VRAID_LEVEL_1:
-	case VRAID_LEVEL_10:
-		vraid_mirror_bio(vd, bio, flags);
-		break;
-	default:
-		vraid_map_bio(vd, bio, flags);
-	}
+	if (!vd->geom.strip_sectors)
+		return bio;
+	unit = 1U << vraid_unit_shift(&vd->geom);
+	left = unit - (bio->bi_iter.bi_sector & (unit - 1));
+	if (likely(bio_sectors(bio) <= left))
+		return bio;
+	split = bio_split(bio, left, GFP_NOIO, &vd->split_set);
+	bio_chain(split, bio);
+	submit_bio_noacct(bio);
+	return split;
+}
+
+/*
+ * The levels, indexed by VRAID_LEVEL_*: a new level is one line here
+ * (and its file).
+ */
+static const struct vraid_level_ops *const vraid_levels[] = {
+	[VRAID_LEVEL_JBOD]	= &vraid_stripe_ops,
+	[VRAID_LEVEL_0]		= &vraid_stripe_ops,
+	[VRAID_LEVEL_1]		= &vraid_mirror_ops,
+	[VRAID_LEVEL_10]	= &vraid_mirror_ops,
+	[VRAID_LEVEL_5]		= &vraid_parity_ops,
+	[VRAID_LEVEL_6]		= &vraid_parity_ops,
+	[VRAID_LEVEL_50]	= &vraid_parity_ops,
+	[VRAID_LEVEL_60]	= &vraid_parity_ops,
+};
+
+const struct vraid_level_ops *vraid_level_ops_of(u32 level)
+{
+	if (level >= ARRAY_SIZE(vraid_levels))
+		return NULL;
+	return vraid_levels[level];
 }
 
 static void vraid_active_release(struct percpu_ref *ref)
@@ -575,14 +457,10 @@ int vraid_io_init(struct vraid_vd *vd)
 	vd->stats = alloc_percpu(struct vraid_stats);
 	if (!vd->stats)
 		return -ENOMEM;
-	ret = bioset_init(&vd->clone_set, BIO_POOL_SIZE,
-			  offsetof(struct vraid_io, clone), 0);
-	if (ret)
-		goto out_stats;
 	ret = bioset_init(&vd->flush_set, n, offsetof(struct vraid_fbio, bio),
 			  0);
 	if (ret)
-		goto out_clone;
+		goto out_stats;
 	ret = bioset_init(&vd->split_set, BIO_POOL_SIZE, 0, 0);
 	if (ret)
 		goto out_flush;
@@ -598,17 +476,14 @@ int vraid_io_init(struct vraid_vd *vd)
 			      GFP_KERNEL);
 	if (ret)
 		goto out_pool;
-	ret = vraid_mirror_init(vd);
-	if (ret)
-		goto out_ref;
-	if (vraid_layout_is_parity(vd->geom.level)) {
-		ret = vraid_parity_init(vd);
+	if (vd->ops->init) {
+		ret = vd->ops->init(vd);
 		if (ret)
-			goto out_mirror;
+			goto out_ref;
 	}
 	ret = vraid_bitmap_init(vd);
 	if (ret)
-		goto out_parity;
+		goto out_level;
 	ret = vraid_cache_init(vd);
 	if (ret)
 		goto out_bitmap;
@@ -616,11 +491,9 @@ int vraid_io_init(struct vraid_vd *vd)
 
 out_bitmap:
 	vraid_bitmap_exit(vd);
-out_parity:
-	if (vd->sc)
-		vraid_parity_exit(vd);
-out_mirror:
-	vraid_mirror_exit(vd);
+out_level:
+	if (vd->ops->exit)
+		vd->ops->exit(vd);
 out_ref:
 	percpu_ref_exit(&vd->active);
 out_pool:
@@ -629,8 +502,6 @@ out_split:
 	bioset_exit(&vd->split_set);
 out_flush:
 	bioset_exit(&vd->flush_set);
-out_clone:
-	bioset_exit(&vd->clone_set);
 out_stats:
 	free_percpu(vd->stats);
 	vd->stats = NULL;
@@ -647,13 +518,11 @@ void vraid_io_exit(struct vraid_vd *vd)
 	percpu_ref_exit(&vd->active);
 	vraid_cache_exit(vd);
 	vraid_bitmap_exit(vd);
-	if (vd->sc)
-		vraid_parity_exit(vd);
-	vraid_mirror_exit(vd);
+	if (vd->ops->exit)
+		vd->ops->exit(vd);
 	mempool_exit(&vd->flush_pool);
 	bioset_exit(&vd->split_set);
 	bioset_exit(&vd->flush_set);
-	bioset_exit(&vd->clone_set);
 	free_percpu(vd->stats);
 	vd->stats = NULL;
 }

@@ -86,6 +86,7 @@
 #include <linux/vmalloc.h>
 
 #include "vraid.h"
+#include "level.h"
 #include "cache.h"
 #include "journal.h"
 #include "bitmap.h"
@@ -2384,8 +2385,8 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 	*voided = 0;
 	for (pass = 0; pass < 3 && !ret; pass++) {
 		/* the engine reads what pass 1 wrote */
-		if (pass == 2 && vraid_jnpar(vd))
-			vraid_parity_invalidate(vd);
+		if (pass == 2 && vd->ops->invalidate)
+			vd->ops->invalidate(vd);
 		if (pass == 2)
 			vraid_jinval_tree(&iv);
 		w.block = j->tail_block;

@@ -68,6 +68,7 @@
 #include <linux/slab.h>
 
 #include "vraid.h"
+#include "level.h"
 #include "journal.h"
 #include "job.h"
 #include "bitmap.h"
@@ -1442,7 +1443,8 @@ static void vraid_parity_resume(struct vraid_vd *vd, struct bio *bio,
 	vraid_parity_via_cache(vd, bio, start, false, arg);
 }
 
-void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
+static void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio,
+			     u32 flags)
 {
 	struct vraid_parity_loc loc;
 	unsigned long start;
@@ -1487,12 +1489,64 @@ void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
 			       flags & VRAID_SUB_DESTAGE);
 }
 
+/* One strip's piece of a parity-level bio. */
+static void vraid_parity_piece(struct vraid_vd *vd, struct bio *bio, u32 flags)
+{
+	bio = vraid_engine_read_cache(vd, bio, flags);
+	if (bio)
+		vraid_parity_bio(vd, bio, flags);
+}
+
+/*
+ * The level's submit: cut the bio at every strip end here, all under
+ * one block plug, so that the strips of a full-stripe write reach their stripe
+ * heads in one batch (with chunk_sectors the block layer would hand them
+ * over one by one, after ->submit_bio returned, outside any plug).
+ */
+static void vraid_parity_submit(struct vraid_vd *vd, struct bio *bio,
+				u32 flags)
+{
+	u32 strip = vd->geom.strip_sectors;
+	u32 left = strip - (bio->bi_iter.bi_sector & (strip - 1));
+	struct blk_plug plug;
+	/*
+	 * Inside ->submit_bio (current->bio_list) the pieces' member bios
+	 * are sent only once it returns, so a split must not wait for the
+	 * pool: none would come back.  Then what is left goes back to the
+	 * queue, to be cut after they are sent (md's pattern).  The first
+	 * split of a call may wait: the member bios of the calls before
+	 * went out when they returned, and give their splits back.  A work
+	 * item's bios go out at once: it may always wait.
+	 */
+	gfp_t gfp = GFP_NOIO;
+
+	blk_start_plug(&plug);
+	while (bio_sectors(bio) > left) {
+		struct bio *split;
+
+		split = bio_split(bio, left, gfp, &vd->split_set);
+		if (unlikely(!split)) {
+			submit_bio_noacct(bio);
+			bio = NULL;
+			break;
+		}
+		if (current->bio_list)
+			gfp = GFP_NOWAIT;
+		bio_chain(split, bio);
+		vraid_parity_piece(vd, split, flags);
+		left = strip;
+	}
+	if (bio)
+		vraid_parity_piece(vd, bio, flags);
+	blk_finish_plug(&plug);
+}
+
 /*
  * Member sectors of a job's step: up to VRAID_PSYNC_COLUMNS columns (512
  * KiB of each member, about what md's resync sends), a power of two, and
  * at most a quarter of the heads, so that user I/O finds heads too.
  */
-u32 vraid_parity_sync_step(struct vraid_vd *vd)
+static u32 vraid_parity_sync_step(struct vraid_vd *vd)
 {
 	u32 cols = vd->sc->nr_heads / (4 * vd->geom.spans);
 
@@ -1507,8 +1561,8 @@ u32 vraid_parity_sync_step(struct vraid_vd *vd)
  * start at the unplug, together (vraid_unplug()): each stage's member
  * I/Os of neighbouring columns merge into large requests.
  */
-int vraid_parity_sync(struct vraid_vd *vd, struct vraid_sync *sy,
-		      u64 msector, u32 len)
+static int vraid_parity_sync(struct vraid_vd *vd, struct vraid_sync *sy,
+			     u64 msector, u32 len, void *run)
 {
 	struct vraid_stripe_cache *sc = vd->sc;
 	struct blk_plug plug;
@@ -1540,8 +1594,11 @@ int vraid_parity_sync(struct vraid_vd *vd, struct vraid_sync *sy,
 	return sy->error;
 }
 
-/* Forget every cached block (a member's device changed).  No I/O runs. */
-void vraid_parity_invalidate(struct vraid_vd *vd)
+/*
+ * Forget every cached block (a member's device changed, or the journal's
+ * replay wrote the members).  No I/O runs.
+ */
+static void vraid_parity_invalidate(struct vraid_vd *vd)
 {
 	struct vraid_stripe_cache *sc = vd->sc;
 	u32 i, j;
@@ -1576,7 +1633,7 @@ static void vraid_free_heads(struct vraid_stripe_cache *sc)
 	kvfree(sc->heads);
 }
 
-int vraid_parity_init(struct vraid_vd *vd)
+static int vraid_parity_init(struct vraid_vd *vd)
 {
 	struct vraid_stripe_cache *sc;
 	u32 i, j;
@@ -1657,7 +1714,7 @@ out_sc:
 	return ret;
 }
 
-void vraid_parity_exit(struct vraid_vd *vd)
+static void vraid_parity_exit(struct vraid_vd *vd)
 {
 	struct vraid_stripe_cache *sc = vd->sc;
 
@@ -1671,3 +1728,41 @@ void vraid_parity_exit(struct vraid_vd *vd)
 	kfree(sc);
 	vd->sc = NULL;
 }
+
+/* RAID5/6 and RAID50/60: P (and Q) may be missing in every span. */
+static u32 vraid_parity_tolerance(const struct vraid_geom *g)
+{
+	return vraid_layout_parity_strips(g->level);
+}
+
+static u32 vraid_parity_group_width(const struct vraid_geom *g)
+{
+	return vraid_layout_span_width(g);
+}
+
+/*
+ * No chunk_sectors: vraid_parity_submit() cuts at strips itself.  Parity
+ * is computed over 4 KiB columns; discard and write zeroes are not
+ * offered (a discarded block's content is not defined, so parity over
+ * it would not be either).
+ */
+static void vraid_parity_limits(struct vraid_vd *vd, struct queue_limits *lim)
+{
+	lim->max_hw_discard_sectors = 0;
+	lim->max_discard_sectors = 0;
+	lim->max_write_zeroes_sectors = 0;
+}
+
+const struct vraid_level_ops vraid_parity_ops = {
+	.family		= "parity",
+	.init		= vraid_parity_init,
+	.exit		= vraid_parity_exit,
+	.submit		= vraid_parity_submit,
+	.limits		= vraid_parity_limits,
+	.tolerance	= vraid_parity_tolerance,
+	.group_width	= vraid_parity_group_width,
+	.sync_step	= vraid_parity_sync_step,
+	.sync		= vraid_parity_sync,
+	.invalidate	= vraid_parity_invalidate,
+	.row_writes	= true,
+};

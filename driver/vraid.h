@@ -133,6 +133,7 @@ struct vraid_stats {
 	u64 journal_waits;		/* writes that waited for the unlogged bound */
 };
 
+struct vraid_level_ops;
 struct vraid_stripe_cache;
 struct vraid_wl;
 struct vraid_bitmap;
@@ -249,7 +250,9 @@ struct vraid_vd {
 	struct vraid_vd_job job;
 
 	spinlock_t state_lock;		/* member states, state */
-	struct bio_set clone_set;	/* member clones, one per VD bio */
+	/* the level (level.h): set with the geometry, never changed */
+	const struct vraid_level_ops *ops;
+	struct bio_set clone_set;	/* stripe clones, one per VD bio */
 	struct bio_set mirror_set;	/* mirror clones, one per copy */
 	mempool_t mio_pool;		/* struct vraid_mio */
 	struct vraid_wl *wl;		/* mirror writes in flight */
@@ -365,8 +368,6 @@ void vraid_submit_bio(struct bio *bio);
 void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags);
 int vraid_io_init(struct vraid_vd *vd);
 void vraid_io_exit(struct vraid_vd *vd);
-unsigned long vraid_io_start(struct vraid_vd *vd, struct bio *bio, u32 flags);
-void vraid_io_done(struct vraid_vd *vd, struct bio *bio, unsigned long start);
 
 /* bio_start_io_acct(), never 0: 0 is "not counted" where a start is kept */
 static inline unsigned long vraid_acct_start(struct bio *bio)
@@ -385,8 +386,7 @@ bool vraid_member_fail_io(struct vraid_vd *vd, u32 member, u32 gen,
 int vraid_member_fail_admin(struct vraid_vd *vd, u32 member, bool force,
 			    char *msg, size_t msglen);
 void vraid_vd_update_state(struct vraid_vd *vd);
-u32 vraid_tolerance(const struct vraid_geom *g);
-bool vraid_level_redundant(u32 level);
+bool vraid_vd_redundant(const struct vraid_vd *vd);
 
 static inline bool vraid_member_ok(struct vraid_vd *vd, u32 member)
 {
@@ -519,27 +519,6 @@ static inline u32 vraid_unit_shift(const struct vraid_geom *g)
 	return g->level == VRAID_LEVEL_1 ? VRAID_MIRROR1_UNIT_SHIFT :
 	       g->strip_shift;
 }
-
-/* mirror.c (a job's step, struct vraid_sync: job.h) */
-struct vraid_sync;
-void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio, u32 flags);
-int vraid_mirror_init(struct vraid_vd *vd);
-void vraid_mirror_exit(struct vraid_vd *vd);
-struct vraid_msync;
-struct vraid_msync *vraid_mirror_sync_alloc(void);
-void vraid_mirror_sync_free(struct vraid_msync *ms);
-u32 vraid_mirror_sync_step(struct vraid_vd *vd);
-int vraid_mirror_sync(struct vraid_vd *vd, struct vraid_sync *sy,
-		      u64 msector, u32 len, struct vraid_msync *ms);
-
-/* parity.c */
-void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio, u32 flags);
-int vraid_parity_init(struct vraid_vd *vd);
-void vraid_parity_exit(struct vraid_vd *vd);
-u32 vraid_parity_sync_step(struct vraid_vd *vd);
-int vraid_parity_sync(struct vraid_vd *vd, struct vraid_sync *sy,
-		      u64 msector, u32 len);
-void vraid_parity_invalidate(struct vraid_vd *vd);
 
 /* sysfs.c */
 extern const struct attribute_group *vraid_disk_groups[];
