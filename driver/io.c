@@ -58,8 +58,8 @@ static bool vraid_io_hold(struct vraid_vd *vd, struct bio *bio)
  * Every VD bio that a level's code takes (after the splits) starts here
  * and ends in vraid_io_done(), with its range unchanged in between: the
  * block layer's accounting, and for writes the cache's bookkeeping.
- * The cache's and the journal's own bios (@flags VRAID_SUB_NOACCT) are
- * not counted as the VD's I/O: a write-back write counts once, when the
+ * The cache's and the journal's own bios (@flags without VRAID_SUB_USER)
+ * are not counted as the VD's I/O: a write-back write counts once, when the
  * cache takes it, not again when it is destaged.  Returns the start
  * time, never 0, or 0 when not counted.
  */
@@ -70,7 +70,7 @@ unsigned long vraid_io_start(struct vraid_vd *vd, struct bio *bio, u32 flags)
 		bio->bi_opf |= vraid_member_fua(vd);
 	if (op_is_write(bio_op(bio)))
 		vraid_cache_write_start(vd, bio);
-	if (flags & VRAID_SUB_NOACCT)
+	if (!(flags & VRAID_SUB_USER))
 		return 0;
 	return vraid_acct_start(bio);
 }
@@ -302,11 +302,11 @@ static void vraid_start_flush(struct vraid_vd *vd, struct bio *bio)
  * io-policy cached, read-ahead or dirty data: a user read the cache holds
  * is answered here (NULL), and so is one held back for dirty data to
  * reach the members; a miss returns the bio to send on, whose completion
- * fills the cache if the io policy is cached.  Levels call it for each
- * piece within one strip (level.h).  @flags: vraid_engine_submit()'s.
+ * fills the cache if the io policy is cached.  Called for each piece
+ * vraid_engine_cut() makes (within one unit).
  */
-struct bio *vraid_engine_read_cache(struct vraid_vd *vd, struct bio *bio,
-				    u32 flags)
+static struct bio *vraid_engine_read_cache(struct vraid_vd *vd,
+					   struct bio *bio, u32 flags)
 {
 	bool cached;
 
@@ -319,10 +319,144 @@ struct bio *vraid_engine_read_cache(struct vraid_vd *vd, struct bio *bio,
 	return vraid_cache_read(vd, bio, cached, flags & VRAID_SUB_CHECKED);
 }
 
+/* One piece, within one unit, into the level. */
+static void vraid_engine_piece(struct vraid_vd *vd, struct bio *bio,
+			       u32 flags)
+{
+	bio = vraid_engine_read_cache(vd, bio, flags);
+	if (bio)
+		vd->ops->submit(vd, bio, flags);
+}
+
+/*
+ * What vraid_engine_cut() could not cut inside ->submit_bio without
+ * waiting, and may not send back to the VD's queue: a user bio past the
+ * controller cache (VRAID_SUB_CHECKED: a journal bypass clone, a bio the
+ * cache held back), which the front door would take for a new one.  Cut
+ * on vraid_wq, where waiting for the split pool is safe: the pieces cut
+ * before went to the members when their ->submit_bio returned.  The bio
+ * holds a reference on vd->active until then.
+ */
+static void vraid_engine_later(struct vraid_vd *vd, struct bio *bio)
+{
+	unsigned long flags;
+
+	percpu_ref_get(&vd->active);
+	spin_lock_irqsave(&vd->later_lock, flags);
+	bio_list_add(&vd->later, bio);
+	queue_work(vraid_wq, &vd->later_work);
+	spin_unlock_irqrestore(&vd->later_lock, flags);
+}
+
+/*
+ * The rest of @bio, which vraid_engine_cut() could not cut inside
+ * ->submit_bio without waiting: a new user bio's goes back to the front
+ * door (md's way); a read-ahead window (a read of the cache's own: no
+ * one waits for it) is given up, as vraid_ra_issue() gives one up that
+ * finds no memory: it fails, and its completion keeps nothing of it; a
+ * user bio past the cache is cut later.  Internal writes (destage,
+ * replay) are sent from work items only, never cut here.
+ */
+static void vraid_engine_later_split(struct vraid_vd *vd, struct bio *bio,
+				     u32 flags)
+{
+	if (flags == VRAID_SUB_USER) {
+		submit_bio_noacct(bio);
+	} else if (flags & VRAID_SUB_USER) {
+		vraid_engine_later(vd, bio);
+	} else {
+		WARN_ON_ONCE(bio_op(bio) != REQ_OP_READ);
+		bio->bi_status = BLK_STS_RESOURCE;
+		bio_endio(bio);
+	}
+}
+
+static void vraid_engine_cut(struct vraid_vd *vd, struct bio *bio, u32 flags,
+			     gfp_t gfp);
+
+static void vraid_engine_later_work(struct work_struct *work)
+{
+	struct vraid_vd *vd = container_of(work, struct vraid_vd, later_work);
+	struct bio_list bios;
+	struct bio *bio;
+
+	spin_lock_irq(&vd->later_lock);
+	bios = vd->later;
+	bio_list_init(&vd->later);
+	spin_unlock_irq(&vd->later_lock);
+	while ((bio = bio_list_pop(&bios))) {
+		vraid_engine_cut(vd, bio, VRAID_SUB_USER | VRAID_SUB_CHECKED,
+				 GFP_NOIO);
+		percpu_ref_put(&vd->active);
+	}
+}
+
+/*
+ * Hand @bio to the level in pieces that lie in one unit each (a strip;
+ * RAID1: 1 MiB, vraid_unit_shift(); JBOD: the whole bio), all under one
+ * block plug, so that the strips of a full-stripe write reach their
+ * stripe heads in one batch.  Reads and writes of a user bio already lie
+ * in one unit on the levels whose queue has chunk_sectors; discards and
+ * write-zeroes (split by size only), parity bios (no chunk_sectors: the
+ * block layer would hand the strips over one by one, after ->submit_bio
+ * returned, outside any plug) and internal bios are cut here.
+ *
+ * The cut never sends a piece back to the VD's queue, except the rest of
+ * a new user bio (flags VRAID_SUB_USER alone) that cannot be cut now:
+ * that is the user's bio, and the front door takes it again as it takes
+ * the rest of the block layer's own splits.  Inside ->submit_bio
+ * (current->bio_list) the pieces' member bios are sent only once it
+ * returns, so a split must not wait for the pool, none would come back:
+ * only the first split of a call may wait (@gfp GFP_NOIO: the member
+ * bios of the calls before went out when they returned, and give their
+ * splits back), the others take GFP_NOWAIT and, when the pool is empty,
+ * the rest goes on as vraid_engine_later_split() says.  Elsewhere (work
+ * items) the member bios go out at once: it may always wait.
+ */
+static void vraid_engine_cut(struct vraid_vd *vd, struct bio *bio, u32 flags,
+			     gfp_t gfp)
+{
+	u32 unit, left;
+	struct blk_plug plug;
+
+	blk_start_plug(&plug);
+	if (vd->geom.strip_sectors) {
+		unit = 1U << vraid_unit_shift(&vd->geom);
+		left = unit - (bio->bi_iter.bi_sector & (unit - 1));
+		while (bio_sectors(bio) > left) {
+			struct bio *split;
+
+			split = bio_split(bio, left, gfp, &vd->split_set);
+			if (unlikely(!split)) {
+				vraid_engine_later_split(vd, bio, flags);
+				bio = NULL;
+				break;
+			}
+			if (current->bio_list)
+				gfp = GFP_NOWAIT;
+			bio_chain(split, bio);
+			vraid_engine_piece(vd, split, flags);
+			left = unit;
+		}
+	}
+	if (bio)
+		vraid_engine_piece(vd, bio, flags);
+	blk_finish_plug(&plug);
+}
+
+/*
+ * The front door.  Every bio that comes here is a user's: a new one, the
+ * rest of one that the block layer or vraid_engine_cut() split, or the
+ * data part of a flush (vraid_flush_done()).  The driver's own I/O -
+ * destage, read-ahead, row fill, the journal's replay and its writes
+ * around the cache - enters the engine directly (vraid_engine_submit()),
+ * and never comes back here: a VD being stopped has no queue to take it,
+ * and nothing needs to tell it from a user's.
+ */
 void vraid_submit_bio(struct bio *bio)
 {
 	struct vraid_vd *vd = bio->bi_bdev->bd_disk->private_data;
-	u32 flags = vraid_cache_sub_flags(bio);
+	struct bio *ra = NULL;
 
 	if (unlikely(READ_ONCE(vd->state) == VRAID_VD_OFFLINE)) {
 		bio_io_error(bio);
@@ -330,10 +464,9 @@ void vraid_submit_bio(struct bio *bio)
 	}
 	/*
 	 * Access policy: blocked fails every user bio, ro every user write,
-	 * at once (the cache's own destage goes on).
+	 * at once (the cache's own destage goes on: it does not come here).
 	 */
 	if (unlikely(READ_ONCE(vd->access_policy) != VRAID_ACCESS_RW) &&
-	    (flags & VRAID_SUB_USER) &&
 	    (READ_ONCE(vd->access_policy) == VRAID_ACCESS_BLOCKED ||
 	     (op_is_write(bio_op(bio)) &&
 	      (bio_sectors(bio) || !(bio->bi_opf & REQ_PREFLUSH))))) {
@@ -355,16 +488,6 @@ void vraid_submit_bio(struct bio *bio)
 		vraid_start_flush(vd, bio);
 		return;
 	}
-	vraid_engine_submit(vd, bio, flags);
-}
-
-/*
- * Into the levels, past the access checks and flushes: user bios from
- * vraid_submit_bio() and held back by the cache, internal ones (read-ahead
- * windows, destage writes).  Any context that may submit bios.
- */
-void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags)
-{
 	bio = bio_split_to_limits(bio);
 	if (!bio)
 		return;
@@ -383,41 +506,45 @@ void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags)
 		bio_io_error(bio);
 		return;
 	}
-	if ((flags & VRAID_SUB_USER) && !(flags & VRAID_SUB_CHECKED)) {
-		if (bio_op(bio) == REQ_OP_READ) {
-			vraid_cache_note_read(vd);
-			if (READ_ONCE(vd->read_policy) == VRAID_READ_AHEAD)
-				vraid_cache_ra(vd, bio);
-		}
-		/* write-back takes it, or it waits for older dirty data */
-		if (op_is_write(bio_op(bio)) && vraid_cache_write(vd, bio))
-			return;
+	if (bio_op(bio) == REQ_OP_READ) {
+		vraid_cache_note_read(vd);
+		if (READ_ONCE(vd->read_policy) == VRAID_READ_AHEAD)
+			ra = vraid_cache_ra(vd, bio);
 	}
-	vd->ops->submit(vd, bio, flags);
+	/* write-back takes it, or it waits for older dirty data */
+	if (op_is_write(bio_op(bio)) && vraid_cache_write(vd, bio))
+		return;
+	vraid_engine_cut(vd, bio, VRAID_SUB_USER, GFP_NOIO);
+	/*
+	 * The window read ahead after the read that asked for it: its member
+	 * bios queue behind the read's on current->bio_list, so the read
+	 * does not wait for it.  Its splits never wait (the read's hold the
+	 * pool until this returns).
+	 */
+	if (ra)
+		vraid_engine_cut(vd, ra, 0, GFP_NOWAIT);
 }
 
 /*
- * chunk_sectors keeps reads and writes within a unit (a strip; RAID1:
- * 1 MiB, vraid_unit_shift()), but the block layer splits discards and
- * write-zeroes by size only: a level whose bios must lie in one unit
- * cuts those at the unit's end here, and gets the piece to map (the rest
- * comes back through submit_bio).
+ * Into the levels, past the front door and the controller cache: user
+ * bios the cache held back or sends around itself (VRAID_SUB_USER |
+ * VRAID_SUB_CHECKED), and the driver's own (destage, row fill, the
+ * journal's replay).  Within the VD, and split to no limit but the
+ * level's unit (vraid_engine_cut()).  Process context (a work item), or
+ * ->submit_bio for a user bio the cache sends around itself; never a
+ * completion handler: a level's submit may sleep in a mempool.
  */
-struct bio *vraid_engine_cut_unit(struct vraid_vd *vd, struct bio *bio)
+void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags)
 {
-	u32 unit, left;
-	struct bio *split;
-
-	if (!vd->geom.strip_sectors)
-		return bio;
-	unit = 1U << vraid_unit_shift(&vd->geom);
-	left = unit - (bio->bi_iter.bi_sector & (unit - 1));
-	if (likely(bio_sectors(bio) <= left))
-		return bio;
-	split = bio_split(bio, left, GFP_NOIO, &vd->split_set);
-	bio_chain(split, bio);
-	submit_bio_noacct(bio);
-	return split;
+	if (unlikely(bio_end_sector(bio) > vd->geom.size_sectors)) {
+		bio_io_error(bio);
+		return;
+	}
+	if (unlikely(!bio_sectors(bio))) {
+		bio_endio(bio);
+		return;
+	}
+	vraid_engine_cut(vd, bio, flags, GFP_NOIO);
 }
 
 /*
@@ -471,6 +598,9 @@ int vraid_io_init(struct vraid_vd *vd)
 	spin_lock_init(&vd->dcache_off_lock);
 	bio_list_init(&vd->dcache_off);
 	INIT_WORK(&vd->dcache_off_work, vraid_io_dcache_off_work);
+	spin_lock_init(&vd->later_lock);
+	bio_list_init(&vd->later);
+	INIT_WORK(&vd->later_work, vraid_engine_later_work);
 	init_completion(&vd->active_done);
 	ret = percpu_ref_init(&vd->active, vraid_active_release, 0,
 			      GFP_KERNEL);
@@ -513,8 +643,9 @@ void vraid_io_exit(struct vraid_vd *vd)
 {
 	percpu_ref_kill(&vd->active);
 	wait_for_completion(&vd->active_done);
-	/* its last bio may have released vd->active before it returned */
+	/* their last bio may have released vd->active before they returned */
 	flush_work(&vd->dcache_off_work);
+	flush_work(&vd->later_work);
 	percpu_ref_exit(&vd->active);
 	vraid_cache_exit(vd);
 	vraid_bitmap_exit(vd);

@@ -15,10 +15,10 @@
  * with vraidctl and the unit tests.  A new level is its own file, an
  * entry here, and one line of the table.
  *
- * What the engine gives the levels (io.c): every VD bio a level takes
- * starts with vraid_io_start() and ends with vraid_io_done(); a user read
- * goes past the controller cache with vraid_engine_read_cache(), once per
- * piece that lies in one strip.
+ * What the engine gives the levels (io.c): a bio that lies in one unit
+ * (a strip; RAID1: 1 MiB; vraid_unit_shift()), past the front door and
+ * the controller cache; every VD bio a level takes starts with
+ * vraid_io_start() and ends with vraid_io_done().
  */
 #ifndef VRAID_LEVEL_H
 #define VRAID_LEVEL_H
@@ -43,13 +43,14 @@ struct vraid_level_ops {
 	void (*exit)(struct vraid_vd *vd);
 
 	/*
-	 * Take a VD bio: past the access checks, the flushes and the
-	 * controller cache's write paths, split to the queue limits, not
-	 * empty and within the VD (vraid_engine_submit()).  @flags are
+	 * Take a VD bio: a user's past the access checks, the flushes and
+	 * the controller cache, or the driver's own; not empty, within the
+	 * VD and within one unit (vraid_engine_cut()).  @flags are
 	 * VRAID_SUB_*.  Called from ->submit_bio (current->bio_list set: the
-	 * member bios are sent when it returns) or from a work item; may
-	 * sleep in a mempool, never in atomic context.  The level answers
-	 * the bio, with an error if it must.
+	 * member bios are sent when it returns) or from a work item, never
+	 * from a completion; may sleep in a mempool.  Sends nothing to the
+	 * VD's own queue.  The level answers the bio, with an error if it
+	 * must.
 	 */
 	void (*submit)(struct vraid_vd *vd, struct bio *bio, u32 flags);
 
@@ -109,8 +110,5 @@ const struct vraid_level_ops *vraid_level_ops_of(u32 level);
 /* io.c, for the levels */
 unsigned long vraid_io_start(struct vraid_vd *vd, struct bio *bio, u32 flags);
 void vraid_io_done(struct vraid_vd *vd, struct bio *bio, unsigned long start);
-struct bio *vraid_engine_read_cache(struct vraid_vd *vd, struct bio *bio,
-				    u32 flags);
-struct bio *vraid_engine_cut_unit(struct vraid_vd *vd, struct bio *bio);
 
 #endif /* VRAID_LEVEL_H */

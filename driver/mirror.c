@@ -2,8 +2,8 @@
 /*
  * The mirror engine: RAID1 and RAID10 (md raid10 "near 2").
  *
- * A VD bio lies within one unit (chunk_sectors: a strip on RAID10, 1 MiB
- * on RAID1, vraid_unit_shift(); io.c cuts discards at the same
+ * A VD bio lies within one unit (a strip on RAID10, 1 MiB on RAID1,
+ * vraid_unit_shift(): chunk_sectors, and io.c cuts the rest at the same
  * boundaries); layout.c gives its copies.  Writes are cloned (no data copy)
  * to every online copy; the VD bio succeeds when at least one copy was
  * written, and a copy whose write fails is failed.  Reads go to one copy,
@@ -807,15 +807,6 @@ static void vraid_mirror_exit(struct vraid_vd *vd)
 	vd->wl = NULL;
 }
 
-static void vraid_mirror_submit(struct vraid_vd *vd, struct bio *bio,
-				u32 flags)
-{
-	bio = vraid_engine_read_cache(vd, bio, flags);
-	if (!bio)
-		return;
-	vraid_mirror_bio(vd, vraid_engine_cut_unit(vd, bio), flags);
-}
-
 /* Every bio the block layer hands over lies in one unit. */
 static void vraid_mirror_limits(struct vraid_vd *vd, struct queue_limits *lim)
 {
@@ -837,7 +828,7 @@ const struct vraid_level_ops vraid_mirror_ops = {
 	.family		= "mirror",
 	.init		= vraid_mirror_init,
 	.exit		= vraid_mirror_exit,
-	.submit		= vraid_mirror_submit,
+	.submit		= vraid_mirror_bio,
 	.limits		= vraid_mirror_limits,
 	.tolerance	= vraid_mirror_tolerance,
 	.group_width	= vraid_mirror_group_width,

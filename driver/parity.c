@@ -1489,58 +1489,6 @@ static void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio,
 			       flags & VRAID_SUB_DESTAGE);
 }
 
-/* One strip's piece of a parity-level bio. */
-static void vraid_parity_piece(struct vraid_vd *vd, struct bio *bio, u32 flags)
-{
-	bio = vraid_engine_read_cache(vd, bio, flags);
-	if (bio)
-		vraid_parity_bio(vd, bio, flags);
-}
-
-/*
- * The level's submit: cut the bio at every strip end here, all under
- * one block plug, so that the strips of a full-stripe write reach their stripe
- * heads in one batch (with chunk_sectors the block layer would hand them
- * over one by one, after ->submit_bio returned, outside any plug).
- */
-static void vraid_parity_submit(struct vraid_vd *vd, struct bio *bio,
-				u32 flags)
-{
-	u32 strip = vd->geom.strip_sectors;
-	u32 left = strip - (bio->bi_iter.bi_sector & (strip - 1));
-	struct blk_plug plug;
-	/*
-	 * Inside ->submit_bio (current->bio_list) the pieces' member bios
-	 * are sent only once it returns, so a split must not wait for the
-	 * pool: none would come back.  Then what is left goes back to the
-	 * queue, to be cut after they are sent (md's pattern).  The first
-	 * split of a call may wait: the member bios of the calls before
-	 * went out when they returned, and give their splits back.  A work
-	 * item's bios go out at once: it may always wait.
-	 */
-	gfp_t gfp = GFP_NOIO;
-
-	blk_start_plug(&plug);
-	while (bio_sectors(bio) > left) {
-		struct bio *split;
-
-		split = bio_split(bio, left, gfp, &vd->split_set);
-		if (unlikely(!split)) {
-			submit_bio_noacct(bio);
-			bio = NULL;
-			break;
-		}
-		if (current->bio_list)
-			gfp = GFP_NOWAIT;
-		bio_chain(split, bio);
-		vraid_parity_piece(vd, split, flags);
-		left = strip;
-	}
-	if (bio)
-		vraid_parity_piece(vd, bio, flags);
-	blk_finish_plug(&plug);
-}
-
 /*
  * Member sectors of a job's step: up to VRAID_PSYNC_COLUMNS columns (512
  * KiB of each member, about what md's resync sends), a power of two, and
@@ -1741,7 +1689,8 @@ static u32 vraid_parity_group_width(const struct vraid_geom *g)
 }
 
 /*
- * No chunk_sectors: vraid_parity_submit() cuts at strips itself.  Parity
+ * No chunk_sectors: io.c cuts at strips itself, under a plug
+ * (vraid_engine_cut()).  Parity
  * is computed over 4 KiB columns; discard and write zeroes are not
  * offered (a discarded block's content is not defined, so parity over
  * it would not be either).
@@ -1757,7 +1706,7 @@ const struct vraid_level_ops vraid_parity_ops = {
 	.family		= "parity",
 	.init		= vraid_parity_init,
 	.exit		= vraid_parity_exit,
-	.submit		= vraid_parity_submit,
+	.submit		= vraid_parity_bio,
 	.limits		= vraid_parity_limits,
 	.tolerance	= vraid_parity_tolerance,
 	.group_width	= vraid_parity_group_width,

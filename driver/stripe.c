@@ -50,7 +50,7 @@ static void vraid_stripe_endio(struct bio *clone)
 }
 
 /* Map a bio that lies on one member and send it there. */
-static void vraid_stripe_map(struct vraid_vd *vd, struct bio *bio, u32 flags)
+static void vraid_stripe_submit(struct vraid_vd *vd, struct bio *bio, u32 flags)
 {
 	struct vraid_map map;
 	struct vraid_io *io;
@@ -64,7 +64,7 @@ static void vraid_stripe_map(struct vraid_vd *vd, struct bio *bio, u32 flags)
 		return;
 	}
 	vraid_geom_map(&vd->geom, sector, &map);
-	/* chunk_sectors keeps every split bio within one strip. */
+	/* vraid_engine_cut() keeps every bio within one strip. */
 	if (WARN_ON_ONCE(bio_sectors(bio) > map.len)) {
 		bio_io_error(bio);
 		return;
@@ -90,15 +90,6 @@ static void vraid_stripe_map(struct vraid_vd *vd, struct bio *bio, u32 flags)
 	else
 		this_cpu_inc(vd->stats->member_reads[map.member]);
 	submit_bio_noacct(clone);
-}
-
-static void vraid_stripe_submit(struct vraid_vd *vd, struct bio *bio,
-				u32 flags)
-{
-	bio = vraid_engine_read_cache(vd, bio, flags);
-	if (!bio)
-		return;
-	vraid_stripe_map(vd, vraid_engine_cut_unit(vd, bio), flags);
 }
 
 static int vraid_stripe_init(struct vraid_vd *vd)

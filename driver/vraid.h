@@ -12,6 +12,9 @@
  *    "disabled" and completed after it, waiting for a flush of the
  *    members (io.c).  A leaf lock: nothing is taken under it (the work
  *    drops it before vraid_io_hold() takes held_lock).
+ *  - vraid_vd.later_lock (spinlock, irq-safe) protects vraid_vd.later:
+ *    user bios past the controller cache that io.c could not cut inside
+ *    ->submit_bio without waiting (vraid_engine_later()).  A leaf lock.
  *  - vraid_vd.state_lock (spinlock, irq-safe) serialises changes of member
  *    states and of the VD state: taken on error paths and by the control
  *    plane, never on the normal I/O path, which reads states with
@@ -180,6 +183,9 @@ struct vraid_vd {
 	spinlock_t dcache_off_lock;
 	struct bio_list dcache_off;	/* writes waiting for a member flush */
 	struct work_struct dcache_off_work;
+	spinlock_t later_lock;
+	struct bio_list later;		/* cut on vraid_wq (io.c) */
+	struct work_struct later_work;
 	u64 generation;			/* metadata generation */
 	u64 created;			/* seconds since the epoch */
 	bool clean;			/* stopped cleanly (metadata flag) */
@@ -358,13 +364,17 @@ int vraid_md_read(struct block_device *bdev, struct vraid_md *md, char *msg,
 
 /* io.c */
 void vraid_submit_bio(struct bio *bio);
-/* vraid_engine_submit() flags */
-#define VRAID_SUB_USER		(1U << 0)	/* a user bio: the cache's paths */
-#define VRAID_SUB_CHECKED	(1U << 1)	/* it waited for older dirty data */
-/* the cache's or the journal's own (destage, read-ahead, replay): */
-#define VRAID_SUB_NOACCT	(1U << 2)	/* not in the VD's disk stats */
+/*
+ * vraid_engine_submit() flags, and what a level's submit is told.  Without
+ * VRAID_SUB_USER a bio is the driver's own (destage, read-ahead, row
+ * fill, replay): not in the VD's disk stats, past the cache's paths.
+ */
+/* a user's bio, or a clone sent in its place: counted, read via the cache */
+#define VRAID_SUB_USER		(1U << 0)
+/* a user bio past the cache's write paths (it waited for older dirty data) */
+#define VRAID_SUB_CHECKED	(1U << 1)
 /* a destage: its pages are the cache's (vraid_jpage_version()) */
-#define VRAID_SUB_DESTAGE	(1U << 3)
+#define VRAID_SUB_DESTAGE	(1U << 2)
 void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags);
 int vraid_io_init(struct vraid_vd *vd);
 void vraid_io_exit(struct vraid_vd *vd);
