@@ -56,6 +56,7 @@ struct workqueue_struct *vraid_wq;
 struct workqueue_struct *vraid_wait_wq;
 struct workqueue_struct *vraid_flush_wq;
 struct workqueue_struct *vraid_dcache_wq;
+struct workqueue_struct *vraid_later_wq;
 
 /* A hot spare: held open until it is taken or removed. */
 struct vraid_spare_dev {
@@ -1005,6 +1006,9 @@ static int __init vraid_init(void)
 	vraid_dcache_wq = alloc_workqueue("vraid_dcache", WQ_MEM_RECLAIM, 0);
 	if (!vraid_dcache_wq)
 		goto out_wq;
+	vraid_later_wq = alloc_workqueue("vraid_later", WQ_MEM_RECLAIM, 0);
+	if (!vraid_later_wq)
+		goto out_wq;
 	/* Jobs run long: unbound, apart from the I/O path's queue. */
 	vraid_job_wq = alloc_workqueue("vraid_job", WQ_UNBOUND | WQ_MEM_RECLAIM,
 				       0);
@@ -1031,6 +1035,8 @@ out_blkdev:
 out_wq:
 	if (vraid_job_wq)
 		destroy_workqueue(vraid_job_wq);
+	if (vraid_later_wq)
+		destroy_workqueue(vraid_later_wq);
 	if (vraid_dcache_wq)
 		destroy_workqueue(vraid_dcache_wq);
 	if (vraid_flush_wq)
@@ -1064,6 +1070,7 @@ static void __exit vraid_exit(void)
 	idr_destroy(&vraid_idr);
 	unregister_blkdev(vraid_major, VRAID_DISK_PREFIX);
 	destroy_workqueue(vraid_job_wq);
+	destroy_workqueue(vraid_later_wq);
 	destroy_workqueue(vraid_dcache_wq);
 	destroy_workqueue(vraid_flush_wq);
 	destroy_workqueue(vraid_wait_wq);

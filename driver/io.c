@@ -333,9 +333,9 @@ static void vraid_engine_piece(struct vraid_vd *vd, struct bio *bio,
  * waiting, and may not send back to the VD's queue: a user bio past the
  * controller cache (VRAID_SUB_CHECKED: a journal bypass clone, a bio the
  * cache held back), which the front door would take for a new one.  Cut
- * on vraid_wq, where waiting for the split pool is safe: the pieces cut
- * before went to the members when their ->submit_bio returned.  The bio
- * holds a reference on vd->active until then.
+ * on vraid_later_wq (vraid.h), where waiting for the split pool is safe:
+ * the pieces cut before went to the members when their ->submit_bio
+ * returned.  The bio holds a reference on vd->active until then.
  */
 static void vraid_engine_later(struct vraid_vd *vd, struct bio *bio)
 {
@@ -344,7 +344,7 @@ static void vraid_engine_later(struct vraid_vd *vd, struct bio *bio)
 	percpu_ref_get(&vd->active);
 	spin_lock_irqsave(&vd->later_lock, flags);
 	bio_list_add(&vd->later, bio);
-	queue_work(vraid_wq, &vd->later_work);
+	queue_work(vraid_later_wq, &vd->later_work);
 	spin_unlock_irqrestore(&vd->later_lock, flags);
 }
 

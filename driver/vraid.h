@@ -184,7 +184,7 @@ struct vraid_vd {
 	struct bio_list dcache_off;	/* writes waiting for a member flush */
 	struct work_struct dcache_off_work;
 	spinlock_t later_lock;
-	struct bio_list later;		/* cut on vraid_wq (io.c) */
+	struct bio_list later;		/* cut on vraid_later_wq (io.c) */
 	struct work_struct later_work;
 	u64 generation;			/* metadata generation */
 	u64 created;			/* seconds since the epoch */
@@ -301,11 +301,18 @@ struct vraid_vd {
  * of the disk cache policy to "disabled" wait for (io.c); destage writes
  * may be among them, and work on the other queues (a flush's data part)
  * may wait for destages, so it has a rescuer of its own too.
+ *
+ * vraid_later_wq: the rest of a user bio past the controller cache that
+ * io.c could not cut inside ->submit_bio (vraid_engine_later()).  Its
+ * level's submit may wait for work on every queue above (a stripe head,
+ * a mempool element), and a checkpoint may wait for it (a write sent
+ * around the cache of a journalled VD), so it has a rescuer of its own.
  */
 extern struct workqueue_struct *vraid_wq;
 extern struct workqueue_struct *vraid_wait_wq;
 extern struct workqueue_struct *vraid_flush_wq;
 extern struct workqueue_struct *vraid_dcache_wq;
+extern struct workqueue_struct *vraid_later_wq;
 int vraid_idr_alloc(struct vraid_vd *vd);
 void vraid_spare_kick(void);
 void vraid_bind_all(void);
