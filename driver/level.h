@@ -32,8 +32,6 @@ struct vraid_geom;
 struct vraid_sync;
 
 struct vraid_level_ops {
-	const char *family;	/* "stripe", "mirror", "parity": for messages */
-
 	/*
 	 * Per-VD state of the level (pools, the stripe cache), set up before
 	 * the VD takes I/O and torn down once none is in flight (io.c's

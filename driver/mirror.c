@@ -825,7 +825,6 @@ static u32 vraid_mirror_group_width(const struct vraid_geom *g)
 }
 
 const struct vraid_level_ops vraid_mirror_ops = {
-	.family		= "mirror",
 	.init		= vraid_mirror_init,
 	.exit		= vraid_mirror_exit,
 	.submit		= vraid_mirror_bio,

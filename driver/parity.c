@@ -1703,7 +1703,6 @@ static void vraid_parity_limits(struct vraid_vd *vd, struct queue_limits *lim)
 }
 
 const struct vraid_level_ops vraid_parity_ops = {
-	.family		= "parity",
 	.init		= vraid_parity_init,
 	.exit		= vraid_parity_exit,
 	.submit		= vraid_parity_bio,

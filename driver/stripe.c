@@ -121,7 +121,6 @@ static u32 vraid_stripe_group_width(const struct vraid_geom *g)
 }
 
 const struct vraid_level_ops vraid_stripe_ops = {
-	.family		= "stripe",
 	.init		= vraid_stripe_init,
 	.exit		= vraid_stripe_exit,
 	.submit		= vraid_stripe_submit,
