@@ -335,7 +335,9 @@ static void vraid_engine_piece(struct vraid_vd *vd, struct bio *bio,
  * cache held back), which the front door would take for a new one.  Cut
  * on vraid_later_wq (vraid.h), where waiting for the split pool is safe:
  * the pieces cut before went to the members when their ->submit_bio
- * returned.  The bio holds a reference on vd->active until then.
+ * returned.  The bio holds a reference on vd->active until then, taken
+ * inside ->submit_bio, where the disk cannot be deleted yet (the queue's
+ * usage count is held), so never after vraid_io_exit() killed it.
  */
 static void vraid_engine_later(struct vraid_vd *vd, struct bio *bio)
 {
