@@ -558,7 +558,7 @@ int vraid_bitmap_init(struct vraid_vd *vd)
 		     1U << VRAID_MIRROR1_UNIT_SHIFT);
 	/* The image is read and written as two pages. */
 	BUILD_BUG_ON(VRAID_BM_BYTES != 2 * PAGE_SIZE);
-	if (!vraid_level_redundant(vd->geom.level))
+	if (!vraid_vd_redundant(vd))
 		return 0;
 	bm = kzalloc(sizeof(*bm), GFP_KERNEL);
 	if (!bm)

@@ -100,6 +100,7 @@
 #include <linux/slab.h>
 
 #include "vraid.h"
+#include "level.h"
 #include "cache.h"
 #include "journal.h"
 #include "cachecore.h"
@@ -857,29 +858,14 @@ out:
 static void vraid_destage_endio(struct bio *bio);
 
 /*
- * The vraid_engine_submit() flags of @bio, as it arrives at
- * vraid_submit_bio(): a user's, or (a piece of) the cache's own (a
- * read-ahead window, a destage write) or the journal's (a replay write,
- * not counted either; a user write it sends around the cache, counted).
+ * A read of @sectors from VD sector @sector ahead into the cache, if the
+ * pool and memory have room now (it never waits): the bio to send into
+ * the engine (its caller does), or NULL.  Its sectors are the whole
+ * disk's (remapped already).  With @fgen (not 0), row fill @fgen for
+ * destage (vraid_destage_fill()).
  */
-u32 vraid_cache_sub_flags(struct bio *bio)
-{
-	if (bio->bi_end_io == vraid_ra_endio ||
-	    bio->bi_end_io == vraid_destage_endio)
-		return VRAID_SUB_NOACCT;
-	return vraid_journal_sub_flags(bio);
-}
-
-/*
- * Read @sectors from VD sector @sector ahead into the cache, if the pool
- * and memory have room now (it never waits).  The bio is queued to the
- * VD's whole disk @bdev (sectors here are remapped already): it goes to
- * the members once the current ->submit_bio returns.  With @fgen (not 0),
- * row fill @fgen for destage (vraid_destage_fill()).  Returns whether it
- * was sent.
- */
-static bool vraid_ra_issue(struct vraid_vd *vd, struct block_device *bdev,
-			   u64 sector, u32 sectors, u16 fgen)
+static struct bio *vraid_ra_issue(struct vraid_vd *vd, u64 sector,
+				  u32 sectors, u16 fgen)
 {
 	struct vraid_cache *c = vd->cache;
 	u64 end = round_down(sector + sectors, PAGE_SECTORS);
@@ -889,16 +875,16 @@ static bool vraid_ra_issue(struct vraid_vd *vd, struct block_device *bdev,
 
 	sector = round_up(sector, PAGE_SECTORS);
 	if (end <= sector)
-		return false;
+		return NULL;
 	n = min_t(u64, (end - sector) >> (PAGE_SHIFT - SECTOR_SHIFT),
 		  VRAID_RA_PAGES);
 	/* The VD lives while the window does (vraid_io_exit() waits). */
 	if (!percpu_ref_tryget_live(&vd->active))
-		return false;
+		return NULL;
 	if (!vraid_cache_reserve(n))
 		goto out_ref;
-	bio = bio_alloc_bioset(bdev, n, REQ_OP_READ, GFP_NOWAIT | __GFP_NOWARN,
-			       &c->ra_set);
+	bio = bio_alloc_bioset(vd->disk->part0, n, REQ_OP_READ,
+			       GFP_NOWAIT | __GFP_NOWARN, &c->ra_set);
 	if (!bio)
 		goto out;
 	ra = container_of(bio, struct vraid_ra, bio);
@@ -929,21 +915,21 @@ static bool vraid_ra_issue(struct vraid_vd *vd, struct block_device *bdev,
 		atomic_inc(&c->ra_inflight);
 		this_cpu_add(vd->stats->cache_ra_pages, n);
 	}
-	submit_bio_noacct(bio);
-	return true;
+	return bio;
 out:
 	atomic_long_sub(n, &vraid_cache_used);
 out_ref:
 	percpu_ref_put(&vd->active);
-	return false;
+	return NULL;
 }
 
 /*
  * A user read of a VD that reads ahead (after the split to the limits):
- * feed the detector, and read the window it asks for.  The slot update is
+ * feed the detector, and return the window it asks for (NULL: none), a
+ * read the caller sends into the engine after @bio.  The slot update is
  * lost if another CPU changed the slot meanwhile (cachecore.h).
  */
-void vraid_cache_ra(struct vraid_vd *vd, struct bio *bio)
+struct bio *vraid_cache_ra(struct vraid_vd *vd, struct bio *bio)
 {
 	struct vraid_cache *c = vd->cache;
 	struct vraid_ra_slot snap[VRAID_RA_SLOTS];
@@ -956,18 +942,18 @@ void vraid_cache_ra(struct vraid_vd *vd, struct bio *bio)
 			       bio_sectors(bio), (u32)jiffies,
 			       atomic_read(&c->ra_inflight), &r);
 	if (ret < 0)
-		return;
+		return NULL;
 	s = &c->ra_slot[r.slot];
 	if (cmpxchg64(&s->next, r.old_next, r.upd.next) != r.old_next)
-		return;
+		return NULL;
 	WRITE_ONCE(s->ra_end, r.upd.ra_end);
 	WRITE_ONCE(s->trigger, r.upd.trigger);
 	WRITE_ONCE(s->run, r.upd.run);
 	WRITE_ONCE(s->win, r.upd.win);
 	WRITE_ONCE(s->stamp, r.upd.stamp);
-	if (ret)
-		vraid_ra_issue(vd, bio->bi_bdev->bd_disk->part0, r.ra_sector,
-			       r.ra_sectors, 0);
+	if (!ret)
+		return NULL;
+	return vraid_ra_issue(vd, r.ra_sector, r.ra_sectors, 0);
 }
 
 
@@ -1207,8 +1193,7 @@ static void vraid_destage_line(struct vraid_vd *vd, u64 lno, u16 mask,
 		}
 		bio->bi_end_io = vraid_destage_endio;
 		atomic_inc(&c->destaging);
-		vraid_engine_submit(vd, bio, VRAID_SUB_NOACCT |
-				    VRAID_SUB_DESTAGE);
+		vraid_engine_submit(vd, bio, VRAID_SUB_DESTAGE);
 	}
 }
 
@@ -1260,7 +1245,7 @@ static void vraid_destage_row(struct vraid_vd *vd, u64 sector, u64 skip,
 	u64 first, last, l2;
 	struct page *pages[VRAID_CLINE_PAGES];
 
-	if (!vraid_layout_is_parity(vd->geom.level) ||
+	if (!vd->ops->row_writes ||
 	    row <= (1U << VRAID_CLINE_SHIFT) ||
 	    row > (u64)VRAID_DESTAGE_ROW_LINES << VRAID_CLINE_SHIFT)
 		return;
@@ -1297,7 +1282,7 @@ static bool vraid_dfill_on(struct vraid_vd *vd)
 	const struct vraid_geom *g = &vd->geom;
 	u64 row = (u64)g->strip_sectors * g->data_members;
 
-	return vraid_layout_is_parity(g->level) &&
+	return vd->ops->row_writes &&
 	       row > (1U << VRAID_CLINE_SHIFT) &&
 	       row <= VRAID_RA_PAGES * PAGE_SECTORS &&
 	       !bdev_nonrot(vd->disk->part0);
@@ -1383,6 +1368,7 @@ static enum vraid_dfill_how vraid_destage_fill(struct vraid_vd *vd, u64 lno,
 	u64 end = first + row, l2;
 	DECLARE_BITMAP(cols, VRAID_RA_PAGES);
 	bool whole = true, fill = end <= g->size_sectors, wip = false;
+	struct bio *fbio;
 	u16 fgen;
 
 	bitmap_zero(cols, VRAID_RA_PAGES);
@@ -1441,8 +1427,12 @@ static enum vraid_dfill_how vraid_destage_fill(struct vraid_vd *vd, u64 lno,
 		fgen = atomic_inc_return(&c->fgen);
 	} while (!fgen);
 	vraid_dfill_mark(c, first, end, VRAID_DFILL_RUNNING, fgen, false);
-	if (vraid_ra_issue(vd, vd->disk->part0, first, row, fgen))
+	fbio = vraid_ra_issue(vd, first, row, fgen);
+	if (fbio) {
+		/* (process context: see vraid_engine_submit()) */
+		vraid_engine_submit(vd, fbio, 0);
 		return VRAID_DF_SENT;
+	}
 	/* no room for it now: the row goes out as it is */
 	vraid_dfill_mark(c, first, end, VRAID_DFILL_DONE, 0, false);
 	return VRAID_DF_NO;

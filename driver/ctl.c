@@ -56,6 +56,7 @@ struct workqueue_struct *vraid_wq;
 struct workqueue_struct *vraid_wait_wq;
 struct workqueue_struct *vraid_flush_wq;
 struct workqueue_struct *vraid_dcache_wq;
+struct workqueue_struct *vraid_later_wq;
 
 /* A hot spare: held open until it is taken or removed. */
 struct vraid_spare_dev {
@@ -364,7 +365,7 @@ static void vraid_spare_work_fn(struct work_struct *work)
 		msleep(100);
 	vraid_ctl_held("a hot spare's take-over");
 	idr_for_each_entry(&vraid_idr, vd, id) {
-		if (!vraid_level_redundant(vd->geom.level) ||
+		if (!vraid_vd_redundant(vd) ||
 		    READ_ONCE(vd->state) == VRAID_VD_OFFLINE)
 			continue;
 		for (i = 0; i < vd->geom.nr_members; i++) {
@@ -430,7 +431,7 @@ static int vraid_spare_add(struct vraid_spare *s, char *msg, size_t len)
 		vd = vraid_find(s->index, msg, len);
 		if (!vd)
 			return -ENOENT;
-		if (!vraid_level_redundant(vd->geom.level)) {
+		if (!vraid_vd_redundant(vd)) {
 			snprintf(msg, len, "%s is %s: a spare cannot rebuild it",
 				 vd->disk->disk_name,
 				 vraid_level_name(vd->geom.level));
@@ -586,7 +587,7 @@ static int vraid_ctl_replace(void *buf)
 	vd = vraid_find(r->index, msg, len);
 	if (!vd)
 		return -ENOENT;
-	if (!vraid_level_redundant(vd->geom.level)) {
+	if (!vraid_vd_redundant(vd)) {
 		snprintf(msg, len, "%s is %s: it has no redundancy to rebuild from",
 			 vd->disk->disk_name, vraid_level_name(vd->geom.level));
 		return -EINVAL;
@@ -1002,6 +1003,9 @@ static int __init vraid_init(void)
 	vraid_dcache_wq = alloc_workqueue("vraid_dcache", WQ_MEM_RECLAIM, 0);
 	if (!vraid_dcache_wq)
 		goto out_wq;
+	vraid_later_wq = alloc_workqueue("vraid_later", WQ_MEM_RECLAIM, 0);
+	if (!vraid_later_wq)
+		goto out_wq;
 	/* Jobs run long: unbound, apart from the I/O path's queue. */
 	vraid_job_wq = alloc_workqueue("vraid_job", WQ_UNBOUND | WQ_MEM_RECLAIM,
 				       0);
@@ -1028,6 +1032,8 @@ out_blkdev:
 out_wq:
 	if (vraid_job_wq)
 		destroy_workqueue(vraid_job_wq);
+	if (vraid_later_wq)
+		destroy_workqueue(vraid_later_wq);
 	if (vraid_dcache_wq)
 		destroy_workqueue(vraid_dcache_wq);
 	if (vraid_flush_wq)
@@ -1061,6 +1067,7 @@ static void __exit vraid_exit(void)
 	idr_destroy(&vraid_idr);
 	unregister_blkdev(vraid_major, VRAID_DISK_PREFIX);
 	destroy_workqueue(vraid_job_wq);
+	destroy_workqueue(vraid_later_wq);
 	destroy_workqueue(vraid_dcache_wq);
 	destroy_workqueue(vraid_flush_wq);
 	destroy_workqueue(vraid_wait_wq);

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The I/O path: what every VD bio goes through, and the striping levels
- * (JBOD, RAID0).  Mirrors are in mirror.c, parity levels in parity.c.
+ * The I/O path's front door and the engine's core: what every VD bio
+ * goes through before its level (level.h: stripe.c, mirror.c, parity.c)
+ * takes it - the access policy, flushes, the controller cache's write
+ * paths, the split to the queue limits - and the accounting every VD bio
+ * gets.  Nothing here asks which level a VD is: it calls vd->ops.
  *
- * A VD bio is first split to the queue limits; chunk_sectors is the strip,
- * so every piece lies on one member.  The piece is cloned (no data copy)
- * from the VD's bio_set, remapped to the member's data area and submitted.
  * A flush (REQ_PREFLUSH) is handled before any split: a workqueue sends an
  * empty flush to every member and, once all are done, resubmits the bio
  * without the flag if it carries data: the data never reaches a member
@@ -17,17 +17,9 @@
 #include <linux/bio.h>
 
 #include "vraid.h"
+#include "level.h"
 #include "cache.h"
 #include "bitmap.h"
-
-/* Front pad of every member clone. */
-struct vraid_io {
-	struct vraid_vd *vd;
-	unsigned long start;		/* bio_start_io_acct() of the VD bio */
-	u32 member;
-	u32 gen;			/* vraid_member_get() */
-	struct bio clone;		/* must be last */
-};
 
 /* Context of one VD flush; from vd->flush_pool. */
 struct vraid_flush {
@@ -66,8 +58,8 @@ static bool vraid_io_hold(struct vraid_vd *vd, struct bio *bio)
  * Every VD bio that a level's code takes (after the splits) starts here
  * and ends in vraid_io_done(), with its range unchanged in between: the
  * block layer's accounting, and for writes the cache's bookkeeping.
- * The cache's and the journal's own bios (@flags VRAID_SUB_NOACCT) are
- * not counted as the VD's I/O: a write-back write counts once, when the
+ * The cache's and the journal's own bios (@flags without VRAID_SUB_USER)
+ * are not counted as the VD's I/O: a write-back write counts once, when the
  * cache takes it, not again when it is destaged.  Returns the start
  * time, never 0, or 0 when not counted.
  */
@@ -78,7 +70,7 @@ unsigned long vraid_io_start(struct vraid_vd *vd, struct bio *bio, u32 flags)
 		bio->bi_opf |= vraid_member_fua(vd);
 	if (op_is_write(bio_op(bio)))
 		vraid_cache_write_start(vd, bio);
-	if (flags & VRAID_SUB_NOACCT)
+	if (!(flags & VRAID_SUB_USER))
 		return 0;
 	return vraid_acct_start(bio);
 }
@@ -174,76 +166,6 @@ void vraid_io_done(struct vraid_vd *vd, struct bio *bio, unsigned long start)
 	percpu_ref_put(&vd->active);
 }
 
-static void vraid_clone_endio(struct bio *clone)
-{
-	struct vraid_io *io = container_of(clone, struct vraid_io, clone);
-	struct bio *bio = clone->bi_private;
-	struct vraid_vd *vd = io->vd;
-	u32 member = io->member;
-	unsigned long start;
-
-	/* (no redundancy: its members never change device, nor generation) */
-	if (unlikely(clone->bi_status)) {
-		struct vraid_member *m = &vd->members[member];
-
-		this_cpu_inc(vd->stats->member_errors[member]);
-		pr_err_ratelimited("%s: I/O error %d on member %u (%s), %s sector %llu\n",
-				   vd->disk->disk_name,
-				   blk_status_to_errno(clone->bi_status),
-				   member, m->name,
-				   op_is_write(bio_op(clone)) ? "write" : "read",
-				   (unsigned long long)clone->bi_iter.bi_sector);
-		bio->bi_status = clone->bi_status;
-	}
-	start = io->start;
-	bio_put(clone);		/* frees io, the clone's front pad */
-	vraid_member_put(vd, member);
-	vraid_io_done(vd, bio, start);
-}
-
-/* Map a bio that lies on one member and send it there. */
-static void vraid_map_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
-{
-	struct vraid_map map;
-	struct vraid_io *io;
-	struct bio *clone;
-	sector_t sector = bio->bi_iter.bi_sector;
-	unsigned long start;
-	u32 gen = 0;
-
-	if (unlikely(sector + bio_sectors(bio) > vd->geom.size_sectors)) {
-		bio_io_error(bio);
-		return;
-	}
-	vraid_geom_map(&vd->geom, sector, &map);
-	/* chunk_sectors keeps every split bio within one strip. */
-	if (WARN_ON_ONCE(bio_sectors(bio) > map.len)) {
-		bio_io_error(bio);
-		return;
-	}
-
-	percpu_ref_get(&vd->active);
-	/* any state: a failed member of these levels takes the VD offline */
-	vraid_member_get(vd, map.member, VRAID_MGET_ANY, &gen);
-	start = vraid_io_start(vd, bio, flags);
-	clone = bio_alloc_clone(vd->members[map.member].h.bdev, bio, GFP_NOIO,
-				&vd->clone_set);
-	io = container_of(clone, struct vraid_io, clone);
-	io->vd = vd;
-	io->member = map.member;
-	io->gen = gen;
-	io->start = start;
-	clone->bi_iter.bi_sector = VRAID_DATA_OFFSET_SECTORS + map.sector;
-	clone->bi_private = bio;
-	clone->bi_end_io = vraid_clone_endio;
-	/* (a write's FUA, vraid_io_start()'s included, came with the clone) */
-	if (op_is_write(bio_op(bio)))
-		this_cpu_inc(vd->stats->member_writes[map.member]);
-	else
-		this_cpu_inc(vd->stats->member_reads[map.member]);
-	submit_bio_noacct(clone);
-}
-
 static void vraid_flush_done(struct vraid_flush *fl)
 {
 	struct vraid_vd *vd = fl->vd;
@@ -289,7 +211,7 @@ static void vraid_flush_endio(struct bio *fbio)
 	if (fbio->bi_status && vraid_member_current(vd, member, fb->gen)) {
 		this_cpu_inc(vd->stats->member_errors[member]);
 		/* A redundant VD drops the member and stays consistent. */
-		if (vraid_level_redundant(vd->geom.level)) {
+		if (vraid_vd_redundant(vd)) {
 			vraid_member_fail_io(vd, member, fb->gen, "flush error");
 			if (READ_ONCE(vd->state) == VRAID_VD_OFFLINE)
 				fl->status = fbio->bi_status;
@@ -336,7 +258,7 @@ static void vraid_flush_work(struct work_struct *work)
 			u32 gen;
 
 			if (!vraid_member_get(vd, i,
-					      vraid_level_redundant(vd->geom.level) ?
+					      vraid_vd_redundant(vd) ?
 					      VRAID_MGET_WRITABLE : VRAID_MGET_ANY,
 					      &gen))
 				continue;
@@ -380,12 +302,11 @@ static void vraid_start_flush(struct vraid_vd *vd, struct bio *bio)
  * io-policy cached, read-ahead or dirty data: a user read the cache holds
  * is answered here (NULL), and so is one held back for dirty data to
  * reach the members; a miss returns the bio to send on, whose completion
- * fills the cache if the io policy is cached.  Called for pieces within
- * one strip (parity levels) or as split to the limits (the others:
- * chunk_sectors is the strip).  @flags: vraid_engine_submit()'s.
+ * fills the cache if the io policy is cached.  Called for each piece
+ * vraid_engine_cut() makes (within one unit).
  */
-static struct bio *vraid_read_via_cache(struct vraid_vd *vd, struct bio *bio,
-					u32 flags)
+static struct bio *vraid_engine_read_cache(struct vraid_vd *vd,
+					   struct bio *bio, u32 flags)
 {
 	bool cached;
 
@@ -398,62 +319,146 @@ static struct bio *vraid_read_via_cache(struct vraid_vd *vd, struct bio *bio,
 	return vraid_cache_read(vd, bio, cached, flags & VRAID_SUB_CHECKED);
 }
 
-/* One strip's piece of a parity-level bio. */
-static void vraid_parity_piece(struct vraid_vd *vd, struct bio *bio, u32 flags)
+/* One piece, within one unit, into the level. */
+static void vraid_engine_piece(struct vraid_vd *vd, struct bio *bio,
+			       u32 flags)
 {
-	bio = vraid_read_via_cache(vd, bio, flags);
+	bio = vraid_engine_read_cache(vd, bio, flags);
 	if (bio)
-		vraid_parity_bio(vd, bio, flags);
+		vd->ops->submit(vd, bio, flags);
 }
 
 /*
- * Parity levels: cut the bio at every strip end here, all under one block
- * plug, so that the strips of a full-stripe write reach their stripe
- * heads in one batch (with chunk_sectors the block layer would hand them
- * over one by one, after ->submit_bio returned, outside any plug).
+ * What vraid_engine_cut() could not cut inside ->submit_bio without
+ * waiting, and may not send back to the VD's queue: a user bio past the
+ * controller cache (VRAID_SUB_CHECKED: a journal bypass clone, a bio the
+ * cache held back), which the front door would take for a new one.  Cut
+ * on vraid_later_wq (vraid.h), where waiting for the split pool is safe:
+ * the pieces cut before went to the members when their ->submit_bio
+ * returned.  The bio holds a reference on vd->active until then, taken
+ * inside ->submit_bio, where the disk cannot be deleted yet (the queue's
+ * usage count is held), so never after vraid_io_exit() killed it.
  */
-static void vraid_parity_split(struct vraid_vd *vd, struct bio *bio,
-			       u32 flags)
+static void vraid_engine_later(struct vraid_vd *vd, struct bio *bio)
 {
-	u32 strip = vd->geom.strip_sectors;
-	u32 left = strip - (bio->bi_iter.bi_sector & (strip - 1));
+	unsigned long flags;
+
+	percpu_ref_get(&vd->active);
+	spin_lock_irqsave(&vd->later_lock, flags);
+	bio_list_add(&vd->later, bio);
+	queue_work(vraid_later_wq, &vd->later_work);
+	spin_unlock_irqrestore(&vd->later_lock, flags);
+}
+
+/*
+ * The rest of @bio, which vraid_engine_cut() could not cut inside
+ * ->submit_bio without waiting: a new user bio's goes back to the front
+ * door (md's way); a read-ahead window (a read of the cache's own: no
+ * one waits for it) is given up, as vraid_ra_issue() gives one up that
+ * finds no memory: it fails, and its completion keeps nothing of it; a
+ * user bio past the cache is cut later.  Internal writes (destage,
+ * replay) are sent from work items only, never cut here.
+ */
+static void vraid_engine_later_split(struct vraid_vd *vd, struct bio *bio,
+				     u32 flags)
+{
+	if (flags == VRAID_SUB_USER) {
+		submit_bio_noacct(bio);
+	} else if (flags & VRAID_SUB_USER) {
+		vraid_engine_later(vd, bio);
+	} else {
+		WARN_ON_ONCE(bio_op(bio) != REQ_OP_READ);
+		bio->bi_status = BLK_STS_RESOURCE;
+		bio_endio(bio);
+	}
+}
+
+static void vraid_engine_cut(struct vraid_vd *vd, struct bio *bio, u32 flags,
+			     gfp_t gfp);
+
+static void vraid_engine_later_work(struct work_struct *work)
+{
+	struct vraid_vd *vd = container_of(work, struct vraid_vd, later_work);
+	struct bio_list bios;
+	struct bio *bio;
+
+	spin_lock_irq(&vd->later_lock);
+	bios = vd->later;
+	bio_list_init(&vd->later);
+	spin_unlock_irq(&vd->later_lock);
+	while ((bio = bio_list_pop(&bios))) {
+		vraid_engine_cut(vd, bio, VRAID_SUB_USER | VRAID_SUB_CHECKED,
+				 GFP_NOIO);
+		percpu_ref_put(&vd->active);
+	}
+}
+
+/*
+ * Hand @bio to the level in pieces that lie in one unit each (a strip;
+ * RAID1: 1 MiB, vraid_unit_shift(); JBOD: the whole bio), all under one
+ * block plug, so that the strips of a full-stripe write reach their
+ * stripe heads in one batch.  Reads and writes of a user bio already lie
+ * in one unit on the levels whose queue has chunk_sectors; discards and
+ * write-zeroes (split by size only), parity bios (no chunk_sectors: the
+ * block layer would hand the strips over one by one, after ->submit_bio
+ * returned, outside any plug) and internal bios are cut here.
+ *
+ * The cut never sends a piece back to the VD's queue, except the rest of
+ * a new user bio (flags VRAID_SUB_USER alone) that cannot be cut now:
+ * that is the user's bio, and the front door takes it again as it takes
+ * the rest of the block layer's own splits.  Inside ->submit_bio
+ * (current->bio_list) the pieces' member bios are sent only once it
+ * returns, so a split must not wait for the pool, none would come back:
+ * only the first split of a call may wait (@gfp GFP_NOIO: the member
+ * bios of the calls before went out when they returned, and give their
+ * splits back), the others take GFP_NOWAIT and, when the pool is empty,
+ * the rest goes on as vraid_engine_later_split() says.  Elsewhere (work
+ * items) the member bios go out at once: it may always wait.
+ */
+static void vraid_engine_cut(struct vraid_vd *vd, struct bio *bio, u32 flags,
+			     gfp_t gfp)
+{
+	u32 unit, left;
 	struct blk_plug plug;
-	/*
-	 * Inside ->submit_bio (current->bio_list) the pieces' member bios
-	 * are sent only once it returns, so a split must not wait for the
-	 * pool: none would come back.  Then what is left goes back to the
-	 * queue, to be cut after they are sent (md's pattern).  The first
-	 * split of a call may wait: the member bios of the calls before
-	 * went out when they returned, and give their splits back.  A work
-	 * item's bios go out at once: it may always wait.
-	 */
-	gfp_t gfp = GFP_NOIO;
 
 	blk_start_plug(&plug);
-	while (bio_sectors(bio) > left) {
-		struct bio *split;
+	if (vd->geom.strip_sectors) {
+		unit = 1U << vraid_unit_shift(&vd->geom);
+		left = unit - (bio->bi_iter.bi_sector & (unit - 1));
+		while (bio_sectors(bio) > left) {
+			struct bio *split;
 
-		split = bio_split(bio, left, gfp, &vd->split_set);
-		if (unlikely(!split)) {
-			submit_bio_noacct(bio);
-			bio = NULL;
-			break;
+			split = bio_split(bio, left, gfp, &vd->split_set);
+			if (unlikely(!split)) {
+				vraid_engine_later_split(vd, bio, flags);
+				bio = NULL;
+				break;
+			}
+			if (current->bio_list)
+				gfp = GFP_NOWAIT;
+			bio_chain(split, bio);
+			vraid_engine_piece(vd, split, flags);
+			left = unit;
 		}
-		if (current->bio_list)
-			gfp = GFP_NOWAIT;
-		bio_chain(split, bio);
-		vraid_parity_piece(vd, split, flags);
-		left = strip;
 	}
 	if (bio)
-		vraid_parity_piece(vd, bio, flags);
+		vraid_engine_piece(vd, bio, flags);
 	blk_finish_plug(&plug);
 }
 
+/*
+ * The front door.  Every bio that comes here is a user's: a new one, the
+ * rest of one that the block layer or vraid_engine_cut() split, or the
+ * data part of a flush (vraid_flush_done()).  The driver's own I/O -
+ * destage, read-ahead, row fill, the journal's replay and its writes
+ * around the cache - enters the engine directly (vraid_engine_submit()),
+ * and never comes back here: a VD being stopped has no queue to take it,
+ * and nothing needs to tell it from a user's.
+ */
 void vraid_submit_bio(struct bio *bio)
 {
 	struct vraid_vd *vd = bio->bi_bdev->bd_disk->private_data;
-	u32 flags = vraid_cache_sub_flags(bio);
+	struct bio *ra = NULL;
 
 	if (unlikely(READ_ONCE(vd->state) == VRAID_VD_OFFLINE)) {
 		bio_io_error(bio);
@@ -461,10 +466,9 @@ void vraid_submit_bio(struct bio *bio)
 	}
 	/*
 	 * Access policy: blocked fails every user bio, ro every user write,
-	 * at once (the cache's own destage goes on).
+	 * at once (the cache's own destage goes on: it does not come here).
 	 */
 	if (unlikely(READ_ONCE(vd->access_policy) != VRAID_ACCESS_RW) &&
-	    (flags & VRAID_SUB_USER) &&
 	    (READ_ONCE(vd->access_policy) == VRAID_ACCESS_BLOCKED ||
 	     (op_is_write(bio_op(bio)) &&
 	      (bio_sectors(bio) || !(bio->bi_opf & REQ_PREFLUSH))))) {
@@ -486,16 +490,6 @@ void vraid_submit_bio(struct bio *bio)
 		vraid_start_flush(vd, bio);
 		return;
 	}
-	vraid_engine_submit(vd, bio, flags);
-}
-
-/*
- * Into the levels, past the access checks and flushes: user bios from
- * vraid_submit_bio() and held back by the cache, internal ones (read-ahead
- * windows, destage writes).  Any context that may submit bios.
- */
-void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags)
-{
 	bio = bio_split_to_limits(bio);
 	if (!bio)
 		return;
@@ -514,50 +508,67 @@ void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags)
 		bio_io_error(bio);
 		return;
 	}
-	if ((flags & VRAID_SUB_USER) && !(flags & VRAID_SUB_CHECKED)) {
-		if (bio_op(bio) == REQ_OP_READ) {
-			vraid_cache_note_read(vd);
-			if (READ_ONCE(vd->read_policy) == VRAID_READ_AHEAD)
-				vraid_cache_ra(vd, bio);
-		}
-		/* write-back takes it, or it waits for older dirty data */
-		if (op_is_write(bio_op(bio)) && vraid_cache_write(vd, bio))
-			return;
+	if (bio_op(bio) == REQ_OP_READ) {
+		vraid_cache_note_read(vd);
+		if (READ_ONCE(vd->read_policy) == VRAID_READ_AHEAD)
+			ra = vraid_cache_ra(vd, bio);
 	}
-	if (vraid_layout_is_parity(vd->geom.level)) {
-		vraid_parity_split(vd, bio, flags);
+	/* write-back takes it, or it waits for older dirty data */
+	if (op_is_write(bio_op(bio)) && vraid_cache_write(vd, bio))
 		return;
-	}
-	bio = vraid_read_via_cache(vd, bio, flags);
-	if (!bio)
-		return;
+	vraid_engine_cut(vd, bio, VRAID_SUB_USER, GFP_NOIO);
 	/*
-	 * chunk_sectors keeps reads and writes within a unit (a strip; RAID1:
-	 * 1 MiB, vraid_unit_shift()), but the block layer splits discards
-	 * and write-zeroes by size only: cut those at the unit's end here
-	 * (the rest comes back through submit_bio).
+	 * The window read ahead after the read that asked for it: its member
+	 * bios queue behind the read's on current->bio_list, so the read
+	 * does not wait for it.  Its splits never wait (the read's hold the
+	 * pool until this returns).
 	 */
-	if (vd->geom.strip_sectors) {
-		u32 unit = 1U << vraid_unit_shift(&vd->geom);
-		u32 left = unit - (bio->bi_iter.bi_sector & (unit - 1));
+	if (ra)
+		vraid_engine_cut(vd, ra, 0, GFP_NOWAIT);
+}
 
-		if (unlikely(bio_sectors(bio) > left)) {
-			struct bio *split;
+/*
+ * Into the levels, past the front door and the controller cache: user
+ * bios the cache held back or sends around itself (VRAID_SUB_USER |
+ * VRAID_SUB_CHECKED), and the driver's own (destage, row fill, the
+ * journal's replay).  Within the VD, and split to no limit but the
+ * level's unit (vraid_engine_cut()).  Process context (a work item), or
+ * ->submit_bio for a user bio the cache sends around itself; never a
+ * completion handler: a level's submit may sleep in a mempool.
+ */
+void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags)
+{
+	if (unlikely(bio_end_sector(bio) > vd->geom.size_sectors)) {
+		bio_io_error(bio);
+		return;
+	}
+	if (unlikely(!bio_sectors(bio))) {
+		bio_endio(bio);
+		return;
+	}
+	vraid_engine_cut(vd, bio, flags, GFP_NOIO);
+}
 
-			split = bio_split(bio, left, GFP_NOIO, &vd->split_set);
-			bio_chain(split, bio);
-			submit_bio_noacct(bio);
-			bio = split;
-		}
-	}
-	switch (vd->geom.level) {
-	case VRAID_LEVEL_1:
-	case VRAID_LEVEL_10:
-		vraid_mirror_bio(vd, bio, flags);
-		break;
-	default:
-		vraid_map_bio(vd, bio, flags);
-	}
+/*
+ * The levels, indexed by VRAID_LEVEL_*: a new level is one line here
+ * (and its file).
+ */
+static const struct vraid_level_ops *const vraid_levels[] = {
+	[VRAID_LEVEL_JBOD]	= &vraid_stripe_ops,
+	[VRAID_LEVEL_0]		= &vraid_stripe_ops,
+	[VRAID_LEVEL_1]		= &vraid_mirror_ops,
+	[VRAID_LEVEL_10]	= &vraid_mirror_ops,
+	[VRAID_LEVEL_5]		= &vraid_parity_ops,
+	[VRAID_LEVEL_6]		= &vraid_parity_ops,
+	[VRAID_LEVEL_50]	= &vraid_parity_ops,
+	[VRAID_LEVEL_60]	= &vraid_parity_ops,
+};
+
+const struct vraid_level_ops *vraid_level_ops_of(u32 level)
+{
+	if (level >= ARRAY_SIZE(vraid_levels))
+		return NULL;
+	return vraid_levels[level];
 }
 
 static void vraid_active_release(struct percpu_ref *ref)
@@ -575,14 +586,10 @@ int vraid_io_init(struct vraid_vd *vd)
 	vd->stats = alloc_percpu(struct vraid_stats);
 	if (!vd->stats)
 		return -ENOMEM;
-	ret = bioset_init(&vd->clone_set, BIO_POOL_SIZE,
-			  offsetof(struct vraid_io, clone), 0);
-	if (ret)
-		goto out_stats;
 	ret = bioset_init(&vd->flush_set, n, offsetof(struct vraid_fbio, bio),
 			  0);
 	if (ret)
-		goto out_clone;
+		goto out_stats;
 	ret = bioset_init(&vd->split_set, BIO_POOL_SIZE, 0, 0);
 	if (ret)
 		goto out_flush;
@@ -593,22 +600,22 @@ int vraid_io_init(struct vraid_vd *vd)
 	spin_lock_init(&vd->dcache_off_lock);
 	bio_list_init(&vd->dcache_off);
 	INIT_WORK(&vd->dcache_off_work, vraid_io_dcache_off_work);
+	spin_lock_init(&vd->later_lock);
+	bio_list_init(&vd->later);
+	INIT_WORK(&vd->later_work, vraid_engine_later_work);
 	init_completion(&vd->active_done);
 	ret = percpu_ref_init(&vd->active, vraid_active_release, 0,
 			      GFP_KERNEL);
 	if (ret)
 		goto out_pool;
-	ret = vraid_mirror_init(vd);
-	if (ret)
-		goto out_ref;
-	if (vraid_layout_is_parity(vd->geom.level)) {
-		ret = vraid_parity_init(vd);
+	if (vd->ops->init) {
+		ret = vd->ops->init(vd);
 		if (ret)
-			goto out_mirror;
+			goto out_ref;
 	}
 	ret = vraid_bitmap_init(vd);
 	if (ret)
-		goto out_parity;
+		goto out_level;
 	ret = vraid_cache_init(vd);
 	if (ret)
 		goto out_bitmap;
@@ -616,11 +623,9 @@ int vraid_io_init(struct vraid_vd *vd)
 
 out_bitmap:
 	vraid_bitmap_exit(vd);
-out_parity:
-	if (vd->sc)
-		vraid_parity_exit(vd);
-out_mirror:
-	vraid_mirror_exit(vd);
+out_level:
+	if (vd->ops->exit)
+		vd->ops->exit(vd);
 out_ref:
 	percpu_ref_exit(&vd->active);
 out_pool:
@@ -629,8 +634,6 @@ out_split:
 	bioset_exit(&vd->split_set);
 out_flush:
 	bioset_exit(&vd->flush_set);
-out_clone:
-	bioset_exit(&vd->clone_set);
 out_stats:
 	free_percpu(vd->stats);
 	vd->stats = NULL;
@@ -642,18 +645,17 @@ void vraid_io_exit(struct vraid_vd *vd)
 {
 	percpu_ref_kill(&vd->active);
 	wait_for_completion(&vd->active_done);
-	/* its last bio may have released vd->active before it returned */
+	/* their last bio may have released vd->active before they returned */
 	flush_work(&vd->dcache_off_work);
+	flush_work(&vd->later_work);
 	percpu_ref_exit(&vd->active);
 	vraid_cache_exit(vd);
 	vraid_bitmap_exit(vd);
-	if (vd->sc)
-		vraid_parity_exit(vd);
-	vraid_mirror_exit(vd);
+	if (vd->ops->exit)
+		vd->ops->exit(vd);
 	mempool_exit(&vd->flush_pool);
 	bioset_exit(&vd->split_set);
 	bioset_exit(&vd->flush_set);
-	bioset_exit(&vd->clone_set);
 	free_percpu(vd->stats);
 	vd->stats = NULL;
 }

@@ -4,7 +4,7 @@
  * repair, and the resync after an unclean shutdown.  One job at a time
  * per VD, run by a work item on vraid_job_wq, step by step over the
  * member sectors (at most 64 KiB and never across a strip), every span or
- * mirror set at once; the step itself is parity.c's or mirror.c's.
+ * mirror set at once; the step itself is the level's (level.h).
  *
  * Progress is job.pos (member sectors done of job.total); every few
  * seconds, and when the job pauses, stops or ends, it is recorded in the
@@ -20,6 +20,7 @@
 #include <linux/delay.h>
 
 #include "vraid.h"
+#include "level.h"
 #include "job.h"
 #include "bitmap.h"
 #include "events.h"
@@ -93,9 +94,7 @@ static void vraid_job_rebuilt(struct vraid_vd *vd, u64 from, u64 to)
 /* Member sectors of one step. */
 static u32 vraid_job_step(struct vraid_vd *vd)
 {
-	if (vraid_layout_is_parity(vd->geom.level))
-		return vraid_parity_sync_step(vd);
-	return vraid_mirror_sync_step(vd);
+	return vd->ops->sync_step(vd);
 }
 
 static void vraid_job_checkpoint(struct vraid_vd *vd)
@@ -247,18 +246,15 @@ static void vraid_job_work(struct work_struct *work)
 {
 	struct vraid_vd_job *job = container_of(work, struct vraid_vd_job, work);
 	struct vraid_vd *vd = container_of(job, struct vraid_vd, job);
-	bool parity = vraid_layout_is_parity(vd->geom.level);
 	u32 step = vraid_job_step(vd);
-	struct vraid_msync *ms = NULL;
+	void *run = NULL;	/* the level's, for this run's steps */
 	struct vraid_sync sy;
 	int ret = 0;
 
-	if (!parity) {
-		ms = vraid_mirror_sync_alloc();
-		if (!ms) {
-			ret = -ENOMEM;
+	if (vd->ops->sync_begin) {
+		ret = vd->ops->sync_begin(vd, &run);
+		if (ret)
 			goto out;
-		}
 	}
 	sy.type = job->type;
 	job->run_pos = job->pos;
@@ -309,10 +305,7 @@ static void vraid_job_work(struct work_struct *work)
 		}
 		atomic64_set(&sy.mismatches, 0);
 		sy.error = 0;
-		if (parity)
-			ret = vraid_parity_sync(vd, &sy, pos, len);
-		else
-			ret = vraid_mirror_sync(vd, &sy, pos, len, ms);
+		ret = vd->ops->sync(vd, &sy, pos, len, run);
 		atomic64_add(atomic64_read(&sy.mismatches), &job->mismatches);
 		if (ret)
 			break;
@@ -333,7 +326,8 @@ static void vraid_job_work(struct work_struct *work)
 		cond_resched();
 	}
 out:
-	vraid_mirror_sync_free(ms);
+	if (vd->ops->sync_end)
+		vd->ops->sync_end(vd, run);
 	vraid_job_end(vd, ret, !ret && job->pos < job->total);
 }
 
@@ -363,7 +357,7 @@ static int __vraid_job_start(struct vraid_vd *vd, u32 type, u64 from,
 			 div64_u64(job->pos * 100, max_t(u64, job->total, 1)));
 		return -EBUSY;
 	}
-	if (!vraid_level_redundant(vd->geom.level)) {
+	if (!vraid_vd_redundant(vd)) {
 		snprintf(msg, msglen, "%s is %s: it has no redundancy to %s",
 			 vd->disk->disk_name, vraid_level_name(vd->geom.level),
 			 vraid_job_name(type));

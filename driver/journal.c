@@ -86,6 +86,7 @@
 #include <linux/vmalloc.h>
 
 #include "vraid.h"
+#include "level.h"
 #include "cache.h"
 #include "journal.h"
 #include "bitmap.h"
@@ -240,22 +241,6 @@ static u64 vraid_jver_seq(u64 ver)
 
 static void vraid_jrec_endio(struct bio *bio);
 static bool vraid_jresume_locked(struct vraid_journal *j);
-static void vraid_jbypass_endio(struct bio *bio);
-static void vraid_jreplay_endio(struct bio *bio);
-
-/*
- * vraid_cache_sub_flags() of the journal's own bios: a replay write
- * (internal, not counted) or a write sent around the cache (internal,
- * counted: it is the user's); else a user bio.
- */
-u32 vraid_journal_sub_flags(struct bio *bio)
-{
-	if (bio->bi_end_io == vraid_jreplay_endio)
-		return VRAID_SUB_NOACCT;
-	if (bio->bi_end_io == vraid_jbypass_endio)
-		return 0;
-	return VRAID_SUB_USER;
-}
 
 /* P/Q blocks per row of @vd's level: 0 for the levels without parity. */
 static u32 vraid_jnpar(struct vraid_vd *vd)
@@ -2094,7 +2079,7 @@ static int vraid_jreplay_write(struct vraid_vd *vd, u64 sector,
 		}
 		bio->bi_private = &done;
 		bio->bi_end_io = vraid_jreplay_endio;
-		vraid_engine_submit(vd, bio, VRAID_SUB_NOACCT);
+		vraid_engine_submit(vd, bio, 0);
 		wait_for_completion_io(&done);
 		if (bio->bi_status)
 			ret = -EIO;
@@ -2384,8 +2369,8 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 	*voided = 0;
 	for (pass = 0; pass < 3 && !ret; pass++) {
 		/* the engine reads what pass 1 wrote */
-		if (pass == 2 && vraid_jnpar(vd))
-			vraid_parity_invalidate(vd);
+		if (pass == 2 && vd->ops->invalidate)
+			vd->ops->invalidate(vd);
 		if (pass == 2)
 			vraid_jinval_tree(&iv);
 		w.block = j->tail_block;

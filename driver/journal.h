@@ -21,7 +21,6 @@ struct vraid_controller;
 
 int vraid_journal_module_init(void);
 void vraid_journal_module_exit(void);
-u32 vraid_journal_sub_flags(struct bio *bio);
 bool vraid_journal_get(struct vraid_vd *vd);
 bool vraid_journal_get_around(struct vraid_vd *vd);
 void vraid_journal_put(struct vraid_vd *vd);

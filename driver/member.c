@@ -11,21 +11,16 @@
 #include <linux/blkdev.h>
 
 #include "vraid.h"
+#include "level.h"
 #include "events.h"
 
-bool vraid_level_redundant(u32 level)
+/*
+ * Does the VD's level keep redundancy (a member may fail and the VD go
+ * on)?  Only such VDs run jobs, keep a write-intent bitmap, take spares.
+ */
+bool vraid_vd_redundant(const struct vraid_vd *vd)
 {
-	return vraid_layout_is_mirror(level) || vraid_layout_is_parity(level);
-}
-
-/* How many members of one span (or pair) may fail. */
-u32 vraid_tolerance(const struct vraid_geom *g)
-{
-	if (g->level == VRAID_LEVEL_1)
-		return g->nr_members - 1;
-	if (g->level == VRAID_LEVEL_10)
-		return 1;
-	return vraid_layout_parity_strips(g->level);
+	return vd->ops->tolerance(&vd->geom) > 0;
 }
 
 /*
@@ -38,13 +33,8 @@ static u32 vraid_state_if(struct vraid_vd *vd, u32 as_failed)
 	u32 group, i, failed, total = 0, worst = 0, rebuilding = 0;
 	u32 width;
 
-	/* Failure groups: a mirror pair (RAID10), a span, or the whole VD. */
-	if (g->level == VRAID_LEVEL_10)
-		width = 2;
-	else if (vraid_layout_is_parity(g->level))
-		width = vraid_layout_span_width(g);
-	else
-		width = g->nr_members;
+	/* Failure groups: a mirror set, a parity span, or the whole VD. */
+	width = vd->ops->group_width(g);
 
 	for (group = 0; group < g->nr_members; group += width) {
 		failed = 0;
@@ -62,7 +52,7 @@ static u32 vraid_state_if(struct vraid_vd *vd, u32 as_failed)
 	}
 	if (!total)
 		return VRAID_VD_OPTIMAL;
-	if (worst > vraid_tolerance(g))
+	if (worst > vd->ops->tolerance(g))
 		return VRAID_VD_OFFLINE;
 	/* Rebuilding members count as missing until they are rebuilt. */
 	if (rebuilding == total)
@@ -226,8 +216,8 @@ int vraid_member_fail_admin(struct vraid_vd *vd, u32 member, bool force,
 			 "failing %s would take %s offline (%s tolerates %u failed member%s); add --force to do it anyway",
 			 m->name, vd->disk->disk_name,
 			 vraid_level_name(vd->geom.level),
-			 vraid_tolerance(&vd->geom),
-			 vraid_tolerance(&vd->geom) == 1 ? "" : "s");
+			 vd->ops->tolerance(&vd->geom),
+			 vd->ops->tolerance(&vd->geom) == 1 ? "" : "s");
 		return -EBUSY;
 	}
 	vraid_member_fail_locked(vd, member, &old_state, &new_state);

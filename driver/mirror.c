@@ -2,8 +2,8 @@
 /*
  * The mirror engine: RAID1 and RAID10 (md raid10 "near 2").
  *
- * A VD bio lies within one unit (chunk_sectors: a strip on RAID10, 1 MiB
- * on RAID1, vraid_unit_shift(); io.c cuts discards at the same
+ * A VD bio lies within one unit (a strip on RAID10, 1 MiB on RAID1,
+ * vraid_unit_shift(): chunk_sectors, and io.c cuts the rest at the same
  * boundaries); layout.c gives its copies.  Writes are cloned (no data copy)
  * to every online copy; the VD bio succeeds when at least one copy was
  * written, and a copy whose write fails is failed.  Reads go to one copy,
@@ -33,6 +33,7 @@
 #include <linux/slab.h>
 
 #include "vraid.h"
+#include "level.h"
 #include "job.h"
 #include "bitmap.h"
 
@@ -475,7 +476,7 @@ static void vraid_mirror_resume(struct vraid_vd *vd, struct bio *bio,
 		vraid_mirror_write(mio);
 }
 
-void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
+static void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
 {
 	struct vraid_mio *mio;
 
@@ -528,26 +529,30 @@ struct vraid_msync {
 	struct completion ready[VRAID_MSYNC_UNITS];
 };
 
-struct vraid_msync *vraid_mirror_sync_alloc(void)
+static void vraid_mirror_sync_end(struct vraid_vd *vd, void *run);
+
+static int vraid_mirror_sync_begin(struct vraid_vd *vd, void **run)
 {
 	struct vraid_msync *ms = kzalloc(sizeof(*ms), GFP_KERNEL);
 	u32 i;
 
 	if (!ms)
-		return NULL;
+		return -ENOMEM;
 	for (i = 0; i < VRAID_SYNC_PAGES; i++) {
 		ms->src[i] = alloc_page(GFP_KERNEL);
 		ms->cmp[i] = alloc_page(GFP_KERNEL);
 		if (!ms->src[i] || !ms->cmp[i]) {
-			vraid_mirror_sync_free(ms);
-			return NULL;
+			vraid_mirror_sync_end(vd, ms);
+			return -ENOMEM;
 		}
 	}
-	return ms;
+	*run = ms;
+	return 0;
 }
 
-void vraid_mirror_sync_free(struct vraid_msync *ms)
+static void vraid_mirror_sync_end(struct vraid_vd *vd, void *run)
 {
+	struct vraid_msync *ms = run;
 	u32 i;
 
 	if (!ms)
@@ -706,10 +711,11 @@ static bool vraid_set_rebuilding(struct vraid_vd *vd, u32 first, u32 copies,
  * per unit it touches, at most VRAID_MSYNC_UNITS since steps are aligned
  * to their size (vraid_mirror_sync_step(), a power of two).
  */
-int vraid_mirror_sync(struct vraid_vd *vd, struct vraid_sync *sy,
-		      u64 msector, u32 len, struct vraid_msync *ms)
+static int vraid_mirror_sync(struct vraid_vd *vd, struct vraid_sync *sy,
+			     u64 msector, u32 len, void *run)
 {
 	const struct vraid_geom *g = &vd->geom;
+	struct vraid_msync *ms = run;
 	u32 set, sets = g->level == VRAID_LEVEL_1 ? 1 : g->nr_members / 2;
 	u32 copies = g->level == VRAID_LEVEL_1 ? g->nr_members : 2;
 	u32 unit = 1U << vraid_unit_shift(g);
@@ -759,13 +765,13 @@ int vraid_mirror_sync(struct vraid_vd *vd, struct vraid_sync *sy,
  * Member sectors of a mirror job's step: VRAID_SYNC_PAGES pages, or
  * VRAID_MSYNC_UNITS units (strips; 1 MiB on RAID1) if that is less.
  */
-u32 vraid_mirror_sync_step(struct vraid_vd *vd)
+static u32 vraid_mirror_sync_step(struct vraid_vd *vd)
 {
 	return min_t(u32, VRAID_SYNC_PAGES << (PAGE_SHIFT - SECTOR_SHIFT),
 		     VRAID_MSYNC_UNITS << vraid_unit_shift(&vd->geom));
 }
 
-int vraid_mirror_init(struct vraid_vd *vd)
+static int vraid_mirror_init(struct vraid_vd *vd)
 {
 	u32 i, n = vd->geom.nr_members;
 	int ret;
@@ -797,10 +803,40 @@ out_wl:
 	return ret;
 }
 
-void vraid_mirror_exit(struct vraid_vd *vd)
+static void vraid_mirror_exit(struct vraid_vd *vd)
 {
 	mempool_exit(&vd->mio_pool);
 	bioset_exit(&vd->mirror_set);
 	kfree(vd->wl);
 	vd->wl = NULL;
 }
+
+/* Every bio the block layer hands over lies in one unit. */
+static void vraid_mirror_limits(struct vraid_vd *vd, struct queue_limits *lim)
+{
+	lim->chunk_sectors = 1U << vraid_unit_shift(&vd->geom);
+}
+
+/* RAID1: every copy but one; RAID10: one of each pair. */
+static u32 vraid_mirror_tolerance(const struct vraid_geom *g)
+{
+	return g->level == VRAID_LEVEL_1 ? g->nr_members - 1 : 1;
+}
+
+static u32 vraid_mirror_group_width(const struct vraid_geom *g)
+{
+	return g->level == VRAID_LEVEL_1 ? g->nr_members : 2;
+}
+
+const struct vraid_level_ops vraid_mirror_ops = {
+	.init		= vraid_mirror_init,
+	.exit		= vraid_mirror_exit,
+	.submit		= vraid_mirror_bio,
+	.limits		= vraid_mirror_limits,
+	.tolerance	= vraid_mirror_tolerance,
+	.group_width	= vraid_mirror_group_width,
+	.sync_step	= vraid_mirror_sync_step,
+	.sync_begin	= vraid_mirror_sync_begin,
+	.sync_end	= vraid_mirror_sync_end,
+	.sync		= vraid_mirror_sync,
+};

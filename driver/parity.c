@@ -69,6 +69,7 @@
 #include <linux/slab.h>
 
 #include "vraid.h"
+#include "level.h"
 #include "journal.h"
 #include "job.h"
 #include "bitmap.h"
@@ -1449,7 +1450,8 @@ static void vraid_parity_resume(struct vraid_vd *vd, struct bio *bio,
 	vraid_parity_via_cache(vd, bio, start, false, arg);
 }
 
-void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
+static void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio,
+			     u32 flags)
 {
 	struct vraid_parity_loc loc;
 	unsigned long start;
@@ -1499,7 +1501,7 @@ void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio, u32 flags)
  * KiB of each member, about what md's resync sends), a power of two, and
  * at most a quarter of the heads, so that user I/O finds heads too.
  */
-u32 vraid_parity_sync_step(struct vraid_vd *vd)
+static u32 vraid_parity_sync_step(struct vraid_vd *vd)
 {
 	u32 cols = vd->sc->nr_heads / (4 * vd->geom.spans);
 
@@ -1514,8 +1516,8 @@ u32 vraid_parity_sync_step(struct vraid_vd *vd)
  * start at the unplug, together (vraid_unplug()): each stage's member
  * I/Os of neighbouring columns merge into large requests.
  */
-int vraid_parity_sync(struct vraid_vd *vd, struct vraid_sync *sy,
-		      u64 msector, u32 len)
+static int vraid_parity_sync(struct vraid_vd *vd, struct vraid_sync *sy,
+			     u64 msector, u32 len, void *run)
 {
 	struct vraid_stripe_cache *sc = vd->sc;
 	struct blk_plug plug;
@@ -1547,8 +1549,11 @@ int vraid_parity_sync(struct vraid_vd *vd, struct vraid_sync *sy,
 	return sy->error;
 }
 
-/* Forget every cached block (a member's device changed).  No I/O runs. */
-void vraid_parity_invalidate(struct vraid_vd *vd)
+/*
+ * Forget every cached block (a member's device changed, or the journal's
+ * replay wrote the members).  No I/O runs.
+ */
+static void vraid_parity_invalidate(struct vraid_vd *vd)
 {
 	struct vraid_stripe_cache *sc = vd->sc;
 	u32 i, j;
@@ -1583,7 +1588,7 @@ static void vraid_free_heads(struct vraid_stripe_cache *sc)
 	kvfree(sc->heads);
 }
 
-int vraid_parity_init(struct vraid_vd *vd)
+static int vraid_parity_init(struct vraid_vd *vd)
 {
 	struct vraid_stripe_cache *sc;
 	u32 i, j;
@@ -1664,7 +1669,7 @@ out_sc:
 	return ret;
 }
 
-void vraid_parity_exit(struct vraid_vd *vd)
+static void vraid_parity_exit(struct vraid_vd *vd)
 {
 	struct vraid_stripe_cache *sc = vd->sc;
 
@@ -1678,3 +1683,41 @@ void vraid_parity_exit(struct vraid_vd *vd)
 	kfree(sc);
 	vd->sc = NULL;
 }
+
+/* RAID5/6 and RAID50/60: P (and Q) may be missing in every span. */
+static u32 vraid_parity_tolerance(const struct vraid_geom *g)
+{
+	return vraid_layout_parity_strips(g->level);
+}
+
+static u32 vraid_parity_group_width(const struct vraid_geom *g)
+{
+	return vraid_layout_span_width(g);
+}
+
+/*
+ * No chunk_sectors: io.c cuts at strips itself, under a plug
+ * (vraid_engine_cut()).  Parity
+ * is computed over 4 KiB columns; discard and write zeroes are not
+ * offered (a discarded block's content is not defined, so parity over
+ * it would not be either).
+ */
+static void vraid_parity_limits(struct vraid_vd *vd, struct queue_limits *lim)
+{
+	lim->max_hw_discard_sectors = 0;
+	lim->max_discard_sectors = 0;
+	lim->max_write_zeroes_sectors = 0;
+}
+
+const struct vraid_level_ops vraid_parity_ops = {
+	.init		= vraid_parity_init,
+	.exit		= vraid_parity_exit,
+	.submit		= vraid_parity_bio,
+	.limits		= vraid_parity_limits,
+	.tolerance	= vraid_parity_tolerance,
+	.group_width	= vraid_parity_group_width,
+	.sync_step	= vraid_parity_sync_step,
+	.sync		= vraid_parity_sync,
+	.invalidate	= vraid_parity_invalidate,
+	.row_writes	= true,
+};

@@ -14,6 +14,7 @@
 #include <linux/sched/signal.h>
 
 #include "vraid.h"
+#include "level.h"
 #include "cache.h"
 #include "journal.h"
 #include "job.h"
@@ -197,7 +198,7 @@ static void vraid_write_cache(struct vraid_vd *vd, bool *wc, bool *fua)
  */
 static int vraid_members_flush_each(struct vraid_vd *vd, bool fail)
 {
-	bool redundant = fail && vraid_level_redundant(vd->geom.level);
+	bool redundant = fail && vraid_vd_redundant(vd);
 	int ret = 0, err;
 	u32 i, gen;
 
@@ -288,7 +289,6 @@ static void vraid_limits(struct vraid_vd *vd, struct vraid_limits *l)
 	struct queue_limits *lim = &l->lim;
 	const struct vraid_geom *g = &vd->geom;
 	bool discard = true;
-	bool parity = vraid_layout_is_parity(g->level);
 	unsigned int max_discard = UINT_MAX;
 	u32 i, strip = g->strip_sectors;
 
@@ -308,33 +308,18 @@ static void vraid_limits(struct vraid_vd *vd, struct vraid_limits *l)
 					  bdev_max_discard_sectors(bdev));
 	}
 	if (strip) {
-		/*
-		 * Every bio the block layer hands us lies in one unit: a
-		 * strip, 1 MiB on RAID1 (vraid_unit_shift()).  Parity levels
-		 * cut bios at strips themselves, under a plug (io.c), to batch
-		 * full-stripe writes.
-		 */
-		if (!parity)
-			lim->chunk_sectors = 1U << vraid_unit_shift(g);
 		lim->io_min = strip << SECTOR_SHIFT;
 		lim->io_opt = (strip << SECTOR_SHIFT) * g->data_members;
 		max_discard = min(max_discard, strip);
 		lim->max_write_zeroes_sectors =
 			min(lim->max_write_zeroes_sectors, strip);
 	}
-	if (parity) {
-		/*
-		 * Parity is computed over 4 KiB columns; discard and write
-		 * zeroes are not offered (a discarded block's content is not
-		 * defined, so parity over it would not be either).
-		 */
-		discard = false;
-		lim->max_write_zeroes_sectors = 0;
-	}
 	if (!discard)
 		max_discard = 0;
 	lim->max_hw_discard_sectors = max_discard;
 	lim->max_discard_sectors = max_discard;
+	/* chunk_sectors, and what the level does not offer */
+	vd->ops->limits(vd, lim);
 	vraid_write_cache(vd, &l->write_cache, &l->fua);
 }
 
@@ -401,7 +386,7 @@ static int vraid_vd_dirty_degraded(struct vraid_vd *vd,
 	u64 from = vd->geom.member_sectors;
 	u32 i, n;
 
-	if (ac->clean || !vd->sc || journalled)
+	if (ac->clean || !vd->ops->row_writes || journalled)
 		return 0;
 	for (i = 0; i < vd->geom.nr_members; i++) {
 		switch (vd->members[i].state) {
@@ -450,7 +435,7 @@ static int vraid_vd_asm_bitmap(struct vraid_vd *vd, struct vraid_asm_ctx *ac,
 	int dirty;
 	u32 i;
 
-	if (!vraid_level_redundant(vd->geom.level) ||
+	if (!vraid_vd_redundant(vd) ||
 	    (ac->clean && vd->job.saved_type != VRAID_JOB_RESYNC))
 		return 0;
 	/* (-ENOMEM as no bitmap: every region counts as dirty) */
@@ -628,6 +613,8 @@ int vraid_vd_create(struct vraid_create *c)
 				c->strip_bytes, c->spans, min_data, msg, len);
 	if (ret)
 		goto out_members;
+	/* (vraid_layout_init() checked the level: the table has it) */
+	vd->ops = vraid_level_ops_of(vd->geom.level);
 	/* Not initialised yet: the init job makes it so, from sector 0. */
 	vd->init_pos = c->init == VRAID_INIT_FAST ? vd->geom.member_sectors : 0;
 
@@ -939,8 +926,8 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 	vraid_bdev_close(&old);
 	if (!bd_link_disk_holder(bdev, vd->disk))
 		m->holder_linked = true;
-	if (vd->sc)
-		vraid_parity_invalidate(vd);
+	if (vd->ops->invalidate)
+		vd->ops->invalidate(vd);
 	pr_info("%s: member %u is now %s: rebuilding\n", vd->disk->disk_name,
 		role, m->name);
 	/*
@@ -1063,6 +1050,7 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 				best->member_sectors, msg, len);
 	if (ret)
 		goto out;
+	vd->ops = vraid_level_ops_of(vd->geom.level);
 	memcpy(vd->uuid, best->vd_uuid, 16);
 	memcpy(vd->name, best->name, sizeof(vd->name));
 	vd->generation = best->generation;
@@ -1077,7 +1065,7 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 	vd->cache_flags = best->cache_flags;
 	if (vd->write_policy == VRAID_WRITE_BACK_ALWAYS)	/* older metadata */
 		vd->cache_flags |= VRAID_MD_CF_VOLATILE;
-	vd->init_pos = vraid_level_redundant(best->level) ? best->init_pos :
+	vd->init_pos = vraid_vd_redundant(vd) ? best->init_pos :
 		       vd->geom.member_sectors;
 	vd->job.saved_type = best->job_type;
 	vd->job.pos = best->job_pos;

@@ -12,6 +12,9 @@
  *    "disabled" and completed after it, waiting for a flush of the
  *    members (io.c).  A leaf lock: nothing is taken under it (the work
  *    drops it before vraid_io_hold() takes held_lock).
+ *  - vraid_vd.later_lock (spinlock, irq-safe) protects vraid_vd.later:
+ *    user bios past the controller cache that io.c could not cut inside
+ *    ->submit_bio without waiting (vraid_engine_later()).  A leaf lock.
  *  - vraid_vd.state_lock (spinlock, irq-safe) serialises changes of member
  *    states and of the VD state: taken on error paths and by the control
  *    plane, never on the normal I/O path, which reads states with
@@ -152,6 +155,7 @@ struct vraid_stats {
 	u64 journal_waits;		/* writes that waited for the unlogged bound */
 };
 
+struct vraid_level_ops;
 struct vraid_stripe_cache;
 struct vraid_wl;
 struct vraid_bitmap;
@@ -198,6 +202,9 @@ struct vraid_vd {
 	spinlock_t dcache_off_lock;
 	struct bio_list dcache_off;	/* writes waiting for a member flush */
 	struct work_struct dcache_off_work;
+	spinlock_t later_lock;
+	struct bio_list later;		/* cut on vraid_later_wq (io.c) */
+	struct work_struct later_work;
 	u64 generation;			/* metadata generation */
 	u64 created;			/* seconds since the epoch */
 	bool clean;			/* stopped cleanly (metadata flag) */
@@ -250,7 +257,9 @@ struct vraid_vd {
 	struct vraid_vd_job job;
 
 	spinlock_t state_lock;		/* member states, state */
-	struct bio_set clone_set;	/* member clones, one per VD bio */
+	/* the level (level.h): set with the geometry, never changed */
+	const struct vraid_level_ops *ops;
+	struct bio_set clone_set;	/* stripe clones, one per VD bio */
 	struct bio_set mirror_set;	/* mirror clones, one per copy */
 	mempool_t mio_pool;		/* struct vraid_mio */
 	struct vraid_wl *wl;		/* mirror writes in flight */
@@ -293,11 +302,18 @@ struct vraid_vd {
  * of the disk cache policy to "disabled" wait for (io.c); destage writes
  * may be among them, and work on the other queues (a flush's data part)
  * may wait for destages, so it has a rescuer of its own too.
+ *
+ * vraid_later_wq: the rest of a user bio past the controller cache that
+ * io.c could not cut inside ->submit_bio (vraid_engine_later()).  Its
+ * level's submit may wait for work on every queue above (a stripe head,
+ * a mempool element), and a checkpoint may wait for it (a write sent
+ * around the cache of a journalled VD), so it has a rescuer of its own.
  */
 extern struct workqueue_struct *vraid_wq;
 extern struct workqueue_struct *vraid_wait_wq;
 extern struct workqueue_struct *vraid_flush_wq;
 extern struct workqueue_struct *vraid_dcache_wq;
+extern struct workqueue_struct *vraid_later_wq;
 int vraid_idr_alloc(struct vraid_vd *vd);
 void vraid_spare_kick(void);
 void vraid_bind_all(void);
@@ -354,18 +370,20 @@ int vraid_md_read(struct block_device *bdev, struct vraid_md *md, char *msg,
 
 /* io.c */
 void vraid_submit_bio(struct bio *bio);
-/* vraid_engine_submit() flags */
-#define VRAID_SUB_USER		(1U << 0)	/* a user bio: the cache's paths */
-#define VRAID_SUB_CHECKED	(1U << 1)	/* it waited for older dirty data */
-/* the cache's or the journal's own (destage, read-ahead, replay): */
-#define VRAID_SUB_NOACCT	(1U << 2)	/* not in the VD's disk stats */
+/*
+ * vraid_engine_submit() flags, and what a level's submit is told.  Without
+ * VRAID_SUB_USER a bio is the driver's own (destage, read-ahead, row
+ * fill, replay): not in the VD's disk stats, past the cache's paths.
+ */
+/* a user's bio, or a clone sent in its place: counted, read via the cache */
+#define VRAID_SUB_USER		(1U << 0)
+/* a user bio past the cache's write paths (it waited for older dirty data) */
+#define VRAID_SUB_CHECKED	(1U << 1)
 /* a destage: its pages are the cache's (vraid_jpage_version()) */
-#define VRAID_SUB_DESTAGE	(1U << 3)
+#define VRAID_SUB_DESTAGE	(1U << 2)
 void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags);
 int vraid_io_init(struct vraid_vd *vd);
 void vraid_io_exit(struct vraid_vd *vd);
-unsigned long vraid_io_start(struct vraid_vd *vd, struct bio *bio, u32 flags);
-void vraid_io_done(struct vraid_vd *vd, struct bio *bio, unsigned long start);
 
 /* bio_start_io_acct(), never 0: 0 is "not counted" where a start is kept */
 static inline unsigned long vraid_acct_start(struct bio *bio)
@@ -384,8 +402,7 @@ bool vraid_member_fail_io(struct vraid_vd *vd, u32 member, u32 gen,
 int vraid_member_fail_admin(struct vraid_vd *vd, u32 member, bool force,
 			    char *msg, size_t msglen);
 void vraid_vd_update_state(struct vraid_vd *vd);
-u32 vraid_tolerance(const struct vraid_geom *g);
-bool vraid_level_redundant(u32 level);
+bool vraid_vd_redundant(const struct vraid_vd *vd);
 
 static inline bool vraid_member_ok(struct vraid_vd *vd, u32 member)
 {
@@ -532,27 +549,6 @@ static inline u32 vraid_unit_shift(const struct vraid_geom *g)
 	return g->level == VRAID_LEVEL_1 ? VRAID_MIRROR1_UNIT_SHIFT :
 	       g->strip_shift;
 }
-
-/* mirror.c (a job's step, struct vraid_sync: job.h) */
-struct vraid_sync;
-void vraid_mirror_bio(struct vraid_vd *vd, struct bio *bio, u32 flags);
-int vraid_mirror_init(struct vraid_vd *vd);
-void vraid_mirror_exit(struct vraid_vd *vd);
-struct vraid_msync;
-struct vraid_msync *vraid_mirror_sync_alloc(void);
-void vraid_mirror_sync_free(struct vraid_msync *ms);
-u32 vraid_mirror_sync_step(struct vraid_vd *vd);
-int vraid_mirror_sync(struct vraid_vd *vd, struct vraid_sync *sy,
-		      u64 msector, u32 len, struct vraid_msync *ms);
-
-/* parity.c */
-void vraid_parity_bio(struct vraid_vd *vd, struct bio *bio, u32 flags);
-int vraid_parity_init(struct vraid_vd *vd);
-void vraid_parity_exit(struct vraid_vd *vd);
-u32 vraid_parity_sync_step(struct vraid_vd *vd);
-int vraid_parity_sync(struct vraid_vd *vd, struct vraid_sync *sy,
-		      u64 msector, u32 len);
-void vraid_parity_invalidate(struct vraid_vd *vd);
 
 /* sysfs.c */
 extern const struct attribute_group *vraid_disk_groups[];
