@@ -19,8 +19,9 @@
  * Read-ahead (read policy ra) watches each VD read for sequential streams
  * (the detector is vraid_ra_observe() in cachecore.c) and reads the next
  * window of a stream, whole full stripes of up to 1 MiB, into the cache.
- * The window's bio goes through the VD's own queue like a user read, but
- * neither looks the cache up nor is observed.  With io policy direct and
+ * The window's bio enters the engine from a work item (io.c's
+ * vraid_engine_ahead()), never the VD's own queue, and neither looks the
+ * cache up nor is observed.  With io policy direct and
  * read-ahead, reads look the cache up (for what was read ahead) but do not
  * fill it.  Pages read ahead are marked until a read takes them, which
  * counts them as read-ahead hits.
@@ -926,7 +927,7 @@ out_ref:
 /*
  * A user read of a VD that reads ahead (after the split to the limits):
  * feed the detector, and return the window it asks for (NULL: none), a
- * read the caller sends into the engine after @bio.  The slot update is
+ * read the caller hands to vraid_engine_ahead() after @bio.  The slot update is
  * lost if another CPU changed the slot meanwhile (cachecore.h).
  */
 struct bio *vraid_cache_ra(struct vraid_vd *vd, struct bio *bio)

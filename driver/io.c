@@ -331,8 +331,8 @@ static void vraid_engine_piece(struct vraid_vd *vd, struct bio *bio,
 /*
  * What vraid_engine_cut() could not cut inside ->submit_bio without
  * waiting, and may not send back to the VD's queue: a user bio past the
- * controller cache (VRAID_SUB_CHECKED: a journal bypass clone, a bio the
- * cache held back), which the front door would take for a new one.  Cut
+ * controller cache (VRAID_SUB_CHECKED: a journal bypass clone), which the
+ * front door would take for a new one.  Cut
  * on vraid_later_wq (vraid.h), where waiting for the split pool is safe:
  * the pieces cut before went to the members when their ->submit_bio
  * returned.  The bio holds a reference on vd->active until then, taken
@@ -351,25 +351,43 @@ static void vraid_engine_later(struct vraid_vd *vd, struct bio *bio)
 }
 
 /*
+ * A read-ahead window the front door asked for: cut and sent on
+ * vraid_later_wq, not inside ->submit_bio.  There every piece's member
+ * bios would wait in current->bio_list until it returns, and a window
+ * is cut into up to a strip per piece: the levels' pools (a clone set
+ * of two, the mirror I/O pool) would run dry with nothing of theirs
+ * sent, and the task would wait for itself.  On the work item the
+ * member bios go out at once.  The window holds its own reference on
+ * vd->active (vraid_ra_issue()) until its completion.
+ */
+static void vraid_engine_ahead(struct vraid_vd *vd, struct bio *bio)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&vd->later_lock, flags);
+	bio_list_add(&vd->ahead, bio);
+	queue_work(vraid_later_wq, &vd->later_work);
+	spin_unlock_irqrestore(&vd->later_lock, flags);
+}
+
+/*
  * The rest of @bio, which vraid_engine_cut() could not cut inside
  * ->submit_bio without waiting: a new user bio's goes back to the front
- * door (md's way); a read-ahead window (a read of the cache's own: no
- * one waits for it) is given up, as vraid_ra_issue() gives one up that
- * finds no memory: it fails, and its completion keeps nothing of it; a
- * user bio past the cache is cut later.  Internal writes (destage,
- * replay) are sent from work items only, never cut here.
+ * door (md's way); a user bio past the cache is cut later.  The driver's
+ * own bios (destage, row fill, replay, read-ahead windows) are cut on
+ * work items only, never here: one that came would fail.
  */
 static void vraid_engine_later_split(struct vraid_vd *vd, struct bio *bio,
 				     u32 flags)
 {
-	if (flags == VRAID_SUB_USER) {
-		submit_bio_noacct(bio);
-	} else if (flags & VRAID_SUB_USER) {
-		vraid_engine_later(vd, bio);
-	} else {
-		WARN_ON_ONCE(bio_op(bio) != REQ_OP_READ);
+	if (!(flags & VRAID_SUB_USER)) {
+		WARN_ON_ONCE(1);
 		bio->bi_status = BLK_STS_RESOURCE;
 		bio_endio(bio);
+	} else if (!(flags & VRAID_SUB_CHECKED)) {
+		submit_bio_noacct(bio);
+	} else {
+		vraid_engine_later(vd, bio);
 	}
 }
 
@@ -379,18 +397,22 @@ static void vraid_engine_cut(struct vraid_vd *vd, struct bio *bio, u32 flags,
 static void vraid_engine_later_work(struct work_struct *work)
 {
 	struct vraid_vd *vd = container_of(work, struct vraid_vd, later_work);
-	struct bio_list bios;
+	struct bio_list bios, windows;
 	struct bio *bio;
 
 	spin_lock_irq(&vd->later_lock);
 	bios = vd->later;
 	bio_list_init(&vd->later);
+	windows = vd->ahead;
+	bio_list_init(&vd->ahead);
 	spin_unlock_irq(&vd->later_lock);
 	while ((bio = bio_list_pop(&bios))) {
 		vraid_engine_cut(vd, bio, VRAID_SUB_USER | VRAID_SUB_CHECKED,
 				 GFP_NOIO);
 		percpu_ref_put(&vd->active);
 	}
+	while ((bio = bio_list_pop(&windows)))
+		vraid_engine_cut(vd, bio, 0, GFP_NOIO);
 }
 
 /*
@@ -404,9 +426,10 @@ static void vraid_engine_later_work(struct work_struct *work)
  * returned, outside any plug) and internal bios are cut here.
  *
  * The cut never sends a piece back to the VD's queue, except the rest of
- * a new user bio (flags VRAID_SUB_USER alone) that cannot be cut now:
- * that is the user's bio, and the front door takes it again as it takes
- * the rest of the block layer's own splits.  Inside ->submit_bio
+ * a new user bio (flags VRAID_SUB_USER alone) that cannot be cut now, or
+ * that a level without row_writes takes one piece a call of: that is
+ * the user's bio, and the front door takes it again as it takes the rest
+ * of the block layer's own splits.  Inside ->submit_bio
  * (current->bio_list) the pieces' member bios are sent only once it
  * returns, so a split must not wait for the pool, none would come back:
  * only the first split of a call may wait (@gfp GFP_NOIO: the member
@@ -434,9 +457,25 @@ static void vraid_engine_cut(struct vraid_vd *vd, struct bio *bio, u32 flags,
 				bio = NULL;
 				break;
 			}
+			bio_chain(split, bio);
+			/*
+			 * A new user bio on a level that allocates per piece
+			 * from small pools of its own (a discard or write-
+			 * zeroes across a unit's end: reads and writes come
+			 * within one, chunk_sectors): one piece a call, the
+			 * rest back to the front door, so that no call holds
+			 * two of a pool's elements unsent.  Parity cuts on:
+			 * its strips batch into stripe heads under the plug.
+			 */
+			if (current->bio_list && !vd->ops->row_writes &&
+			    (flags & VRAID_SUB_USER) &&
+			    !(flags & VRAID_SUB_CHECKED)) {
+				submit_bio_noacct(bio);
+				bio = split;
+				break;
+			}
 			if (current->bio_list)
 				gfp = GFP_NOWAIT;
-			bio_chain(split, bio);
 			vraid_engine_piece(vd, split, flags);
 			left = unit;
 		}
@@ -517,14 +556,9 @@ void vraid_submit_bio(struct bio *bio)
 	if (op_is_write(bio_op(bio)) && vraid_cache_write(vd, bio))
 		return;
 	vraid_engine_cut(vd, bio, VRAID_SUB_USER, GFP_NOIO);
-	/*
-	 * The window read ahead after the read that asked for it: its member
-	 * bios queue behind the read's on current->bio_list, so the read
-	 * does not wait for it.  Its splits never wait (the read's hold the
-	 * pool until this returns).
-	 */
+	/* the window read ahead after the read that asked for it */
 	if (ra)
-		vraid_engine_cut(vd, ra, 0, GFP_NOWAIT);
+		vraid_engine_ahead(vd, ra);
 }
 
 /*
@@ -602,6 +636,7 @@ int vraid_io_init(struct vraid_vd *vd)
 	INIT_WORK(&vd->dcache_off_work, vraid_io_dcache_off_work);
 	spin_lock_init(&vd->later_lock);
 	bio_list_init(&vd->later);
+	bio_list_init(&vd->ahead);
 	INIT_WORK(&vd->later_work, vraid_engine_later_work);
 	init_completion(&vd->active_done);
 	ret = percpu_ref_init(&vd->active, vraid_active_release, 0,

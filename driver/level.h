@@ -45,8 +45,10 @@ struct vraid_level_ops {
 	 * the controller cache, or the driver's own; not empty, within the
 	 * VD and within one unit (vraid_engine_cut()).  @flags are
 	 * VRAID_SUB_*.  Called from ->submit_bio (current->bio_list set: the
-	 * member bios are sent when it returns) or from a work item, never
-	 * from a completion; may sleep in a mempool.  Sends nothing to the
+	 * member bios are sent when it returns; one piece a call on levels
+	 * without row_writes) or from process context (a work item, the
+	 * journal's replay at assembly), never from a completion; may sleep
+	 * in a mempool.  Sends nothing to the
 	 * VD's own queue.  The level answers the bio, with an error if it
 	 * must.
 	 */

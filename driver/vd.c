@@ -1244,8 +1244,8 @@ int vraid_vd_delete(struct vraid_vd *vd, bool stop, bool discard,
 
 	/*
 	 * No opener, and none can come: what the cache holds goes out now,
-	 * through the VD's own queue (a destage split at strips re-enters
-	 * it), before del_gendisk() ends that queue.
+	 * while the VD is still whole (its destage enters the engine
+	 * directly, never the VD's queue), before del_gendisk().
 	 */
 	ret = vraid_vd_write_out(vd, discard, discarded, msg, msglen);
 	if (ret) {

@@ -12,9 +12,11 @@
  *    "disabled" and completed after it, waiting for a flush of the
  *    members (io.c).  A leaf lock: nothing is taken under it (the work
  *    drops it before vraid_io_hold() takes held_lock).
- *  - vraid_vd.later_lock (spinlock, irq-safe) protects vraid_vd.later:
- *    user bios past the controller cache that io.c could not cut inside
- *    ->submit_bio without waiting (vraid_engine_later()).  A leaf lock.
+ *  - vraid_vd.later_lock (spinlock, irq-safe) protects vraid_vd.later
+ *    (user bios past the controller cache that io.c could not cut inside
+ *    ->submit_bio without waiting: vraid_engine_later()) and
+ *    vraid_vd.ahead (read-ahead windows, never cut inside ->submit_bio:
+ *    vraid_engine_ahead()).  A leaf lock.
  *  - vraid_vd.state_lock (spinlock, irq-safe) serialises changes of member
  *    states and of the VD state: taken on error paths and by the control
  *    plane, never on the normal I/O path, which reads states with
@@ -204,6 +206,7 @@ struct vraid_vd {
 	struct work_struct dcache_off_work;
 	spinlock_t later_lock;
 	struct bio_list later;		/* cut on vraid_later_wq (io.c) */
+	struct bio_list ahead;		/* read-ahead windows, likewise */
 	struct work_struct later_work;
 	u64 generation;			/* metadata generation */
 	u64 created;			/* seconds since the epoch */
@@ -304,7 +307,8 @@ struct vraid_vd {
  * may wait for destages, so it has a rescuer of its own too.
  *
  * vraid_later_wq: the rest of a user bio past the controller cache that
- * io.c could not cut inside ->submit_bio (vraid_engine_later()).  Its
+ * io.c could not cut inside ->submit_bio (vraid_engine_later()), and the
+ * read-ahead windows (vraid_engine_ahead()).  Its
  * level's submit may wait for work on every queue above (a stripe head,
  * a mempool element), and a checkpoint may wait for it (a write sent
  * around the cache of a journalled VD), so it has a rescuer of its own.
