@@ -218,6 +218,25 @@ static bool vraid_md_flush_members(struct vraid_vd *vd)
 }
 
 /*
+ * Testing only (tests/vm/cases/100-md-swap-window.sh): a metadata write
+ * sleeps this long after it filled its record and again after it wrote
+ * it, holding md_lock, so that a test can replace a member inside the
+ * write and look at the members meanwhile; 0 (the default) never waits.
+ */
+static unsigned int debug_md_write_delay_ms;
+module_param(debug_md_write_delay_ms, uint, 0600);
+MODULE_PARM_DESC(debug_md_write_delay_ms,
+		 "testing only: a metadata write waits this long (at most 10000) after filling its record and after writing it (default 0)");
+
+static void vraid_md_write_delay(void)
+{
+	unsigned int delay = min(READ_ONCE(debug_md_write_delay_ms), 10000U);
+
+	if (unlikely(delay))
+		msleep(delay);
+}
+
+/*
  * Write both metadata copies on every online or rebuilding member with
  * the next generation, or with @wipe zero them on every member held (failed
  * ones too: a deleted VD must leave no member that could be assembled).
@@ -244,9 +263,16 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 		snprintf(msg, msglen, "out of memory");
 		goto out;
 	}
+	/*
+	 * md_lock also keeps a role's device from changing between the fill
+	 * and the writes (vraid_vd_swap_in() changes it under md_lock): a
+	 * record filled for the old device must never reach the new one.
+	 */
 	mutex_lock(&vd->md_lock);
 	vd->generation++;
 	seq = vraid_md_fill(vd, md);
+	if (!wipe)
+		vraid_md_write_delay();
 	/*
 	 * What the record says (a job's position, a member in sync, clean)
 	 * was done before it was filled in; a record vouches for data on
@@ -308,8 +334,10 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 		vraid_member_put(vd, i);
 	}
 	/* Written (or unwritable: then nothing better will come of waiting). */
-	if (!wipe)
+	if (!wipe) {
 		vraid_md_release(vd, seq);
+		vraid_md_write_delay();
+	}
 	mutex_unlock(&vd->md_lock);
 out:
 	if (page)

@@ -877,6 +877,17 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 	m->holder_linked = false;
 	old = m->h;
 	/*
+	 * The role's device changes under md_lock: a metadata write running
+	 * now (vraid_md_work() after another member's failure) filled its
+	 * record for the old device, and would write it onto the new one
+	 * once it is published, naming it as the old device was, rebuilt to
+	 * the old position: if the power failed before this swap's own
+	 * record, assembly would trust the new device's blocks below that
+	 * position.  Under md_lock that write either ends before the change
+	 * (the old device, failed, gets nothing) or fills after it.
+	 */
+	mutex_lock(&vd->md_lock);
+	/*
 	 * A completion of the old device that is still to be looked at (a
 	 * stripe head's block) is stale from here on: it fails nothing
 	 * (vraid_member_fail_io() compares under state_lock) and its data
@@ -912,6 +923,7 @@ int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 	 */
 	smp_store_release(&m->state, VRAID_MEMBER_REBUILDING);
 	spin_unlock_irqrestore(&vd->state_lock, flags);
+	mutex_unlock(&vd->md_lock);
 	vraid_event(vd, VRAID_EV_REBUILD_START, role,
 		    "member %u is now %s: rebuilding", role, m->name);
 	vraid_sysfs_notify(READ_ONCE(vd->kn_members));

@@ -21,8 +21,10 @@
  *    states and of the VD state: taken on error paths and by the control
  *    plane, never on the normal I/O path, which reads states with
  *    READ_ONCE().
- *  - vraid_vd.md_lock (mutex) serialises metadata writes and the
- *    generation counter; taken by the control plane, md_work and the job.
+ *  - vraid_vd.md_lock (mutex) serialises metadata writes, the
+ *    generation counter and a role's change of device (vd.c's
+ *    vraid_vd_swap_in(), which holds vraid_ctl_mutex: that comes first);
+ *    taken by the control plane, md_work and the job.
  *  - vraid_vd.held_lock (spinlock, irq-safe) protects vraid_vd.held: VD
  *    writes that completed after a member failed, and wait (unanswered)
  *    until the metadata records the failure.  Only taken while a
@@ -195,7 +197,7 @@ struct vraid_vd {
 	struct vraid_geom geom;
 	char name[VRAID_NAME_LEN];
 	u8 uuid[16];			/* VD UUID in the metadata */
-	struct mutex md_lock;		/* generation, metadata writes */
+	struct mutex md_lock;		/* generation, metadata writes, a role's device change */
 	struct work_struct md_work;	/* rewrite metadata after a change */
 	atomic_t fail_seq;		/* member failures so far */
 	u32 md_seq;			/* failures the metadata records */
