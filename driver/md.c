@@ -207,14 +207,13 @@ static void vraid_md_release(struct vraid_vd *vd, u32 seq)
  * VD a member whose flush fails is failed: what it holds may not be on
  * its media, and no record may vouch for it (vraid_members_flush_fail();
  * JBOD and RAID0 records vouch for no redundancy: the error is only
- * logged).  Returns true if a member failed.
+ * logged).  Returns true if a member failed since the record was filled
+ * (@seq, vraid_md_fill()'s), in the flush or before it.
  */
-static bool vraid_md_flush_members(struct vraid_vd *vd)
+static bool vraid_md_flush_members(struct vraid_vd *vd, u32 seq)
 {
-	int failures = atomic_read(&vd->fail_seq);
-
 	vraid_members_flush_fail(vd);
-	return atomic_read(&vd->fail_seq) != failures;
+	return (u32)atomic_read(&vd->fail_seq) != seq;
 }
 
 /*
@@ -249,7 +248,7 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 	static const sector_t copies[] = { VRAID_MD_COPY_A, VRAID_MD_COPY_B };
 	struct vraid_md *md;
 	struct page *page;
-	u32 i, c, seq;
+	u32 i, c, seq, pass;
 	int ret = 0, err;
 
 	/*
@@ -280,28 +279,20 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 	 * member: so every member's cache is flushed now, after the fill
 	 * and before the first copy is written, not each member's before
 	 * its own (REQ_PREFLUSH), which would let member 0's "clean" reach
-	 * its media while member 1 still holds the data in its cache.  A
-	 * member that cannot flush is failed, and the record says so.
+	 * its media while member 1 still holds the data in its cache.
+	 *
+	 * A member that failed since the fill (its flush, or before) must be
+	 * in the record: it is filled again, and every member left flushed
+	 * again, until a flush fails none.  The record then says only what
+	 * was done before a flush that covered it; one refill that kept the
+	 * first fill's positions but took the states anew could say a
+	 * member is in sync (its rebuild ended meanwhile), or a copy good
+	 * (the resync ended), for writes no flush covered.  Each pass fails
+	 * one member more, so it ends.
 	 */
-	if (!wipe && vraid_md_flush_members(vd)) {
-		u64 job_pos = md->job_pos, init_pos = md->init_pos;
-		u64 rebuilt[VRAID_MD_MAX_MEMBERS];
-
-		for (i = 0; i < vd->geom.nr_members; i++)
-			rebuilt[i] = md->members[i].rebuilt_to;
-		/*
-		 * Filled again for the member states; the positions stay
-		 * the first fill's at most: what a job did after it may not
-		 * be on the media the flush covered (a member's too: the
-		 * lower of its two, 0 if it is no longer Rebuilding).
-		 */
+	for (pass = 0; !wipe && pass < vd->geom.nr_members &&
+	     vraid_md_flush_members(vd, seq); pass++)
 		seq = vraid_md_fill(vd, md);
-		md->job_pos = min(md->job_pos, job_pos);
-		md->init_pos = min(md->init_pos, init_pos);
-		for (i = 0; i < vd->geom.nr_members; i++)
-			md->members[i].rebuilt_to =
-				min(md->members[i].rebuilt_to, rebuilt[i]);
-	}
 	for (i = 0; i < vd->geom.nr_members; i++) {
 		struct vraid_member *m = &vd->members[i];
 
