@@ -194,15 +194,6 @@ module_param(debug_bm_set_delay_ms, uint, 0600);
 MODULE_PARM_DESC(debug_bm_set_delay_ms,
 		 "testing only: wait this long (at most 10000) before a bitmap write that sets bits (default 0)");
 
-static void vraid_bm_set_delay(void)
-{
-	/* (bounded: writes to new regions of every VD wait for it) */
-	unsigned int delay = min(READ_ONCE(debug_bm_set_delay_ms), 10000U);
-
-	if (unlikely(delay))
-		msleep(delay);
-}
-
 /*
  * Set the bits of the parked writes' regions on the members, then let
  * the writes go, in the order they parked.  Writes that park meanwhile
@@ -232,7 +223,7 @@ static void vraid_bm_set_work(struct work_struct *work)
 			dirty = true;
 	}
 	if (dirty) {
-		vraid_bm_set_delay();
+		vraid_debug_delay(READ_ONCE(debug_bm_set_delay_ms));
 		/*
 		 * Its result may be ignored: a member it failed on is failed
 		 * before it returns, and the writes resumed skip it.

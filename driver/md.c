@@ -227,14 +227,6 @@ module_param(debug_md_write_delay_ms, uint, 0600);
 MODULE_PARM_DESC(debug_md_write_delay_ms,
 		 "testing only: a metadata write waits this long (at most 10000) after filling its record and after writing it (default 0)");
 
-static void vraid_md_write_delay(void)
-{
-	unsigned int delay = min(READ_ONCE(debug_md_write_delay_ms), 10000U);
-
-	if (unlikely(delay))
-		msleep(delay);
-}
-
 /*
  * Write both metadata copies on every online or rebuilding member with
  * the next generation, or with @wipe zero them on every member held (failed
@@ -271,7 +263,7 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 	vd->generation++;
 	seq = vraid_md_fill(vd, md);
 	if (!wipe)
-		vraid_md_write_delay();
+		vraid_debug_delay(READ_ONCE(debug_md_write_delay_ms));
 	/*
 	 * What the record says (a job's position, a member in sync, clean)
 	 * was done before it was filled in; a record vouches for data on
@@ -327,7 +319,7 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 	/* Written (or unwritable: then nothing better will come of waiting). */
 	if (!wipe) {
 		vraid_md_release(vd, seq);
-		vraid_md_write_delay();
+		vraid_debug_delay(READ_ONCE(debug_md_write_delay_ms));
 	}
 	mutex_unlock(&vd->md_lock);
 out:

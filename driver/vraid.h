@@ -83,6 +83,7 @@
 #include <linux/mempool.h>
 #include <linux/percpu-refcount.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/workqueue.h>
 #include <linux/vraid.h>
 
@@ -353,6 +354,18 @@ int vraid_vd_swap_drain(struct vraid_vd *vd, u32 role, unsigned long timeout,
 int vraid_vd_swap_in(struct vraid_vd *vd, u32 role,
 		     struct vraid_bdev_handle *h, char *msg, size_t len);
 extern const struct block_device_operations vraid_fops;
+
+/*
+ * The testing-only delay knobs (debug_bm_set_delay_ms in bitmap.c,
+ * debug_md_write_delay_ms in md.c): sleep @ms, at most 10 s, since the
+ * callers hold locks other writes wait for; 0, the default, never waits.
+ */
+static inline void vraid_debug_delay(unsigned int ms)
+{
+	ms = min(ms, 10000U);
+	if (unlikely(ms))
+		msleep(ms);
+}
 
 /*
  * A vraid VD (any partition of one counts).  Spares and replacements may

@@ -350,6 +350,12 @@ journal_cleanup() {
 	return 0
 }
 
+# first_vd: /dev/vraidN of the first VD `vraidctl list` names (after an
+# assembly of the only one)
+first_vd() {
+	echo "/dev/$(vraidctl list --json | grep -o '"vd":"vraid[0-9]*"' | head -n1 | cut -d'"' -f4)"
+}
+
 replay_assemble() {
 	local vd
 	vraidctl controller journal "$1" >/tmp/journal.out 2>&1 ||
@@ -360,7 +366,7 @@ replay_assemble() {
 	vraidctl assemble --scan >/tmp/asm.out 2>&1 ||
 		{ cat /tmp/asm.out >&2; fail "assemble --scan"; }
 	cat /tmp/asm.out >&2
-	vd=/dev/$(vraidctl list --json | grep -o '"vd":"vraid[0-9]*"' | head -n1 | cut -d'"' -f4)
+	vd=$(first_vd)
 	[ -b "$vd" ] || fail "no VD after assemble"
 	echo "$vd"
 }

@@ -136,7 +136,7 @@ vraidctl assemble --force /dev/nullb54 /dev/nullb55 /dev/nullb56 >/tmp/57.asm 2>
 	{ cat /tmp/57.asm; fail "assemble --force the cut"; }
 dmesg_since_mark | grep -q "rows at member sectors $ck-2047 were being written at the crash" ||
 	{ dmesg_since_mark; fail "the forced assembly does not name the rows above the checkpoint"; }
-vd=/dev/$(vraidctl list --json | grep -o '"vd":"vraid[0-9]*"' | head -n1 | cut -d'"' -f4)
+vd=$(first_vd)
 [ -b "$vd" ] || fail "no VD after assemble"
 dmesg_since_mark | grep -q "not shut down cleanly while rebuilding" ||
 	{ dmesg_since_mark; fail "assembly did not find the VD not shut down cleanly while rebuilding"; }

@@ -110,7 +110,7 @@ dm_over rm3 /dev/nullb93
 dm_over rm4 /dev/nullb94
 vraidctl assemble /dev/mapper/rm3 /dev/mapper/rm4 >/tmp/59.asm 2>&1 ||
 	{ cat /tmp/59.asm; fail "assemble the cut (a mirror is never refused as dirty degraded)"; }
-vd=/dev/$(vraidctl list --json | grep -o '"vd":"vraid[0-9]*"' | head -n1 | cut -d'"' -f4)
+vd=$(first_vd)
 [ -b "$vd" ] || fail "no VD after assemble"
 dmesg_since_mark | grep -q "not shut down cleanly while rebuilding" ||
 	{ dmesg_since_mark; fail "assembly did not find the VD not shut down cleanly while rebuilding"; }
@@ -160,7 +160,7 @@ dmsetup remove rm4
 mark_dmesg asm2
 vraidctl assemble /dev/nullb95 /dev/nullb96 >/tmp/59.asm 2>&1 ||
 	{ cat /tmp/59.asm; fail "assemble the second cut"; }
-vd=/dev/$(vraidctl list --json | grep -o '"vd":"vraid[0-9]*"' | head -n1 | cut -d'"' -f4)
+vd=$(first_vd)
 [ -b "$vd" ] || fail "no VD after the second assemble"
 dmesg_since_mark | grep -q "not shut down cleanly" ||
 	{ dmesg_since_mark; fail "the second assembly did not find the VD not shut down cleanly"; }

@@ -108,7 +108,7 @@ for i in 0 1 2 3 4; do dmsetup remove rs$i; done
 mark_dmesg asm
 vraidctl assemble --force /dev/nullb65 /dev/nullb66 /dev/nullb67 >/tmp/60.asm 2>&1 ||
 	{ cat /tmp/60.asm; fail "assemble --force the cut"; }
-vd=/dev/$(vraidctl list --json | grep -o '"vd":"vraid[0-9]*"' | head -n1 | cut -d'"' -f4)
+vd=$(first_vd)
 [ -b "$vd" ] || fail "no VD after assemble"
 dmesg_since_mark | grep -Eq "rebuild resumes at sector $ck .*paused" ||
 	{ dmesg_since_mark; fail "the rebuild of role 3 did not resume, paused, at its checkpoint ($ck)"; }
