@@ -459,6 +459,17 @@ static int vraid_vd_asm_bitmap(struct vraid_vd *vd, struct vraid_asm_ctx *ac,
 }
 
 /*
+ * Testing only (tests/vm/cases/101-asm-resync-window.sh): an assembly
+ * waits this long, holding vraid_ctl_mutex, right after its disk went
+ * live and before the jobs start, so that a test can read the VD in that
+ * window; 0 (the default) never waits.
+ */
+static unsigned int debug_asm_live_delay_ms;
+module_param(debug_asm_live_delay_ms, uint, 0600);
+MODULE_PARM_DESC(debug_asm_live_delay_ms,
+		 "testing only: an assembly waits this long (at most 10000) after its disk went live (default 0)");
+
+/*
  * Bring up the disk of a VD whose members are open and whose geometry and
  * metadata are set: index, I/O resources, gendisk; for an assembly (@ac),
  * the journal's replay before the disk goes live.  On failure undoes its
@@ -529,9 +540,20 @@ static int vraid_vd_start(struct vraid_vd *vd, const char *verb,
 		 * The regions to resync, on every member's bitmap before
 		 * anything may read the VD or a job write a row.
 		 */
-		if (ac->resync)
+		if (ac->resync) {
 			ac->regions = vraid_bitmap_mark(vd, vd->init_pos,
 							ac->no_bitmap);
+			/*
+			 * Nothing is known consistent until the resync has
+			 * been there: from the first I/O the disk takes (udev
+			 * reads it at once), a mirror reads one fixed copy and
+			 * a parity row is written whole, never by
+			 * read-modify-write from a parity the crash may have
+			 * left wrong.  The metadata just written keeps the
+			 * older position; the marks cover what lies below it.
+			 */
+			vd->init_pos = 0;
+		}
 	}
 
 	ret = device_add_disk(NULL, disk, vraid_disk_groups);
@@ -539,6 +561,8 @@ static int vraid_vd_start(struct vraid_vd *vd, const char *verb,
 		snprintf(msg, len, "cannot add the disk (error %d)", ret);
 		goto out_disk;
 	}
+	if (ac)
+		vraid_debug_delay(READ_ONCE(debug_asm_live_delay_ms));
 	vraid_sysfs_notify_init(vd);
 	for (i = 0; i < vd->geom.nr_members; i++) {
 		struct vraid_member *m = &vd->members[i];
@@ -686,10 +710,10 @@ static void vraid_vd_after_assembly(struct vraid_vd *vd,
 		 * Not shut down cleanly, or stopped in the middle of a
 		 * resync: resync the regions the bitmaps say were being
 		 * written (or still wait for it), and everything not
-		 * initialised yet; all of it without a bitmap (marked by
-		 * vraid_vd_asm_bitmap() before the disk went live).
+		 * initialised yet; all of it without a bitmap (marked, and
+		 * init_pos lowered to 0, by vraid_vd_start() before the disk
+		 * went live).
 		 */
-		vd->init_pos = 0;
 		vd->job.saved_type = VRAID_JOB_RESYNC;
 		if (vd->state != VRAID_VD_OPTIMAL) {
 			/* After the rebuild (job.c), with these regions. */

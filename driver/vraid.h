@@ -357,14 +357,21 @@ extern const struct block_device_operations vraid_fops;
 
 /*
  * The testing-only delay knobs (debug_bm_set_delay_ms in bitmap.c,
- * debug_md_write_delay_ms in md.c): sleep @ms, at most 10 s, since the
- * callers hold locks other writes wait for; 0, the default, never waits.
+ * debug_md_write_delay_ms in md.c, debug_asm_live_delay_ms in vd.c):
+ * sleep @ms, at most 10 s, since the callers hold locks other writes
+ * wait for; 0, the default, never waits.
+ *
+ * They ship in every build (the VM suite tests the module users load),
+ * so a knob set on a production machine must not go unnoticed: the
+ * first delay taken says so in the kernel log (once per file using it).
  */
 static inline void vraid_debug_delay(unsigned int ms)
 {
 	ms = min(ms, 10000U);
-	if (unlikely(ms))
-		msleep(ms);
+	if (likely(!ms))
+		return;
+	pr_warn_once("vraid: a testing delay knob (debug_*_ms) is set: I/O and commands stall on purpose; set it to 0 outside tests\n");
+	msleep(ms);
 }
 
 /*
