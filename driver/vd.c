@@ -1180,10 +1180,17 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 	ac.no_journal = a->asm_flags & VRAID_ASM_NO_JOURNAL;
 	ac.force = a->asm_flags & VRAID_ASM_FORCE;
 	ret = vraid_vd_start(vd, "assembled", &ac, msg, len);
+	/*
+	 * wb VDs assembled while the journal waited for this one's replay
+	 * bind now.  Also when the start failed: it may have failed after
+	 * the replay and the metadata write that ends the wait (the disk
+	 * not added), and the others would stay write-through until some
+	 * later command binds them.  Binding needs a healthy journal, so a
+	 * start that failed before that binds nothing.
+	 */
+	vraid_bind_all();
 	if (ret)
 		goto out;
-	/* wb VDs assembled while the journal waited for this one's replay */
-	vraid_bind_all();
 	/*
 	 * The replay is done: unless binding just wrote it anew, the
 	 * metadata must no longer name the journal.
