@@ -438,6 +438,34 @@ static void vraid_engine_later_work(struct work_struct *work)
  * the rest goes on as vraid_engine_later_split() says.  Elsewhere (work
  * items) the member bios go out at once: it may always wait.
  */
+/*
+ * Testing only (tests/vm/cases/102-split-pool-empty.sh): every split the
+ * cut asks of its pool without waiting (GFP_NOWAIT) is refused as if the
+ * pool were empty, so that the fallbacks of vraid_engine_later_split()
+ * run; debug_nowait_refused counts the refusals (racy increments: only
+ * "none" or "some" matters).
+ */
+static bool debug_nowait_fail;
+module_param(debug_nowait_fail, bool, 0600);
+MODULE_PARM_DESC(debug_nowait_fail,
+		 "testing only: refuse the engine's non-waiting splits as if the pool were empty (default off)");
+static unsigned int debug_nowait_refused;
+module_param(debug_nowait_refused, uint, 0444);
+MODULE_PARM_DESC(debug_nowait_refused,
+		 "testing only: splits refused by debug_nowait_fail");
+
+static struct bio *vraid_engine_split(struct vraid_vd *vd, struct bio *bio,
+				      u32 sectors, gfp_t gfp)
+{
+	if (gfp == GFP_NOWAIT && unlikely(READ_ONCE(debug_nowait_fail))) {
+		pr_warn_once("vraid: debug_nowait_fail is set: the engine refuses its own splits on purpose; set it to 0 outside tests\n");
+		WRITE_ONCE(debug_nowait_refused,
+			   READ_ONCE(debug_nowait_refused) + 1);
+		return NULL;
+	}
+	return bio_split(bio, sectors, gfp, &vd->split_set);
+}
+
 static void vraid_engine_cut(struct vraid_vd *vd, struct bio *bio, u32 flags,
 			     gfp_t gfp)
 {
@@ -451,7 +479,7 @@ static void vraid_engine_cut(struct vraid_vd *vd, struct bio *bio, u32 flags,
 		while (bio_sectors(bio) > left) {
 			struct bio *split;
 
-			split = bio_split(bio, left, gfp, &vd->split_set);
+			split = vraid_engine_split(vd, bio, left, gfp);
 			if (unlikely(!split)) {
 				vraid_engine_later_split(vd, bio, flags);
 				bio = NULL;
