@@ -16,6 +16,7 @@
 #include <linux/capability.h>
 #include <linux/delay.h>
 #include <linux/poll.h>
+#include <linux/reboot.h>
 
 #include "vraid.h"
 #include "cache.h"
@@ -683,6 +684,61 @@ void vraid_bind_all(void)
 		vraid_journal_bind(vd);
 }
 
+/*
+ * A reboot, halt or power-off (kexec too) with VDs still running: the
+ * controller caches' dirty data goes to the members, which flush, before
+ * the kernel shuts the disks down (device_shutdown() comes after the
+ * reboot notifiers) - a clean reboot loses no acknowledged write, as a
+ * disk keeps what its own volatile cache holds when it is shut down.
+ *
+ * The VDs are not marked clean: a write after this write-out would have
+ * to take the mark back first, and nothing here stops writers.  The
+ * next assembly resyncs what the bitmaps say, as after any unclean end;
+ * `vraidctl stop --all` (the boot unit's stop) is the clean shutdown.
+ *
+ * vraid_ctl_mutex keeps the VDs from going away meanwhile.  A control
+ * command holding it (a stop writing out, an assembly) is waited for up
+ * to 5 s; after that the reboot goes on without the write-out, rather
+ * than hang behind a command that may itself wait for a dead disk.
+ */
+static int vraid_reboot_write_out(struct notifier_block *nb,
+				  unsigned long action, void *data)
+{
+	struct vraid_vd *vd;
+	int id, tries;
+
+	for (tries = 0; !mutex_trylock(&vraid_ctl_mutex); tries++) {
+		if (tries == 50) {
+			pr_warn("vraid: shutting down while a control command runs: cached writes are not written out\n");
+			return NOTIFY_DONE;
+		}
+		msleep(100);
+	}
+	idr_for_each_entry(&vraid_idr, vd, id) {
+		unsigned long dirty;
+
+		if (!vd->cache)
+			continue;
+		dirty = vraid_cache_dirty_pages(vd);
+		if (!dirty)
+			continue;
+		pr_info("%s: shutting down: writing out %lu KiB of cached writes\n",
+			vd->disk->disk_name, dirty << (PAGE_SHIFT - 10));
+		if (vraid_cache_write_out(vd))
+			pr_warn("%s: shutting down: %lu KiB of cached writes could not be written out\n",
+				vd->disk->disk_name,
+				vraid_cache_dirty_pages(vd) << (PAGE_SHIFT - 10));
+		else
+			vraid_members_flush(vd);
+	}
+	mutex_unlock(&vraid_ctl_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block vraid_reboot_notifier = {
+	.notifier_call	= vraid_reboot_write_out,
+};
+
 /* The controller: its cache (show, resize) and its journal. */
 static int vraid_ctl_controller(void *buf)
 {
@@ -1021,6 +1077,8 @@ static int __init vraid_init(void)
 	ret = vraid_events_init(vraid_misc.this_device);
 	if (ret)
 		goto out_misc;
+	/* (never fails: a notifier chain takes any block) */
+	register_reboot_notifier(&vraid_reboot_notifier);
 	pr_info("vraid: loaded, ABI %u.%u, control device /dev/%s\n",
 		VRAID_ABI_MAJOR, VRAID_ABI_MINOR, VRAID_CONTROL_NAME);
 	return 0;
@@ -1055,6 +1113,7 @@ static void __exit vraid_exit(void)
 {
 	struct vraid_spare_dev *sp, *tmp;
 
+	unregister_reboot_notifier(&vraid_reboot_notifier);
 	/* no VD is left to log an event; its last uevent goes first */
 	vraid_events_exit();
 	misc_deregister(&vraid_misc);
