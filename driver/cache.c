@@ -985,9 +985,15 @@ void vraid_cache_note_read(struct vraid_vd *vd)
 #define VRAID_DESTAGE_AGE	(2 * HZ)	/* dirty this long: destage */
 #define VRAID_DESTAGE_ROW_LINES	64	/* rows gathered up to 4 MiB */
 
+/*
+ * Unlogged writes go into the cache: write policy awb, and the kernel is
+ * not going down (vraid_going_down: then they go around it, as after a
+ * change to wt, and the reboot notifier's write-out finds them all).
+ */
 static bool vraid_awb(struct vraid_vd *vd)
 {
-	return READ_ONCE(vd->write_policy) == VRAID_WRITE_BACK_ALWAYS;
+	return READ_ONCE(vd->write_policy) == VRAID_WRITE_BACK_ALWAYS &&
+	       !READ_ONCE(vraid_going_down);
 }
 
 /* Whether writes go into the cache: awb, or wb logging to the journal. */

@@ -58,6 +58,7 @@ struct workqueue_struct *vraid_wait_wq;
 struct workqueue_struct *vraid_flush_wq;
 struct workqueue_struct *vraid_dcache_wq;
 struct workqueue_struct *vraid_later_wq;
+bool vraid_going_down;
 
 /* A hot spare: held open until it is taken or removed. */
 struct vraid_spare_dev {
@@ -691,15 +692,21 @@ void vraid_bind_all(void)
  * reboot notifiers) - a clean reboot loses no acknowledged write, as a
  * disk keeps what its own volatile cache holds when it is shut down.
  *
- * The VDs are not marked clean: a write after this write-out would have
- * to take the mark back first, and nothing here stops writers.  The
- * next assembly resyncs what the bitmaps say, as after any unclean end;
- * `vraidctl stop --all` (the boot unit's stop) is the clean shutdown.
+ * Writers may still run (reboot -f leaves user space as it is): first no
+ * write goes into an awb cache any more (vraid_going_down), and after a
+ * grace period - the cache's admission checks it under rcu_read_lock(),
+ * as for a change of write policy - the write-out finds every write the
+ * cache took.  The VDs are not marked clean: a write after the write-out
+ * would have to take the mark back first.  The next assembly resyncs
+ * what the bitmaps say, as after any unclean end; `vraidctl stop --all`
+ * (the boot unit's stop) is the clean shutdown.
  *
  * vraid_ctl_mutex keeps the VDs from going away meanwhile.  A control
  * command holding it (a stop writing out, an assembly) is waited for up
  * to 5 s; after that the reboot goes on without the write-out, rather
- * than hang behind a command that may itself wait for a dead disk.
+ * than hang behind a command that may itself wait for a dead disk.  The
+ * write-out itself waits for the members as a flush does: a member that
+ * never answers holds the reboot up, as it would the disks' shutdown.
  */
 static int vraid_reboot_write_out(struct notifier_block *nb,
 				  unsigned long action, void *data)
@@ -707,6 +714,8 @@ static int vraid_reboot_write_out(struct notifier_block *nb,
 	struct vraid_vd *vd;
 	int id, tries;
 
+	WRITE_ONCE(vraid_going_down, true);
+	synchronize_rcu();
 	for (tries = 0; !mutex_trylock(&vraid_ctl_mutex); tries++) {
 		if (tries == 50) {
 			pr_warn("vraid: shutting down while a control command runs: cached writes are not written out\n");
@@ -714,6 +723,7 @@ static int vraid_reboot_write_out(struct notifier_block *nb,
 		}
 		msleep(100);
 	}
+	vraid_ctl_held("the write-out at a reboot");
 	idr_for_each_entry(&vraid_idr, vd, id) {
 		unsigned long dirty;
 
@@ -728,10 +738,11 @@ static int vraid_reboot_write_out(struct notifier_block *nb,
 			pr_warn("%s: shutting down: %lu KiB of cached writes could not be written out\n",
 				vd->disk->disk_name,
 				vraid_cache_dirty_pages(vd) << (PAGE_SHIFT - 10));
-		else
-			vraid_members_flush(vd);
+		else if (vraid_members_flush(vd))
+			pr_warn("%s: shutting down: a member failed its flush after the write-out\n",
+				vd->disk->disk_name);
 	}
-	mutex_unlock(&vraid_ctl_mutex);
+	vraid_ctl_unlock();
 	return NOTIFY_DONE;
 }
 

@@ -442,25 +442,34 @@ static void vraid_engine_later_work(struct work_struct *work)
  * Testing only (tests/vm/cases/102-split-pool-empty.sh): every split the
  * cut asks of its pool without waiting (GFP_NOWAIT) is refused as if the
  * pool were empty, so that the fallbacks of vraid_engine_later_split()
- * run; debug_nowait_refused counts the refusals (racy increments: only
- * "none" or "some" matters).
+ * run.  The refusals are counted by the fallback they lead to - the rest
+ * of a new user bio back to the front door, or of a user bio already
+ * checked (sent around the cache) to a work item - with racy increments:
+ * only "none" or "some" matters.
  */
 static bool debug_nowait_fail;
 module_param(debug_nowait_fail, bool, 0600);
 MODULE_PARM_DESC(debug_nowait_fail,
 		 "testing only: refuse the engine's non-waiting splits as if the pool were empty (default off)");
-static unsigned int debug_nowait_refused;
-module_param(debug_nowait_refused, uint, 0444);
-MODULE_PARM_DESC(debug_nowait_refused,
-		 "testing only: splits refused by debug_nowait_fail");
+static unsigned int debug_nowait_front;
+module_param(debug_nowait_front, uint, 0444);
+MODULE_PARM_DESC(debug_nowait_front,
+		 "testing only: splits refused whose rest went back to the front door");
+static unsigned int debug_nowait_later;
+module_param(debug_nowait_later, uint, 0444);
+MODULE_PARM_DESC(debug_nowait_later,
+		 "testing only: splits refused whose rest went to a work item");
 
 static struct bio *vraid_engine_split(struct vraid_vd *vd, struct bio *bio,
-				      u32 sectors, gfp_t gfp)
+				      u32 sectors, gfp_t gfp, u32 flags)
 {
+	unsigned int *count;
+
 	if (gfp == GFP_NOWAIT && unlikely(READ_ONCE(debug_nowait_fail))) {
 		pr_warn_once("vraid: debug_nowait_fail is set: the engine refuses its own splits on purpose; set it to 0 outside tests\n");
-		WRITE_ONCE(debug_nowait_refused,
-			   READ_ONCE(debug_nowait_refused) + 1);
+		count = flags & VRAID_SUB_CHECKED ? &debug_nowait_later :
+			&debug_nowait_front;
+		WRITE_ONCE(*count, READ_ONCE(*count) + 1);
 		return NULL;
 	}
 	return bio_split(bio, sectors, gfp, &vd->split_set);
@@ -479,7 +488,7 @@ static void vraid_engine_cut(struct vraid_vd *vd, struct bio *bio, u32 flags,
 		while (bio_sectors(bio) > left) {
 			struct bio *split;
 
-			split = vraid_engine_split(vd, bio, left, gfp);
+			split = vraid_engine_split(vd, bio, left, gfp, flags);
 			if (unlikely(!split)) {
 				vraid_engine_later_split(vd, bio, flags);
 				bio = NULL;

@@ -552,7 +552,7 @@ static int vraid_vd_start(struct vraid_vd *vd, const char *verb,
 			 * left wrong.  The metadata just written keeps the
 			 * older position; the marks cover what lies below it.
 			 */
-			vd->init_pos = 0;
+			WRITE_ONCE(vd->init_pos, 0);	/* md_work reads it */
 		}
 	}
 

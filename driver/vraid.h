@@ -321,6 +321,13 @@ extern struct workqueue_struct *vraid_wait_wq;
 extern struct workqueue_struct *vraid_flush_wq;
 extern struct workqueue_struct *vraid_dcache_wq;
 extern struct workqueue_struct *vraid_later_wq;
+/*
+ * Set once by the reboot notifier (ctl.c) before it writes the caches
+ * out: from then on no write goes into an awb cache (cache.c), so that
+ * what the write-out leaves behind is not acknowledged by a cache the
+ * reboot then drops.  Never cleared: the kernel is going down.
+ */
+extern bool vraid_going_down;
 int vraid_idr_alloc(struct vraid_vd *vd);
 void vraid_spare_kick(void);
 void vraid_bind_all(void);

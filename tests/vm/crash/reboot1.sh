@@ -18,6 +18,9 @@ dirty=$(vd_attr "$vd" cache_dirty_bytes)
 [ "$dirty" -gt 0 ] || fail "nothing dirty in the cache before the reboot: the case did not set up what it tests"
 echo "$vd: $dirty bytes dirty in the controller cache; rebooting"
 echo "@@VRAID-REBOOTING@@"
+# the kernel's messages from now on to the console, where reboot-test
+# looks for the write-out's
+dmesg -n 7
 reboot -f
 sleep 60
 fail "reboot -f did not reboot"
