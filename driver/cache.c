@@ -1920,7 +1920,7 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	struct vraid_cache *c = vd->cache;
 	struct page *pages[VRAID_CACHE_MAX_PAGES];
 	struct vraid_cache_line *spare[VRAID_CACHE_MAX_LINES] = { NULL };
-	struct vraid_jw *jdata = NULL;
+	struct vraid_journal_write *jdata = NULL;
 	struct vraid_cache_limits lim;
 	u64 sector = bio->bi_iter.bi_sector, first = vraid_line_number(sector);
 	u32 n = bio->bi_iter.bi_size >> PAGE_SHIFT;
@@ -2030,25 +2030,25 @@ again:
 	for (i = 0; jw && i < n; i++)
 		get_page(pages[i]);
 	/*
-	 * The DATA entry takes its place in the log before any of its pages
-	 * is dirty in a line, so that every INVALIDATE over them comes after
-	 * it.  Records are built from the journal's open list in its order,
-	 * one leader at a time (journal.c, vraid_jlead()), so an entry
-	 * queued after this one is later in the log.  A write around the
-	 * cache that meets these pages dirty waits for their destage
-	 * (vraid_cache_conflict(), vraid_defer_work()), which finds them
-	 * under their bucket's lock, so after the unlock below that follows
-	 * this queueing; its INVALIDATE is queued only once its own member
-	 * write is done (vraid_jbypass_work()): after this entry, and the
+	 * The DATA entry takes its place in the log before any of its pages is
+	 * dirty in a line, so that every INVALIDATE over them comes after it.
+	 * Records are built from the journal's open list in its order, one
+	 * leader at a time (journal.c, vraid_record_lead()), so an entry queued
+	 * after this one is later in the log.  A write around the cache that
+	 * meets these pages dirty waits for their destage
+	 * (vraid_cache_conflict(), vraid_defer_work()), which finds them under
+	 * their bucket's lock, so after the unlock below that follows this
+	 * queueing; its INVALIDATE is queued only once its own member write is
+	 * done (vraid_bypass_invalidate_work()): after this entry, and the
 	 * replay voids this older DATA rather than write it over the newer
-	 * data.  Queued while the pages were already dirty (the entry
-	 * allocated after them, which may sleep), it could come after that
-	 * INVALIDATE (tests/vm/cases/91-journal-data-order).  The record may
-	 * be written before the pages are in the lines; its completion
-	 * waits for vraid_journal_data_go(), so that neither the user bio
-	 * nor a fallback drain (journal failed) goes ahead of them, and a
-	 * checkpoint waits for a grace period of the RCU section this runs
-	 * in before it drains (vraid_jcheckpoint_locked()).
+	 * data.  Queued while the pages were already dirty (the entry allocated
+	 * after them, which may sleep), it could come after that INVALIDATE
+	 * (tests/vm/cases/91-journal-data-order).  The record may be written
+	 * before the pages are in the lines; its completion waits for
+	 * vraid_journal_data_go(), so that neither the user bio nor a fallback
+	 * drain (journal failed) goes ahead of them, and a checkpoint waits for
+	 * a grace period of the RCU section this runs in before it drains
+	 * (vraid_checkpoint_locked()).
 	 *
 	 * Not covered: a write around the cache whose conflict check runs
 	 * between this queueing and the insertion finds nothing dirty and
