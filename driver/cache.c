@@ -1,94 +1,232 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The controller cache: cached reads (io-policy=cached), read-ahead
- * (read-policy=ra) and a volatile write-back cache (write-policy=awb).
+ * (read-policy=ra) and write-back (write-policy=awb, and wb while the VD
+ * logs to the journal, journal.c).  Documentation/cache-design.rst is the
+ * plan and its history; this is how the code works.
  *
- * Documentation/cache-design.rst is the whole plan.  One controller-wide
- * bound on cached pages (module parameter cache_mib, CONTROLLER), and per
- * VD a hash of 64 KiB cache lines of 4 KiB pages.  Clean pages hold only
- * what the members hold, so dropping them loses nothing (eviction, the
- * shrinker); dirty pages (awb) are written out first ("Write-back").
+ * The pool
+ * --------
+ * One controller-wide bound on cached pages (module parameter cache_mib,
+ * CONTROLLER SET_CACHE_SIZE), shared by every VD.  Per VD, a hash of
+ * buckets of 64 KiB cache lines of 4 KiB pages (struct vraid_cache_line).
  *
- * Reads of a VD whose io policy is cached look it up first.  A read whose
- * every 4 KiB page is cached is answered from the cache (a hit).  Any
- * other read goes to the members through a clone, and at its completion
- * the data is copied into the cache (a fill).  Only reads of whole,
- * aligned 4 KiB pages are looked up and counted, and those up to 128 KiB
- * fill the cache.
+ * Clean pages hold only what the members hold, so dropping them loses
+ * nothing: eviction (oldest lines first, from the VD holding the most
+ * clean pages) and the shrinker take only those.  Dirty pages are written
+ * out first ("Write-back").
  *
- * Read-ahead (read policy ra) watches each VD read for sequential streams
- * (the detector is vraid_ra_observe() in cachecore.c) and reads the next
- * window of a stream, whole full stripes of up to 1 MiB, into the cache.
+ * States of a page
+ * ----------------
+ * A page of a line is in one of these states, given by its bits in the
+ * line's masks (valid, read_ahead, dirty, busy, stale, filled, failed):
+ *
+ *   Absent      !valid
+ *   Clean       valid, !dirty: the members hold the same data
+ *   Read-ahead  Clean and read_ahead: read ahead, no user read took it yet
+ *   Dirty       valid, dirty, !busy: data the members do not hold yet
+ *   Filled      Dirty and filled: made dirty by a row fill, the members
+ *               hold it; not counted in the dirty bounds
+ *   Failed      Dirty and failed: its destage failed ("Write-out errors"
+ *               above vraid_destage_endio()); not counted in the bounds
+ *   Busy        dirty and busy: a destage bio writes it (holds a reference)
+ *   Stale       Busy and stale: a write to the members went around it
+ *
+ * The transitions, every one under the bucket's lock:
+ *
+ *   Absent     -> Clean       a read's fill completes (vraid_fill_endio())
+ *   Absent     -> Read-ahead  a read-ahead window completes (vraid_ra_endio())
+ *   Absent     -> Filled      a row fill completes (vraid_row_fill_done())
+ *   Read-ahead -> Clean       a user read takes it (vraid_cache_get())
+ *   Clean      -> Filled      its row is filled or goes out whole
+ *                             (vraid_row_fill_make_dirty())
+ *   any        -> Dirty       a cached write (vraid_cache_write()) puts a
+ *                             new page in; a Busy page stays with its bio,
+ *                             and its slot is Busy until that bio is done
+ *   Dirty      -> Busy        a destage takes the line (vraid_destage_take())
+ *   Busy       -> Stale       a write to the members starts over it
+ *                             (vraid_cache_write_start(); destage's own too)
+ *   Busy       -> Clean       its destage bio succeeds (vraid_destage_endio())
+ *   Stale      -> Absent      the same, for a stale page
+ *   Busy/Stale -> Failed      its destage bio fails; a page replaced
+ *                             meanwhile is simply Dirty
+ *   Clean      -> Absent      eviction, the shrinker, a smaller pool, a write
+ *                             to the members over it, a switch to direct
+ *                             (all through vraid_line_drop())
+ *   Dirty      -> Absent      a write to the members over it that the
+ *                             conflict check missed (a concurrent one,
+ *                             vraid_cache_write()); teardown
+ *
+ * A Failed page leaves that state once written, rewritten (new data
+ * supersedes it) or dropped.  A line goes once it holds no valid page.
+ *
+ * States of a line
+ * ----------------
+ * A line is dirty while it has a Dirty page (its bucket counts it in
+ * dirty_lines).  It is being destaged while it has a Busy page: a line is
+ * destaged by one destage at a time, and the destage skips it until every
+ * bio of the one in flight is done, so a page never has two destages in
+ * flight.
+ *
+ * epoch and dirty_since: a line turning dirty takes the VD's flush epoch
+ * and the time (a cached write, a row fill).  Once the last bio of a
+ * destage is done, a line still dirty takes that destage's epoch and time
+ * if later, unless it has Failed pages: then it keeps its epoch and its
+ * age restarts.  Rewriting a dirty line changes neither.
+ *
+ * fill_mark (with fill_generation), for row fills ("Row fill"):
+ *
+ *   none    -> RUNNING  vraid_row_fill_consider() sends its row's read
+ *   none    -> LATER    a write was in progress in the row's buckets
+ *   none    -> DONE     considered and not filled, or whole in the cache
+ *   LATER   -> RUNNING  considered again, once: filled,
+ *   LATER   -> DONE     or left as it is, whatever it finds
+ *   RUNNING -> DONE     the fill inserts; a write to the members over the
+ *                       line starts (vraid_cache_write_start()); its row is
+ *                       considered again through another line
+ *   any     -> none     a destage takes the line (vraid_destage_take())
+ *
+ * Marks change only on lines not Busy.  While the VD fills rows, the
+ * destage skips a RUNNING line: it goes out once its fill is done.
+ *
+ * Reads
+ * -----
+ * Reads of a VD whose io policy is cached look the cache up first, and so
+ * do those of a VD that reads ahead or holds dirty data.  A read whose
+ * every 4 KiB page is cached is answered from the cache (a hit).
+ *
+ * Any other read goes to the members through a clone, and at its
+ * completion the data is copied into the cache (a fill).
+ *
+ * Only reads of whole, aligned 4 KiB pages are looked up and counted, and
+ * those up to 128 KiB fill the cache.
+ *
+ * Read-ahead
+ * ----------
+ * With read policy ra each VD read feeds a detector of sequential streams
+ * (vraid_ra_observe(), cachecore.c), which asks for the next window of a
+ * stream: whole full stripes, 1 MiB at most, read into the cache.
+ *
  * The window's bio enters the engine from a work item (io.c's
- * vraid_engine_ahead()), never the VD's own queue, and neither looks the
- * cache up nor is observed.  With io policy direct and
- * read-ahead, reads look the cache up (for what was read ahead) but do not
- * fill it.  Pages read ahead are marked until a read takes them, which
- * counts them as read-ahead hits.
+ * vraid_engine_ahead()), never the VD's own queue; it neither looks the
+ * cache up nor is observed.
  *
- * Write-back: with write policy awb, writes of whole aligned pages up to
- * 128 KiB without FUA are copied into the cache (dirty) and completed;
- * destage writes them out later through the engine.  The rules
- * (Documentation/cache-design.rst, "Ordering rules for step 6"):
- * a line is destaged by one destage at a time (busy), a page rewritten
- * meanwhile is replaced (copy on write) and stays dirty; a line keeps the
- * flush epoch it became dirty in, raised to a destage's epoch once that
- * destage is done; a flush waits for every line of an older epoch and
- * writes out only those (taking aged lines too, it would never end under
- * a sustained load: a line rewritten while destaged keeps its age), the
- * VD's background destage waiting meanwhile; a write or read the cache
- * does not take whole waits (vraid_defer_work()) for older dirty data it
- * touches to reach the members.  Throttle: all VDs' dirty pages stay
- * under dirty_high (cachecore.c).
+ * With io policy direct and read-ahead, reads look the cache up (for what
+ * was read ahead) but do not fill it.
  *
- * Row fill: on rotational members a request costs its seek, whatever its
- * size, and a parity row destaged column by column costs a read-modify-
- * write per column that holds dirty data.  So the destage of a parity VD
- * whose disk is rotational (vraid_row_fill_enabled(); background passes and
- * drains alike) first reads a row whose dirty data lies in enough
- * columns (vraid_row_fill_min_columns(): 2 on a RAID5 of 4, 4 in a drain) and
- * which the cache does not hold whole (vraid_row_fill_consider(): one read
- * per data member), inserts the pages it lacks as dirty but not counted
- * so (struct vraid_cache_line.filled: the members hold them; with the version
- * VRAID_JVER_MEMBERS, which a parity record leaves out), makes the clean
- * pages it holds of the row dirty the same way, and then destages it as
- * a full-stripe write, one request per member (a row the cache holds
- * whole needs no read: its clean pages are made dirty).  The fill is a
- * read like a read-ahead window's, so the same seq rule keeps it from
- * inserting data a write changed meanwhile; once inserted, the pages
- * are dirty data like any other (a write around them waits for their
- * destage).  On a VD that logs parity records the row's stripe heads
- * start their records together and merge their member writes
- * (parity.c).  The row's lines are marked (fill) while it runs, and
- * considered once per dirty period.  A line marked RUNNING belongs to its
- * fill (fill_generation): a write to the members over it (write_start) and its
- * destage take the mark off, so a line still marked when the read is done
- * takes the pages whatever else its bucket saw meanwhile (a bucket holds
- * many lines, and the destage writes to some of them all the time).  A row
- * with a write in progress in one of its buckets at the start is looked
- * at again when the pass comes round (LATER, once).  At most
- * VRAID_ROW_FILL_MAX fills are in flight: a pass that finds a row to fill
- * and no slot ends there, rather than write that row column by column,
- * and a row whose fill is done goes out at the next pass's start (filled_rows).
+ * Pages read ahead keep their mark until a read takes them, which counts
+ * them as read-ahead hits.
  *
+ * Write-back
+ * ----------
+ * With write policy awb, writes of whole aligned pages up to 128 KiB
+ * without FUA are copied into the cache (dirty) and completed.  A VD
+ * bound to the journal (wb) logs them first, FUA or not
+ * (vraid_cache_write()).
+ *
+ * Destage writes the dirty pages out later, through the engine: the
+ * background destage (vraid_destage_work()) takes lines dirty for
+ * VRAID_DESTAGE_AGE, those a flush or a held-back bio asked for, and every
+ * dirty line above the background band or once the VD no longer writes
+ * back.
+ *
+ * A page rewritten while its line is destaged is replaced (copy on write)
+ * and stays dirty.
+ *
+ * Flush epochs
+ * ------------
+ * A flush (vraid_cache_drain()) opens a new epoch, waits for every line of
+ * an older epoch and writes out only those: taking aged lines too, it
+ * would never end under a sustained load, since a line rewritten while it
+ * is destaged keeps its age.  The VD's background destage waits
+ * meanwhile.
+ *
+ * A write or read the cache does not take whole waits (vraid_defer_work())
+ * for the older dirty data it touches to reach the members, and only for
+ * that data, not the whole cache.
+ *
+ * The throttle
+ * ------------
+ * The dirty pages of all VDs stay under dirty_high (cachecore.c): a
+ * cached write above it kicks the destage and waits.  Above the
+ * background band the destage takes every dirty line.  While a VD is
+ * bound to the journal the cap is lower (vraid_journal_dirty_cap()), so
+ * that parity records fit and a checkpoint's drain ends in time.
+ *
+ * Row fill
+ * --------
+ * On rotational members a request costs its seek, whatever its size, and a
+ * parity row destaged column by column costs a read-modify-write per
+ * column that holds dirty data.
+ *
+ * So the destage of a parity VD whose disk is rotational
+ * (vraid_row_fill_enabled(); background passes and drains alike) first
+ * reads a row whose dirty data lies in enough columns
+ * (vraid_row_fill_min_columns(): 2 on a RAID5 of 4, 4 in a drain) and
+ * which the cache does not hold whole (vraid_row_fill_consider(): one
+ * read per data member).
+ *
+ * It inserts the pages it lacks as Filled (dirty, but not counted so: the
+ * members hold them; their version is VRAID_JVER_MEMBERS, which a parity
+ * record leaves out), makes the clean pages it holds of the row Filled
+ * the same way, and then destages the row as a full-stripe write, one
+ * request per member.  A row the cache holds whole needs no read: its
+ * clean pages are made Filled.
+ *
+ * The fill is a read like a read-ahead window's, so the same rule
+ * (writes_started, "Writes around the cache") keeps it from inserting data
+ * a write changed meanwhile.  Once inserted, its pages are dirty data like
+ * any other: a write around them waits for their destage.
+ *
+ * On a VD that logs parity records the row's stripe heads start their
+ * records together and merge their member writes (parity.c).
+ *
+ * The row's lines are marked while the fill runs, and considered once per
+ * dirty period.  A line marked RUNNING belongs to its fill
+ * (fill_generation): a write to the members over it and its destage take
+ * the mark off, so a line still marked when the read is done takes the
+ * pages whatever else its bucket saw meanwhile (a bucket holds many lines,
+ * and the destage writes to some of them all the time).
+ *
+ * A row with a write in progress in one of its buckets at the start is
+ * looked at again when the pass comes round to it (LATER, once).
+ *
+ * At most VRAID_ROW_FILL_MAX fills are in flight: a pass that finds a row
+ * to fill and no slot ends there, rather than write that row column by
+ * column, and a row whose fill is done goes out at the next pass's start
+ * (filled_rows).
+ *
+ * Writes around the cache
+ * -----------------------
  * Other writes do not go through the cache, but whatever the policy they
- * keep it right: every write piece, from vraid_io_start() to vraid_io_done(),
- * counts in the buckets of its lines (wip: writes in progress; seq:
- * writes started) and drops the cached pages it covers as it starts.  A
- * fill inserts pages only if no write of their buckets started since the
- * read began and none is in progress, so data read from the members
- * before or while a write changed them is never cached after it.  A page
- * a destage is writing is not dropped but marked stale, and dropped when
- * that destage is done (its own writes mark it so too).
+ * keep it right: every write piece, from vraid_io_start() to
+ * vraid_io_done(), counts in the buckets of its lines (writes_in_progress;
+ * writes_started counts the writes begun) and drops the cached pages it
+ * covers as it starts.
  *
- * Locking: struct vraid_cache_bucket.lock (spinlock, irq-safe: fills insert at
- * read completion) protects its chain, its LRU, its dirty_lines and the lines'
- * pages and masks; one bucket lock at a time, never nested.  defer_lock
- * protects the bios held back, filled_rows_lock (irq-safe too) the rows filled
- * and not yet destaged; neither nests with another lock.  seq and wip are
- * atomics, updated without it.  vraid_cache_vds_lock protects the list of VDs
- * (for eviction across VDs, which walks it under RCU).  No lock covers a whole
- * VD or the controller on the I/O path.
+ * A fill inserts pages only if no write of their buckets started since
+ * its read began and none is in progress, so data read from the members
+ * before or while a write changed them is never cached after it.
+ *
+ * A page a destage is writing is not dropped but marked stale, and
+ * dropped when that destage is done (its own writes mark it so too).
+ *
+ * Locking
+ * -------
+ * struct vraid_cache_bucket.lock (spinlock, irq-safe: fills insert at read
+ * completion) protects its chain, its LRU, its dirty_lines and the lines'
+ * pages, masks, marks and epochs; one bucket lock at a time, never nested.
+ *
+ * defer_lock protects the bios held back, filled_rows_lock (irq-safe too)
+ * the rows filled and not yet destaged; neither nests with another lock.
+ *
+ * writes_started and writes_in_progress are atomics, updated without the
+ * lock; so are the VD's epoch and destage_below.
+ *
+ * vraid_cache_vds_lock protects the list of VDs (for eviction across VDs,
+ * which walks it under RCU).
+ *
+ * No lock covers a whole VD or the controller on the I/O path.
  */
 #include <linux/module.h>
 #include <linux/blkdev.h>
@@ -128,7 +266,10 @@ static_assert(PAGE_SIZE == 4096, "cache lines are 16 pages of 4 KiB");
 #define VRAID_INSERT_READ_AHEAD	1	/* pages read ahead: marked so */
 #define VRAID_INSERT_ROW_FILL	2	/* a row fill's: dirty, filled */
 
-/* 64 KiB of VD: which 4 KiB pages of it are cached. */
+/*
+ * 64 KiB of VD: which 4 KiB pages of it are cached.  The masks hold a bit
+ * per page: see "States of a page" at the top.
+ */
 struct vraid_cache_line {
 	struct hlist_node node;		/* bucket chain */
 	struct list_head lru;		/* bucket LRU, oldest first */
@@ -138,12 +279,12 @@ struct vraid_cache_line {
 	u16 dirty;			/* valid pages not on the members yet */
 	u16 busy;			/* dirty pages a destage is writing */
 	u16 stale;			/* busy pages a later write went around */
-	u16 filled;			/* dirty pages a row fill inserted */
+	u16 filled;			/* dirty pages a row fill made dirty */
 	u16 failed;			/* dirty pages whose destage failed */
-	u8 fill_mark;		/* VRAID_ROW_FILL_*: see "Row fill" */
+	u8 fill_mark;		/* VRAID_ROW_FILL_*, "States of a line" */
 	u16 fill_generation;	/* the fill RUNNING on it */
-	u32 epoch;			/* see "Write-back" at the top */
-	unsigned long dirty_since;	/* jiffies: what is dirty is since */
+	u32 epoch;			/* see "States of a line" */
+	unsigned long dirty_since;	/* jiffies; see "States of a line" */
 	struct page *page[VRAID_LINE_PAGES];
 };
 
@@ -2282,7 +2423,7 @@ int vraid_cache_stop(struct vraid_vd *vd)
 	return ret;
 }
 
-/* A write piece starts (vraid_io_start()): see the top of this file. */
+/* A write piece starts (vraid_io_start()): "Writes around the cache". */
 void vraid_cache_write_start(struct vraid_vd *vd, struct bio *bio)
 {
 	struct vraid_cache *c = vd->cache;

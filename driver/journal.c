@@ -4,74 +4,139 @@
  * Documentation/cache-design.rst ("The journal"); the format is
  * jformat.c's.
  *
+ * Binding
+ * -------
  * One journal device for the controller.  While it is healthy, a VD with
  * write policy wb is bound to it: the VD's metadata names the journal
  * (cache flag JOURNAL, the journal's UUID, a floor: its records below are
- * void), and every write the cache takes is logged (a record: a header
- * block and the data, one FUA write) before it completes.  Writes the
- * cache does not take go to the members with FUA, then log an INVALIDATE
- * so that a replay never writes an older logged version over them.
- * Records complete strictly in sequence order, so no completed record
- * ever follows a torn one (the scan stops at the first bad record).
+ * void) before its first record.
  *
- * Parity records: before a RAID5/6/50/60 VD bound to the journal writes a
- * column (destage, or a write sent around the cache), its new data blocks and P
- * (and Q) are logged, and the member writes wait until that record and every
- * earlier one are durable (vraid_journal_parity_wait()).  A data block a
- * destage writes whole from a cache page that a user record logged is not
- * logged again: the parity record names that record's DATA entry
- * (vraid_journal_page_version()), which is durable before it.  The columns that
- * queue while VRAID_PARITY_IN_FLIGHT parity records are in flight share
- * the next one (group commit, as user records do): a header and a journal write
- * per batch, not per 4 KiB row.  Replay writes them straight to the members, so
- * a column torn by the crash is consistent again even on a Degraded VD (the
- * write hole).
+ * Records
+ * -------
+ * Every write the cache takes of a bound VD is logged before it completes:
+ * a record is a header block and the data, one FUA write.  The writes that
+ * queue while VRAID_RECORDS_IN_FLIGHT records are in flight share the next
+ * one (group commit).
  *
+ * Writes the cache does not take go to the members with FUA, then log an
+ * INVALIDATE, so that a replay never writes an older logged version over
+ * them.
+ *
+ * Records complete strictly in sequence order, so no completed record ever
+ * follows a torn one: the scan at attach stops at the first bad record.
+ *
+ * A logged write (struct vraid_journal_write) goes through these states:
+ *
+ *   open       on j->open, waiting for a record; a DATA write is held
+ *              until its pages are all in the cache (vraid_journal_data_go())
+ *   recorded   on its record's list, the record in flight
+ *   done       the record is durable: the user bio completes
+ *   fallback   the record failed (DATA): the VD's cache drains to the
+ *              members, which flush (vraid_fallback_work()), then it parks
+ *   parked     not journalled, its data on the members: it completes once
+ *              the VD's metadata no longer names the journal (the unbind)
+ *
+ * open -> recorded -> done is the rule.  A write whose record failed or
+ * found no room, or that a VD being unbound takes off the open list
+ * (vraid_open_writes_evict()), goes to fallback (DATA) or parked
+ * (INVALIDATE).  The lists j->open, fallback and parked change under
+ * j->lock.
+ *
+ * Parity records
+ * --------------
+ * Before a RAID5/6/50/60 VD bound to the journal writes a column (destage,
+ * or a write sent around the cache), its new data blocks and P (and Q) are
+ * logged, and the member writes wait until that record and every earlier
+ * one are durable (vraid_journal_parity_wait()).
+ *
+ * A data block a destage writes whole from a cache page that a user record
+ * logged is not logged again: the parity record names that record's DATA
+ * entry (vraid_journal_page_version()), which is durable before it.
+ *
+ * The columns that queue while VRAID_PARITY_IN_FLIGHT parity records are
+ * in flight share the next one (group commit, as user records do): a
+ * header and a journal write per batch, not per 4 KiB row.
+ *
+ * Replay writes them straight to the members, so a column torn by the
+ * crash is consistent again even on a Degraded VD (the write hole).
+ *
+ * The tail: checkpoints
+ * ---------------------
  * Reclaim is a checkpoint: with the head noted, every bound VD's dirty
  * data goes to the members, which flush; then the tail moves to the noted
- * head in the superblock, and only then is the space reused.  A
- * checkpoint waits for destages, which wait for their parity records, so
- * those never wait for ring space (one that does not fit fails the
- * journal); with a parity VD bound, user records leave room for them
- * (vraid_jparity_reserve()), a checkpoint starts earlier, writes around
- * the cache wait while one runs, dirty data is capped
- * (vraid_journal_dirty_cap()) and so are the pages writers put in the
- * cache before their record reserves (vraid_journal_admit()), which
- * keeps them fitting (see Documentation/cache-design.rst, "Parity
+ * head in the superblock, and only then is the space reused.
+ *
+ * A checkpoint waits for destages, which wait for their parity records,
+ * so those never wait for ring space: one that does not fit fails the
+ * journal.
+ *
+ * So, with a parity VD bound: user records leave room for parity records
+ * (vraid_jparity_reserve()), a checkpoint starts earlier, writes around the
+ * cache wait while one runs, dirty data is capped
+ * (vraid_journal_dirty_cap()), and so are the pages writers put in the
+ * cache before their record reserves (vraid_journal_admit()).  That keeps
+ * the parity records fitting (Documentation/cache-design.rst, "Parity
  * records and the write hole").
- * With only mirrors bound dirty data is capped too, by the same rule
- * with no parity: that bounds how long a checkpoint's drain takes.
  *
- * Replay: a VD whose metadata names the journal has its records from the
- * floor on written again through the engine, in order, minus what a
- * later INVALIDATE covers, before its disk goes live.  After a crash the
- * journal holds records of VDs not assembled yet ("replay pending"):
- * until each has been assembled (or the records are discarded) nothing
- * is logged, the tail stays, and wb writes through.
+ * With only mirrors bound, dirty data is capped too, by the same rule with
+ * no parity: that bounds how long a checkpoint's drain takes.
  *
- * Unbind (a policy change, a stop): the VD stops logging, its writes in
- * flight end (those whose record did not start park), its cache drains
- * to the members, which flush, and its metadata stops naming the
- * journal.  While the cache drains, writes go around it as a bound VD's
- * writes the cache does not take do (to the members, then an
- * INVALIDATE; on parity VDs their columns log parity records), so that
- * none waits for the drain unless it overlaps dirty data.
+ * Replay
+ * ------
+ * A VD whose metadata names the journal has its records from the floor on
+ * written again before its disk goes live, in order: parity records
+ * straight to the members, then the DATA entries through the engine,
+ * minus what a later INVALIDATE covers.
  *
- * Failure: the first failed record write fails the journal.  The writes
- * of that and every later record complete once their VD is drained to
- * the members and flushed, and its metadata no longer names the journal
- * (as do the writes of a VD being unbound that find no record: parked);
- * every VD is unbound and writes through.
+ * After a crash the journal holds records of VDs not assembled yet
+ * (replay pending): until each has been assembled (or the records are
+ * discarded) nothing is logged, the tail stays, and wb writes through.
  *
- * Locking: vraid_journal.lock (spinlock, irq-safe) protects the head, the
- * tail, the records in flight, the writes and columns waiting for one
- * and the state, for O(1) work (a batch's take: a header's worth).
+ * The journal's state (j->state, changed under j->lock):
+ *
+ *   attach          -> HEALTHY, or REPLAY_PENDING if it holds records of
+ *                      VDs not assembled (vraid_journal_scan())
+ *   REPLAY_PENDING  -> HEALTHY: the last such VD assembled, or discard;
+ *                      the tail jumps to the head
+ *   HEALTHY         -> FAILED: a record write failed, or a parity record
+ *                      did not fit (vraid_journal_fail_locked())
+ *   HEALTHY         -> NONE: detach, after a last checkpoint; a detach
+ *                      frees the journal whatever its state
+ *
+ * Unbind
+ * ------
+ * On a policy change or a stop the VD stops logging, its writes in flight
+ * end (those whose record did not start park), its cache drains to the
+ * members, which flush, and its metadata stops naming the journal.
+ *
+ * While the cache drains, writes go around it as a bound VD's writes the
+ * cache does not take do (to the members, then an INVALIDATE; on parity
+ * VDs their columns log parity records), so that none waits for the drain
+ * unless it overlaps dirty data.
+ *
+ * Failure
+ * -------
+ * The first failed record write fails the journal.  The writes of that
+ * and every later record complete once their VD is drained to the members
+ * and flushed, and its metadata no longer names the journal (as do the
+ * writes of a VD being unbound that find no record: parked).
+ *
+ * Every VD is then unbound, and writes through.
+ *
+ * Locking
+ * -------
+ * vraid_journal.lock (spinlock, irq-safe) protects the head, the tail, the
+ * records in flight, the writes and columns waiting for one and the
+ * state, for O(1) work (a batch's take: a header's worth).
+ *
  * vraid_journal.vds_mutex protects the bound VDs' list, binding, the
  * pending set and tail moves (checkpoint, replay, discard); taken by the
  * control plane, the checkpoint and the failure work, never on the I/O
- * path.  vraid_ctl_mutex covers attach and detach; the I/O path reaches
- * the journal only through a bound VD, and a VD is unbound (its records
- * all done) before the journal goes.
+ * path.
+ *
+ * vraid_ctl_mutex covers attach and detach.  The I/O path reaches the
+ * journal only through a bound VD, and a VD is unbound (its records all
+ * done) before the journal goes.
  */
 #include <linux/module.h>
 #include <linux/blkdev.h>
