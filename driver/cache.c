@@ -709,8 +709,8 @@ static u32 vraid_cache_insert(struct vraid_cache *c, u64 sector,
 			      u32 how, u16 fill_generation)
 {
 	u64 first = vraid_line_number(sector);
-	u32 nl = vraid_line_number(vraid_page_sector(sector, n) - 1) -
-		 first + 1;
+	u32 nr_lines = vraid_line_number(vraid_page_sector(sector, n) - 1) -
+		       first + 1;
 	u32 i, j, used = 0;
 
 	/*
@@ -720,7 +720,7 @@ static u32 vraid_cache_insert(struct vraid_cache *c, u64 sector,
 	 */
 	atomic_long_add(n, &c->pages);
 	smp_mb__after_atomic();	/* pages before seq, pairs with the write's */
-	for (i = 0, j = 0; j < nl; j++) {
+	for (i = 0, j = 0; j < nr_lines; j++) {
 		u64 line_nr = first + j;
 		struct vraid_cache_bucket *b = vraid_bucket_of(c, line_nr);
 		struct vraid_cache_line *l = NULL;
@@ -769,16 +769,16 @@ static u32 vraid_cache_insert(struct vraid_cache *c, u64 sector,
 }
 
 /*
- * Note the seq of the buckets of @nl lines from @first; false if a write
+ * Note the seq of the buckets of @nr_lines lines from @first; false if a write
  * of one is in progress.
  */
-static bool vraid_note_writes_started(struct vraid_cache *c, u64 first, u32 nl,
-				      u32 *seq)
+static bool vraid_note_writes_started(struct vraid_cache *c, u64 first,
+				      u32 nr_lines, u32 *seq)
 {
 	bool ok = true;
 	u32 j;
 
-	for (j = 0; j < nl; j++) {
+	for (j = 0; j < nr_lines; j++) {
 		struct vraid_cache_bucket *b = vraid_bucket_of(c, first + j);
 
 		seq[j] = atomic_read(&b->writes_started);
@@ -1400,7 +1400,7 @@ static void vraid_destage_row(struct vraid_vd *vd, u64 sector, u64 skip,
 {
 	struct vraid_cache *c = vd->cache;
 	u64 row = (u64)vd->geom.strip_sectors * vd->geom.data_members;
-	u64 first, last, l2;
+	u64 first, last, row_line;
 	struct page *pages[VRAID_LINE_PAGES];
 
 	if (!vd->ops->row_writes ||
@@ -1411,18 +1411,18 @@ static void vraid_destage_row(struct vraid_vd *vd, u64 sector, u64 skip,
 	last = min_t(u64, first + row, vd->geom.size_sectors);
 	first >>= VRAID_LINE_SHIFT;
 	last = (last - 1) >> VRAID_LINE_SHIFT;
-	for (l2 = first; l2 <= last; l2++) {
-		struct vraid_cache_bucket *b = vraid_bucket_of(c, l2);
+	for (row_line = first; row_line <= last; row_line++) {
+		struct vraid_cache_bucket *b = vraid_bucket_of(c, row_line);
 		struct vraid_cache_line *l;
 		unsigned long flags;
 		u16 mask = 0;
 		u32 epoch;
 
-		if (l2 == skip || !READ_ONCE(b->dirty_lines))
+		if (row_line == skip || !READ_ONCE(b->dirty_lines))
 			continue;
 		epoch = atomic_read(&c->epoch);
 		spin_lock_irqsave(&b->lock, flags);
-		l = vraid_line_find(b, l2);
+		l = vraid_line_find(b, row_line);
 		if (l && l->dirty && !l->busy &&
 		    !(p->row_fill && l->fill_mark == VRAID_ROW_FILL_RUNNING))
 			mask = vraid_destage_take(l, pages);
@@ -1430,7 +1430,7 @@ static void vraid_destage_row(struct vraid_vd *vd, u64 sector, u64 skip,
 		if (!mask)
 			continue;
 		p->started++;
-		vraid_destage_line(vd, l2, mask, pages, epoch);
+		vraid_destage_line(vd, row_line, mask, pages, epoch);
 	}
 }
 
@@ -1457,23 +1457,23 @@ static bool vraid_row_fill_enabled(struct vraid_vd *vd)
 static void vraid_row_fill_mark(struct vraid_cache *c, u64 first, u64 end,
 				u8 mark, u16 fill_generation, bool clean)
 {
-	u64 l2;
+	u64 row_line;
 
-	for (l2 = vraid_line_number(first); l2 <= vraid_line_number(end - 1);
-	     l2++) {
-		struct vraid_cache_bucket *b = vraid_bucket_of(c, l2);
+	for (row_line = vraid_line_number(first);
+	     row_line <= vraid_line_number(end - 1); row_line++) {
+		struct vraid_cache_bucket *b = vraid_bucket_of(c, row_line);
 		struct vraid_cache_line *l;
 		unsigned long flags;
 
 		spin_lock_irqsave(&b->lock, flags);
-		l = vraid_line_find(b, l2);
+		l = vraid_line_find(b, row_line);
 		if (l && !l->busy) {
 			l->fill_mark = mark;
 			l->fill_generation = fill_generation;
 			if (clean)
 				vraid_row_fill_make_dirty(c, b, l,
 					vraid_line_clean_pages(l) &
-					vraid_line_mask(l2, first, end));
+					vraid_line_mask(row_line, first, end));
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
@@ -1526,22 +1526,22 @@ vraid_row_fill_consider(struct vraid_vd *vd, u64 line_nr, bool later,
 	u64 row = (u64)g->strip_sectors * g->data_members;
 	u32 spages = g->strip_sectors >> (PAGE_SHIFT - SECTOR_SHIFT);
 	u64 first = div64_u64(line_nr << VRAID_LINE_SHIFT, row) * row;
-	u64 end = first + row, l2;
+	u64 end = first + row, row_line;
 	DECLARE_BITMAP(cols, VRAID_RA_PAGES);
 	bool whole = true, fill = end <= g->size_sectors, wip = false;
 	struct bio *fbio;
 	u16 fill_generation;
 
 	bitmap_zero(cols, VRAID_RA_PAGES);
-	for (l2 = vraid_line_number(first);
-	     fill && l2 <= vraid_line_number(end - 1); l2++) {
-		struct vraid_cache_bucket *b = vraid_bucket_of(c, l2);
-		u16 m = vraid_line_mask(l2, first, end), d;
+	for (row_line = vraid_line_number(first);
+	     fill && row_line <= vraid_line_number(end - 1); row_line++) {
+		struct vraid_cache_bucket *b = vraid_bucket_of(c, row_line);
+		u16 m = vraid_line_mask(row_line, first, end), d;
 		struct vraid_cache_line *l;
 		unsigned long flags;
 
 		spin_lock_irqsave(&b->lock, flags);
-		l = vraid_line_find(b, l2);
+		l = vraid_line_find(b, row_line);
 		if (!l || (l->valid & m) != m)
 			whole = false;
 		if (l && (l->busy || (l->fill_mark &&
@@ -1551,7 +1551,7 @@ vraid_row_fill_consider(struct vraid_vd *vd, u64 line_nr, bool later,
 		spin_unlock_irqrestore(&b->lock, flags);
 		wip = wip || atomic_read(&b->writes_in_progress);
 		for (; d; d &= d - 1) {
-			u64 sec = (l2 << VRAID_LINE_SHIFT) +
+			u64 sec = (row_line << VRAID_LINE_SHIFT) +
 				  ((u64)__ffs(d) << (PAGE_SHIFT - SECTOR_SHIFT));
 
 			__set_bit((u32)((sec - first) >>
@@ -2065,42 +2065,42 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 	struct vraid_cache_limits lim;
 	u64 sector = bio->bi_iter.bi_sector, first = vraid_line_number(sector);
 	u32 n = bio->bi_iter.bi_size >> PAGE_SHIFT;
-	u32 i, j, nl, got, newdirty = 0, unfilled = 0, replaced = 0;
+	u32 i, j, nr_lines, got, newdirty = 0, unfilled = 0, replaced = 0;
 	u32 unfailed = 0;
 	unsigned long start;
-	bool jw, ja = false, ok, admit_waited = false;
+	bool logged, logged_around = false, ok, admit_waited = false;
 
 	/*
-	 * A bound VD logs its writes, also once its write policy is no
-	 * longer wb, until the unbind begins (a checkpoint may hold it up);
-	 * while the unbind drains the cache they go around it and log
-	 * INVALIDATEs (ja).  Never unlogged while the VD may be bound (the
+	 * A bound VD logs its writes, also once its write policy is no longer
+	 * wb, until the unbind begins (a checkpoint may hold it up); while the
+	 * unbind drains the cache they go around it and log INVALIDATEs
+	 * (logged_around).  Never unlogged while the VD may be bound (the
 	 * journal failed, the unbind waits for the VD's records): a replay
 	 * would write the older versions the journal holds over it.
 	 */
 again:
 	for (;;) {
 		/* (a VD not bound takes no reference: no shared atomic) */
-		jw = READ_ONCE(vd->jbound) && vraid_journal_get(vd);
-		if (jw || likely(!vraid_journal_binds(vd)) ||
+		logged = READ_ONCE(vd->jbound) && vraid_journal_get(vd);
+		if (logged || likely(!vraid_journal_binds(vd)) ||
 		    !bio_sectors(bio))
 			break;
-		ja = vraid_journal_get_around(vd);
-		if (ja)
+		logged_around = vraid_journal_get_around(vd);
+		if (logged_around)
 			break;
 		vraid_journal_wait_unbind(vd);
 	}
 	/* (destage_failing: see "Write-out errors") */
-	if (ja || !(jw || vraid_always_writes_back(vd)) ||
+	if (logged_around || !(logged || vraid_always_writes_back(vd)) ||
 	    bio_op(bio) != REQ_OP_WRITE ||
 	    atomic_read(&c->destage_failing) ||
 	    (bio->bi_opf & REQ_PREFLUSH) ||
-	    (!jw && (bio->bi_opf & REQ_FUA)) || !bio_sectors(bio) ||
+	    (!logged && (bio->bi_opf & REQ_FUA)) || !bio_sectors(bio) ||
 	    ((sector | bio_sectors(bio)) & (PAGE_SECTORS - 1)) ||
 	    n > VRAID_CACHE_MAX_PAGES)
 		goto around;
 	/* pages not logged yet are bounded, for the parity records' room */
-	if (jw && !vraid_journal_admit(n)) {
+	if (logged && !vraid_journal_admit(n)) {
 		vraid_journal_put(vd);
 		/* counted once per write, however long it waits */
 		if (!admit_waited)
@@ -2109,7 +2109,8 @@ again:
 		vraid_journal_admit_wait(vd, n);
 		goto again;
 	}
-	nl = vraid_line_number(vraid_page_sector(sector, n) - 1) - first + 1;
+	nr_lines = vraid_line_number(vraid_page_sector(sector, n) - 1) -
+		   first + 1;
 	vraid_cache_limits_now(READ_ONCE(vraid_cache_limit), &lim);
 	if (vraid_dirty_bound() + n > lim.dirty_high) {
 		this_cpu_inc(vd->stats->cache_dirty_waits);
@@ -2121,7 +2122,7 @@ again:
 		} while (vraid_dirty_bound() + n > lim.dirty_high);
 	}
 	if (!vraid_cache_reserve(n)) {
-		if (jw)
+		if (logged)
 			vraid_journal_unadmit(n);
 		goto around;
 	}
@@ -2131,7 +2132,7 @@ again:
 			break;
 	}
 	ok = got == n;
-	for (j = 0; j < nl && ok; j++) {
+	for (j = 0; j < nr_lines && ok; j++) {
 		spare[j] = kmem_cache_alloc(vraid_line_slab,
 					    GFP_NOIO | __GFP_NOWARN);
 		ok = !!spare[j];
@@ -2141,7 +2142,7 @@ again:
 	 * pages are dirty: see below where it is queued.  Nothing after
 	 * this fails for a logged write (ok stays true).
 	 */
-	if (ok && jw)
+	if (ok && logged)
 		jdata = vraid_journal_data_alloc(vd, sector, pages, n);
 	/*
 	 * Unlogged writes go in only while the VD is awb: a change away
@@ -2151,24 +2152,24 @@ again:
 	 * parity records counts on that: vraid_journal_admit()).
 	 */
 	rcu_read_lock();
-	if (ok && !jw)
+	if (ok && !logged)
 		ok = vraid_always_writes_back(vd);
 	if (!ok) {
 		rcu_read_unlock();
 		for (i = 0; i < got; i++)
 			__free_page(pages[i]);
-		for (j = 0; j < nl; j++)
+		for (j = 0; j < nr_lines; j++)
 			if (spare[j])
 				kmem_cache_free(vraid_line_slab, spare[j]);
 		atomic_long_sub(n, &vraid_cache_used);
-		if (jw)
+		if (logged)
 			vraid_journal_unadmit(n);
 		goto around;
 	}
 	start = vraid_acct_start(bio);	/* the journal keeps it */
 	vraid_cache_copy(bio, 0, pages, n, false);
 	/* the journal's references: a rewrite may replace them in the line */
-	for (i = 0; jw && i < n; i++)
+	for (i = 0; logged && i < n; i++)
 		get_page(pages[i]);
 	/*
 	 * The DATA entry takes its place in the log before any of its pages is
@@ -2199,10 +2200,10 @@ again:
 	 * overlap in flight; there is no range interlock between cached
 	 * writes and writes around the cache yet.
 	 */
-	if (jw)
+	if (logged)
 		vraid_journal_data_queue(jdata, bio, start);
 	atomic_long_add(n, &c->pages);
-	for (i = 0, j = 0; j < nl; j++) {
+	for (i = 0, j = 0; j < nr_lines; j++) {
 		u64 line_nr = first + j;
 		struct vraid_cache_bucket *b = vraid_bucket_of(c, line_nr);
 		struct vraid_cache_line *l;
@@ -2249,7 +2250,7 @@ again:
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
 	rcu_read_unlock();
-	for (j = 0; j < nl; j++)
+	for (j = 0; j < nr_lines; j++)
 		if (spare[j])
 			kmem_cache_free(vraid_line_slab, spare[j]);
 	atomic_long_sub(replaced, &c->pages);
@@ -2263,7 +2264,7 @@ again:
 	if (vraid_dirty_bound() > lim.dirty_bg)
 		vraid_destage_kick(c);
 	queue_delayed_work(vraid_cache_wq, &c->age_work, HZ);
-	if (jw) {
+	if (logged) {
 		vraid_journal_data_go(jdata);
 		return true;
 	}
@@ -2272,7 +2273,7 @@ again:
 	return true;
 
 around:
-	if ((jw || ja) && bio_sectors(bio)) {
+	if ((logged || logged_around) && bio_sectors(bio)) {
 		bio = vraid_journal_bypass(vd, bio);
 		if (vraid_cache_conflict(c, bio))
 			vraid_cache_defer(c, bio);
@@ -2281,7 +2282,7 @@ around:
 					    VRAID_SUB_CHECKED);
 		return true;
 	}
-	if (jw)
+	if (logged)
 		vraid_journal_put(vd);
 	if (!vraid_cache_conflict(c, bio))
 		return false;
