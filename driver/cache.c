@@ -1,94 +1,232 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The controller cache: cached reads (io-policy=cached), read-ahead
- * (read-policy=ra) and a volatile write-back cache (write-policy=awb).
+ * (read-policy=ra) and write-back (write-policy=awb, and wb while the VD
+ * logs to the journal, journal.c).  Documentation/cache-design.rst is the
+ * plan and its history; this is how the code works.
  *
- * Documentation/cache-design.rst is the whole plan.  One controller-wide
- * bound on cached pages (module parameter cache_mib, CONTROLLER), and per
- * VD a hash of 64 KiB cache lines of 4 KiB pages.  Clean pages hold only
- * what the members hold, so dropping them loses nothing (eviction, the
- * shrinker); dirty pages (awb) are written out first ("Write-back").
+ * The pool
+ * --------
+ * One controller-wide bound on cached pages (module parameter cache_mib,
+ * CONTROLLER SET_CACHE_SIZE), shared by every VD.  Per VD, a hash of
+ * buckets of 64 KiB cache lines of 4 KiB pages (struct vraid_cache_line).
  *
- * Reads of a VD whose io policy is cached look it up first.  A read whose
- * every 4 KiB page is cached is answered from the cache (a hit).  Any
- * other read goes to the members through a clone, and at its completion
- * the data is copied into the cache (a fill).  Only reads of whole,
- * aligned 4 KiB pages are looked up and counted, and those up to 128 KiB
- * fill the cache.
+ * Clean pages hold only what the members hold, so dropping them loses
+ * nothing: eviction (oldest lines first, from the VD holding the most
+ * clean pages) and the shrinker take only those.  Dirty pages are written
+ * out first ("Write-back").
  *
- * Read-ahead (read policy ra) watches each VD read for sequential streams
- * (the detector is vraid_ra_observe() in cachecore.c) and reads the next
- * window of a stream, whole full stripes of up to 1 MiB, into the cache.
+ * States of a page
+ * ----------------
+ * A page of a line is in one of these states, given by its bits in the
+ * line's masks (valid, read_ahead, dirty, busy, stale, filled, failed):
+ *
+ *   Absent      !valid
+ *   Clean       valid, !dirty: the members hold the same data
+ *   Read-ahead  Clean and read_ahead: read ahead, no user read took it yet
+ *   Dirty       valid, dirty, !busy: data the members do not hold yet
+ *   Filled      Dirty and filled: made dirty by a row fill, the members
+ *               hold it; not counted in the dirty bounds
+ *   Failed      Dirty and failed: its destage failed ("Write-out errors"
+ *               above vraid_destage_endio()); not counted in the bounds
+ *   Busy        dirty and busy: a destage bio writes it (holds a reference)
+ *   Stale       Busy and stale: a write to the members went around it
+ *
+ * The transitions, every one under the bucket's lock:
+ *
+ *   Absent     -> Clean       a read's fill completes (vraid_fill_endio())
+ *   Absent     -> Read-ahead  a read-ahead window completes (vraid_ra_endio())
+ *   Absent     -> Filled      a row fill completes (vraid_row_fill_done())
+ *   Read-ahead -> Clean       a user read takes it (vraid_cache_get())
+ *   Clean      -> Filled      its row is filled or goes out whole
+ *                             (vraid_row_fill_make_dirty())
+ *   any        -> Dirty       a cached write (vraid_cache_write()) puts a
+ *                             new page in; a Busy page stays with its bio,
+ *                             and its slot is Busy until that bio is done
+ *   Dirty      -> Busy        a destage takes the line (vraid_destage_take())
+ *   Busy       -> Stale       a write to the members starts over it
+ *                             (vraid_cache_write_start(); destage's own too)
+ *   Busy       -> Clean       its destage bio succeeds (vraid_destage_endio())
+ *   Stale      -> Absent      the same, for a stale page
+ *   Busy/Stale -> Failed      its destage bio fails; a page replaced
+ *                             meanwhile is simply Dirty
+ *   Clean      -> Absent      eviction, the shrinker, a smaller pool, a write
+ *                             to the members over it, a switch to direct
+ *                             (all through vraid_line_drop())
+ *   Dirty      -> Absent      a write to the members over it that the
+ *                             conflict check missed (a concurrent one,
+ *                             vraid_cache_write()); teardown
+ *
+ * A Failed page leaves that state once written, rewritten (new data
+ * supersedes it) or dropped.  A line goes once it holds no valid page.
+ *
+ * States of a line
+ * ----------------
+ * A line is dirty while it has a Dirty page (its bucket counts it in
+ * dirty_lines).  It is being destaged while it has a Busy page: a line is
+ * destaged by one destage at a time, and the destage skips it until every
+ * bio of the one in flight is done, so a page never has two destages in
+ * flight.
+ *
+ * epoch and dirty_since: a line turning dirty takes the VD's flush epoch
+ * and the time (a cached write, a row fill).  Once the last bio of a
+ * destage is done, a line still dirty takes that destage's epoch and time
+ * if later, unless it has Failed pages: then it keeps its epoch and its
+ * age restarts.  Rewriting a dirty line changes neither.
+ *
+ * fill_mark (with fill_generation), for row fills ("Row fill"):
+ *
+ *   none    -> RUNNING  vraid_row_fill_consider() sends its row's read
+ *   none    -> LATER    a write was in progress in the row's buckets
+ *   none    -> DONE     considered and not filled, or whole in the cache
+ *   LATER   -> RUNNING  considered again, once: filled,
+ *   LATER   -> DONE     or left as it is, whatever it finds
+ *   RUNNING -> DONE     the fill inserts; a write to the members over the
+ *                       line starts (vraid_cache_write_start()); its row is
+ *                       considered again through another line
+ *   any     -> none     a destage takes the line (vraid_destage_take())
+ *
+ * Marks change only on lines not Busy.  While the VD fills rows, the
+ * destage skips a RUNNING line: it goes out once its fill is done.
+ *
+ * Reads
+ * -----
+ * Reads of a VD whose io policy is cached look the cache up first, and so
+ * do those of a VD that reads ahead or holds dirty data.  A read whose
+ * every 4 KiB page is cached is answered from the cache (a hit).
+ *
+ * Any other read goes to the members through a clone, and at its
+ * completion the data is copied into the cache (a fill).
+ *
+ * Only reads of whole, aligned 4 KiB pages are looked up and counted, and
+ * those up to 128 KiB fill the cache.
+ *
+ * Read-ahead
+ * ----------
+ * With read policy ra each VD read feeds a detector of sequential streams
+ * (vraid_ra_observe(), cachecore.c), which asks for the next window of a
+ * stream: whole full stripes, 1 MiB at most, read into the cache.
+ *
  * The window's bio enters the engine from a work item (io.c's
- * vraid_engine_ahead()), never the VD's own queue, and neither looks the
- * cache up nor is observed.  With io policy direct and
- * read-ahead, reads look the cache up (for what was read ahead) but do not
- * fill it.  Pages read ahead are marked until a read takes them, which
- * counts them as read-ahead hits.
+ * vraid_engine_ahead()), never the VD's own queue; it neither looks the
+ * cache up nor is observed.
  *
- * Write-back: with write policy awb, writes of whole aligned pages up to
- * 128 KiB without FUA are copied into the cache (dirty) and completed;
- * destage writes them out later through the engine.  The rules
- * (Documentation/cache-design.rst, "Ordering rules for step 6"):
- * a line is destaged by one destage at a time (busy), a page rewritten
- * meanwhile is replaced (copy on write) and stays dirty; a line keeps the
- * flush epoch it became dirty in, raised to a destage's epoch once that
- * destage is done; a flush waits for every line of an older epoch and
- * writes out only those (taking aged lines too, it would never end under
- * a sustained load: a line rewritten while destaged keeps its age), the
- * VD's background destage waiting meanwhile; a write or read the cache
- * does not take whole waits (vraid_defer_work()) for older dirty data it
- * touches to reach the members.  Throttle: all VDs' dirty pages stay
- * under dirty_high (cachecore.c).
+ * With io policy direct and read-ahead, reads look the cache up (for what
+ * was read ahead) but do not fill it.
  *
- * Row fill: on rotational members a request costs its seek, whatever its
- * size, and a parity row destaged column by column costs a read-modify-
- * write per column that holds dirty data.  So the destage of a parity VD
- * whose disk is rotational (vraid_dfill_on(); background passes and
- * drains alike) first reads a row whose dirty data lies in enough
- * columns (vraid_dfill_min_cols(): 2 on a RAID5 of 4, 4 in a drain) and
- * which the cache does not hold whole (vraid_destage_fill(): one read
- * per data member), inserts the pages it lacks as dirty but not counted
- * so (struct vraid_cline.filled: the members hold them; with the version
- * VRAID_JVER_MEMBERS, which a parity record leaves out), makes the clean
- * pages it holds of the row dirty the same way, and then destages it as
- * a full-stripe write, one request per member (a row the cache holds
- * whole needs no read: its clean pages are made dirty).  The fill is a
- * read like a read-ahead window's, so the same seq rule keeps it from
- * inserting data a write changed meanwhile; once inserted, the pages
- * are dirty data like any other (a write around them waits for their
- * destage).  On a VD that logs parity records the row's stripe heads
- * start their records together and merge their member writes
- * (parity.c).  The row's lines are marked (fill) while it runs, and
- * considered once per dirty period.  A line marked RUNNING belongs to its
- * fill (fgen): a write to the members over it (write_start) and its
- * destage take the mark off, so a line still marked when the read is done
- * takes the pages whatever else its bucket saw meanwhile (a bucket holds
- * many lines, and the destage writes to some of them all the time).  A row
- * with a write in progress in one of its buckets at the start is looked
- * at again when the pass comes round (LATER, once).  At most
- * VRAID_DFILL_MAX fills are in flight: a pass that finds a row to fill
- * and no slot ends there, rather than write that row column by column,
- * and a row whose fill is done goes out at the next pass's start (fdone).
+ * Pages read ahead keep their mark until a read takes them, which counts
+ * them as read-ahead hits.
  *
+ * Write-back
+ * ----------
+ * With write policy awb, writes of whole aligned pages up to 128 KiB
+ * without FUA are copied into the cache (dirty) and completed.  A VD
+ * bound to the journal (wb) logs them first, FUA or not
+ * (vraid_cache_write()).
+ *
+ * Destage writes the dirty pages out later, through the engine: the
+ * background destage (vraid_destage_work()) takes lines dirty for
+ * VRAID_DESTAGE_AGE, those a flush or a held-back bio asked for, and every
+ * dirty line above the background band or once the VD no longer writes
+ * back.
+ *
+ * A page rewritten while its line is destaged is replaced (copy on write)
+ * and stays dirty.
+ *
+ * Flush epochs
+ * ------------
+ * A flush (vraid_cache_drain()) opens a new epoch, waits for every line of
+ * an older epoch and writes out only those: taking aged lines too, it
+ * would never end under a sustained load, since a line rewritten while it
+ * is destaged keeps its age.  The VD's background destage waits
+ * meanwhile.
+ *
+ * A write or read the cache does not take whole waits (vraid_defer_work())
+ * for the older dirty data it touches to reach the members, and only for
+ * that data, not the whole cache.
+ *
+ * The throttle
+ * ------------
+ * The dirty pages of all VDs stay under dirty_high (cachecore.c): a
+ * cached write above it kicks the destage and waits.  Above the
+ * background band the destage takes every dirty line.  While a VD is
+ * bound to the journal the cap is lower (vraid_journal_dirty_cap()), so
+ * that parity records fit and a checkpoint's drain ends in time.
+ *
+ * Row fill
+ * --------
+ * On rotational members a request costs its seek, whatever its size, and a
+ * parity row destaged column by column costs a read-modify-write per
+ * column that holds dirty data.
+ *
+ * So the destage of a parity VD whose disk is rotational
+ * (vraid_row_fill_enabled(); background passes and drains alike) first
+ * reads a row whose dirty data lies in enough columns
+ * (vraid_row_fill_min_columns(): 2 on a RAID5 of 4, 4 in a drain) and
+ * which the cache does not hold whole (vraid_row_fill_consider(): one
+ * read per data member).
+ *
+ * It inserts the pages it lacks as Filled (dirty, but not counted so: the
+ * members hold them; their version is VRAID_JVER_MEMBERS, which a parity
+ * record leaves out), makes the clean pages it holds of the row Filled
+ * the same way, and then destages the row as a full-stripe write, one
+ * request per member.  A row the cache holds whole needs no read: its
+ * clean pages are made Filled.
+ *
+ * The fill is a read like a read-ahead window's, so the same rule
+ * (writes_started, "Writes around the cache") keeps it from inserting data
+ * a write changed meanwhile.  Once inserted, its pages are dirty data like
+ * any other: a write around them waits for their destage.
+ *
+ * On a VD that logs parity records the row's stripe heads start their
+ * records together and merge their member writes (parity.c).
+ *
+ * The row's lines are marked while the fill runs, and considered once per
+ * dirty period.  A line marked RUNNING belongs to its fill
+ * (fill_generation): a write to the members over it and its destage take
+ * the mark off, so a line still marked when the read is done takes the
+ * pages whatever else its bucket saw meanwhile (a bucket holds many lines,
+ * and the destage writes to some of them all the time).
+ *
+ * A row with a write in progress in one of its buckets at the start is
+ * looked at again when the pass comes round to it (LATER, once).
+ *
+ * At most VRAID_ROW_FILL_MAX fills are in flight: a pass that finds a row
+ * to fill and no slot ends there, rather than write that row column by
+ * column, and a row whose fill is done goes out at the next pass's start
+ * (filled_rows).
+ *
+ * Writes around the cache
+ * -----------------------
  * Other writes do not go through the cache, but whatever the policy they
- * keep it right: every write piece, from vraid_io_start() to vraid_io_done(),
- * counts in the buckets of its lines (wip: writes in progress; seq:
- * writes started) and drops the cached pages it covers as it starts.  A
- * fill inserts pages only if no write of their buckets started since the
- * read began and none is in progress, so data read from the members
- * before or while a write changed them is never cached after it.  A page
- * a destage is writing is not dropped but marked stale, and dropped when
- * that destage is done (its own writes mark it so too).
+ * keep it right: every write piece, from vraid_io_start() to
+ * vraid_io_done(), counts in the buckets of its lines (writes_in_progress;
+ * writes_started counts the writes begun) and drops the cached pages it
+ * covers as it starts.
  *
- * Locking: struct vraid_cbucket.lock (spinlock, irq-safe: fills insert at
- * read completion) protects its chain, its LRU, its ndirty and the lines'
- * pages and masks; one bucket lock at a time, never nested.  plock
- * protects the bios held back, fdlock (irq-safe too) the rows filled and
- * not yet destaged; neither nests with another lock.  seq and wip are
- * atomics, updated without it.  vraid_cache_vds_lock protects the list of
- * VDs (for eviction across VDs, which walks it under RCU).  No lock covers
- * a whole VD or the controller on the I/O path.
+ * A fill inserts pages only if no write of their buckets started since
+ * its read began and none is in progress, so data read from the members
+ * before or while a write changed them is never cached after it.
+ *
+ * A page a destage is writing is not dropped but marked stale, and
+ * dropped when that destage is done (its own writes mark it so too).
+ *
+ * Locking
+ * -------
+ * struct vraid_cache_bucket.lock (spinlock, irq-safe: fills insert at read
+ * completion) protects its chain, its LRU, its dirty_lines and the lines'
+ * pages, masks, marks and epochs; one bucket lock at a time, never nested.
+ *
+ * defer_lock protects the bios held back, filled_rows_lock (irq-safe too)
+ * the rows filled and not yet destaged; neither nests with another lock.
+ *
+ * writes_started and writes_in_progress are atomics, updated without the
+ * lock; so are the VD's epoch and destage_below.
+ *
+ * vraid_cache_vds_lock protects the list of VDs (for eviction across VDs,
+ * which walks it under RCU).
+ *
+ * No lock covers a whole VD or the controller on the I/O path.
  */
 #include <linux/module.h>
 #include <linux/blkdev.h>
@@ -106,8 +244,8 @@
 #include "journal.h"
 #include "cachecore.h"
 
-#define VRAID_CLINE_SHIFT	7	/* sectors per line: 128, 64 KiB */
-#define VRAID_CLINE_PAGES	16
+#define VRAID_LINE_SHIFT	7	/* sectors per line: 128, 64 KiB */
+#define VRAID_LINE_PAGES	16
 #define VRAID_CACHE_MAX_PAGES	32	/* the largest read filled: 128 KiB */
 #define VRAID_CACHE_MAX_LINES	3	/* lines 128 KiB can touch */
 #define VRAID_CACHE_HIT_PAGES	256	/* the largest read looked up: 1 MiB */
@@ -115,45 +253,48 @@
 #define VRAID_RA_PAGES		256	/* the largest read-ahead window */
 #define VRAID_RA_LINES		(VRAID_RA_PAGES / 16 + 1)
 #define VRAID_EVICT_SCAN	64	/* buckets looked at per eviction */
-#define VRAID_DFILL_MAX		8	/* row fills in flight per VD */
+#define VRAID_ROW_FILL_MAX	8	/* row fills in flight per VD */
 
 static_assert(PAGE_SIZE == 4096, "cache lines are 16 pages of 4 KiB");
 
-/* struct vraid_cline.fill: see "Row fill" at the top */
-#define VRAID_DFILL_RUNNING	1	/* its row is being read */
-#define VRAID_DFILL_DONE	2	/* considered since it became dirty */
-#define VRAID_DFILL_LATER	3	/* to consider again, once */
+/* struct vraid_cache_line.fill_mark: see "Row fill" at the top */
+#define VRAID_ROW_FILL_RUNNING	1	/* its row is being read */
+#define VRAID_ROW_FILL_DONE	2	/* considered since it became dirty */
+#define VRAID_ROW_FILL_LATER	3	/* to consider again, once */
 
 /* How vraid_cache_insert() inserts. */
-#define VRAID_INS_RA		1	/* pages read ahead: marked so */
-#define VRAID_INS_FILL		2	/* a row fill's: dirty, filled */
+#define VRAID_INSERT_READ_AHEAD	1	/* pages read ahead: marked so */
+#define VRAID_INSERT_ROW_FILL	2	/* a row fill's: dirty, filled */
 
-/* 64 KiB of VD: which 4 KiB pages of it are cached. */
-struct vraid_cline {
+/*
+ * 64 KiB of VD: which 4 KiB pages of it are cached.  The masks hold a bit
+ * per page: see "States of a page" at the top.
+ */
+struct vraid_cache_line {
 	struct hlist_node node;		/* bucket chain */
 	struct list_head lru;		/* bucket LRU, oldest first */
-	u64 lno;			/* VD sector >> VRAID_CLINE_SHIFT */
+	u64 line_nr;		/* VD sector >> VRAID_LINE_SHIFT */
 	u16 valid;			/* a bit per page */
-	u16 ra;				/* valid pages read ahead, not read yet */
+	u16 read_ahead;		/* valid pages read ahead, not read yet */
 	u16 dirty;			/* valid pages not on the members yet */
 	u16 busy;			/* dirty pages a destage is writing */
 	u16 stale;			/* busy pages a later write went around */
-	u16 filled;			/* dirty pages a row fill inserted */
+	u16 filled;			/* dirty pages a row fill made dirty */
 	u16 failed;			/* dirty pages whose destage failed */
-	u8 fill;			/* VRAID_DFILL_*: see "Row fill" */
-	u16 fgen;			/* the fill RUNNING on it */
-	u32 epoch;			/* see "Write-back" at the top */
-	unsigned long stamp;		/* jiffies: what is dirty, dirty since */
-	struct page *page[VRAID_CLINE_PAGES];
+	u8 fill_mark;		/* VRAID_ROW_FILL_*, "States of a line" */
+	u16 fill_generation;	/* the fill RUNNING on it */
+	u32 epoch;			/* see "States of a line" */
+	unsigned long dirty_since;	/* jiffies; see "States of a line" */
+	struct page *page[VRAID_LINE_PAGES];
 };
 
-struct vraid_cbucket {
+struct vraid_cache_bucket {
 	spinlock_t lock;		/* see the top of this file */
 	struct hlist_head chain;
 	struct list_head lru;
-	atomic_t seq;			/* writes started */
-	atomic_t wip;			/* writes in progress */
-	u32 ndirty;			/* lines with dirty pages (lock; read racily) */
+	atomic_t writes_started;	/* writes started */
+	atomic_t writes_in_progress;	/* writes in progress */
+	u32 dirty_lines;	/* lines with dirty pages (lock; read racily) */
 };
 
 struct vraid_cache {
@@ -161,9 +302,9 @@ struct vraid_cache {
 	struct list_head node;		/* vraid_cache_vds */
 	u32 bits;			/* log2 of the number of buckets */
 	atomic_long_t pages;		/* cached pages of this VD */
-	atomic_t clock;			/* next bucket to evict from */
+	atomic_t evict_clock;	/* next bucket to evict from */
 	struct bio_set fill_set;	/* clones of reads to fill from */
-	struct vraid_cbucket *b;
+	struct vraid_cache_bucket *buckets;
 	/* read-ahead: slots' next words change by cmpxchg64(), see cachecore.h */
 	struct vraid_ra_cfg ra_cfg;
 	struct vraid_ra_slot ra_slot[VRAID_RA_SLOTS];
@@ -173,26 +314,27 @@ struct vraid_cache {
 	atomic_long_t dirty;		/* dirty pages */
 	atomic_long_t filled;		/* ... of them row fills inserted */
 	atomic_t epoch;			/* the flush epoch */
-	atomic_t dtarget;		/* destage lines of epochs below it */
+	atomic_t destage_below;	/* destage lines of epochs below it */
 	atomic_t destaging;		/* destage bios in flight */
-	atomic_t dfilling;		/* row fills in flight */
-	atomic_t fgen;			/* the last row fill's generation */
-	spinlock_t fdlock;		/* protects fdone and nfdone */
-	u64 fdone[2 * VRAID_DFILL_MAX];	/* rows filled (their first sector) */
-	u32 nfdone;
+	atomic_t row_fills;	/* row fills in flight */
+	atomic_t fill_generation;	/* the last row fill's generation */
+	spinlock_t filled_rows_lock;	/* protects the two below */
+	/* rows filled, not destaged yet: their first sector */
+	u64 filled_rows[2 * VRAID_ROW_FILL_MAX];
+	u32 nr_filled_rows;
 	atomic_t draining;		/* vraid_cache_drain()s running */
 	atomic_long_t drain_from;	/* dirty pages as a write-out began */
-	unsigned long rstamp;		/* jiffies of the last user read (racy) */
+	unsigned long last_read;	/* jiffies: the last user read; racy */
 	/* see "Write-out errors" above vraid_destage_endio() */
-	atomic_t dfails;		/* destage bios that failed, ever */
-	atomic_t dfailing;		/* dirty data failed and is not out yet */
-	u32 dclock;			/* next bucket to destage (dwork only) */
-	struct work_struct dwork;	/* destage, on vraid_cache_wq */
-	struct delayed_work dage;	/* destage of aged lines */
-	struct work_struct pwork;	/* bios that wait for older dirty data */
-	spinlock_t plock;		/* protects pbios */
-	struct bio_list pbios;
-	wait_queue_head_t dwait;	/* destage completions */
+	atomic_t destage_failures;	/* destage bios that failed, ever */
+	atomic_t destage_failing;	/* dirty data failed, not out yet */
+	u32 destage_clock;	/* next bucket to destage (destage_work only) */
+	struct work_struct destage_work;	/* destage, on vraid_cache_wq */
+	struct delayed_work age_work;	/* destage of aged lines */
+	struct work_struct defer_work;	/* bios waiting for older dirty data */
+	spinlock_t defer_lock;	/* protects deferred_bios */
+	struct bio_list deferred_bios;
+	wait_queue_head_t destage_wait;	/* destage completions */
 	struct bio_set destage_set;
 };
 
@@ -201,18 +343,18 @@ struct vraid_fill {
 	struct vraid_vd *vd;
 	struct bio *bio;		/* the VD read */
 	u32 seq[VRAID_CACHE_MAX_LINES];	/* of its lines' buckets, at start */
-	bool fill;			/* no write was in progress then */
+	bool may_fill;		/* no write was in progress then */
 	struct bio clone;		/* must be last */
 };
 
 /* Front pad of a destage bio: a run of dirty pages of one line. */
 struct vraid_destage {
 	struct vraid_vd *vd;
-	u64 lno;
+	u64 line_nr;
 	u16 mask;			/* its pages in the line */
 	u32 epoch;			/* the VD's epoch when it started */
 	unsigned long taken;		/* jiffies when its pages were taken */
-	struct page *page[VRAID_CLINE_PAGES];	/* by index in the line */
+	struct page *page[VRAID_LINE_PAGES];	/* by index in the line */
 	struct bio bio;			/* must be last */
 };
 
@@ -220,9 +362,9 @@ struct vraid_destage {
 struct vraid_ra {
 	struct vraid_vd *vd;
 	u64 sector;
-	u32 n;				/* pages */
-	bool fill;			/* no write was in progress at start */
-	u16 fgen;			/* a row fill's generation; 0: a window */
+	u32 nr_pages;		/* pages */
+	bool may_fill;		/* no write was in progress at start */
+	u16 fill_generation;	/* a row fill's generation; 0: a window */
 	u32 seq[VRAID_RA_LINES];
 	struct page *page[VRAID_RA_PAGES];
 	struct bio bio;			/* must be last */
@@ -236,7 +378,7 @@ MODULE_PARM_DESC(cache_mib,
 static unsigned long vraid_cache_limit;		/* pages */
 static atomic_long_t vraid_dirty_all;		/* dirty pages, all VDs */
 /*
- * ... of them, pages whose destage failed (struct vraid_cline.failed, not
+ * ... of them, pages whose destage failed (struct vraid_cache_line.failed, not
  * filled): they stay until they can be written, and do not count
  * towards the dirty bounds, so that one failing VD cannot hold every
  * other VD's writers at the bound ("Write-out errors").
@@ -258,39 +400,41 @@ static struct vraid_shrinker vraid_cache_shrinker;
  */
 struct workqueue_struct *vraid_cache_wq;
 static atomic_long_t vraid_cache_used;		/* pages, all VDs */
-static struct kmem_cache *vraid_cline_slab;
+static struct kmem_cache *vraid_line_slab;
 static LIST_HEAD(vraid_cache_vds);
 static DEFINE_SPINLOCK(vraid_cache_vds_lock);
 
-static struct vraid_cbucket *vraid_cbucket_of(struct vraid_cache *c, u64 lno)
+static struct vraid_cache_bucket *vraid_bucket_of(struct vraid_cache *c,
+						  u64 line_nr)
 {
-	return &c->b[hash_64(lno, c->bits)];
+	return &c->buckets[hash_64(line_nr, c->bits)];
 }
 
 /* Page @i of a read from VD sector @sector: its sector, line and index. */
-static u64 vraid_psec(u64 sector, u32 i)
+static u64 vraid_page_sector(u64 sector, u32 i)
 {
 	return sector + ((u64)i << (PAGE_SHIFT - SECTOR_SHIFT));
 }
 
-static u64 vraid_lno(u64 sector)
+static u64 vraid_line_number(u64 sector)
 {
-	return sector >> VRAID_CLINE_SHIFT;
+	return sector >> VRAID_LINE_SHIFT;
 }
 
-static u32 vraid_pidx(u64 sector)
+static u32 vraid_page_index(u64 sector)
 {
 	return (sector >> (PAGE_SHIFT - SECTOR_SHIFT)) &
-	       (VRAID_CLINE_PAGES - 1);
+	       (VRAID_LINE_PAGES - 1);
 }
 
-/* The line @lno in bucket @b (locked), or NULL. */
-static struct vraid_cline *vraid_cline_find(struct vraid_cbucket *b, u64 lno)
+/* The line @line_nr in bucket @b (locked), or NULL. */
+static struct vraid_cache_line *vraid_line_find(struct vraid_cache_bucket *b,
+						u64 line_nr)
 {
-	struct vraid_cline *l;
+	struct vraid_cache_line *l;
 
 	hlist_for_each_entry(l, &b->chain, node)
-		if (l->lno == lno)
+		if (l->line_nr == line_nr)
 			return l;
 	return NULL;
 }
@@ -299,7 +443,7 @@ static struct vraid_cline *vraid_cline_find(struct vraid_cbucket *b, u64 lno)
  * @n dirty pages of @c are clean or gone, @nf of them a row fill's (not
  * in vraid_dirty_all: the members hold them).
  */
-static void vraid_dirty_sub(struct vraid_cache *c, long n, long nf)
+static void vraid_dirty_uncount(struct vraid_cache *c, long n, long nf)
 {
 	if (!n)
 		return;
@@ -317,8 +461,8 @@ static void vraid_dirty_sub(struct vraid_cache *c, long n, long nf)
  * line too once it holds none.  Readers that took a page hold their own
  * reference.  Returns the number of pages dropped.
  */
-static u32 vraid_cline_drop(struct vraid_cache *c, struct vraid_cbucket *b,
-			    struct vraid_cline *l, u16 mask)
+static u32 vraid_line_drop(struct vraid_cache *c, struct vraid_cache_bucket *b,
+			   struct vraid_cache_line *l, u16 mask)
 {
 	u16 d;
 	u32 i, n = 0;
@@ -334,8 +478,8 @@ static u32 vraid_cline_drop(struct vraid_cache *c, struct vraid_cbucket *b,
 		l->failed &= ~d;
 		l->dirty &= ~d;
 		if (!l->dirty)
-			b->ndirty--;
-		vraid_dirty_sub(c, hweight16(d), hweight16(d & l->filled));
+			b->dirty_lines--;
+		vraid_dirty_uncount(c, hweight16(d), hweight16(d & l->filled));
 		l->filled &= ~d;
 	}
 	for (i = 0; mask; i++, mask >>= 1) {
@@ -344,13 +488,13 @@ static u32 vraid_cline_drop(struct vraid_cache *c, struct vraid_cbucket *b,
 		put_page(l->page[i]);
 		l->page[i] = NULL;
 		l->valid &= ~(1U << i);
-		l->ra &= ~(1U << i);
+		l->read_ahead &= ~(1U << i);
 		n++;
 	}
 	if (!l->valid) {
 		hlist_del(&l->node);
 		list_del(&l->lru);
-		kmem_cache_free(vraid_cline_slab, l);
+		kmem_cache_free(vraid_line_slab, l);
 	}
 	if (n) {
 		atomic_long_sub(n, &c->pages);
@@ -370,9 +514,9 @@ static unsigned long vraid_cache_evict(struct vraid_cache *c,
 	u32 i, nb = 1U << c->bits;
 
 	for (i = 0; i < VRAID_EVICT_SCAN && i < nb && freed < want; i++) {
-		u32 k = (u32)atomic_inc_return(&c->clock) & (nb - 1);
-		struct vraid_cbucket *b = &c->b[k];
-		struct vraid_cline *l, *t;
+		u32 k = (u32)atomic_inc_return(&c->evict_clock) & (nb - 1);
+		struct vraid_cache_bucket *b = &c->buckets[k];
+		struct vraid_cache_line *l, *t;
 		unsigned long flags;
 
 		if (list_empty_careful(&b->lru))
@@ -382,7 +526,7 @@ static unsigned long vraid_cache_evict(struct vraid_cache *c,
 			if (freed >= want)
 				break;
 			/* clean pages only: dirty ones wait for destage */
-			freed += vraid_cline_drop(c, b, l, l->valid & ~l->dirty);
+			freed += vraid_line_drop(c, b, l, l->valid & ~l->dirty);
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
@@ -475,14 +619,15 @@ static bool vraid_cacheable(struct bio *bio)
 }
 
 /*
- * The line @lno of bucket @b (locked), made the most recently used; a new
+ * The line @line_nr of bucket @b (locked), made the most recently used; a new
  * one if it has none: @spare if given, else allocated without waiting.
  * NULL if there is no memory for it.
  */
-static struct vraid_cline *vraid_cline_get(struct vraid_cbucket *b, u64 lno,
-					   struct vraid_cline **spare)
+static struct vraid_cache_line *vraid_line_get(struct vraid_cache_bucket *b,
+					       u64 line_nr,
+					       struct vraid_cache_line **spare)
 {
-	struct vraid_cline *l = vraid_cline_find(b, lno);
+	struct vraid_cache_line *l = vraid_line_find(b, line_nr);
 
 	if (l) {
 		list_move_tail(&l->lru, &b->lru);
@@ -492,24 +637,25 @@ static struct vraid_cline *vraid_cline_get(struct vraid_cbucket *b, u64 lno,
 		l = *spare;
 		*spare = NULL;
 	} else {
-		l = kmem_cache_alloc(vraid_cline_slab,
+		l = kmem_cache_alloc(vraid_line_slab,
 				     GFP_NOWAIT | __GFP_NOWARN);
 	}
 	if (!l)
 		return NULL;
 	memset(l, 0, sizeof(*l));
-	l->lno = lno;
+	l->line_nr = line_nr;
 	hlist_add_head(&l->node, &b->chain);
 	list_add_tail(&l->lru, &b->lru);
 	return l;
 }
 
-/* The pages of line @lno that sectors @sector..@end - 1 touch. */
-static u16 vraid_line_mask(u64 lno, u64 sector, u64 end)
+/* The pages of line @line_nr that sectors @sector..@end - 1 touch. */
+static u16 vraid_line_mask(u64 line_nr, u64 sector, u64 end)
 {
-	return GENMASK(lno == vraid_lno(end - 1) ? vraid_pidx(end - 1) :
-		       VRAID_CLINE_PAGES - 1,
-		       lno == vraid_lno(sector) ? vraid_pidx(sector) : 0);
+	return GENMASK(line_nr == vraid_line_number(end - 1) ?
+		       vraid_page_index(end - 1) : VRAID_LINE_PAGES - 1,
+		       line_nr == vraid_line_number(sector) ?
+		       vraid_page_index(sector) : 0);
 }
 
 /*
@@ -518,8 +664,9 @@ static u16 vraid_line_mask(u64 lno, u64 sector, u64 end)
  * members hold them (filled, VRAID_JVER_MEMBERS; counted in c->dirty and
  * c->filled, not in vraid_dirty_all), so that the row goes out whole.
  */
-static void vraid_dfill_dirty(struct vraid_cache *c, struct vraid_cbucket *b,
-			      struct vraid_cline *l, u16 mask)
+static void vraid_row_fill_make_dirty(struct vraid_cache *c,
+				      struct vraid_cache_bucket *b,
+				      struct vraid_cache_line *l, u16 mask)
 {
 	u32 i;
 
@@ -527,10 +674,10 @@ static void vraid_dfill_dirty(struct vraid_cache *c, struct vraid_cbucket *b,
 		return;
 	if (!l->dirty) {
 		l->epoch = atomic_read(&c->epoch);
-		l->stamp = jiffies;
-		b->ndirty++;
+		l->dirty_since = jiffies;
+		b->dirty_lines++;
 	}
-	for (i = 0; i < VRAID_CLINE_PAGES; i++)
+	for (i = 0; i < VRAID_LINE_PAGES; i++)
 		if (mask & (1U << i))
 			set_page_private(l->page[i], VRAID_JVER_MEMBERS);
 	l->dirty |= mask;
@@ -540,30 +687,30 @@ static void vraid_dfill_dirty(struct vraid_cache *c, struct vraid_cbucket *b,
 }
 
 /* Pages of line @l valid and clean, that a fill may make dirty. */
-static u16 vraid_cline_clean(struct vraid_cline *l)
+static u16 vraid_line_clean_pages(struct vraid_cache_line *l)
 {
 	return l->valid & ~(l->dirty | l->busy | l->stale);
 }
 
 /*
  * Insert @n pages of VD data from @sector (page aligned) into their lines,
- * unless @seq is NULL or a write of a line's bucket started since @seq was
- * read or is in progress; @how: VRAID_INS_RA marks them read ahead,
- * VRAID_INS_FILL makes them row fill @fgen's (dirty pages the members
- * hold, vraid_dfill_dirty(), as the clean pages those lines hold in the
- * range become too; their lines' fill mark ends either way).
- * A row fill's line still marked RUNNING by it takes them whatever its
- * bucket's seq: no destage and no write to the members touched it since
- * the fill began ("Row fill" at the top).  The pool has room for them
- * (vraid_cache_reserve()).  Pages taken are set to NULL in @pages.
- * Returns the number taken.
+ * unless @seq is NULL or a write of a line's bucket started since @seq was read
+ * or is in progress; @how: VRAID_INSERT_READ_AHEAD marks them read ahead,
+ * VRAID_INSERT_ROW_FILL makes them row fill @fill_generation's (dirty pages the
+ * members hold, vraid_row_fill_make_dirty(), as the clean pages those lines
+ * hold in the range become too; their lines' fill mark ends either way).  A row
+ * fill's line still marked RUNNING by it takes them whatever its bucket's seq:
+ * no destage and no write to the members touched it since the fill began ("Row
+ * fill" at the top).  The pool has room for them (vraid_cache_reserve()).
+ * Pages taken are set to NULL in @pages.  Returns the number taken.
  */
 static u32 vraid_cache_insert(struct vraid_cache *c, u64 sector,
 			      struct page **pages, u32 n, const u32 *seq,
-			      u32 how, u16 fgen)
+			      u32 how, u16 fill_generation)
 {
-	u64 first = vraid_lno(sector);
-	u32 nl = vraid_lno(vraid_psec(sector, n) - 1) - first + 1;
+	u64 first = vraid_line_number(sector);
+	u32 nr_lines = vraid_line_number(vraid_page_sector(sector, n) - 1) -
+		       first + 1;
 	u32 i, j, used = 0;
 
 	/*
@@ -573,43 +720,48 @@ static u32 vraid_cache_insert(struct vraid_cache *c, u64 sector,
 	 */
 	atomic_long_add(n, &c->pages);
 	smp_mb__after_atomic();	/* pages before seq, pairs with the write's */
-	for (i = 0, j = 0; j < nl; j++) {
-		u64 lno = first + j;
-		struct vraid_cbucket *b = vraid_cbucket_of(c, lno);
-		struct vraid_cline *l = NULL;
+	for (i = 0, j = 0; j < nr_lines; j++) {
+		u64 line_nr = first + j;
+		struct vraid_cache_bucket *b = vraid_bucket_of(c, line_nr);
+		struct vraid_cache_line *l = NULL;
 		unsigned long flags;
 
 		spin_lock_irqsave(&b->lock, flags);
-		if (how & VRAID_INS_FILL) {
-			struct vraid_cline *own = vraid_cline_find(b, lno);
+		if (how & VRAID_INSERT_ROW_FILL) {
+			struct vraid_cache_line *own;
 
-			if (own && own->fill == VRAID_DFILL_RUNNING &&
-			    own->fgen == fgen) {
-				own->fill = VRAID_DFILL_DONE;
+			own = vraid_line_find(b, line_nr);
+
+			if (own && own->fill_mark == VRAID_ROW_FILL_RUNNING &&
+			    own->fill_generation == fill_generation) {
+				own->fill_mark = VRAID_ROW_FILL_DONE;
 				l = seq ? own : NULL;
 			}
 		}
-		if (!l && seq && atomic_read(&b->seq) == seq[j] &&
-		    !atomic_read(&b->wip))
-			l = vraid_cline_get(b, lno, NULL);
-		for (; i < n && vraid_lno(vraid_psec(sector, i)) == lno; i++) {
-			u32 p = vraid_pidx(vraid_psec(sector, i));
+		if (!l && seq && atomic_read(&b->writes_started) == seq[j] &&
+		    !atomic_read(&b->writes_in_progress))
+			l = vraid_line_get(b, line_nr, NULL);
+		for (; i < n &&
+		     vraid_line_number(vraid_page_sector(sector, i)) == line_nr;
+		     i++) {
+			u32 p = vraid_page_index(vraid_page_sector(sector, i));
 
 			/* not allowed, or the same data cached already */
 			if (!l || l->valid & (1U << p))
 				continue;
 			l->page[p] = pages[i];
 			l->valid |= 1U << p;
-			if (how & VRAID_INS_RA)
-				l->ra |= 1U << p;
+			if (how & VRAID_INSERT_READ_AHEAD)
+				l->read_ahead |= 1U << p;
 			pages[i] = NULL;
 			used++;
 		}
 		/* what it inserted, and the clean pages: the row goes out whole */
-		if (l && (how & VRAID_INS_FILL))
-			vraid_dfill_dirty(c, b, l, vraid_cline_clean(l) &
-					  vraid_line_mask(lno, sector,
-							  vraid_psec(sector, n)));
+		if (l && (how & VRAID_INSERT_ROW_FILL))
+			vraid_row_fill_make_dirty(c, b, l,
+				vraid_line_clean_pages(l) &
+				vraid_line_mask(line_nr, sector,
+						vraid_page_sector(sector, n)));
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
 	atomic_long_sub(n - used, &c->pages);
@@ -617,20 +769,21 @@ static u32 vraid_cache_insert(struct vraid_cache *c, u64 sector,
 }
 
 /*
- * Note the seq of the buckets of @nl lines from @first; false if a write
+ * Note the seq of the buckets of @nr_lines lines from @first; false if a write
  * of one is in progress.
  */
-static bool vraid_cache_seq(struct vraid_cache *c, u64 first, u32 nl, u32 *seq)
+static bool vraid_note_writes_started(struct vraid_cache *c, u64 first,
+				      u32 nr_lines, u32 *seq)
 {
 	bool ok = true;
 	u32 j;
 
-	for (j = 0; j < nl; j++) {
-		struct vraid_cbucket *b = vraid_cbucket_of(c, first + j);
+	for (j = 0; j < nr_lines; j++) {
+		struct vraid_cache_bucket *b = vraid_bucket_of(c, first + j);
 
-		seq[j] = atomic_read(&b->seq);
+		seq[j] = atomic_read(&b->writes_started);
 		smp_rmb();	/* seq before wip: see vraid_cache_write_start */
-		if (atomic_read(&b->wip))
+		if (atomic_read(&b->writes_in_progress))
 			ok = false;
 	}
 	return ok;
@@ -682,7 +835,7 @@ static void vraid_fill_endio(struct bio *clone)
 	 * grace period: a fill that saw cached has inserted by then.
 	 */
 	rcu_read_lock();
-	if (!clone->bi_status && f->fill &&
+	if (!clone->bi_status && f->may_fill &&
 	    READ_ONCE(f->vd->io_policy) == VRAID_IO_CACHED)
 		vraid_cache_fill(f->vd, bio, f->seq);
 	rcu_read_unlock();
@@ -702,31 +855,33 @@ static u32 vraid_cache_get(struct vraid_cache *c, u64 sector, u32 n,
 	u32 i = 0;
 
 	while (i < n && atomic_long_read(&c->pages)) {
-		u64 lno = vraid_lno(vraid_psec(sector, i));
-		struct vraid_cbucket *b = vraid_cbucket_of(c, lno);
-		struct vraid_cline *l;
+		u64 line_nr = vraid_line_number(vraid_page_sector(sector, i));
+		struct vraid_cache_bucket *b = vraid_bucket_of(c, line_nr);
+		struct vraid_cache_line *l;
 		unsigned long flags;
 		u32 was = i;
 
 		spin_lock_irqsave(&b->lock, flags);
-		l = vraid_cline_find(b, lno);
-		for (; l && i < n && vraid_lno(vraid_psec(sector, i)) == lno;
+		l = vraid_line_find(b, line_nr);
+		for (; l && i < n &&
+		     vraid_line_number(vraid_page_sector(sector, i)) == line_nr;
 		     i++) {
-			u16 bit = 1U << vraid_pidx(vraid_psec(sector, i));
+			u16 bit = 1U << vraid_page_index(vraid_page_sector(sector, i));
 
 			if (!(l->valid & bit))
 				break;
 			pages[i] = l->page[ilog2(bit)];
 			get_page(pages[i]);
-			if (l->ra & bit) {
-				l->ra &= ~bit;
+			if (l->read_ahead & bit) {
+				l->read_ahead &= ~bit;
 				(*nra)++;
 			}
 		}
 		if (i > was)
 			list_move_tail(&l->lru, &b->lru);
 		spin_unlock_irqrestore(&b->lock, flags);
-		if (i < n && vraid_lno(vraid_psec(sector, i)) == lno)
+		if (i < n &&
+		    vraid_line_number(vraid_page_sector(sector, i)) == line_nr)
 			break;		/* a page of this line is missing */
 	}
 	return i;
@@ -746,8 +901,8 @@ static bool vraid_cache_hit(struct vraid_cache *c, struct bio *bio, u32 *nra)
 
 	for (done = 0; done < n; done += k) {
 		want = min_t(u32, n - done, VRAID_CACHE_BATCH);
-		k = vraid_cache_get(c, vraid_psec(sector, done), want, pages,
-				    nra);
+		k = vraid_cache_get(c, vraid_page_sector(sector, done), want,
+				    pages, nra);
 		if (k == want)
 			vraid_cache_copy(bio, (size_t)done << PAGE_SHIFT, pages,
 					 k, true);
@@ -763,18 +918,18 @@ static bool vraid_cache_conflict(struct vraid_cache *c, struct bio *bio);
 static void vraid_cache_defer(struct vraid_cache *c, struct bio *bio);
 
 /*
- * A read of a VD whose io policy is cached (@fill), that reads ahead or
- * has dirty data, in ->submit_bio.  A miss on lines with dirty data waits
- * for it to reach the members, unless @checked (it waited already).  Returns NULL if the cache answered it, else the bio
- * to send to the members: @bio itself, or with @fill a clone whose
- * completion fills the cache.
+ * A read of a VD whose io policy is cached (@fill), that reads ahead or has
+ * dirty data, in ->submit_bio.  A miss on lines with dirty data waits for it to
+ * reach the members, unless @checked (it waited already).  Returns NULL if the
+ * cache answered it, else the bio to send to the members: @bio itself, or with
+ * @fill a clone whose completion fills the cache.
  */
 struct bio *vraid_cache_read(struct vraid_vd *vd, struct bio *bio, bool fill,
 			     bool checked)
 {
 	struct vraid_cache *c = vd->cache;
 	u32 n = bio->bi_iter.bi_size >> PAGE_SHIFT;
-	u64 first = vraid_lno(bio->bi_iter.bi_sector);
+	u64 first = vraid_line_number(bio->bi_iter.bi_sector);
 	struct vraid_fill *f;
 	struct bio *clone;
 	unsigned long start;
@@ -819,15 +974,15 @@ struct bio *vraid_cache_read(struct vraid_vd *vd, struct bio *bio, bool fill,
 	f = container_of(clone, struct vraid_fill, clone);
 	f->vd = vd;
 	f->bio = bio;
-	f->fill = vraid_cache_seq(c, first,
-				  vraid_lno(bio_end_sector(bio) - 1) - first + 1,
-				  f->seq);
+	f->may_fill = vraid_note_writes_started(c, first,
+			vraid_line_number(bio_end_sector(bio) - 1) - first + 1,
+			f->seq);
 	clone->bi_end_io = vraid_fill_endio;
 	return clone;
 }
 
-static u32 vraid_dfill_done(struct vraid_cache *c, struct vraid_ra *ra,
-			    bool ok);
+static u32 vraid_row_fill_done(struct vraid_cache *c, struct vraid_ra *ra,
+			       bool ok);
 
 static void vraid_ra_endio(struct bio *bio)
 {
@@ -836,20 +991,21 @@ static void vraid_ra_endio(struct bio *bio)
 	struct vraid_cache *c = vd->cache;
 	u32 i, used = 0;
 
-	if (ra->fgen) {
-		used = vraid_dfill_done(c, ra, !bio->bi_status && ra->fill);
+	if (ra->fill_generation) {
+		used = vraid_row_fill_done(c, ra,
+					   !bio->bi_status && ra->may_fill);
 		goto out;
 	}
 	/* as vraid_fill_endio(): not once read-ahead and cached are off */
 	rcu_read_lock();
-	if (!bio->bi_status && ra->fill && vraid_cache_on(vd))
-		used = vraid_cache_insert(c, ra->sector, ra->page, ra->n,
-					  ra->seq, VRAID_INS_RA, 0);
+	if (!bio->bi_status && ra->may_fill && vraid_cache_on(vd))
+		used = vraid_cache_insert(c, ra->sector, ra->page, ra->nr_pages,
+					  ra->seq, VRAID_INSERT_READ_AHEAD, 0);
 	rcu_read_unlock();
 	atomic_dec(&c->ra_inflight);
 out:
-	atomic_long_sub(ra->n - used, &vraid_cache_used);
-	for (i = 0; i < ra->n; i++)
+	atomic_long_sub(ra->nr_pages - used, &vraid_cache_used);
+	for (i = 0; i < ra->nr_pages; i++)
 		if (ra->page[i])
 			__free_page(ra->page[i]);
 	bio_put(bio);
@@ -859,14 +1015,14 @@ out:
 static void vraid_destage_endio(struct bio *bio);
 
 /*
- * A read of @sectors from VD sector @sector ahead into the cache, if the
- * pool and memory have room now (it never waits): the bio to send into
- * the engine (its caller does), or NULL.  Its sectors are the whole
- * disk's (remapped already).  With @fgen (not 0), row fill @fgen for
- * destage (vraid_destage_fill()).
+ * A read of @sectors from VD sector @sector ahead into the cache, if the pool
+ * and memory have room now (it never waits): the bio to send into the engine
+ * (its caller does), or NULL.  Its sectors are the whole disk's (remapped
+ * already).  With @fill_generation (not 0), row fill @fill_generation for
+ * destage (vraid_row_fill_consider()).
  */
 static struct bio *vraid_ra_issue(struct vraid_vd *vd, u64 sector,
-				  u32 sectors, u16 fgen)
+				  u32 sectors, u16 fill_generation)
 {
 	struct vraid_cache *c = vd->cache;
 	u64 end = round_down(sector + sectors, PAGE_SECTORS);
@@ -903,15 +1059,15 @@ static struct bio *vraid_ra_issue(struct vraid_vd *vd, u64 sector,
 	}
 	ra->vd = vd;
 	ra->sector = sector;
-	ra->n = n;
-	ra->fgen = fgen;
-	ra->fill = vraid_cache_seq(c, vraid_lno(sector),
-				   vraid_lno(vraid_psec(sector, n) - 1) -
-				   vraid_lno(sector) + 1, ra->seq);
+	ra->nr_pages = n;
+	ra->fill_generation = fill_generation;
+	ra->may_fill = vraid_note_writes_started(c, vraid_line_number(sector),
+			vraid_line_number(vraid_page_sector(sector, n) - 1) -
+			vraid_line_number(sector) + 1, ra->seq);
 	bio->bi_iter.bi_sector = sector;
 	bio->bi_end_io = vraid_ra_endio;
-	if (fgen) {
-		atomic_inc(&c->dfilling);
+	if (fill_generation) {
+		atomic_inc(&c->row_fills);
 	} else {
 		atomic_inc(&c->ra_inflight);
 		this_cpu_add(vd->stats->cache_ra_pages, n);
@@ -969,8 +1125,8 @@ void vraid_cache_note_read(struct vraid_vd *vd)
 	struct vraid_cache *c = vd->cache;
 	unsigned long now = jiffies;
 
-	if (c && READ_ONCE(c->rstamp) != now)
-		WRITE_ONCE(c->rstamp, now);
+	if (c && READ_ONCE(c->last_read) != now)
+		WRITE_ONCE(c->last_read, now);
 }
 
 #define VRAID_DESTAGE_MAX	64	/* destage bios in flight per VD */
@@ -990,16 +1146,16 @@ void vraid_cache_note_read(struct vraid_vd *vd)
  * not going down (vraid_going_down: then they go around it, as after a
  * change to wt, and the reboot notifier's write-out finds them all).
  */
-static bool vraid_awb(struct vraid_vd *vd)
+static bool vraid_always_writes_back(struct vraid_vd *vd)
 {
 	return READ_ONCE(vd->write_policy) == VRAID_WRITE_BACK_ALWAYS &&
 	       !READ_ONCE(vraid_going_down);
 }
 
 /* Whether writes go into the cache: awb, or wb logging to the journal. */
-static bool vraid_wback(struct vraid_vd *vd)
+static bool vraid_writes_back(struct vraid_vd *vd)
 {
-	return vraid_awb(vd) || READ_ONCE(vd->jbound);
+	return vraid_always_writes_back(vd) || READ_ONCE(vd->jbound);
 }
 
 /* Hold @bio back until older dirty data is on the members. */
@@ -1007,15 +1163,15 @@ static void vraid_cache_defer(struct vraid_cache *c, struct bio *bio)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&c->plock, flags);
-	bio_list_add(&c->pbios, bio);
-	spin_unlock_irqrestore(&c->plock, flags);
-	queue_work(vraid_cache_wq, &c->pwork);
+	spin_lock_irqsave(&c->defer_lock, flags);
+	bio_list_add(&c->deferred_bios, bio);
+	spin_unlock_irqrestore(&c->defer_lock, flags);
+	queue_work(vraid_cache_wq, &c->defer_work);
 }
 
 static void vraid_destage_kick(struct vraid_cache *c)
 {
-	queue_work(vraid_cache_wq, &c->dwork);
+	queue_work(vraid_cache_wq, &c->destage_work);
 }
 
 /* Raise @a to @v at least. */
@@ -1045,7 +1201,7 @@ static void vraid_cache_report_error(struct gendisk *disk)
  * Write-out errors.
  *
  * A destage write that fails leaves its pages dirty in the cache, marked
- * failed (struct vraid_cline.failed): the cache is then the only holder
+ * failed (struct vraid_cache_line.failed): the cache is then the only holder
  * of data the VD acknowledged, and dropping it would lose that write
  * silently.  Its pages are stale by its own write; no write that came
  * after they were dirty went around them: vraid_cache_conflict() held it
@@ -1060,7 +1216,7 @@ static void vraid_cache_report_error(struct gendisk *disk)
  * writers of other VDs do not wait for them.
  *
  * From the first failure until a drain gets every old page out
- * (dfailing), new writes go around the cache, and every drain (a flush,
+ * (destage_failing), new writes go around the cache, and every drain (a flush,
  * a stop, a checkpoint, a policy change) tries the failed pages once more
  * and fails with -EIO if one fails again: a flush completes without error
  * only once every write before it is on the members, however many
@@ -1078,8 +1234,8 @@ static void vraid_destage_endio(struct bio *bio)
 {
 	struct vraid_destage *d = container_of(bio, struct vraid_destage, bio);
 	struct vraid_cache *c = d->vd->cache;
-	struct vraid_cbucket *b = vraid_cbucket_of(c, d->lno);
-	struct vraid_cline *l;
+	struct vraid_cache_bucket *b = vraid_bucket_of(c, d->line_nr);
+	struct vraid_cache_line *l;
 	unsigned long flags;
 	u32 clean = 0, filled = 0, i;
 	long nfailed = 0;
@@ -1087,8 +1243,8 @@ static void vraid_destage_endio(struct bio *bio)
 	bool failed = bio->bi_status != BLK_STS_OK;
 
 	spin_lock_irqsave(&b->lock, flags);
-	l = vraid_cline_find(b, d->lno);	/* busy pages keep it */
-	for (i = 0; i < VRAID_CLINE_PAGES; i++) {
+	l = vraid_line_find(b, d->line_nr);	/* busy pages keep it */
+	for (i = 0; i < VRAID_LINE_PAGES; i++) {
 		u16 bit = 1U << i;
 
 		if (!(d->mask & bit))
@@ -1125,28 +1281,29 @@ static void vraid_destage_endio(struct bio *bio)
 	 * and its age restarts.
 	 */
 	if (l->dirty & l->failed)
-		l->stamp = jiffies;
+		l->dirty_since = jiffies;
 	else if (l->dirty && !l->busy) {
 		if ((int)(d->epoch - l->epoch) > 0)
 			l->epoch = d->epoch;
-		if (time_before(l->stamp, d->taken))
-			l->stamp = d->taken;
+		if (time_before(l->dirty_since, d->taken))
+			l->dirty_since = d->taken;
 	}
 	if (!l->dirty && clean)
-		b->ndirty--;
-	vraid_dirty_sub(c, clean, filled);
-	vraid_cline_drop(c, b, l, drop);
+		b->dirty_lines--;
+	vraid_dirty_uncount(c, clean, filled);
+	vraid_line_drop(c, b, l, drop);
 	spin_unlock_irqrestore(&b->lock, flags);
 
-	for (i = 0; i < VRAID_CLINE_PAGES; i++)
+	for (i = 0; i < VRAID_LINE_PAGES; i++)
 		if (d->mask & (1U << i))
 			put_page(d->page[i]);
 	if (nfailed)
 		atomic_long_add(nfailed, &vraid_dirty_failed);
 	if (failed) {
-		atomic_set(&c->dfailing, 1);
-		smp_mb__before_atomic();	/* dfailing before the count */
-		atomic_inc(&c->dfails);
+		atomic_set(&c->destage_failing, 1);
+		/* destage_failing before the count */
+		smp_mb__before_atomic();
+		atomic_inc(&c->destage_failures);
 		/* a bound VD's journal holds the data: nothing is lost yet */
 		if (!READ_ONCE(d->vd->jbound))
 			vraid_cache_report_error(d->vd->disk);
@@ -1154,18 +1311,18 @@ static void vraid_destage_endio(struct bio *bio)
 	this_cpu_add(d->vd->stats->cache_destaged, clean - filled);
 	bio_put(bio);
 	atomic_dec(&c->destaging);
-	wake_up(&c->dwait);
+	wake_up(&c->destage_wait);
 	/* after a failure, not at once: the age pass tries it again */
 	if (atomic_long_read(&c->dirty) && !failed)
 		vraid_destage_kick(c);
 }
 
 /*
- * Write the pages @mask of line @lno (taken, marked busy) to the members:
+ * Write the pages @mask of line @line_nr (taken, marked busy) to the members:
  * a bio per run of consecutive pages, into the engine as internal writes.
  * Process context (the destage work, a flush, a stop).
  */
-static void vraid_destage_line(struct vraid_vd *vd, u64 lno, u16 mask,
+static void vraid_destage_line(struct vraid_vd *vd, u64 line_nr, u16 mask,
 			       struct page **pages, u32 epoch)
 {
 	struct vraid_cache *c = vd->cache;
@@ -1173,7 +1330,7 @@ static void vraid_destage_line(struct vraid_vd *vd, u64 lno, u16 mask,
 	unsigned long taken = jiffies;
 	u32 i = 0;
 
-	while (i < VRAID_CLINE_PAGES) {
+	while (i < VRAID_LINE_PAGES) {
 		struct vraid_destage *d;
 		struct bio *bio;
 		u32 j;
@@ -1182,17 +1339,17 @@ static void vraid_destage_line(struct vraid_vd *vd, u64 lno, u16 mask,
 			i++;
 			continue;
 		}
-		for (j = i; j < VRAID_CLINE_PAGES && (mask & (1U << j)); j++)
+		for (j = i; j < VRAID_LINE_PAGES && (mask & (1U << j)); j++)
 			;
 		bio = bio_alloc_bioset(bdev, j - i, REQ_OP_WRITE, GFP_NOIO,
 				       &c->destage_set);
 		d = container_of(bio, struct vraid_destage, bio);
 		d->vd = vd;
-		d->lno = lno;
+		d->line_nr = line_nr;
 		d->mask = GENMASK(j - 1, i);
 		d->epoch = epoch;
 		d->taken = taken;
-		bio->bi_iter.bi_sector = (lno << VRAID_CLINE_SHIFT) +
+		bio->bi_iter.bi_sector = (line_nr << VRAID_LINE_SHIFT) +
 					 ((u64)i << (PAGE_SHIFT - SECTOR_SHIFT));
 		for (; i < j; i++) {
 			d->page[i] = pages[i];
@@ -1208,12 +1365,12 @@ static void vraid_destage_line(struct vraid_vd *vd, u64 lno, u16 mask,
  * What a destage pass takes: lines of epochs below @below, or aged, or all;
  * a drain's (@old): only lines of epochs below @below.
  */
-struct vraid_dpass {
+struct vraid_destage_scope {
 	u32 below;
 	bool all;
-	bool old;
-	bool dfill;		/* rows may be filled (vraid_dfill_on()) */
-	bool wait;		/* a row to fill waits for a fill slot */
+	bool drain;
+	bool row_fill;	/* rows may be filled (vraid_row_fill_enabled()) */
+	bool wait_for_slot;	/* a row to fill waits for a fill slot */
 	u32 max;		/* lines to start at most */
 	u32 started;
 };
@@ -1223,13 +1380,13 @@ struct vraid_dpass {
  * flight) for a destage: mark them busy, a reference on each into
  * @pages.  Returns their mask.
  */
-static u16 vraid_destage_take(struct vraid_cline *l, struct page **pages)
+static u16 vraid_destage_take(struct vraid_cache_line *l, struct page **pages)
 {
 	u32 i;
 
 	l->busy = l->dirty;
-	l->fill = 0;
-	for (i = 0; i < VRAID_CLINE_PAGES; i++)
+	l->fill_mark = 0;
+	for (i = 0; i < VRAID_LINE_PAGES; i++)
 		if (l->busy & (1U << i)) {
 			pages[i] = l->page[i];
 			get_page(pages[i]);
@@ -1245,82 +1402,84 @@ static u16 vraid_destage_take(struct vraid_cline *l, struct page **pages)
  * line.
  */
 static void vraid_destage_row(struct vraid_vd *vd, u64 sector, u64 skip,
-			      struct vraid_dpass *p)
+			      struct vraid_destage_scope *p)
 {
 	struct vraid_cache *c = vd->cache;
 	u64 row = (u64)vd->geom.strip_sectors * vd->geom.data_members;
-	u64 first, last, l2;
-	struct page *pages[VRAID_CLINE_PAGES];
+	u64 first, last, row_line;
+	struct page *pages[VRAID_LINE_PAGES];
 
 	if (!vd->ops->row_writes ||
-	    row <= (1U << VRAID_CLINE_SHIFT) ||
-	    row > (u64)VRAID_DESTAGE_ROW_LINES << VRAID_CLINE_SHIFT)
+	    row <= (1U << VRAID_LINE_SHIFT) ||
+	    row > (u64)VRAID_DESTAGE_ROW_LINES << VRAID_LINE_SHIFT)
 		return;
 	first = div64_u64(sector, row) * row;
 	last = min_t(u64, first + row, vd->geom.size_sectors);
-	first >>= VRAID_CLINE_SHIFT;
-	last = (last - 1) >> VRAID_CLINE_SHIFT;
-	for (l2 = first; l2 <= last; l2++) {
-		struct vraid_cbucket *b = vraid_cbucket_of(c, l2);
-		struct vraid_cline *l;
+	first >>= VRAID_LINE_SHIFT;
+	last = (last - 1) >> VRAID_LINE_SHIFT;
+	for (row_line = first; row_line <= last; row_line++) {
+		struct vraid_cache_bucket *b = vraid_bucket_of(c, row_line);
+		struct vraid_cache_line *l;
 		unsigned long flags;
 		u16 mask = 0;
 		u32 epoch;
 
-		if (l2 == skip || !READ_ONCE(b->ndirty))
+		if (row_line == skip || !READ_ONCE(b->dirty_lines))
 			continue;
 		epoch = atomic_read(&c->epoch);
 		spin_lock_irqsave(&b->lock, flags);
-		l = vraid_cline_find(b, l2);
+		l = vraid_line_find(b, row_line);
 		if (l && l->dirty && !l->busy &&
-		    !(p->dfill && l->fill == VRAID_DFILL_RUNNING))
+		    !(p->row_fill && l->fill_mark == VRAID_ROW_FILL_RUNNING))
 			mask = vraid_destage_take(l, pages);
 		spin_unlock_irqrestore(&b->lock, flags);
 		if (!mask)
 			continue;
 		p->started++;
-		vraid_destage_line(vd, l2, mask, pages, epoch);
+		vraid_destage_line(vd, row_line, mask, pages, epoch);
 	}
 }
 
 /* Whether the destage of @vd fills rows ("Row fill"). */
-static bool vraid_dfill_on(struct vraid_vd *vd)
+static bool vraid_row_fill_enabled(struct vraid_vd *vd)
 {
 	const struct vraid_geom *g = &vd->geom;
 	u64 row = (u64)g->strip_sectors * g->data_members;
 
 	return vd->ops->row_writes &&
-	       row > (1U << VRAID_CLINE_SHIFT) &&
+	       row > (1U << VRAID_LINE_SHIFT) &&
 	       row <= VRAID_RA_PAGES * PAGE_SECTORS &&
 	       !bdev_nonrot(vd->disk->part0);
 }
 
 /*
- * Mark the lines of VD sectors @first..@end - 1 not being destaged: fill
- * @mark (RUNNING: of row fill @fgen).  (DONE over a fill still RUNNING
- * lets its lines be destaged before it lands: the destage takes the mark
- * off and its writes move seq, so the fill inserts nothing there.)  With
- * @clean, their clean pages there become dirty data the members hold:
- * the row, whole in the cache, goes out whole.
+ * Mark the lines of VD sectors @first..@end - 1 not being destaged: fill @mark
+ * (RUNNING: of row fill @fill_generation).  (DONE over a fill still RUNNING
+ * lets its lines be destaged before it lands: the destage takes the mark off
+ * and its writes move seq, so the fill inserts nothing there.)  With @clean,
+ * their clean pages there become dirty data the members hold: the row, whole in
+ * the cache, goes out whole.
  */
-static void vraid_dfill_mark(struct vraid_cache *c, u64 first, u64 end,
-			     u8 mark, u16 fgen, bool clean)
+static void vraid_row_fill_mark(struct vraid_cache *c, u64 first, u64 end,
+				u8 mark, u16 fill_generation, bool clean)
 {
-	u64 l2;
+	u64 row_line;
 
-	for (l2 = vraid_lno(first); l2 <= vraid_lno(end - 1); l2++) {
-		struct vraid_cbucket *b = vraid_cbucket_of(c, l2);
-		struct vraid_cline *l;
+	for (row_line = vraid_line_number(first);
+	     row_line <= vraid_line_number(end - 1); row_line++) {
+		struct vraid_cache_bucket *b = vraid_bucket_of(c, row_line);
+		struct vraid_cache_line *l;
 		unsigned long flags;
 
 		spin_lock_irqsave(&b->lock, flags);
-		l = vraid_cline_find(b, l2);
+		l = vraid_line_find(b, row_line);
 		if (l && !l->busy) {
-			l->fill = mark;
-			l->fgen = fgen;
+			l->fill_mark = mark;
+			l->fill_generation = fill_generation;
 			if (clean)
-				vraid_dfill_dirty(c, b, l, vraid_cline_clean(l) &
-						  vraid_line_mask(l2, first, end));
+				vraid_row_fill_make_dirty(c, b, l,
+					vraid_line_clean_pages(l) &
+					vraid_line_mask(row_line, first, end));
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
@@ -1338,7 +1497,7 @@ static void vraid_dfill_mark(struct vraid_cache *c, u64 first, u64 end,
  * made a journalled VD under a sustained load slower
  * (Documentation/admin-guide.rst, "Row fill").
  */
-static u32 vraid_dfill_min_cols(const struct vraid_geom *g, bool drain)
+static u32 vraid_row_fill_min_columns(const struct vraid_geom *g, bool drain)
 {
 	u32 parity = vraid_layout_parity_strips(g->level);
 
@@ -1346,56 +1505,59 @@ static u32 vraid_dfill_min_cols(const struct vraid_geom *g, bool drain)
 			    2 * (1 + parity));
 }
 
-enum vraid_dfill_how {
-	VRAID_DF_NO,		/* not to fill: destage the line as it is */
-	VRAID_DF_SENT,		/* the row is being read */
-	VRAID_DF_WAIT,		/* to fill once a fill slot is free */
-	VRAID_DF_LATER,		/* to fill once writes to the row are done */
+enum vraid_row_fill_outcome {
+	VRAID_ROW_AS_IS,	/* not to fill: destage the line as it is */
+	VRAID_ROW_READING,	/* the row is being read */
+	VRAID_ROW_WAIT_SLOT,	/* to fill once a fill slot is free */
+	VRAID_ROW_LATER,	/* to fill once writes to the row are done */
 };
 
 /*
- * The destage found line @lno dirty, on a VD that fills rows: if its
- * row, whole in the VD, holds dirty data in vraid_dfill_min_cols()
+ * The destage found line @line_nr dirty, on a VD that fills rows: if its
+ * row, whole in the VD, holds dirty data in vraid_row_fill_min_columns()
  * columns or more and none of its lines is being written or filled, read
  * the row (vraid_ra_issue()) and mark its lines, or if the cache holds it
  * whole make its clean pages dirty; else mark them considered.  With
- * VRAID_DFILL_MAX fills in flight, a row to read is left as it is
- * (VRAID_DF_WAIT): the pass ends, and the next one, when a fill is done,
+ * VRAID_ROW_FILL_MAX fills in flight, a row to read is left as it is
+ * (VRAID_ROW_WAIT_SLOT): the pass ends, and the next one, when a fill is done,
  * looks at it again; a read-modify-write per column would cost the
  * members more than the wait.  Process context.
  */
-static enum vraid_dfill_how vraid_destage_fill(struct vraid_vd *vd, u64 lno,
-						bool later, bool drain)
+static enum vraid_row_fill_outcome
+vraid_row_fill_consider(struct vraid_vd *vd, u64 line_nr, bool later,
+			bool drain)
 {
 	struct vraid_cache *c = vd->cache;
 	const struct vraid_geom *g = &vd->geom;
 	u64 row = (u64)g->strip_sectors * g->data_members;
 	u32 spages = g->strip_sectors >> (PAGE_SHIFT - SECTOR_SHIFT);
-	u64 first = div64_u64(lno << VRAID_CLINE_SHIFT, row) * row;
-	u64 end = first + row, l2;
+	u64 first = div64_u64(line_nr << VRAID_LINE_SHIFT, row) * row;
+	u64 end = first + row, row_line;
 	DECLARE_BITMAP(cols, VRAID_RA_PAGES);
 	bool whole = true, fill = end <= g->size_sectors, wip = false;
 	struct bio *fbio;
-	u16 fgen;
+	u16 fill_generation;
 
 	bitmap_zero(cols, VRAID_RA_PAGES);
-	for (l2 = vraid_lno(first); fill && l2 <= vraid_lno(end - 1); l2++) {
-		struct vraid_cbucket *b = vraid_cbucket_of(c, l2);
-		u16 m = vraid_line_mask(l2, first, end), d;
-		struct vraid_cline *l;
+	for (row_line = vraid_line_number(first);
+	     fill && row_line <= vraid_line_number(end - 1); row_line++) {
+		struct vraid_cache_bucket *b = vraid_bucket_of(c, row_line);
+		u16 m = vraid_line_mask(row_line, first, end), d;
+		struct vraid_cache_line *l;
 		unsigned long flags;
 
 		spin_lock_irqsave(&b->lock, flags);
-		l = vraid_cline_find(b, l2);
+		l = vraid_line_find(b, row_line);
 		if (!l || (l->valid & m) != m)
 			whole = false;
-		if (l && (l->busy || (l->fill && l->fill != VRAID_DFILL_LATER)))
+		if (l && (l->busy || (l->fill_mark &&
+				      l->fill_mark != VRAID_ROW_FILL_LATER)))
 			fill = false;
 		d = l ? l->dirty & m : 0;
 		spin_unlock_irqrestore(&b->lock, flags);
-		wip = wip || atomic_read(&b->wip);
+		wip = wip || atomic_read(&b->writes_in_progress);
 		for (; d; d &= d - 1) {
-			u64 sec = (l2 << VRAID_CLINE_SHIFT) +
+			u64 sec = (row_line << VRAID_LINE_SHIFT) +
 				  ((u64)__ffs(d) << (PAGE_SHIFT - SECTOR_SHIFT));
 
 			__set_bit((u32)((sec - first) >>
@@ -1404,45 +1566,48 @@ static enum vraid_dfill_how vraid_destage_fill(struct vraid_vd *vd, u64 lno,
 		}
 	}
 	fill = fill && bitmap_weight(cols, VRAID_RA_PAGES) >=
-		      vraid_dfill_min_cols(g, drain);
+		      vraid_row_fill_min_columns(g, drain);
 	if (fill && whole) {
 		/* nothing to read: its clean pages go out with it */
-		vraid_dfill_mark(c, first, end, VRAID_DFILL_DONE, 0, true);
-		return VRAID_DF_NO;
+		vraid_row_fill_mark(c, first, end, VRAID_ROW_FILL_DONE, 0,
+				    true);
+		return VRAID_ROW_AS_IS;
 	}
-	if (fill && atomic_read(&c->dfilling) >= VRAID_DFILL_MAX)
-		return VRAID_DF_WAIT;
+	if (fill && atomic_read(&c->row_fills) >= VRAID_ROW_FILL_MAX)
+		return VRAID_ROW_WAIT_SLOT;
 	/*
-	 * A write in progress in one of its buckets (often a destage this
-	 * pass just started there) would keep the fill from inserting
-	 * anything (vraid_cache_seq()): look at the row again when the
-	 * destage comes round to it, once.
+	 * A write in progress in one of its buckets (often a destage this pass
+	 * just started there) would keep the fill from inserting anything
+	 * (vraid_note_writes_started()): look at the row again when the destage
+	 * comes round to it, once.
 	 */
 	if (fill && wip) {
 		if (later) {
-			vraid_dfill_mark(c, first, end, VRAID_DFILL_LATER, 0,
-					 false);
-			return VRAID_DF_LATER;
+			vraid_row_fill_mark(c, first, end, VRAID_ROW_FILL_LATER,
+					    0, false);
+			return VRAID_ROW_LATER;
 		}
 		fill = false;	/* the second time: as it is */
 	}
 	if (!fill) {
-		vraid_dfill_mark(c, first, end, VRAID_DFILL_DONE, 0, false);
-		return VRAID_DF_NO;
+		vraid_row_fill_mark(c, first, end, VRAID_ROW_FILL_DONE, 0,
+				    false);
+		return VRAID_ROW_AS_IS;
 	}
 	do {
-		fgen = atomic_inc_return(&c->fgen);
-	} while (!fgen);
-	vraid_dfill_mark(c, first, end, VRAID_DFILL_RUNNING, fgen, false);
-	fbio = vraid_ra_issue(vd, first, row, fgen);
+		fill_generation = atomic_inc_return(&c->fill_generation);
+	} while (!fill_generation);
+	vraid_row_fill_mark(c, first, end, VRAID_ROW_FILL_RUNNING,
+			    fill_generation, false);
+	fbio = vraid_ra_issue(vd, first, row, fill_generation);
 	if (fbio) {
 		/* (process context: see vraid_engine_submit()) */
 		vraid_engine_submit(vd, fbio, 0);
-		return VRAID_DF_SENT;
+		return VRAID_ROW_READING;
 	}
 	/* no room for it now: the row goes out as it is */
-	vraid_dfill_mark(c, first, end, VRAID_DFILL_DONE, 0, false);
-	return VRAID_DF_NO;
+	vraid_row_fill_mark(c, first, end, VRAID_ROW_FILL_DONE, 0, false);
+	return VRAID_ROW_AS_IS;
 }
 
 /*
@@ -1450,26 +1615,27 @@ static enum vraid_dfill_how vraid_destage_fill(struct vraid_vd *vd, u64 lno,
  * back, insert the pages of its row the cache lacks as dirty data the
  * members hold (@ok: read, and no write of their bucket started since
  * it was sent or was in progress then); its lines may be destaged now,
- * and the next destage work starts with them (fdone), so that the pages
+ * and the next destage work starts with them (filled_rows), so that the pages
  * read do not wait in the cache for the pass to come round to them.
  * Any context.  Returns the number of pages taken.
  */
-static u32 vraid_dfill_done(struct vraid_cache *c, struct vraid_ra *ra,
-			    bool ok)
+static u32 vraid_row_fill_done(struct vraid_cache *c, struct vraid_ra *ra,
+			       bool ok)
 {
 	unsigned long flags;
 	u32 used;
 
-	used = vraid_cache_insert(c, ra->sector, ra->page, ra->n,
-				  ok && vraid_wback(c->vd) ? ra->seq : NULL,
-				  VRAID_INS_FILL, ra->fgen);
-	spin_lock_irqsave(&c->fdlock, flags);
-	if (c->nfdone < ARRAY_SIZE(c->fdone))
-		c->fdone[c->nfdone++] = ra->sector;
-	spin_unlock_irqrestore(&c->fdlock, flags);
+	used = vraid_cache_insert(c, ra->sector, ra->page, ra->nr_pages,
+				  ok && vraid_writes_back(c->vd) ?
+				  ra->seq : NULL,
+				  VRAID_INSERT_ROW_FILL, ra->fill_generation);
+	spin_lock_irqsave(&c->filled_rows_lock, flags);
+	if (c->nr_filled_rows < ARRAY_SIZE(c->filled_rows))
+		c->filled_rows[c->nr_filled_rows++] = ra->sector;
+	spin_unlock_irqrestore(&c->filled_rows_lock, flags);
 	this_cpu_add(c->vd->stats->cache_fill_pages, used);
-	atomic_dec(&c->dfilling);
-	wake_up(&c->dwait);
+	atomic_dec(&c->row_fills);
+	wake_up(&c->destage_wait);
 	vraid_destage_kick(c);
 	return used;
 }
@@ -1479,43 +1645,47 @@ static u32 vraid_dfill_done(struct vraid_cache *c, struct vraid_ra *ra,
  * with the rest of its row (vraid_destage_row()).  Lines with a destage
  * in flight wait for it (never two of one page at once).
  */
-static void vraid_destage_bucket(struct vraid_vd *vd, struct vraid_cbucket *b,
-				 struct vraid_dpass *p)
+static void vraid_destage_bucket(struct vraid_vd *vd,
+				 struct vraid_cache_bucket *b,
+				 struct vraid_destage_scope *p)
 {
 	struct vraid_cache *c = vd->cache;
-	struct page *pages[VRAID_CLINE_PAGES];
-	struct vraid_cline *l;
+	struct page *pages[VRAID_LINE_PAGES];
+	struct vraid_cache_line *l;
 	unsigned long flags;
 	u32 epoch;
 	u16 mask;
 	bool fill, later = false;
-	u64 lno = 0;
+	u64 line_nr = 0;
 	struct blk_plug plug;
 
-	while (READ_ONCE(b->ndirty) && p->started < p->max) {
+	while (READ_ONCE(b->dirty_lines) && p->started < p->max) {
 		mask = 0;
 		fill = false;
 		epoch = atomic_read(&c->epoch);
 		spin_lock_irqsave(&b->lock, flags);
 		hlist_for_each_entry(l, &b->chain, node) {
 			if (!l->dirty || l->busy ||
-			    (p->dfill && l->fill == VRAID_DFILL_RUNNING))
+			    (p->row_fill &&
+			     l->fill_mark == VRAID_ROW_FILL_RUNNING))
 				continue;
 			/* failed: again once it aged, or in a drain */
-			if ((l->dirty & l->failed) && !p->old &&
+			if ((l->dirty & l->failed) && !p->drain &&
 			    time_before(jiffies,
-					l->stamp + VRAID_DESTAGE_AGE))
+					l->dirty_since + VRAID_DESTAGE_AGE))
 				continue;
 			if (!p->all && (int)(l->epoch - p->below) >= 0 &&
-			    (p->old ||
-			     time_before(jiffies, l->stamp + VRAID_DESTAGE_AGE)))
+			    (p->drain ||
+			     time_before(jiffies,
+					 l->dirty_since + VRAID_DESTAGE_AGE)))
 				continue;
-			lno = l->lno;
+			line_nr = l->line_nr;
 			/* its row first: filled, or marked considered */
-			if (p->dfill && (!l->fill ||
-					 l->fill == VRAID_DFILL_LATER)) {
+			if (p->row_fill &&
+			    (!l->fill_mark ||
+			     l->fill_mark == VRAID_ROW_FILL_LATER)) {
 				fill = true;
-				later = !l->fill;
+				later = !l->fill_mark;
 				break;
 			}
 			mask = vraid_destage_take(l, pages);
@@ -1523,16 +1693,17 @@ static void vraid_destage_bucket(struct vraid_vd *vd, struct vraid_cbucket *b,
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
 		if (fill) {
-			switch (vraid_destage_fill(vd, lno, later, p->old)) {
-			case VRAID_DF_SENT:
+			switch (vraid_row_fill_consider(vd, line_nr, later,
+							p->drain)) {
+			case VRAID_ROW_READING:
 				p->started++;
 				break;
-			case VRAID_DF_WAIT:
-				p->wait = true;
+			case VRAID_ROW_WAIT_SLOT:
+				p->wait_for_slot = true;
 				return;
-			case VRAID_DF_LATER:
+			case VRAID_ROW_LATER:
 				return;
-			case VRAID_DF_NO:
+			case VRAID_ROW_AS_IS:
 				break;
 			}
 			continue;
@@ -1541,26 +1712,27 @@ static void vraid_destage_bucket(struct vraid_vd *vd, struct vraid_cbucket *b,
 			return;
 		p->started++;
 		blk_start_plug(&plug);
-		vraid_destage_line(vd, lno, mask, pages, epoch);
-		vraid_destage_row(vd, lno << VRAID_CLINE_SHIFT, lno, p);
+		vraid_destage_line(vd, line_nr, mask, pages, epoch);
+		vraid_destage_row(vd, line_nr << VRAID_LINE_SHIFT, line_nr, p);
 		blk_finish_plug(&plug);
 	}
 }
 
-/* The rows whose fills are done (fdone): their lines go out now. */
-static void vraid_destage_filled(struct vraid_vd *vd, struct vraid_dpass *p)
+/* The rows whose fills are done (filled_rows): their lines go out now. */
+static void vraid_destage_filled_rows(struct vraid_vd *vd,
+				      struct vraid_destage_scope *p)
 {
 	struct vraid_cache *c = vd->cache;
-	u64 rows[ARRAY_SIZE(c->fdone)];
+	u64 rows[ARRAY_SIZE(c->filled_rows)];
 	struct blk_plug plug;
 	unsigned long flags;
 	u32 i, n;
 
-	spin_lock_irqsave(&c->fdlock, flags);
-	n = c->nfdone;
-	memcpy(rows, c->fdone, n * sizeof(rows[0]));
-	c->nfdone = 0;
-	spin_unlock_irqrestore(&c->fdlock, flags);
+	spin_lock_irqsave(&c->filled_rows_lock, flags);
+	n = c->nr_filled_rows;
+	memcpy(rows, c->filled_rows, n * sizeof(rows[0]));
+	c->nr_filled_rows = 0;
+	spin_unlock_irqrestore(&c->filled_rows_lock, flags);
 	for (i = 0; i < n; i++) {
 		blk_start_plug(&plug);
 		vraid_destage_row(vd, rows[i], U64_MAX, p);
@@ -1570,7 +1742,7 @@ static void vraid_destage_filled(struct vraid_vd *vd, struct vraid_dpass *p)
 
 /* A pass over the buckets from @from; returns the buckets looked at. */
 static u32 vraid_destage_pass(struct vraid_vd *vd, u32 from,
-			      struct vraid_dpass *p)
+			      struct vraid_destage_scope *p)
 {
 	struct vraid_cache *c = vd->cache;
 	bool nonrot = bdev_nonrot(vd->disk->part0);
@@ -1586,13 +1758,13 @@ static u32 vraid_destage_pass(struct vraid_vd *vd, u32 from,
 	 */
 	if (nonrot)
 		blk_start_plug(&plug);
-	p->dfill = vraid_dfill_on(vd);
-	if (p->dfill)
-		vraid_destage_filled(vd, p);
+	p->row_fill = vraid_row_fill_enabled(vd);
+	if (p->row_fill)
+		vraid_destage_filled_rows(vd, p);
 	for (k = 0; k < nb && p->started < p->max; k++) {
-		vraid_destage_bucket(vd, &c->b[(from + k) & (nb - 1)], p);
+		vraid_destage_bucket(vd, &c->buckets[(from + k) & (nb - 1)], p);
 		/* the next pass starts with the row left waiting */
-		if (p->wait)
+		if (p->wait_for_slot)
 			break;
 		if (!(k & 255))
 			cond_resched();
@@ -1609,11 +1781,11 @@ static bool vraid_cache_old_dirty(struct vraid_cache *c, u32 below)
 	bool old = false;
 
 	for (k = 0; k < nb && !old; k++) {
-		struct vraid_cbucket *b = &c->b[k];
-		struct vraid_cline *l;
+		struct vraid_cache_bucket *b = &c->buckets[k];
+		struct vraid_cache_line *l;
 		unsigned long flags;
 
-		if (!READ_ONCE(b->ndirty))
+		if (!READ_ONCE(b->dirty_lines))
 			continue;
 		spin_lock_irqsave(&b->lock, flags);
 		hlist_for_each_entry(l, &b->chain, node)
@@ -1640,7 +1812,7 @@ static int vraid_destage_room(struct vraid_cache *c)
 {
 	int max = VRAID_DESTAGE_MAX;
 
-	if (time_before(jiffies, READ_ONCE(c->rstamp) +
+	if (time_before(jiffies, READ_ONCE(c->last_read) +
 			VRAID_DESTAGE_READ_WINDOW))
 		max = c->vd->geom.nr_members;
 	return max - atomic_read(&c->destaging);
@@ -1655,10 +1827,11 @@ static int vraid_destage_room(struct vraid_cache *c)
  */
 static void vraid_destage_work(struct work_struct *w)
 {
-	struct vraid_cache *c = container_of(w, struct vraid_cache, dwork);
+	struct vraid_cache *c = container_of(w, struct vraid_cache,
+					     destage_work);
 	struct vraid_vd *vd = c->vd;
 	struct vraid_cache_limits lim;
-	struct vraid_dpass p = { 0 };
+	struct vraid_destage_scope p = { 0 };
 	int room = vraid_destage_room(c);
 
 	/*
@@ -1670,23 +1843,23 @@ static void vraid_destage_work(struct work_struct *w)
 	    atomic_read(&c->draining))
 		return;
 	vraid_cache_limits_now(READ_ONCE(vraid_cache_limit), &lim);
-	p.below = atomic_read(&c->dtarget);
+	p.below = atomic_read(&c->destage_below);
 	p.all = vraid_dirty_bound() > lim.dirty_bg ||
-		!vraid_wback(vd);
+		!vraid_writes_back(vd);
 	p.max = room;
-	c->dclock += vraid_destage_pass(vd, c->dclock, &p);
+	c->destage_clock += vraid_destage_pass(vd, c->destage_clock, &p);
 }
 
 /* Every second while there is dirty data: the aged lines. */
 static void vraid_destage_age(struct work_struct *w)
 {
 	struct vraid_cache *c = container_of(to_delayed_work(w),
-					     struct vraid_cache, dage);
+					     struct vraid_cache, age_work);
 
 	if (!atomic_long_read(&c->dirty))
 		return;
 	vraid_destage_kick(c);
-	queue_delayed_work(vraid_cache_wq, &c->dage, HZ);
+	queue_delayed_work(vraid_cache_wq, &c->age_work, HZ);
 }
 
 /*
@@ -1705,7 +1878,7 @@ int vraid_cache_drain(struct vraid_vd *vd)
 		return 0;
 	if (!atomic_long_read(&c->dirty)) {
 		/* what failed before is gone: superseded, or dropped */
-		atomic_set(&c->dfailing, 0);
+		atomic_set(&c->destage_failing, 0);
 		return 0;
 	}
 	/*
@@ -1716,14 +1889,14 @@ int vraid_cache_drain(struct vraid_vd *vd)
 	 * theirs only makes this drain report an error a little early.
 	 */
 	atomic_inc(&c->draining);
-	wait_event_timeout(c->dwait, !atomic_read(&c->destaging), HZ);
-	fails = atomic_read(&c->dfails);
+	wait_event_timeout(c->destage_wait, !atomic_read(&c->destaging), HZ);
+	fails = atomic_read(&c->destage_failures);
 	e = atomic_inc_return(&c->epoch);
-	vraid_atomic_max(&c->dtarget, e);
+	vraid_atomic_max(&c->destage_below, e);
 	for (;;) {
-		struct vraid_dpass p = { .below = e, .old = true };
+		struct vraid_destage_scope p = { .below = e, .drain = true };
 		int room = vraid_destage_room(c), busy;
-		bool failed = atomic_read(&c->dfails) != fails;
+		bool failed = atomic_read(&c->destage_failures) != fails;
 
 		/* a page failed again: no more passes, report it */
 		if (room > 0 && !failed) {
@@ -1734,16 +1907,16 @@ int vraid_cache_drain(struct vraid_vd *vd)
 		 * what it started is old and dirty until it completes; a
 		 * row fill may still add to it
 		 */
-		if (!p.started && !atomic_read(&c->dfilling) &&
+		if (!p.started && !atomic_read(&c->row_fills) &&
 		    (failed ? !atomic_read(&c->destaging) :
 			      !vraid_cache_old_dirty(c, e)))
 			break;
 		/* a completion makes room, or lines busy come free */
-		busy = atomic_read(&c->destaging) + atomic_read(&c->dfilling);
+		busy = atomic_read(&c->destaging) + atomic_read(&c->row_fills);
 		if (busy)
-			wait_event_timeout(c->dwait,
+			wait_event_timeout(c->destage_wait,
 					   atomic_read(&c->destaging) +
-					   atomic_read(&c->dfilling) < busy,
+					   atomic_read(&c->row_fills) < busy,
 					   HZ / 10);
 		else
 			cond_resched();
@@ -1751,10 +1924,10 @@ int vraid_cache_drain(struct vraid_vd *vd)
 	/* what the destage work left meanwhile */
 	if (atomic_dec_and_test(&c->draining))
 		vraid_destage_kick(c);
-	if (atomic_read(&c->dfails) != fails)
+	if (atomic_read(&c->destage_failures) != fails)
 		return -EIO;
 	/* every page dirty before it began is out, the failed ones too */
-	atomic_set(&c->dfailing, 0);
+	atomic_set(&c->destage_failing, 0);
 	return 0;
 }
 
@@ -1766,26 +1939,27 @@ int vraid_cache_drain(struct vraid_vd *vd)
 static bool vraid_cache_dirty_range(struct vraid_cache *c, struct bio *bio,
 				    bool any, u32 below, bool start)
 {
-	u64 sector = bio->bi_iter.bi_sector, end = bio_end_sector(bio), lno;
-	struct page *pages[VRAID_CLINE_PAGES];
+	u64 sector = bio->bi_iter.bi_sector, end = bio_end_sector(bio), line_nr;
+	struct page *pages[VRAID_LINE_PAGES];
 	bool hit = false;
 
 	if (end <= sector)
 		return false;
-	for (lno = vraid_lno(sector);
-	     lno <= vraid_lno(end - 1) && (start || !hit); lno++) {
-		struct vraid_cbucket *b = vraid_cbucket_of(c, lno);
-		struct vraid_cline *l;
+	for (line_nr = vraid_line_number(sector);
+	     line_nr <= vraid_line_number(end - 1) && (start || !hit);
+	     line_nr++) {
+		struct vraid_cache_bucket *b = vraid_bucket_of(c, line_nr);
+		struct vraid_cache_line *l;
 		unsigned long flags;
 		u32 epoch;
 		u16 mask = 0;
 
-		if (!READ_ONCE(b->ndirty))
+		if (!READ_ONCE(b->dirty_lines))
 			continue;
 		epoch = atomic_read(&c->epoch);
 		spin_lock_irqsave(&b->lock, flags);
-		l = vraid_cline_find(b, lno);
-		if (l && (l->dirty & vraid_line_mask(lno, sector, end)) &&
+		l = vraid_line_find(b, line_nr);
+		if (l && (l->dirty & vraid_line_mask(line_nr, sector, end)) &&
 		    (any || (int)(l->epoch - below) < 0)) {
 			hit = true;
 			if (start && !l->busy)
@@ -1793,7 +1967,7 @@ static bool vraid_cache_dirty_range(struct vraid_cache *c, struct bio *bio,
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
 		if (mask)
-			vraid_destage_line(c->vd, lno, mask, pages, epoch);
+			vraid_destage_line(c->vd, line_nr, mask, pages, epoch);
 	}
 	return hit;
 }
@@ -1824,7 +1998,7 @@ static bool vraid_cache_old_range(struct vraid_cache *c, struct bio *bio,
  */
 static void vraid_defer_work(struct work_struct *w)
 {
-	struct vraid_cache *c = container_of(w, struct vraid_cache, pwork);
+	struct vraid_cache *c = container_of(w, struct vraid_cache, defer_work);
 	struct vraid_vd *vd = c->vd;
 	struct bio_list bios;
 	struct bio *bio;
@@ -1833,15 +2007,15 @@ static void vraid_defer_work(struct work_struct *w)
 	u32 e;
 
 	for (;;) {
-		spin_lock_irqsave(&c->plock, flags);
-		bios = c->pbios;
-		bio_list_init(&c->pbios);
-		spin_unlock_irqrestore(&c->plock, flags);
+		spin_lock_irqsave(&c->defer_lock, flags);
+		bios = c->deferred_bios;
+		bio_list_init(&c->deferred_bios);
+		spin_unlock_irqrestore(&c->defer_lock, flags);
 		if (bio_list_empty(&bios))
 			return;
 		/* lines dirtied from now on are of a later epoch */
 		e = atomic_inc_return(&c->epoch);
-		fails = atomic_read(&c->dfails);
+		fails = atomic_read(&c->destage_failures);
 		bio_list_for_each(bio, &bios)
 			vraid_cache_old_range(c, bio, e, true);
 		while ((bio = bio_list_pop(&bios))) {
@@ -1854,10 +2028,11 @@ static void vraid_defer_work(struct work_struct *w)
 			 * ever or go around it.
 			 */
 			while (vraid_cache_old_range(c, bio, e, true)) {
-				failed = atomic_read(&c->dfails) != fails;
+				failed = atomic_read(&c->destage_failures) !=
+					 fails;
 				if (failed)
 					break;
-				wait_event_timeout(c->dwait,
+				wait_event_timeout(c->destage_wait,
 						   !vraid_cache_old_range(c, bio,
 									  e, false),
 						   HZ / 10);
@@ -1891,46 +2066,47 @@ bool vraid_cache_write(struct vraid_vd *vd, struct bio *bio)
 {
 	struct vraid_cache *c = vd->cache;
 	struct page *pages[VRAID_CACHE_MAX_PAGES];
-	struct vraid_cline *spare[VRAID_CACHE_MAX_LINES] = { NULL };
-	struct vraid_jw *jdata = NULL;
+	struct vraid_cache_line *spare[VRAID_CACHE_MAX_LINES] = { NULL };
+	struct vraid_journal_write *jdata = NULL;
 	struct vraid_cache_limits lim;
-	u64 sector = bio->bi_iter.bi_sector, first = vraid_lno(sector);
+	u64 sector = bio->bi_iter.bi_sector, first = vraid_line_number(sector);
 	u32 n = bio->bi_iter.bi_size >> PAGE_SHIFT;
-	u32 i, j, nl, got, newdirty = 0, unfilled = 0, replaced = 0;
+	u32 i, j, nr_lines, got, newdirty = 0, unfilled = 0, replaced = 0;
 	u32 unfailed = 0;
 	unsigned long start;
-	bool jw, ja = false, ok, admit_waited = false;
+	bool logged, logged_around = false, ok, admit_waited = false;
 
 	/*
-	 * A bound VD logs its writes, also once its write policy is no
-	 * longer wb, until the unbind begins (a checkpoint may hold it up);
-	 * while the unbind drains the cache they go around it and log
-	 * INVALIDATEs (ja).  Never unlogged while the VD may be bound (the
+	 * A bound VD logs its writes, also once its write policy is no longer
+	 * wb, until the unbind begins (a checkpoint may hold it up); while the
+	 * unbind drains the cache they go around it and log INVALIDATEs
+	 * (logged_around).  Never unlogged while the VD may be bound (the
 	 * journal failed, the unbind waits for the VD's records): a replay
 	 * would write the older versions the journal holds over it.
 	 */
 again:
 	for (;;) {
 		/* (a VD not bound takes no reference: no shared atomic) */
-		jw = READ_ONCE(vd->jbound) && vraid_journal_get(vd);
-		if (jw || likely(!vraid_journal_binds(vd)) ||
+		logged = READ_ONCE(vd->jbound) && vraid_journal_get(vd);
+		if (logged || likely(!vraid_journal_binds(vd)) ||
 		    !bio_sectors(bio))
 			break;
-		ja = vraid_journal_get_around(vd);
-		if (ja)
+		logged_around = vraid_journal_get_around(vd);
+		if (logged_around)
 			break;
 		vraid_journal_wait_unbind(vd);
 	}
-	/* (dfailing: see "Write-out errors") */
-	if (ja || !(jw || vraid_awb(vd)) || bio_op(bio) != REQ_OP_WRITE ||
-	    atomic_read(&c->dfailing) ||
+	/* (destage_failing: see "Write-out errors") */
+	if (logged_around || !(logged || vraid_always_writes_back(vd)) ||
+	    bio_op(bio) != REQ_OP_WRITE ||
+	    atomic_read(&c->destage_failing) ||
 	    (bio->bi_opf & REQ_PREFLUSH) ||
-	    (!jw && (bio->bi_opf & REQ_FUA)) || !bio_sectors(bio) ||
+	    (!logged && (bio->bi_opf & REQ_FUA)) || !bio_sectors(bio) ||
 	    ((sector | bio_sectors(bio)) & (PAGE_SECTORS - 1)) ||
 	    n > VRAID_CACHE_MAX_PAGES)
 		goto around;
 	/* pages not logged yet are bounded, for the parity records' room */
-	if (jw && !vraid_journal_admit(n)) {
+	if (logged && !vraid_journal_admit(n)) {
 		vraid_journal_put(vd);
 		/* counted once per write, however long it waits */
 		if (!admit_waited)
@@ -1939,7 +2115,8 @@ again:
 		vraid_journal_admit_wait(vd, n);
 		goto again;
 	}
-	nl = vraid_lno(vraid_psec(sector, n) - 1) - first + 1;
+	nr_lines = vraid_line_number(vraid_page_sector(sector, n) - 1) -
+		   first + 1;
 	vraid_cache_limits_now(READ_ONCE(vraid_cache_limit), &lim);
 	if (vraid_dirty_bound() + n > lim.dirty_high) {
 		this_cpu_inc(vd->stats->cache_dirty_waits);
@@ -1951,7 +2128,7 @@ again:
 		} while (vraid_dirty_bound() + n > lim.dirty_high);
 	}
 	if (!vraid_cache_reserve(n)) {
-		if (jw)
+		if (logged)
 			vraid_journal_unadmit(n);
 		goto around;
 	}
@@ -1961,8 +2138,8 @@ again:
 			break;
 	}
 	ok = got == n;
-	for (j = 0; j < nl && ok; j++) {
-		spare[j] = kmem_cache_alloc(vraid_cline_slab,
+	for (j = 0; j < nr_lines && ok; j++) {
+		spare[j] = kmem_cache_alloc(vraid_line_slab,
 					    GFP_NOIO | __GFP_NOWARN);
 		ok = !!spare[j];
 	}
@@ -1971,7 +2148,7 @@ again:
 	 * pages are dirty: see below where it is queued.  Nothing after
 	 * this fails for a logged write (ok stays true).
 	 */
-	if (ok && jw)
+	if (ok && logged)
 		jdata = vraid_journal_data_alloc(vd, sector, pages, n);
 	/*
 	 * Unlogged writes go in only while the VD is awb: a change away
@@ -1981,45 +2158,45 @@ again:
 	 * parity records counts on that: vraid_journal_admit()).
 	 */
 	rcu_read_lock();
-	if (ok && !jw)
-		ok = vraid_awb(vd);
+	if (ok && !logged)
+		ok = vraid_always_writes_back(vd);
 	if (!ok) {
 		rcu_read_unlock();
 		for (i = 0; i < got; i++)
 			__free_page(pages[i]);
-		for (j = 0; j < nl; j++)
+		for (j = 0; j < nr_lines; j++)
 			if (spare[j])
-				kmem_cache_free(vraid_cline_slab, spare[j]);
+				kmem_cache_free(vraid_line_slab, spare[j]);
 		atomic_long_sub(n, &vraid_cache_used);
-		if (jw)
+		if (logged)
 			vraid_journal_unadmit(n);
 		goto around;
 	}
 	start = vraid_acct_start(bio);	/* the journal keeps it */
 	vraid_cache_copy(bio, 0, pages, n, false);
 	/* the journal's references: a rewrite may replace them in the line */
-	for (i = 0; jw && i < n; i++)
+	for (i = 0; logged && i < n; i++)
 		get_page(pages[i]);
 	/*
-	 * The DATA entry takes its place in the log before any of its pages
-	 * is dirty in a line, so that every INVALIDATE over them comes after
-	 * it.  Records are built from the journal's open list in its order,
-	 * one leader at a time (journal.c, vraid_jlead()), so an entry
-	 * queued after this one is later in the log.  A write around the
-	 * cache that meets these pages dirty waits for their destage
-	 * (vraid_cache_conflict(), vraid_defer_work()), which finds them
-	 * under their bucket's lock, so after the unlock below that follows
-	 * this queueing; its INVALIDATE is queued only once its own member
-	 * write is done (vraid_jbypass_work()): after this entry, and the
+	 * The DATA entry takes its place in the log before any of its pages is
+	 * dirty in a line, so that every INVALIDATE over them comes after it.
+	 * Records are built from the journal's open list in its order, one
+	 * leader at a time (journal.c, vraid_record_lead()), so an entry queued
+	 * after this one is later in the log.  A write around the cache that
+	 * meets these pages dirty waits for their destage
+	 * (vraid_cache_conflict(), vraid_defer_work()), which finds them under
+	 * their bucket's lock, so after the unlock below that follows this
+	 * queueing; its INVALIDATE is queued only once its own member write is
+	 * done (vraid_bypass_invalidate_work()): after this entry, and the
 	 * replay voids this older DATA rather than write it over the newer
-	 * data.  Queued while the pages were already dirty (the entry
-	 * allocated after them, which may sleep), it could come after that
-	 * INVALIDATE (tests/vm/cases/91-journal-data-order).  The record may
-	 * be written before the pages are in the lines; its completion
-	 * waits for vraid_journal_data_go(), so that neither the user bio
-	 * nor a fallback drain (journal failed) goes ahead of them, and a
-	 * checkpoint waits for a grace period of the RCU section this runs
-	 * in before it drains (vraid_jcheckpoint_locked()).
+	 * data.  Queued while the pages were already dirty (the entry allocated
+	 * after them, which may sleep), it could come after that INVALIDATE
+	 * (tests/vm/cases/91-journal-data-order).  The record may be written
+	 * before the pages are in the lines; its completion waits for
+	 * vraid_journal_data_go(), so that neither the user bio nor a fallback
+	 * drain (journal failed) goes ahead of them, and a checkpoint waits for
+	 * a grace period of the RCU section this runs in before it drains
+	 * (vraid_checkpoint_locked()).
 	 *
 	 * Not covered: a write around the cache whose conflict check runs
 	 * between this queueing and the insertion finds nothing dirty and
@@ -2029,25 +2206,28 @@ again:
 	 * overlap in flight; there is no range interlock between cached
 	 * writes and writes around the cache yet.
 	 */
-	if (jw)
+	if (logged)
 		vraid_journal_data_queue(jdata, bio, start);
 	atomic_long_add(n, &c->pages);
-	for (i = 0, j = 0; j < nl; j++) {
-		u64 lno = first + j;
-		struct vraid_cbucket *b = vraid_cbucket_of(c, lno);
-		struct vraid_cline *l;
+	for (i = 0, j = 0; j < nr_lines; j++) {
+		u64 line_nr = first + j;
+		struct vraid_cache_bucket *b = vraid_bucket_of(c, line_nr);
+		struct vraid_cache_line *l;
 		unsigned long flags;
 
 		spin_lock_irqsave(&b->lock, flags);
-		atomic_inc(&b->seq);	/* reads started before fill nothing */
-		l = vraid_cline_get(b, lno, &spare[j]);
+		/* reads started before fill nothing */
+		atomic_inc(&b->writes_started);
+		l = vraid_line_get(b, line_nr, &spare[j]);
 		if (!l->dirty) {
 			l->epoch = atomic_read(&c->epoch);
-			l->stamp = jiffies;
-			b->ndirty++;
+			l->dirty_since = jiffies;
+			b->dirty_lines++;
 		}
-		for (; i < n && vraid_lno(vraid_psec(sector, i)) == lno; i++) {
-			u32 p = vraid_pidx(vraid_psec(sector, i));
+		for (; i < n &&
+		     vraid_line_number(vraid_page_sector(sector, i)) == line_nr;
+		     i++) {
+			u32 p = vraid_page_index(vraid_page_sector(sector, i));
 			u16 bit = 1U << p;
 
 			/* a page being destaged stays with its bio (CoW) */
@@ -2063,7 +2243,7 @@ again:
 			}
 			l->page[p] = pages[i];
 			l->valid |= bit;
-			l->ra &= ~bit;
+			l->read_ahead &= ~bit;
 			if (!(l->dirty & bit)) {
 				l->dirty |= bit;
 				newdirty++;
@@ -2076,9 +2256,9 @@ again:
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
 	rcu_read_unlock();
-	for (j = 0; j < nl; j++)
+	for (j = 0; j < nr_lines; j++)
 		if (spare[j])
-			kmem_cache_free(vraid_cline_slab, spare[j]);
+			kmem_cache_free(vraid_line_slab, spare[j]);
 	atomic_long_sub(replaced, &c->pages);
 	atomic_long_sub(replaced, &vraid_cache_used);
 	if (unfailed)
@@ -2089,8 +2269,8 @@ again:
 	this_cpu_add(vd->stats->cache_write_pages, n);
 	if (vraid_dirty_bound() > lim.dirty_bg)
 		vraid_destage_kick(c);
-	queue_delayed_work(vraid_cache_wq, &c->dage, HZ);
-	if (jw) {
+	queue_delayed_work(vraid_cache_wq, &c->age_work, HZ);
+	if (logged) {
 		vraid_journal_data_go(jdata);
 		return true;
 	}
@@ -2099,7 +2279,7 @@ again:
 	return true;
 
 around:
-	if ((jw || ja) && bio_sectors(bio)) {
+	if ((logged || logged_around) && bio_sectors(bio)) {
 		bio = vraid_journal_bypass(vd, bio);
 		if (vraid_cache_conflict(c, bio))
 			vraid_cache_defer(c, bio);
@@ -2108,7 +2288,7 @@ around:
 					    VRAID_SUB_CHECKED);
 		return true;
 	}
-	if (jw)
+	if (logged)
 		vraid_journal_put(vd);
 	if (!vraid_cache_conflict(c, bio))
 		return false;
@@ -2171,7 +2351,7 @@ bool vraid_cache_writing_out(struct vraid_vd *vd)
 }
 
 /* @pages as MiB with one decimal, into @buf. */
-static void vraid_mib(char *buf, size_t len, unsigned long pages)
+static void vraid_format_mib(char *buf, size_t len, unsigned long pages)
 {
 	u64 tenths = ((u64)pages * 10 + 128) >> 8;
 
@@ -2197,8 +2377,8 @@ void vraid_cache_drain_note(char *buf, size_t len)
 		vraid_cache_drain_progress(c->vd, &left, &from);
 		if (!from)
 			continue;
-		vraid_mib(l, sizeof(l), left);
-		vraid_mib(f, sizeof(f), from);
+		vraid_format_mib(l, sizeof(l), left);
+		vraid_format_mib(f, sizeof(f), from);
 		scnprintf(buf, len, ": %s cache write-out: %s of %s MiB left",
 			  c->vd->disk->disk_name, l, f);
 		break;
@@ -2223,8 +2403,8 @@ void vraid_cache_draining_note(char *buf, size_t len)
 	list_for_each_entry_rcu(c, &vraid_cache_vds, node) {
 		if (!atomic_read(&c->draining))
 			continue;
-		vraid_mib(d, sizeof(d),
-			  max(atomic_long_read(&c->dirty), 0L));
+		vraid_format_mib(d, sizeof(d),
+				 max(atomic_long_read(&c->dirty), 0L));
 		scnprintf(buf, len, ": %s cache %s MiB dirty",
 			  c->vd->disk->disk_name, d);
 		break;
@@ -2242,42 +2422,43 @@ int vraid_cache_stop(struct vraid_vd *vd)
 	struct vraid_cache *c = vd->cache;
 	int ret;
 
-	flush_work(&c->pwork);
+	flush_work(&c->defer_work);
 	ret = vraid_cache_write_out(vd);
-	cancel_delayed_work_sync(&c->dage);
-	cancel_work_sync(&c->dwork);
-	wait_event(c->dwait, !atomic_read(&c->destaging));
+	cancel_delayed_work_sync(&c->age_work);
+	cancel_work_sync(&c->destage_work);
+	wait_event(c->destage_wait, !atomic_read(&c->destaging));
 	return ret;
 }
 
-/* A write piece starts (vraid_io_start()): see the top of this file. */
+/* A write piece starts (vraid_io_start()): "Writes around the cache". */
 void vraid_cache_write_start(struct vraid_vd *vd, struct bio *bio)
 {
 	struct vraid_cache *c = vd->cache;
 	u64 sector = bio->bi_iter.bi_sector, end = bio_end_sector(bio);
-	u64 lno, last;
+	u64 line_nr, last;
 
 	if (!bio_sectors(bio))
 		return;
-	last = vraid_lno(end - 1);
-	for (lno = vraid_lno(sector); lno <= last; lno++) {
-		struct vraid_cbucket *b = vraid_cbucket_of(c, lno);
-		struct vraid_cline *l;
+	last = vraid_line_number(end - 1);
+	for (line_nr = vraid_line_number(sector); line_nr <= last; line_nr++) {
+		struct vraid_cache_bucket *b = vraid_bucket_of(c, line_nr);
+		struct vraid_cache_line *l;
 		unsigned long flags;
 		u16 mask;
 
-		atomic_inc(&b->wip);
+		atomic_inc(&b->writes_in_progress);
 		smp_mb__after_atomic();	/* wip before seq: a fill reads seq, wip */
-		atomic_inc(&b->seq);
+		atomic_inc(&b->writes_started);
 		smp_mb__after_atomic();	/* seq before pages: see the fill */
 		if (!atomic_long_read(&c->pages))
 			continue;
 		/* the pages of this line the write touches, partly or whole */
-		mask = GENMASK(lno == last ? vraid_pidx(end - 1) :
-			       VRAID_CLINE_PAGES - 1,
-			       lno == vraid_lno(sector) ? vraid_pidx(sector) : 0);
+		mask = GENMASK(line_nr == last ? vraid_page_index(end - 1) :
+			       VRAID_LINE_PAGES - 1,
+			       line_nr == vraid_line_number(sector) ?
+			       vraid_page_index(sector) : 0);
 		spin_lock_irqsave(&b->lock, flags);
-		l = vraid_cline_find(b, lno);
+		l = vraid_line_find(b, line_nr);
 		if (l) {
 			/*
 			 * A destage writing a page: it drops the page when it
@@ -2286,9 +2467,9 @@ void vraid_cache_write_start(struct vraid_vd *vd, struct bio *bio)
 			 * row fill reading the line no longer owns it.
 			 */
 			l->stale |= mask & l->busy;
-			if (l->fill == VRAID_DFILL_RUNNING)
-				l->fill = VRAID_DFILL_DONE;
-			vraid_cline_drop(c, b, l, mask);
+			if (l->fill_mark == VRAID_ROW_FILL_RUNNING)
+				l->fill_mark = VRAID_ROW_FILL_DONE;
+			vraid_line_drop(c, b, l, mask);
 		}
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
@@ -2298,14 +2479,15 @@ void vraid_cache_write_start(struct vraid_vd *vd, struct bio *bio)
 void vraid_cache_write_end(struct vraid_vd *vd, struct bio *bio)
 {
 	struct vraid_cache *c = vd->cache;
-	u64 lno, last;
+	u64 line_nr, last;
 
 	if (!bio_sectors(bio))
 		return;
-	last = vraid_lno(bio_end_sector(bio) - 1);
+	last = vraid_line_number(bio_end_sector(bio) - 1);
 	smp_mb__before_atomic();	/* the write is done, then wip drops */
-	for (lno = vraid_lno(bio->bi_iter.bi_sector); lno <= last; lno++)
-		atomic_dec(&vraid_cbucket_of(c, lno)->wip);
+	for (line_nr = vraid_line_number(bio->bi_iter.bi_sector);
+	     line_nr <= last; line_nr++)
+		atomic_dec(&vraid_bucket_of(c, line_nr)->writes_in_progress);
 }
 
 /*
@@ -2318,14 +2500,14 @@ void vraid_cache_drop_all(struct vraid_vd *vd, bool dirty)
 	u32 k, nb = 1U << c->bits;
 
 	for (k = 0; k < nb; k++) {
-		struct vraid_cbucket *b = &c->b[k];
-		struct vraid_cline *l, *t;
+		struct vraid_cache_bucket *b = &c->buckets[k];
+		struct vraid_cache_line *l, *t;
 		unsigned long flags;
 
 		spin_lock_irqsave(&b->lock, flags);
 		list_for_each_entry_safe(l, t, &b->lru, lru)
-			vraid_cline_drop(c, b, l,
-					 dirty ? l->valid : l->valid & ~l->dirty);
+			vraid_line_drop(c, b, l, dirty ? l->valid :
+					l->valid & ~l->dirty);
 		spin_unlock_irqrestore(&b->lock, flags);
 		cond_resched();
 	}
@@ -2347,17 +2529,17 @@ int vraid_cache_init(struct vraid_vd *vd)
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
-	c->rstamp = jiffies - VRAID_DESTAGE_READ_WINDOW;
-	c->b = kvcalloc(nb, sizeof(*c->b), GFP_KERNEL);
-	if (!c->b) {
+	c->last_read = jiffies - VRAID_DESTAGE_READ_WINDOW;
+	c->buckets = kvcalloc(nb, sizeof(*c->buckets), GFP_KERNEL);
+	if (!c->buckets) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
 	c->bits = ilog2(nb);
 	for (k = 0; k < nb; k++) {
-		spin_lock_init(&c->b[k].lock);
-		INIT_HLIST_HEAD(&c->b[k].chain);
-		INIT_LIST_HEAD(&c->b[k].lru);
+		spin_lock_init(&c->buckets[k].lock);
+		INIT_HLIST_HEAD(&c->buckets[k].chain);
+		INIT_LIST_HEAD(&c->buckets[k].lru);
 	}
 	ret = bioset_init(&c->fill_set, BIO_POOL_SIZE,
 			  offsetof(struct vraid_fill, clone), 0);
@@ -2371,13 +2553,13 @@ int vraid_cache_init(struct vraid_vd *vd)
 			  offsetof(struct vraid_destage, bio), BIOSET_NEED_BVECS);
 	if (ret)
 		goto out_ra;
-	spin_lock_init(&c->plock);
-	spin_lock_init(&c->fdlock);
-	bio_list_init(&c->pbios);
-	INIT_WORK(&c->dwork, vraid_destage_work);
-	INIT_WORK(&c->pwork, vraid_defer_work);
-	INIT_DELAYED_WORK(&c->dage, vraid_destage_age);
-	init_waitqueue_head(&c->dwait);
+	spin_lock_init(&c->defer_lock);
+	spin_lock_init(&c->filled_rows_lock);
+	bio_list_init(&c->deferred_bios);
+	INIT_WORK(&c->destage_work, vraid_destage_work);
+	INIT_WORK(&c->defer_work, vraid_defer_work);
+	INIT_DELAYED_WORK(&c->age_work, vraid_destage_age);
+	init_waitqueue_head(&c->destage_wait);
 	/* windows of at most 1 MiB: pretend the pool is no larger than 16 */
 	ret = vraid_ra_init(&c->ra_cfg, vd->geom.size_sectors,
 			    vd->geom.strip_sectors * vd->geom.data_members,
@@ -2399,7 +2581,7 @@ out_ra:
 out_fill:
 	bioset_exit(&c->fill_set);
 out_b:
-	kvfree(c->b);
+	kvfree(c->buckets);
 out_free:
 	kfree(c);
 	return ret;
@@ -2417,15 +2599,16 @@ void vraid_cache_exit(struct vraid_vd *vd)
 	spin_unlock(&vraid_cache_vds_lock);
 	synchronize_rcu();	/* no eviction looks at it any more */
 	/* vraid_cache_stop() ran, or the VD never had I/O */
-	cancel_delayed_work_sync(&c->dage);
-	cancel_work_sync(&c->dwork);
-	cancel_work_sync(&c->pwork);
-	WARN_ON(atomic_read(&c->destaging) || !bio_list_empty(&c->pbios));
+	cancel_delayed_work_sync(&c->age_work);
+	cancel_work_sync(&c->destage_work);
+	cancel_work_sync(&c->defer_work);
+	WARN_ON(atomic_read(&c->destaging) ||
+		!bio_list_empty(&c->deferred_bios));
 	vraid_cache_drop_all(vd, true);
 	bioset_exit(&c->destage_set);
 	bioset_exit(&c->ra_set);
 	bioset_exit(&c->fill_set);
-	kvfree(c->b);
+	kvfree(c->buckets);
 	kfree(c);
 	vd->cache = NULL;
 }
@@ -2531,8 +2714,8 @@ int __init vraid_cache_module_init(void)
 	if (!cache_mib)
 		cache_mib = vraid_cache_default_bytes(ram) >> 20;
 	vraid_cache_limit = (unsigned long)cache_mib << (20 - PAGE_SHIFT);
-	vraid_cline_slab = KMEM_CACHE(vraid_cline, 0);
-	if (!vraid_cline_slab)
+	vraid_line_slab = KMEM_CACHE(vraid_cache_line, 0);
+	if (!vraid_line_slab)
 		return -ENOMEM;
 	vraid_cache_wq = alloc_workqueue("vraid_cache", WQ_MEM_RECLAIM, 0);
 	if (!vraid_cache_wq)
@@ -2545,7 +2728,7 @@ int __init vraid_cache_module_init(void)
 out_wq:
 	destroy_workqueue(vraid_cache_wq);
 out_slab:
-	kmem_cache_destroy(vraid_cline_slab);
+	kmem_cache_destroy(vraid_line_slab);
 	return -ENOMEM;
 }
 
@@ -2553,5 +2736,5 @@ void vraid_cache_module_exit(void)
 {
 	vraid_shrinker_unregister(&vraid_cache_shrinker);
 	destroy_workqueue(vraid_cache_wq);
-	kmem_cache_destroy(vraid_cline_slab);
+	kmem_cache_destroy(vraid_line_slab);
 }

@@ -4,74 +4,139 @@
  * Documentation/cache-design.rst ("The journal"); the format is
  * jformat.c's.
  *
+ * Binding
+ * -------
  * One journal device for the controller.  While it is healthy, a VD with
  * write policy wb is bound to it: the VD's metadata names the journal
  * (cache flag JOURNAL, the journal's UUID, a floor: its records below are
- * void), and every write the cache takes is logged (a record: a header
- * block and the data, one FUA write) before it completes.  Writes the
- * cache does not take go to the members with FUA, then log an INVALIDATE
- * so that a replay never writes an older logged version over them.
- * Records complete strictly in sequence order, so no completed record
- * ever follows a torn one (the scan stops at the first bad record).
+ * void) before its first record.
  *
- * Parity records: before a RAID5/6/50/60 VD bound to the journal writes
- * a column (destage, or a write sent around the cache), its new data
- * blocks and P (and Q) are logged, and the member writes wait until that
- * record and every earlier one are durable (vraid_journal_parity_wait()).
+ * Records
+ * -------
+ * Every write the cache takes of a bound VD is logged before it completes:
+ * a record is a header block and the data, one FUA write.  The writes that
+ * queue while VRAID_RECORDS_IN_FLIGHT records are in flight share the next
+ * one (group commit).
+ *
+ * Writes the cache does not take go to the members with FUA, then log an
+ * INVALIDATE, so that a replay never writes an older logged version over
+ * them.
+ *
+ * Records complete strictly in sequence order, so no completed record ever
+ * follows a torn one: the scan at attach stops at the first bad record.
+ *
+ * A logged write (struct vraid_journal_write) goes through these states:
+ *
+ *   open       on j->open, waiting for a record; a DATA write is held
+ *              until its pages are all in the cache (vraid_journal_data_go())
+ *   recorded   on its record's list, the record in flight
+ *   done       the record is durable: the user bio completes
+ *   fallback   the record failed (DATA): the VD's cache drains to the
+ *              members, which flush (vraid_fallback_work()), then it parks
+ *   parked     not journalled, its data on the members: it completes once
+ *              the VD's metadata no longer names the journal (the unbind)
+ *
+ * open -> recorded -> done is the rule.  A write whose record failed or
+ * found no room, or that a VD being unbound takes off the open list
+ * (vraid_open_writes_evict()), goes to fallback (DATA) or parked
+ * (INVALIDATE).  The lists j->open, fallback and parked change under
+ * j->lock.
+ *
+ * Parity records
+ * --------------
+ * Before a RAID5/6/50/60 VD bound to the journal writes a column (destage,
+ * or a write sent around the cache), its new data blocks and P (and Q) are
+ * logged, and the member writes wait until that record and every earlier
+ * one are durable (vraid_journal_parity_wait()).
+ *
  * A data block a destage writes whole from a cache page that a user record
- * logged is not logged again: the parity record names that record's
- * DATA entry (vraid_jpage_version()), which is durable before it.
- * The columns that queue while VRAID_J_PFLIGHT parity records are in
- * flight share the next one (group commit, as user records do): a header
- * and a journal write per batch, not per 4 KiB row.  Replay writes them
- * straight to the members, so a column torn by the crash is consistent
- * again even on a Degraded VD (the write hole).
+ * logged is not logged again: the parity record names that record's DATA
+ * entry (vraid_journal_page_version()), which is durable before it.
  *
+ * The columns that queue while VRAID_PARITY_IN_FLIGHT parity records are
+ * in flight share the next one (group commit, as user records do): a
+ * header and a journal write per batch, not per 4 KiB row.
+ *
+ * Replay writes them straight to the members, so a column torn by the
+ * crash is consistent again even on a Degraded VD (the write hole).
+ *
+ * The tail: checkpoints
+ * ---------------------
  * Reclaim is a checkpoint: with the head noted, every bound VD's dirty
  * data goes to the members, which flush; then the tail moves to the noted
- * head in the superblock, and only then is the space reused.  A
- * checkpoint waits for destages, which wait for their parity records, so
- * those never wait for ring space (one that does not fit fails the
- * journal); with a parity VD bound, user records leave room for them
- * (vraid_jparity_reserve()), a checkpoint starts earlier, writes around
- * the cache wait while one runs, dirty data is capped
- * (vraid_journal_dirty_cap()) and so are the pages writers put in the
- * cache before their record reserves (vraid_journal_admit()), which
- * keeps them fitting (see Documentation/cache-design.rst, "Parity
+ * head in the superblock, and only then is the space reused.
+ *
+ * A checkpoint waits for destages, which wait for their parity records,
+ * so those never wait for ring space: one that does not fit fails the
+ * journal.
+ *
+ * So, with a parity VD bound: user records leave room for parity records
+ * (vraid_jparity_reserve()), a checkpoint starts earlier, writes around the
+ * cache wait while one runs, dirty data is capped
+ * (vraid_journal_dirty_cap()), and so are the pages writers put in the
+ * cache before their record reserves (vraid_journal_admit()).  That keeps
+ * the parity records fitting (Documentation/cache-design.rst, "Parity
  * records and the write hole").
- * With only mirrors bound dirty data is capped too, by the same rule
- * with no parity: that bounds how long a checkpoint's drain takes.
  *
- * Replay: a VD whose metadata names the journal has its records from the
- * floor on written again through the engine, in order, minus what a
- * later INVALIDATE covers, before its disk goes live.  After a crash the
- * journal holds records of VDs not assembled yet ("replay pending"):
- * until each has been assembled (or the records are discarded) nothing
- * is logged, the tail stays, and wb writes through.
+ * With only mirrors bound, dirty data is capped too, by the same rule with
+ * no parity: that bounds how long a checkpoint's drain takes.
  *
- * Unbind (a policy change, a stop): the VD stops logging, its writes in
- * flight end (those whose record did not start park), its cache drains
- * to the members, which flush, and its metadata stops naming the
- * journal.  While the cache drains, writes go around it as a bound VD's
- * writes the cache does not take do (to the members, then an
- * INVALIDATE; on parity VDs their columns log parity records), so that
- * none waits for the drain unless it overlaps dirty data.
+ * Replay
+ * ------
+ * A VD whose metadata names the journal has its records from the floor on
+ * written again before its disk goes live, in order: parity records
+ * straight to the members, then the DATA entries through the engine,
+ * minus what a later INVALIDATE covers.
  *
- * Failure: the first failed record write fails the journal.  The writes
- * of that and every later record complete once their VD is drained to
- * the members and flushed, and its metadata no longer names the journal
- * (as do the writes of a VD being unbound that find no record: parked);
- * every VD is unbound and writes through.
+ * After a crash the journal holds records of VDs not assembled yet
+ * (replay pending): until each has been assembled (or the records are
+ * discarded) nothing is logged, the tail stays, and wb writes through.
  *
- * Locking: vraid_journal.lock (spinlock, irq-safe) protects the head, the
- * tail, the records in flight, the writes and columns waiting for one
- * and the state, for O(1) work (a batch's take: a header's worth).
+ * The journal's state (j->state, changed under j->lock):
+ *
+ *   attach          -> HEALTHY, or REPLAY_PENDING if it holds records of
+ *                      VDs not assembled (vraid_journal_scan())
+ *   REPLAY_PENDING  -> HEALTHY: the last such VD assembled, or discard;
+ *                      the tail jumps to the head
+ *   HEALTHY         -> FAILED: a record write failed, or a parity record
+ *                      did not fit (vraid_journal_fail_locked())
+ *   HEALTHY         -> NONE: detach, after a last checkpoint; a detach
+ *                      frees the journal whatever its state
+ *
+ * Unbind
+ * ------
+ * On a policy change or a stop the VD stops logging, its writes in flight
+ * end (those whose record did not start park), its cache drains to the
+ * members, which flush, and its metadata stops naming the journal.
+ *
+ * While the cache drains, writes go around it as a bound VD's writes the
+ * cache does not take do (to the members, then an INVALIDATE; on parity
+ * VDs their columns log parity records), so that none waits for the drain
+ * unless it overlaps dirty data.
+ *
+ * Failure
+ * -------
+ * The first failed record write fails the journal.  The writes of that
+ * and every later record complete once their VD is drained to the members
+ * and flushed, and its metadata no longer names the journal (as do the
+ * writes of a VD being unbound that find no record: parked).
+ *
+ * Every VD is then unbound, and writes through.
+ *
+ * Locking
+ * -------
+ * vraid_journal.lock (spinlock, irq-safe) protects the head, the tail, the
+ * records in flight, the writes and columns waiting for one and the
+ * state, for O(1) work (a batch's take: a header's worth).
+ *
  * vraid_journal.vds_mutex protects the bound VDs' list, binding, the
  * pending set and tail moves (checkpoint, replay, discard); taken by the
  * control plane, the checkpoint and the failure work, never on the I/O
- * path.  vraid_ctl_mutex covers attach and detach; the I/O path reaches
- * the journal only through a bound VD, and a VD is unbound (its records
- * all done) before the journal goes.
+ * path.
+ *
+ * vraid_ctl_mutex covers attach and detach.  The I/O path reaches the
+ * journal only through a bound VD, and a VD is unbound (its records all
+ * done) before the journal goes.
  */
 #include <linux/module.h>
 #include <linux/blkdev.h>
@@ -94,12 +159,12 @@
 #include "metadata.h"
 #include "layout.h"
 
-#define VRAID_J_PAGES		32	/* data pages of a record at most */
-#define VRAID_J_POOL		16	/* records the pools guarantee */
-#define VRAID_J_MAX_PENDING	16	/* VD UUIDs awaiting replay, tracked */
+#define VRAID_WRITE_MAX_PAGES	32	/* data pages of a write at most */
+#define VRAID_JOURNAL_POOL	16	/* records the pools guarantee */
+#define VRAID_PENDING_MAX	16	/* VD UUIDs awaiting replay, tracked */
 
 /* A write to log (DATA) or whose INVALIDATE to log, until its record is done. */
-struct vraid_jw {
+struct vraid_journal_write {
 	struct list_head node;		/* the open list, then its record's */
 	struct vraid_vd *vd;
 	struct bio *user;		/* completed with the record */
@@ -107,22 +172,22 @@ struct vraid_jw {
 	u64 sector, sectors;		/* INVALIDATE: sectors */
 	u32 type;			/* VRAID_JE_DATA or _INVALIDATE */
 	u32 n;				/* DATA: pages */
-	bool unlogged;			/* n pages in vraid_junlogged */
+	bool unlogged;		/* n pages in vraid_unlogged_pages */
 	/*
 	 * (j->lock) held: queued, its pages not all in the cache yet
-	 * (vraid_journal_data_queue()); rdone, rok: its record was done
-	 * meanwhile, journalled or not, and vraid_journal_data_go()
+	 * (vraid_journal_data_queue()); record_done, record_ok: its record was
+	 * done meanwhile, journalled or not, and vraid_journal_data_go()
 	 * completes it.
 	 */
-	bool held, rdone, rok;
-	struct page *pages[VRAID_J_PAGES];
+	bool held, record_done, record_ok;
+	struct page *pages[VRAID_WRITE_MAX_PAGES];
 };
 
 /* A record in flight; front pad of its bio. */
-struct vraid_jrec {
+struct vraid_record {
 	struct list_head node;		/* vraid_journal.inflight, by seq */
-	struct list_head jws;		/* the writes it logs */
-	struct list_head pars;		/* or the columns; neither: a PAD */
+	struct list_head writes;	/* the writes it logs */
+	struct list_head columns;	/* or the columns; neither: a PAD */
 	u64 seq;
 	bool done;
 	bool ok;			/* done, and journalled */
@@ -135,8 +200,8 @@ struct vraid_journal {
 	struct vraid_bdev_handle h;
 	char name[BDEVNAME_SIZE];
 	u8 uuid[VRAID_J_UUID_LEN];
-	u64 ring;			/* blocks */
-	u64 gen;			/* superblock generation */
+	u64 ring;		/* blocks */
+	u64 generation;		/* superblock generation */
 	u64 created;
 
 	spinlock_t lock;		/* see the top of this file */
@@ -148,59 +213,60 @@ struct vraid_journal {
 	struct list_head fallback;	/* writes done, not journalled */
 	struct list_head parked;	/* the same, out: wait for the unbind */
 	struct list_head open;		/* writes waiting for a record */
-	u32 nflight;			/* records (not PADs) in flight */
+	u32 records_in_flight;	/* records (not PADs) in flight */
 	bool leader;			/* someone builds records of open */
-	struct list_head popen;		/* columns waiting for a record */
-	u32 pnflight;			/* parity records in flight */
-	bool pleader;			/* someone builds records of popen */
-	bool cp_busy;			/* a checkpoint is queued or runs */
-	bool cp_run;			/* a checkpoint waits for destage */
-	unsigned long cp_start;		/* jiffies | 1 it began; 0: none */
-	struct vraid_vd *cp_flush_vd;	/* whose members it flushes (lock) */
-	u32 npar;			/* P/Q blocks of bound VDs, at most */
-	u64 preserve;			/* blocks user records leave free */
-	u32 byp_pages;			/* of writes sent around (npar) */
+	struct list_head open_columns;	/* columns waiting for a record */
+	u32 parity_in_flight;	/* parity records in flight */
+	bool parity_leader;	/* someone builds records of open_columns */
+	bool checkpoint_queued;	/* a checkpoint is queued or runs */
+	bool checkpoint_running;	/* a checkpoint waits for destage */
+	unsigned long checkpoint_start;	/* jiffies | 1 it began; 0: none */
+	/* the VD whose members the checkpoint flushes (lock) */
+	struct vraid_vd *checkpoint_flush_vd;
+	u32 parity_blocks;	/* P/Q blocks of bound VDs, at most */
+	u64 parity_reserve;	/* blocks user records leave free */
+	u32 bypass_pages;	/* of writes sent around (parity) */
 	wait_queue_head_t wait;		/* space, records done */
-	atomic_t ios;			/* record bios not fully completed */
+	atomic_t record_ios;	/* record bios not fully completed */
 
 	struct mutex vds_mutex;		/* see the top of this file */
 	struct list_head vds;		/* bound VDs (vraid_vd.jnode) */
-	u32 nvds;
-	u8 pending[VRAID_J_MAX_PENDING][VRAID_J_UUID_LEN];
-	u32 npending;
+	u32 nr_vds;
+	u8 pending[VRAID_PENDING_MAX][VRAID_J_UUID_LEN];
+	u32 nr_pending;
 	bool pending_overflow;		/* more VDs than tracked */
 
-	struct work_struct cp_work;	/* checkpoint */
+	struct work_struct checkpoint_work;	/* checkpoint */
 	struct work_struct fail_work;	/* unbind every VD */
-	struct work_struct fb_work;	/* complete fallback writes */
+	struct work_struct fallback_work;	/* complete fallback writes */
 	struct work_struct pump_work;	/* build records of open writes */
-	struct work_struct ppump_work;	/* and of open columns */
-	mempool_t hdr_pool;		/* header pages */
-	mempool_t jw_pool;		/* struct vraid_jw */
+	struct work_struct parity_pump_work;	/* and of open columns */
+	mempool_t header_pool;	/* header pages */
+	mempool_t write_pool;	/* struct vraid_journal_write */
 	struct bio_set rec_set;		/* records */
 	struct bio_set bypass_set;	/* clones of writes sent around */
 };
 
 /* vraid_ctl_mutex; freed after a grace period (vraid_journal_state()) */
-static struct vraid_journal *vraid_j;
+static struct vraid_journal *vraid_attached_journal;
 /* dirty pages allowed, for the parity records to fit (vds_mutex) */
-static unsigned long vraid_jdirty_cap = ULONG_MAX;
+static unsigned long vraid_dirty_cap_pages = ULONG_MAX;
 /*
  * Pages writers of bound VDs put in the cache that no user record has
  * reserved yet (so a destage would log them again), and those of writes
  * that ended unlogged (a VD being unbound, the journal failing) until a
  * tail move puts their parity records behind it: writers wait before
- * they put more in while the two reach vraid_junlogged_max
+ * they put more in while the two reach vraid_unlogged_max
  * (vraid_journal_admit(); vraid_jparity_unlogged_max()).  Outside the
  * journal, for the writers that wait without a reference; zeroed when
  * the journal detaches (its writes have all ended).
  */
-static atomic_long_t vraid_junlogged = ATOMIC_LONG_INIT(0);
-static atomic_long_t vraid_junlogged_spent = ATOMIC_LONG_INIT(0);
-static unsigned long vraid_junlogged_max = ULONG_MAX;
-static DECLARE_WAIT_QUEUE_HEAD(vraid_jadmit_wait);
-/* vraid_journal.ios reaching zero: outside the journal, which then goes */
-static DECLARE_WAIT_QUEUE_HEAD(vraid_jidle);
+static atomic_long_t vraid_unlogged_pages = ATOMIC_LONG_INIT(0);
+static atomic_long_t vraid_unlogged_spent = ATOMIC_LONG_INIT(0);
+static unsigned long vraid_unlogged_max = ULONG_MAX;
+static DECLARE_WAIT_QUEUE_HEAD(vraid_admit_wait);
+/* vraid_journal.record_ios reaching zero: outside the journal, which then goes */
+static DECLARE_WAIT_QUEUE_HEAD(vraid_journal_idle);
 /*
  * Checkpoints and the failure work: they wait for destage (on
  * vraid_cache_wq) and write metadata, so neither may run there.
@@ -211,51 +277,51 @@ static struct workqueue_struct *vraid_journal_wq;
  * INVALIDATEs of writes sent around the cache: they wait for ring space,
  * that is for a checkpoint on vraid_journal_wq.
  */
-static struct workqueue_struct *vraid_jsubmit_wq;
+static struct workqueue_struct *vraid_journal_submit_wq;
 /*
  * Building and sending parity records: never waits for ring space, and
  * what waits for ring space (above) waits for it.
  */
-static struct workqueue_struct *vraid_jparity_wq;
+static struct workqueue_struct *vraid_journal_parity_wq;
 
-#define VRAID_J_FLIGHT		2	/* records in flight before batching */
-#define VRAID_J_PFLIGHT		2	/* the same, of parity records */
-#define VRAID_J_REC_PAGES	128	/* data pages of one record at most */
-#define VRAID_J_REC_ENTRIES	((VRAID_J_BLOCK - VRAID_J_HDR_SIZE) / \
+#define VRAID_RECORDS_IN_FLIGHT	2	/* records in flight before batching */
+#define VRAID_PARITY_IN_FLIGHT	2	/* the same, of parity records */
+#define VRAID_RECORD_MAX_PAGES	128	/* data pages of one record at most */
+#define VRAID_RECORD_MAX_ENTRIES	((VRAID_J_BLOCK - VRAID_J_HDR_SIZE) / \
 				 VRAID_JE_DATA_SIZE)
-static_assert(BIT(VRAID_JVER_ENTRY_BITS) >= VRAID_J_REC_ENTRIES,
+static_assert(BIT(VRAID_JVER_ENTRY_BITS) >= VRAID_RECORD_MAX_ENTRIES,
 	      "a cache page's version holds its entry's index");
 static_assert(VRAID_J_MAX_SEQ < (~0UL >> VRAID_JVER_ENTRY_BITS) / 2,
 	      "a version of the largest sequence is below VRAID_JVER_MEMBERS");
 
-/* A cache page's version (vraid_jpage_version()) and back. */
-static u64 vraid_jver(u64 seq, u32 entry)
+/* A cache page's version (vraid_journal_page_version()) and back. */
+static u64 vraid_version_of(u64 seq, u32 entry)
 {
 	return seq << VRAID_JVER_ENTRY_BITS | entry;
 }
 
-static u64 vraid_jver_seq(u64 ver)
+static u64 vraid_version_seq(u64 ver)
 {
 	return ver >> VRAID_JVER_ENTRY_BITS;
 }
 
-static void vraid_jrec_endio(struct bio *bio);
-static bool vraid_jresume_locked(struct vraid_journal *j);
+static void vraid_record_endio(struct bio *bio);
+static bool vraid_journal_resume_locked(struct vraid_journal *j);
 
 /* P/Q blocks per row of @vd's level: 0 for the levels without parity. */
-static u32 vraid_jnpar(struct vraid_vd *vd)
+static u32 vraid_parity_blocks(struct vraid_vd *vd)
 {
 	return vraid_layout_parity_strips(vd->geom.level);
 }
 
-static u64 vraid_jsector(struct vraid_journal *j, u64 block)
+static u64 vraid_journal_sector(struct vraid_journal *j, u64 block)
 {
 	return VRAID_J_RING_START + block * (VRAID_J_BLOCK >> SECTOR_SHIFT);
 }
 
 /* Read or write @n pages at @sector of the journal device, waiting. */
-static int vraid_jio(struct vraid_journal *j, u64 sector, struct page **pages,
-		     u32 n, blk_opf_t opf)
+static int vraid_journal_io(struct vraid_journal *j, u64 sector,
+			    struct page **pages, u32 n, blk_opf_t opf)
 {
 	struct bio *bio;
 	u32 i;
@@ -271,8 +337,8 @@ static int vraid_jio(struct vraid_journal *j, u64 sector, struct page **pages,
 }
 
 /* Write the superblock (generation + 1, tail as given, @flags). */
-static int vraid_jsb_write(struct vraid_journal *j, u64 tail_block,
-			   u64 tail_seq, u32 flags)
+static int vraid_journal_write_super(struct vraid_journal *j, u64 tail_block,
+				     u64 tail_seq, u32 flags)
 {
 	struct vraid_jsb sb = { 0 };
 	struct page *page;
@@ -281,7 +347,7 @@ static int vraid_jsb_write(struct vraid_journal *j, u64 tail_block,
 	page = alloc_page(GFP_NOIO);
 	if (!page)
 		return -ENOMEM;
-	sb.generation = ++j->gen;
+	sb.generation = ++j->generation;
 	sb.created = j->created;
 	memcpy(sb.uuid, j->uuid, sizeof(sb.uuid));
 	sb.ring_start = VRAID_J_RING_START;
@@ -290,21 +356,21 @@ static int vraid_jsb_write(struct vraid_journal *j, u64 tail_block,
 	sb.tail_seq = tail_seq;
 	sb.flags = flags;
 	vraid_jsb_encode(&sb, page_address(page));
-	ret = vraid_jio(j, sb.generation % 2 ? VRAID_J_SB_SECTOR1 :
-			VRAID_J_SB_SECTOR0, &page, 1,
-			REQ_OP_WRITE | REQ_SYNC | REQ_FUA);
+	ret = vraid_journal_io(j, sb.generation % 2 ? VRAID_J_SB_SECTOR1 :
+			       VRAID_J_SB_SECTOR0, &page, 1,
+			       REQ_OP_WRITE | REQ_SYNC | REQ_FUA);
 	__free_page(page);
 	return ret;
 }
 
 /* ---- the pending set: VDs with records that are not replayed yet ---- */
 
-static bool vraid_jpending_find(struct vraid_journal *j, const u8 *uuid,
-				u32 *at)
+static bool vraid_pending_find(struct vraid_journal *j, const u8 *uuid,
+			       u32 *at)
 {
 	u32 i;
 
-	for (i = 0; i < j->npending; i++)
+	for (i = 0; i < j->nr_pending; i++)
 		if (!memcmp(j->pending[i], uuid, VRAID_J_UUID_LEN)) {
 			*at = i;
 			return true;
@@ -312,23 +378,23 @@ static bool vraid_jpending_find(struct vraid_journal *j, const u8 *uuid,
 	return false;
 }
 
-static void vraid_jpending_add(struct vraid_journal *j, const u8 *uuid)
+static void vraid_pending_add(struct vraid_journal *j, const u8 *uuid)
 {
 	u32 i;
 
-	if (vraid_jpending_find(j, uuid, &i))
+	if (vraid_pending_find(j, uuid, &i))
 		return;
-	if (j->npending == VRAID_J_MAX_PENDING) {
+	if (j->nr_pending == VRAID_PENDING_MAX) {
 		j->pending_overflow = true;
 		return;
 	}
-	memcpy(j->pending[j->npending++], uuid, VRAID_J_UUID_LEN);
+	memcpy(j->pending[j->nr_pending++], uuid, VRAID_J_UUID_LEN);
 }
 
 /* ---- walking the records from the tail ---- */
 
 /* What a walk sees of one record. */
-struct vraid_jwalk {
+struct vraid_walk {
 	u64 block, seq;
 	struct vraid_jhdr hdr;
 	u8 *blk;			/* the header block */
@@ -343,13 +409,13 @@ struct vraid_jwalk {
  * Read into @hpage and check the header of the record at ring block
  * @block with seq @seq: 0, -EIO, or -ENODATA (no such record there).
  */
-static int vraid_jhdr_read(struct vraid_journal *j, u64 block, u64 seq,
-			   struct page *hpage, struct vraid_jhdr *hdr)
+static int vraid_record_header_read(struct vraid_journal *j, u64 block, u64 seq,
+				    struct page *hpage, struct vraid_jhdr *hdr)
 {
 	char why[96];
 
-	if (vraid_jio(j, vraid_jsector(j, block), &hpage, 1,
-		      REQ_OP_READ | REQ_SYNC))
+	if (vraid_journal_io(j, vraid_journal_sector(j, block), &hpage, 1,
+			     REQ_OP_READ | REQ_SYNC))
 		return -EIO;
 	if (vraid_jhdr_decode(page_address(hpage), hdr, why, sizeof(why)) ||
 	    vraid_jhdr_expect(hdr, j->uuid, seq, block, j->ring, why,
@@ -358,23 +424,25 @@ static int vraid_jhdr_read(struct vraid_journal *j, u64 block, u64 seq,
 	return 0;
 }
 
-static int vraid_jwalk_read(struct vraid_journal *j, struct vraid_jwalk *w,
-			    struct page *hpage)
+static int vraid_walk_read(struct vraid_journal *j, struct vraid_walk *w,
+			   struct page *hpage)
 {
 	u32 crc = 0, i;
 	int ret;
 
-	ret = vraid_jhdr_read(j, w->block, w->seq, hpage, &w->hdr);
+	ret = vraid_record_header_read(j, w->block, w->seq, hpage, &w->hdr);
 	if (ret)
 		return ret;
 	w->blk = page_address(hpage);
 	if (w->hdr.flags & VRAID_J_REC_PAD)
 		return 0;
-	for (i = 0; i < w->hdr.payload_blocks; i += VRAID_J_PAGES) {
-		u32 n = min_t(u32, VRAID_J_PAGES, w->hdr.payload_blocks - i);
+	for (i = 0; i < w->hdr.payload_blocks; i += VRAID_WRITE_MAX_PAGES) {
+		u32 n = min_t(u32, VRAID_WRITE_MAX_PAGES,
+			      w->hdr.payload_blocks - i);
 
-		if (vraid_jio(j, vraid_jsector(j, w->block + 1 + i),
-			      w->pages + i, n, REQ_OP_READ | REQ_SYNC))
+		if (vraid_journal_io(j,
+				     vraid_journal_sector(j, w->block + 1 + i),
+				     w->pages + i, n, REQ_OP_READ | REQ_SYNC))
 			return -EIO;
 	}
 	for (i = 0; i < w->hdr.payload_blocks; i++)
@@ -382,14 +450,14 @@ static int vraid_jwalk_read(struct vraid_journal *j, struct vraid_jwalk *w,
 	return crc == w->hdr.payload_crc ? 0 : -ENODATA;
 }
 
-static void vraid_jwalk_next(struct vraid_journal *j, struct vraid_jwalk *w)
+static void vraid_walk_next(struct vraid_journal *j, struct vraid_walk *w)
 {
 	w->block = vraid_jring_advance(j->ring, w->block,
 				       1 + w->hdr.payload_blocks);
 	w->seq++;
 }
 
-static void vraid_jpages_free(struct page **pages, struct page *hpage)
+static void vraid_payload_pages_free(struct page **pages, struct page *hpage)
 {
 	u32 i;
 
@@ -401,7 +469,7 @@ static void vraid_jpages_free(struct page **pages, struct page *hpage)
 		__free_page(hpage);
 }
 
-static struct page **vraid_jpages_alloc(struct page **hpage)
+static struct page **vraid_payload_pages_alloc(struct page **hpage)
 {
 	struct page **pages;
 	u32 i;
@@ -418,7 +486,7 @@ static struct page **vraid_jpages_alloc(struct page **hpage)
 	return pages;
 fail:
 	if (pages)
-		vraid_jpages_free(pages, *hpage);
+		vraid_payload_pages_free(pages, *hpage);
 	else if (*hpage)
 		__free_page(*hpage);
 	*hpage = NULL;
@@ -429,14 +497,14 @@ fail:
  * At attach: find the head from the tail, and the VDs with records.
  * Returns the records found, or an error.
  */
-static long vraid_jscan(struct vraid_journal *j)
+static long vraid_journal_scan(struct vraid_journal *j)
 {
-	struct vraid_jwalk w = { .block = j->tail_block, .seq = j->tail_seq };
+	struct vraid_walk w = { .block = j->tail_block, .seq = j->tail_seq };
 	struct page *hpage;
 	long found = 0;
 	int ret;
 
-	w.pages = vraid_jpages_alloc(&hpage);
+	w.pages = vraid_payload_pages_alloc(&hpage);
 	if (!w.pages)
 		return -ENOMEM;
 	while (found < (long)j->ring) {
@@ -444,22 +512,22 @@ static long vraid_jscan(struct vraid_journal *j)
 		struct vraid_jentry e;
 		char why[96];
 
-		ret = vraid_jwalk_read(j, &w, hpage);
+		ret = vraid_walk_read(j, &w, hpage);
 		if (ret == -ENODATA)
 			break;
 		if (ret) {
-			vraid_jpages_free(w.pages, hpage);
+			vraid_payload_pages_free(w.pages, hpage);
 			return ret;
 		}
 		vraid_jiter_init(&it, w.blk, &w.hdr);
 		while (vraid_jiter_next(&it, &e, why, sizeof(why)) > 0)
 			if (e.type == VRAID_JE_DATA ||
 			    e.type == VRAID_JE_INVALIDATE)
-				vraid_jpending_add(j, e.vd_uuid);
-		vraid_jwalk_next(j, &w);
+				vraid_pending_add(j, e.vd_uuid);
+		vraid_walk_next(j, &w);
 		found++;
 	}
-	vraid_jpages_free(w.pages, hpage);
+	vraid_payload_pages_free(w.pages, hpage);
 	j->head_block = w.block;
 	j->head_seq = w.seq;
 	j->acked_seq = w.seq - 1;
@@ -469,11 +537,11 @@ static long vraid_jscan(struct vraid_journal *j)
 /* ---- logging ---- */
 
 /* With j->lock held: whether the caller is to queue a checkpoint. */
-static bool vraid_jkick_locked(struct vraid_journal *j)
+static bool vraid_checkpoint_kick_locked(struct vraid_journal *j)
 {
-	bool kick = !j->cp_busy;
+	bool kick = !j->checkpoint_queued;
 
-	j->cp_busy = true;
+	j->checkpoint_queued = true;
 	return kick;
 }
 
@@ -481,92 +549,96 @@ static bool vraid_jkick_locked(struct vraid_journal *j)
  * Whether writes around the cache wait: a checkpoint is queued or runs
  * while a parity VD is bound (j->lock, or a hint without).
  */
-static bool vraid_jcp_holds(struct vraid_journal *j)
+static bool vraid_checkpoint_holds_bypass(struct vraid_journal *j)
 {
-	return READ_ONCE(j->npar) &&
-	       (READ_ONCE(j->cp_busy) || READ_ONCE(j->cp_run));
+	return READ_ONCE(j->parity_blocks) &&
+	       (READ_ONCE(j->checkpoint_queued) ||
+		READ_ONCE(j->checkpoint_running));
 }
 
-static void vraid_jkick_checkpoint(struct vraid_journal *j)
+static void vraid_checkpoint_kick(struct vraid_journal *j)
 {
 	unsigned long flags;
 	bool kick;
 
 	spin_lock_irqsave(&j->lock, flags);
-	kick = vraid_jkick_locked(j);
+	kick = vraid_checkpoint_kick_locked(j);
 	spin_unlock_irqrestore(&j->lock, flags);
 	if (kick)
-		queue_work(vraid_journal_wq, &j->cp_work);
+		queue_work(vraid_journal_wq, &j->checkpoint_work);
 }
 
-static struct vraid_jrec *vraid_jrec_alloc(struct vraid_journal *j, u32 n)
+static struct vraid_record *vraid_record_alloc(struct vraid_journal *j, u32 n)
 {
-	struct vraid_jrec *r;
+	struct vraid_record *r;
 	struct bio *bio;
 
 	bio = bio_alloc_bioset(j->h.bdev, 1 + n,
 			       REQ_OP_WRITE | REQ_SYNC | REQ_FUA, GFP_NOIO,
 			       &j->rec_set);
-	r = container_of(bio, struct vraid_jrec, bio);
-	INIT_LIST_HEAD(&r->jws);
-	INIT_LIST_HEAD(&r->pars);
+	r = container_of(bio, struct vraid_record, bio);
+	INIT_LIST_HEAD(&r->writes);
+	INIT_LIST_HEAD(&r->columns);
 	r->done = false;
 	r->ok = false;
 	r->status = BLK_STS_OK;
-	r->hdr = mempool_alloc(&j->hdr_pool, GFP_NOIO);
-	bio->bi_end_io = vraid_jrec_endio;
+	r->hdr = mempool_alloc(&j->header_pool, GFP_NOIO);
+	bio->bi_end_io = vraid_record_endio;
 	return r;
 }
 
-static void vraid_jrec_free(struct vraid_journal *j, struct vraid_jrec *r)
+static void vraid_record_free(struct vraid_journal *j, struct vraid_record *r)
 {
-	mempool_free(r->hdr, &j->hdr_pool);
+	mempool_free(r->hdr, &j->header_pool);
 	bio_put(&r->bio);
 }
 
 /* A VD's logged write is over: the VD may be unbound once none is left. */
-static void vraid_jput_vd(struct vraid_vd *vd)
+static void vraid_journal_vd_put(struct vraid_vd *vd)
 {
 	if (atomic_dec_and_test(&vd->jrefs))
 		wake_up_all(&vd->jwait);
 }
 
 /* Its user bio completes; the VD's reference is the caller's. */
-static void vraid_jw_finish(struct vraid_journal *j, struct vraid_jw *w)
+static void vraid_write_finish(struct vraid_journal *j,
+			       struct vraid_journal_write *w)
 {
 	struct bio *user = w->user;
 	u32 i;
 
 	if (w->unlogged) {
 		/* its parity records count until the tail passes them */
-		atomic_long_add(w->n, &vraid_junlogged_spent);
-		atomic_long_sub(w->n, &vraid_junlogged);
+		atomic_long_add(w->n, &vraid_unlogged_spent);
+		atomic_long_sub(w->n, &vraid_unlogged_pages);
 	}
 	for (i = 0; i < w->n; i++)
 		put_page(w->pages[i]);
 	if (w->start)
 		bio_end_io_acct(user, w->start);
-	mempool_free(w, &j->jw_pool);
+	mempool_free(w, &j->write_pool);
 	bio_endio(user);
 }
 
 /* The end of a logged write: its user bio completes. */
-static void vraid_jw_end(struct vraid_journal *j, struct vraid_jw *w)
+static void vraid_write_end(struct vraid_journal *j,
+			    struct vraid_journal_write *w)
 {
 	struct vraid_vd *vd = w->vd;
 
-	vraid_jw_finish(j, w);
-	vraid_jput_vd(vd);
+	vraid_write_finish(j, w);
+	vraid_journal_vd_put(vd);
 }
 
 /*
  * A write not journalled, its data on the members: it completes only once
- * its VD's metadata no longer names the journal (vraid_junbind_locked()),
+ * its VD's metadata no longer names the journal (vraid_unbind_locked()),
  * else a replay could write an older logged version over it.  Its VD is
  * bound (it held a reference) and is being unbound or will be, by the
  * failure work.  Any context.
  */
-static void vraid_jw_park(struct vraid_journal *j, struct vraid_jw *w)
+static void vraid_write_park(struct vraid_journal *j,
+			     struct vraid_journal_write *w)
 {
 	struct vraid_vd *vd = w->vd;
 	unsigned long flags;
@@ -574,19 +646,19 @@ static void vraid_jw_park(struct vraid_journal *j, struct vraid_jw *w)
 	spin_lock_irqsave(&j->lock, flags);
 	list_add_tail(&w->node, &j->parked);
 	spin_unlock_irqrestore(&j->lock, flags);
-	vraid_jput_vd(vd);		/* the unbind may take @w from now on */
+	vraid_journal_vd_put(vd);	/* the unbind may take @w from now on */
 }
 
 /*
  * Complete the writes of @list, journalled (@ok) or not: then a DATA
  * write's data is in the cache only and goes to the members first
- * (vraid_jfallback_work()), and every such write waits
- * (vraid_jw_park()).  Any context.
+ * (vraid_fallback_work()), and every such write waits
+ * (vraid_write_park()).  Any context.
  */
-static void vraid_jws_complete(struct vraid_journal *j, struct list_head *list,
-			       bool ok)
+static void vraid_writes_complete(struct vraid_journal *j,
+				  struct list_head *list, bool ok)
 {
-	struct vraid_jw *w, *tmp;
+	struct vraid_journal_write *w, *tmp;
 	unsigned long flags;
 	bool fb = false, held;
 
@@ -602,8 +674,8 @@ static void vraid_jws_complete(struct vraid_journal *j, struct list_head *list,
 			spin_lock_irqsave(&j->lock, flags);
 			held = w->held;
 			if (held) {
-				w->rdone = true;
-				w->rok = ok;
+				w->record_done = true;
+				w->record_ok = ok;
 			}
 			spin_unlock_irqrestore(&j->lock, flags);
 			if (held)
@@ -617,28 +689,28 @@ static void vraid_jws_complete(struct vraid_journal *j, struct list_head *list,
 			continue;
 		}
 		if (!ok)
-			vraid_jw_park(j, w);
+			vraid_write_park(j, w);
 		else
-			vraid_jw_end(j, w);
+			vraid_write_end(j, w);
 	}
 	if (fb)
-		queue_work(vraid_cache_wq, &j->fb_work);
+		queue_work(vraid_cache_wq, &j->fallback_work);
 }
 
-static void vraid_jrec_endio(struct bio *bio)
+static void vraid_record_endio(struct bio *bio)
 {
-	struct vraid_jrec *r = container_of(bio, struct vraid_jrec, bio);
-	struct vraid_journal *j = READ_ONCE(vraid_j);
-	struct vraid_jrec *f, *tmp;
+	struct vraid_record *r = container_of(bio, struct vraid_record, bio);
+	struct vraid_journal *j = READ_ONCE(vraid_attached_journal);
+	struct vraid_record *f, *tmp;
 	unsigned long flags;
-	struct vraid_jpar *jp, *jtmp;
+	struct vraid_journal_column *jp, *jtmp;
 	LIST_HEAD(done);
 	bool failed = false, pump = false, ppump = false;
 
 	spin_lock_irqsave(&j->lock, flags);
 	r->done = true;
 	r->status = bio->bi_status;
-	while ((f = list_first_entry_or_null(&j->inflight, struct vraid_jrec,
+	while ((f = list_first_entry_or_null(&j->inflight, struct vraid_record,
 					     node)) && f->done) {
 		list_move_tail(&f->node, &done);
 		if (f->status && j->state == VRAID_JOURNAL_HEALTHY) {
@@ -648,21 +720,21 @@ static void vraid_jrec_endio(struct bio *bio)
 		/* after a failure nothing counts as journalled */
 		f->ok = !f->status && j->state == VRAID_JOURNAL_HEALTHY;
 		j->acked_seq = f->seq;
-		if (!list_empty(&f->jws))
-			j->nflight--;
-		if (!list_empty(&f->pars))
-			j->pnflight--;
+		if (!list_empty(&f->writes))
+			j->records_in_flight--;
+		if (!list_empty(&f->columns))
+			j->parity_in_flight--;
 	}
 	/* the writes that queued meanwhile go as one record */
 	if (!list_empty(&j->open) && !j->leader &&
-	    j->nflight < VRAID_J_FLIGHT) {
+	    j->records_in_flight < VRAID_RECORDS_IN_FLIGHT) {
 		j->leader = true;
 		pump = true;
 	}
 	/* and so do the columns */
-	if (!list_empty(&j->popen) && !j->pleader &&
-	    j->pnflight < VRAID_J_PFLIGHT) {
-		j->pleader = true;
+	if (!list_empty(&j->open_columns) && !j->parity_leader &&
+	    j->parity_in_flight < VRAID_PARITY_IN_FLIGHT) {
+		j->parity_leader = true;
 		ppump = true;
 	}
 	spin_unlock_irqrestore(&j->lock, flags);
@@ -672,22 +744,22 @@ static void vraid_jrec_endio(struct bio *bio)
 		queue_work(vraid_journal_wq, &j->fail_work);
 	}
 	if (pump)
-		queue_work(vraid_jsubmit_wq, &j->pump_work);
+		queue_work(vraid_journal_submit_wq, &j->pump_work);
 	if (ppump)
-		queue_work(vraid_jparity_wq, &j->ppump_work);
+		queue_work(vraid_journal_parity_wq, &j->parity_pump_work);
 	list_for_each_entry_safe(f, tmp, &done, node) {
 		list_del(&f->node);
-		vraid_jws_complete(j, &f->jws, f->ok);
-		list_for_each_entry_safe(jp, jtmp, &f->pars, node) {
+		vraid_writes_complete(j, &f->writes, f->ok);
+		list_for_each_entry_safe(jp, jtmp, &f->columns, node) {
 			jp->ok = f->ok;
 			complete(&jp->done);	/* @jp is gone now */
 		}
-		vraid_jrec_free(j, f);
+		vraid_record_free(j, f);
 	}
 	wake_up_all(&j->wait);
 	/* the last touch of the journal: a detach may free it now */
-	if (atomic_dec_and_test(&j->ios))
-		wake_up_all(&vraid_jidle);
+	if (atomic_dec_and_test(&j->record_ios))
+		wake_up_all(&vraid_journal_idle);
 }
 
 /*
@@ -697,11 +769,11 @@ static void vraid_jrec_endio(struct bio *bio)
  * wait ends once the records of the writes the cache took are, and
  * writes sent around while it drains log their INVALIDATEs.
  */
-static bool vraid_jrec_bound(struct vraid_jrec *r, bool unbinding)
+static bool vraid_record_vds_bound(struct vraid_record *r, bool unbinding)
 {
-	struct vraid_jw *w;
+	struct vraid_journal_write *w;
 
-	list_for_each_entry(w, &r->jws, node)
+	list_for_each_entry(w, &r->writes, node)
 		if (!READ_ONCE(w->vd->jbound) &&
 		    !(unbinding && READ_ONCE(w->vd->junbinding)))
 			return false;
@@ -709,33 +781,33 @@ static bool vraid_jrec_bound(struct vraid_jrec *r, bool unbinding)
 }
 
 /* Whether a user record of @blocks may try to reserve (or must give up). */
-static bool vraid_jroom(struct vraid_journal *j, u32 blocks)
+static bool vraid_record_may_reserve(struct vraid_journal *j, u32 blocks)
 {
 	if (READ_ONCE(j->state) != VRAID_JOURNAL_HEALTHY)
 		return true;
 	return vraid_jring_free(j->ring, READ_ONCE(j->tail_block),
 				READ_ONCE(j->head_block)) >
-	       blocks + VRAID_J_MAX_PAYLOAD + READ_ONCE(j->preserve);
+	       blocks + VRAID_J_MAX_PAYLOAD + READ_ONCE(j->parity_reserve);
 }
 
 /*
  * With j->lock held: whether a record of @blocks fits at the head, given
  * its place (*@start, *@padn: a PAD before it); a user record must leave
- * j->preserve blocks free for parity records.
+ * j->parity_reserve blocks free for parity records.
  */
-static bool vraid_jfits_locked(struct vraid_journal *j, u32 blocks,
-			       u64 *start, u64 *padn, bool parity)
+static bool vraid_record_fits_locked(struct vraid_journal *j, u32 blocks,
+				     u64 *start, u64 *padn, bool parity)
 {
 	u64 free = vraid_jring_free(j->ring, j->tail_block, j->head_block);
 
 	if (vraid_jring_reserve(j->ring, j->tail_block, j->head_block, blocks,
 				start, padn))
 		return false;
-	return parity || free - *padn - blocks >= j->preserve;
+	return parity || free - *padn - blocks >= j->parity_reserve;
 }
 
 /* The journal fails (with j->lock held): the failure work unbinds VDs. */
-static void vraid_jfail_locked(struct vraid_journal *j)
+static void vraid_journal_fail_locked(struct vraid_journal *j)
 {
 	if (j->state == VRAID_JOURNAL_HEALTHY) {
 		j->state = VRAID_JOURNAL_FAILED;
@@ -746,15 +818,16 @@ static void vraid_jfail_locked(struct vraid_journal *j)
 /*
  * Reserve ring space for @r (@blocks: header and payload) and give it
  * (and a PAD before it, if the ring's end is near) a seq.  A user record
- * may sleep for space, and with a parity VD bound it leaves j->preserve
+ * may sleep for space, and with a parity VD bound it leaves j->parity_reserve
  * blocks free; a parity record (@parity) never waits: if it does not fit,
  * the journal fails.  Returns false if the journal takes no records
  * (not healthy) or no longer those of a VD in @r (being unbound).
  */
-static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
-			   u32 blocks, u64 *start, bool parity)
+static bool vraid_record_reserve(struct vraid_journal *j,
+				 struct vraid_record *r, u32 blocks, u64 *start,
+				 bool parity)
 {
-	struct vraid_jrec *pad = NULL;
+	struct vraid_record *pad = NULL;
 	unsigned long flags;
 	u64 padn, used;
 	bool full = false, kick;
@@ -762,12 +835,12 @@ static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
 	for (;;) {
 		spin_lock_irqsave(&j->lock, flags);
 		if (j->state != VRAID_JOURNAL_HEALTHY ||
-		    !vraid_jrec_bound(r, true))
+		    !vraid_record_vds_bound(r, true))
 			break;
-		if (vraid_jfits_locked(j, blocks, start, &padn, parity)) {
+		if (vraid_record_fits_locked(j, blocks, start, &padn, parity)) {
 			if (padn && !pad) {
 				spin_unlock_irqrestore(&j->lock, flags);
-				pad = vraid_jrec_alloc(j, 0);
+				pad = vraid_record_alloc(j, 0);
 				continue;
 			}
 			if (padn) {
@@ -778,7 +851,7 @@ static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
 				__bio_add_page(&pad->bio, pad->hdr, PAGE_SIZE,
 					       0);
 				pad->bio.bi_iter.bi_sector =
-					vraid_jsector(j, j->head_block);
+					vraid_journal_sector(j, j->head_block);
 				list_add_tail(&pad->node, &j->inflight);
 			}
 			r->seq = j->head_seq++;
@@ -789,20 +862,21 @@ static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
 						j->head_block);
 			/* at once: the next record sees it queued */
 			kick = used > j->ring / VRAID_J_CP_PARITY &&
-			       vraid_jkick_locked(j);
+			       vraid_checkpoint_kick_locked(j);
 			spin_unlock_irqrestore(&j->lock, flags);
 			if (padn) {
-				atomic_inc(&j->ios);
+				atomic_inc(&j->record_ios);
 				submit_bio(&pad->bio);
 			} else if (pad) {
-				vraid_jrec_free(j, pad);
+				vraid_record_free(j, pad);
 			}
 			if (kick)
-				queue_work(vraid_journal_wq, &j->cp_work);
+				queue_work(vraid_journal_wq,
+					   &j->checkpoint_work);
 			return true;
 		}
 		if (parity) {
-			vraid_jfail_locked(j);
+			vraid_journal_fail_locked(j);
 			full = true;
 			break;
 		}
@@ -810,45 +884,47 @@ static bool vraid_jreserve(struct vraid_journal *j, struct vraid_jrec *r,
 		 * A VD being unbound holds vds_mutex, so no checkpoint makes
 		 * room until its unbind ends, which waits for this record.
 		 */
-		if (!vraid_jrec_bound(r, false))
+		if (!vraid_record_vds_bound(r, false))
 			break;
 		spin_unlock_irqrestore(&j->lock, flags);
-		vraid_jkick_checkpoint(j);
-		wait_event_timeout(j->wait, vraid_jroom(j, blocks), HZ / 10);
+		vraid_checkpoint_kick(j);
+		wait_event_timeout(j->wait, vraid_record_may_reserve(j, blocks),
+				   HZ / 10);
 	}
 	spin_unlock_irqrestore(&j->lock, flags);
 	if (full)
 		pr_err("vraid: journal %s: no room for a parity record: write-back VDs write through from now on\n",
 		       j->name);
 	if (pad)
-		vraid_jrec_free(j, pad);
+		vraid_record_free(j, pad);
 	return false;
 }
 
 /*
  * Take a batch of open writes (up to a header's worth of entries and
- * VRAID_J_REC_PAGES pages) into @batch, counting a record in flight.
+ * VRAID_RECORD_MAX_PAGES pages) into @batch, counting a record in flight.
  * Returns the pages, or -1 (leader given up) if there is nothing to take
  * or enough in flight.  Caller holds j->lock.
  */
-static int vraid_jtake(struct vraid_journal *j, struct list_head *batch)
+static int vraid_writes_take(struct vraid_journal *j, struct list_head *batch)
 {
-	struct vraid_jw *w, *tmp;
+	struct vraid_journal_write *w, *tmp;
 	u32 pages = 0, entries = 0;
 
-	if (list_empty(&j->open) || j->nflight >= VRAID_J_FLIGHT) {
+	if (list_empty(&j->open) ||
+	    j->records_in_flight >= VRAID_RECORDS_IN_FLIGHT) {
 		j->leader = false;
 		return -1;
 	}
 	list_for_each_entry_safe(w, tmp, &j->open, node) {
-		if (entries == VRAID_J_REC_ENTRIES ||
-		    (entries && pages + w->n > VRAID_J_REC_PAGES))
+		if (entries == VRAID_RECORD_MAX_ENTRIES ||
+		    (entries && pages + w->n > VRAID_RECORD_MAX_PAGES))
 			break;
 		list_move_tail(&w->node, batch);
 		pages += w->n;
 		entries++;
 	}
-	j->nflight++;
+	j->records_in_flight++;
 	return pages;
 }
 
@@ -857,19 +933,19 @@ static int vraid_jtake(struct vraid_journal *j, struct list_head *batch)
  * its place and send it; if the journal takes no record, complete the
  * writes unjournalled.  Process context.
  */
-static void vraid_jsend(struct vraid_journal *j, struct list_head *batch,
-			u32 pages)
+static void vraid_record_send(struct vraid_journal *j, struct list_head *batch,
+			      u32 pages)
 {
 	struct vraid_jbuild b;
-	struct vraid_jrec *r;
-	struct vraid_jw *w;
+	struct vraid_record *r;
+	struct vraid_journal_write *w;
 	u64 start;
 	u32 crc = 0, i, entry, named = 0;
 
-	r = vraid_jrec_alloc(j, pages);
-	list_splice_init(batch, &r->jws);
+	r = vraid_record_alloc(j, pages);
+	list_splice_init(batch, &r->writes);
 	vraid_jrec_init(&b, page_address(r->hdr), 0);
-	list_for_each_entry(w, &r->jws, node) {
+	list_for_each_entry(w, &r->writes, node) {
 		if (w->type == VRAID_JE_DATA)
 			vraid_jrec_add_data(&b, w->vd->uuid, w->sector, 0xff,
 					    0xff, w->n);
@@ -880,8 +956,8 @@ static void vraid_jsend(struct vraid_journal *j, struct list_head *batch,
 			crc = vraid_crc32c(crc, page_address(w->pages[i]),
 					   PAGE_SIZE);
 	}
-	if (!vraid_jreserve(j, r, 1 + pages, &start, false)) {
-		struct vraid_jw *tmp;
+	if (!vraid_record_reserve(j, r, 1 + pages, &start, false)) {
+		struct vraid_journal_write *tmp;
 		unsigned long flags;
 
 		/*
@@ -890,24 +966,24 @@ static void vraid_jsend(struct vraid_journal *j, struct list_head *batch,
 		 * VD being unbound, with no room now, made this one fail.
 		 */
 		spin_lock_irqsave(&j->lock, flags);
-		j->nflight--;
-		list_for_each_entry_safe_reverse(w, tmp, &r->jws, node)
+		j->records_in_flight--;
+		list_for_each_entry_safe_reverse(w, tmp, &r->writes, node)
 			if (j->state == VRAID_JOURNAL_HEALTHY &&
 			    READ_ONCE(w->vd->jbound))
 				list_move(&w->node, &j->open);
 		spin_unlock_irqrestore(&j->lock, flags);
-		vraid_jws_complete(j, &r->jws, false);
-		vraid_jrec_free(j, r);
+		vraid_writes_complete(j, &r->writes, false);
+		vraid_record_free(j, r);
 		return;
 	}
 	b.seq = r->seq;
 	vraid_jrec_finish(&b, start, j->uuid, crc);
-	r->bio.bi_iter.bi_sector = vraid_jsector(j, start);
+	r->bio.bi_iter.bi_sector = vraid_journal_sector(j, start);
 	__bio_add_page(&r->bio, r->hdr, PAGE_SIZE, 0);
 	entry = 0;
-	list_for_each_entry(w, &r->jws, node) {
+	list_for_each_entry(w, &r->writes, node) {
 		/* the cache's pages: a destage's parity record may name them */
-		u64 ver = vraid_jver(r->seq, entry++);
+		u64 ver = vraid_version_of(r->seq, entry++);
 
 		this_cpu_inc(w->vd->stats->journal_writes);
 		this_cpu_add(w->vd->stats->journal_pages, w->n);
@@ -920,12 +996,12 @@ static void vraid_jsend(struct vraid_journal *j, struct list_head *batch,
 		w->unlogged = false;
 	}
 	vraid_journal_unadmit(named);	/* named from now on */
-	atomic_inc(&j->ios);
+	atomic_inc(&j->record_ios);
 	submit_bio(&r->bio);
 }
 
 /* Records of the open writes, while few are in flight (group commit). */
-static void vraid_jpump_work(struct work_struct *work)
+static void vraid_record_pump_work(struct work_struct *work)
 {
 	struct vraid_journal *j = container_of(work, struct vraid_journal,
 					       pump_work);
@@ -934,21 +1010,21 @@ static void vraid_jpump_work(struct work_struct *work)
 
 	for (;;) {
 		spin_lock_irq(&j->lock);
-		pages = vraid_jtake(j, &batch);
+		pages = vraid_writes_take(j, &batch);
 		spin_unlock_irq(&j->lock);
 		if (pages < 0)
 			return;
-		vraid_jsend(j, &batch, pages);
+		vraid_record_send(j, &batch, pages);
 	}
 }
 
 /*
- * Send a record of what is open if no one else does (vraid_jqueue());
+ * Send a record of what is open if no one else does (vraid_write_queue());
  * a leader that is already at work takes what was queued before it
  * gives up (it looks at j->open under j->lock), or the completion of a
  * record in flight does.
  */
-static void vraid_jlead(struct vraid_journal *j)
+static void vraid_record_lead(struct vraid_journal *j)
 {
 	LIST_HEAD(batch);
 	int pages = -1;
@@ -957,19 +1033,20 @@ static void vraid_jlead(struct vraid_journal *j)
 	spin_lock_irq(&j->lock);
 	if (!j->leader) {
 		j->leader = true;
-		pages = vraid_jtake(j, &batch);
+		pages = vraid_writes_take(j, &batch);
 	}
 	spin_unlock_irq(&j->lock);
 	if (pages < 0)
 		return;
-	vraid_jsend(j, &batch, pages);
+	vraid_record_send(j, &batch, pages);
 	spin_lock_irq(&j->lock);
-	pump = !list_empty(&j->open) && j->nflight < VRAID_J_FLIGHT;
+	pump = !list_empty(&j->open) &&
+	       j->records_in_flight < VRAID_RECORDS_IN_FLIGHT;
 	if (!pump)
 		j->leader = false;
 	spin_unlock_irq(&j->lock);
 	if (pump)
-		queue_work(vraid_jsubmit_wq, &j->pump_work);
+		queue_work(vraid_journal_submit_wq, &j->pump_work);
 }
 
 /*
@@ -980,12 +1057,13 @@ static void vraid_jlead(struct vraid_journal *j)
  * returns, so the caller must not wait for ring space after it; more
  * goes to the pump work.
  */
-static void vraid_jqueue(struct vraid_journal *j, struct vraid_jw *w)
+static void vraid_write_queue(struct vraid_journal *j,
+			      struct vraid_journal_write *w)
 {
 	spin_lock_irq(&j->lock);
 	list_add_tail(&w->node, &j->open);
 	spin_unlock_irq(&j->lock);
-	vraid_jlead(j);
+	vraid_record_lead(j);
 }
 
 /*
@@ -998,16 +1076,17 @@ module_param(debug_jdata_delay_ms, uint, 0600);
 MODULE_PARM_DESC(debug_jdata_delay_ms,
 		 "testing only: sleep this long allocating a journal DATA entry (default 0)");
 
-static struct vraid_jw *vraid_jw_alloc(struct vraid_journal *j,
-				       struct vraid_vd *vd, struct bio *user,
-				       u32 type)
+static struct vraid_journal_write *vraid_write_alloc(struct vraid_journal *j,
+						     struct vraid_vd *vd,
+						     struct bio *user,
+						     u32 type)
 {
 	unsigned int delay = READ_ONCE(debug_jdata_delay_ms);
-	struct vraid_jw *w;
+	struct vraid_journal_write *w;
 
 	if (unlikely(delay) && type == VRAID_JE_DATA)
 		msleep(delay);
-	w = mempool_alloc(&j->jw_pool, GFP_NOIO);
+	w = mempool_alloc(&j->write_pool, GFP_NOIO);
 
 	w->vd = vd;
 	w->user = user;
@@ -1016,8 +1095,8 @@ static struct vraid_jw *vraid_jw_alloc(struct vraid_journal *j,
 	w->n = 0;
 	w->unlogged = false;
 	w->held = false;
-	w->rdone = false;
-	w->rok = false;
+	w->record_done = false;
+	w->record_ok = false;
 	w->sectors = 0;
 	return w;
 }
@@ -1028,14 +1107,14 @@ static struct vraid_jw *vraid_jw_alloc(struct vraid_journal *j,
  * vd->jaround: its writes go around the cache and log INVALIDATEs) and
  * the journal is healthy; vraid_journal_put() drops it.
  */
-static bool vraid_jget(struct vraid_vd *vd, const bool *on)
+static bool vraid_journal_get_if(struct vraid_vd *vd, const bool *on)
 {
 	atomic_inc(&vd->jrefs);
 	smp_mb__after_atomic();		/* against the unbind's check */
 	if (READ_ONCE(*on) &&
-	    READ_ONCE(vraid_j->state) == VRAID_JOURNAL_HEALTHY)
+	    READ_ONCE(vraid_attached_journal->state) == VRAID_JOURNAL_HEALTHY)
 		return true;
-	vraid_jput_vd(vd);
+	vraid_journal_vd_put(vd);
 	return false;
 }
 
@@ -1046,7 +1125,7 @@ static bool vraid_jget(struct vraid_vd *vd, const bool *on)
  */
 bool vraid_journal_get(struct vraid_vd *vd)
 {
-	return vraid_jget(vd, &vd->jbound);
+	return vraid_journal_get_if(vd, &vd->jbound);
 }
 
 /*
@@ -1057,36 +1136,36 @@ bool vraid_journal_get(struct vraid_vd *vd)
  */
 bool vraid_journal_get_around(struct vraid_vd *vd)
 {
-	return vraid_jget(vd, &vd->jaround);
+	return vraid_journal_get_if(vd, &vd->jaround);
 }
 
 void vraid_journal_put(struct vraid_vd *vd)
 {
-	vraid_jput_vd(vd);
+	vraid_journal_vd_put(vd);
 }
 
 /*
  * Whether @n more unlogged pages, with @used counted (never below 0: a
  * page is counted before it is uncounted), keep within
- * vraid_junlogged_max; one write alone always does.
+ * vraid_unlogged_max; one write alone always does.
  */
-static bool vraid_jadmit_room(long used, u32 n)
+static bool vraid_admit_room(long used, u32 n)
 {
 	return !used ||
-	       (unsigned long)used + n <= READ_ONCE(vraid_junlogged_max);
+	       (unsigned long)used + n <= READ_ONCE(vraid_unlogged_max);
 }
 
-static bool vraid_jadmit_fits(u32 n)
+static bool vraid_admit_fits(u32 n)
 {
-	return vraid_jadmit_room(atomic_long_read(&vraid_junlogged) +
-				 atomic_long_read(&vraid_junlogged_spent), n);
+	return vraid_admit_room(atomic_long_read(&vraid_unlogged_pages) +
+				atomic_long_read(&vraid_unlogged_spent), n);
 }
 
 /*
  * Count @n pages that a write of a bound VD (the caller holds a
  * vraid_journal_get()) is about to put in the cache unlogged, if they
- * keep within the bound (vraid_jadmit_room()); the count drops
- * once its record reserves (vraid_jsend()) or, if the write ends
+ * keep within the bound (vraid_admit_room()); the count drops
+ * once its record reserves (vraid_record_send()) or, if the write ends
  * unlogged, once the tail moves after it.  Returns false if the caller
  * is to drop its reference, wait (vraid_journal_admit_wait()) and try
  * again.
@@ -1095,16 +1174,17 @@ bool vraid_journal_admit(u32 n)
 {
 	long cur, spent;
 
-	cur = atomic_long_read(&vraid_junlogged);
+	cur = atomic_long_read(&vraid_unlogged_pages);
 	do {
-		spent = atomic_long_read(&vraid_junlogged_spent);
-		if (!vraid_jadmit_room(cur + spent, n)) {
+		spent = atomic_long_read(&vraid_unlogged_spent);
+		if (!vraid_admit_room(cur + spent, n)) {
 			/* what ended unlogged waits for a tail move */
 			if (spent)
-				vraid_jkick_checkpoint(vraid_j);
+				vraid_checkpoint_kick(vraid_attached_journal);
 			return false;
 		}
-	} while (!atomic_long_try_cmpxchg(&vraid_junlogged, &cur, cur + n));
+	} while (!atomic_long_try_cmpxchg(&vraid_unlogged_pages, &cur,
+					  cur + n));
 	return true;
 }
 
@@ -1114,7 +1194,7 @@ bool vraid_journal_admit(u32 n)
  */
 void vraid_journal_admit_wait(struct vraid_vd *vd, u32 n)
 {
-	wait_event_timeout(vraid_jadmit_wait, vraid_jadmit_fits(n) ||
+	wait_event_timeout(vraid_admit_wait, vraid_admit_fits(n) ||
 			   !READ_ONCE(vd->jbound), HZ / 10);
 }
 
@@ -1123,9 +1203,9 @@ void vraid_journal_unadmit(u32 n)
 {
 	if (!n)
 		return;
-	atomic_long_sub(n, &vraid_junlogged);
-	if (wq_has_sleeper(&vraid_jadmit_wait))
-		wake_up_all(&vraid_jadmit_wait);
+	atomic_long_sub(n, &vraid_unlogged_pages);
+	if (wq_has_sleeper(&vraid_admit_wait))
+		wake_up_all(&vraid_admit_wait);
 }
 
 /*
@@ -1156,10 +1236,13 @@ void vraid_journal_wait_unbind(struct vraid_vd *vd)
  * vraid_journal_get(), which the entry keeps; once allocated, the entry
  * must be queued and let go.
  */
-struct vraid_jw *vraid_journal_data_alloc(struct vraid_vd *vd, u64 sector,
-					  struct page **pages, u32 n)
+struct vraid_journal_write *
+vraid_journal_data_alloc(struct vraid_vd *vd, u64 sector, struct page **pages,
+			 u32 n)
 {
-	struct vraid_jw *w = vraid_jw_alloc(vraid_j, vd, NULL, VRAID_JE_DATA);
+	struct vraid_journal_write *w;
+
+	w = vraid_write_alloc(vraid_attached_journal, vd, NULL, VRAID_JE_DATA);
 
 	w->sector = sector;
 	w->n = n;
@@ -1174,38 +1257,39 @@ struct vraid_jw *vraid_journal_data_alloc(struct vraid_vd *vd, u64 sector,
  * order), but its completion waits for vraid_journal_data_go().  @user
  * completes with it, accounted from @start.  The pages hold the data.
  */
-void vraid_journal_data_queue(struct vraid_jw *w, struct bio *user,
+void vraid_journal_data_queue(struct vraid_journal_write *w, struct bio *user,
 			      unsigned long start)
 {
-	struct vraid_journal *j = vraid_j;
+	struct vraid_journal *j = vraid_attached_journal;
 	unsigned long flags;
 
 	w->user = user;
 	w->start = start;
 	spin_lock_irqsave(&j->lock, flags);
-	WRITE_ONCE(w->held, true);	/* read unlocked: vraid_jws_complete() */
+	/* read unlocked: vraid_writes_complete() */
+	WRITE_ONCE(w->held, true);
 	list_add_tail(&w->node, &j->open);
 	spin_unlock_irqrestore(&j->lock, flags);
 }
 
 /* The pages of @w are all in the cache: its record may complete it. */
-void vraid_journal_data_go(struct vraid_jw *w)
+void vraid_journal_data_go(struct vraid_journal_write *w)
 {
-	struct vraid_journal *j = vraid_j;
+	struct vraid_journal *j = vraid_attached_journal;
 	LIST_HEAD(done);
-	bool rdone, rok;
+	bool record_done, record_ok;
 
 	spin_lock_irq(&j->lock);
 	WRITE_ONCE(w->held, false);
-	rdone = w->rdone;
-	rok = w->rok;
-	if (rdone)
+	record_done = w->record_done;
+	record_ok = w->record_ok;
+	if (record_done)
 		list_add(&w->node, &done);
 	spin_unlock_irq(&j->lock);
-	if (rdone)
-		vraid_jws_complete(j, &done, rok);
+	if (record_done)
+		vraid_writes_complete(j, &done, record_ok);
 	else
-		vraid_jlead(j);
+		vraid_record_lead(j);
 }
 
 /*
@@ -1217,45 +1301,48 @@ void vraid_journal_data_go(struct vraid_jw *w)
  * a new floor.  The check keeps such a page logged all the same.)  Caller
  * holds j->lock.
  */
-static void vraid_jpar_name(struct vraid_journal *j, struct vraid_jpar *jp)
+static void vraid_column_choose_named(struct vraid_journal *j,
+				      struct vraid_journal_column *jp)
 {
 	u64 from = max(j->tail_seq, READ_ONCE(jp->vd->journal_floor));
 	u32 i;
 
 	jp->named = 0;
-	jp->nlog = jp->n;
+	jp->nr_logged = jp->n;
 	for (i = 0; i < jp->n; i++)
-		if (jp->ver[i] && vraid_jver_seq(jp->ver[i]) >= from) {
+		if (jp->version[i] &&
+		    vraid_version_seq(jp->version[i]) >= from) {
 			jp->named |= 1U << i;
-			jp->nlog--;
+			jp->nr_logged--;
 		}
 }
 
 /*
- * Take a batch of open columns (what a header holds, VRAID_J_REC_PAGES
+ * Take a batch of open columns (what a header holds, VRAID_RECORD_MAX_PAGES
  * payload blocks at most) into @batch, counting a record in flight.
  * Returns the payload blocks, or -1 (leader given up) if there is
  * nothing to take or enough in flight.  Caller holds j->lock.
  */
-static int vraid_jptake(struct vraid_journal *j, struct list_head *batch)
+static int vraid_columns_take(struct vraid_journal *j, struct list_head *batch)
 {
-	struct vraid_jpar *jp, *tmp;
+	struct vraid_journal_column *jp, *tmp;
 	struct vraid_jsize size;
 
-	if (list_empty(&j->popen) || j->pnflight >= VRAID_J_PFLIGHT) {
-		j->pleader = false;
+	if (list_empty(&j->open_columns) ||
+	    j->parity_in_flight >= VRAID_PARITY_IN_FLIGHT) {
+		j->parity_leader = false;
 		return -1;
 	}
 	vraid_jsize_init(&size);
-	list_for_each_entry_safe(jp, tmp, &j->popen, node) {
-		vraid_jpar_name(j, jp);
+	list_for_each_entry_safe(jp, tmp, &j->open_columns, node) {
+		vraid_column_choose_named(j, jp);
 		/* the first always fits: n <= VRAID_J_MAX_REFS, checked */
-		if (!vraid_jsize_column(&size, jp->n, jp->nlog, jp->q ? 2 : 1,
-					VRAID_J_REC_PAGES))
+		if (!vraid_jsize_column(&size, jp->n, jp->nr_logged,
+					jp->q ? 2 : 1, VRAID_RECORD_MAX_PAGES))
 			break;
 		list_move_tail(&jp->node, batch);
 	}
-	j->pnflight++;
+	j->parity_in_flight++;
 	return size.pages;
 }
 
@@ -1266,13 +1353,13 @@ static int vraid_jptake(struct vraid_journal *j, struct list_head *batch)
  * checkpoint may be waiting for these columns): a record that does not
  * fit fails the journal.  Process context.
  */
-static void vraid_jpsend(struct vraid_journal *j, struct list_head *batch,
-			 u32 pages)
+static void vraid_parity_record_send(struct vraid_journal *j,
+				     struct list_head *batch, u32 pages)
 {
 	struct vraid_jref refs[VRAID_J_MAX_REFS];
-	struct vraid_jpar *jp, *tmp;
+	struct vraid_journal_column *jp, *tmp;
 	struct vraid_jbuild b;
-	struct vraid_jrec *r;
+	struct vraid_record *r;
 	u32 crc = 0, i;
 	u64 start;
 
@@ -1287,113 +1374,117 @@ static void vraid_jpsend(struct vraid_journal *j, struct list_head *batch,
 		if (jp->q)
 			crc = vraid_crc32c(crc, page_address(jp->q), PAGE_SIZE);
 	}
-	r = vraid_jrec_alloc(j, pages);
-	list_splice_init(batch, &r->pars);
-	if (!vraid_jreserve(j, r, 1 + pages, &start, true)) {
+	r = vraid_record_alloc(j, pages);
+	list_splice_init(batch, &r->columns);
+	if (!vraid_record_reserve(j, r, 1 + pages, &start, true)) {
 		spin_lock_irq(&j->lock);
-		j->pnflight--;
+		j->parity_in_flight--;
 		spin_unlock_irq(&j->lock);
-		list_for_each_entry_safe(jp, tmp, &r->pars, node) {
+		list_for_each_entry_safe(jp, tmp, &r->columns, node) {
 			jp->ok = false;
 			complete(&jp->done);
 		}
-		vraid_jrec_free(j, r);
+		vraid_record_free(j, r);
 		return;
 	}
-	/* cannot fail: vraid_jptake() took what fits */
+	/* cannot fail: vraid_columns_take() took what fits */
 	vraid_jrec_init(&b, page_address(r->hdr), r->seq);
 	__bio_add_page(&r->bio, r->hdr, PAGE_SIZE, 0);
-	list_for_each_entry(jp, &r->pars, node) {
+	list_for_each_entry(jp, &r->columns, node) {
 		struct vraid_vd *vd = jp->vd;
 		u32 npq = jp->q ? 2 : 1;
 
 		for (i = 0; i < jp->n; i++) {
-			refs[i].data_index = (u16)jp->didx[i];
+			refs[i].data_index = (u16)jp->data_index[i];
 			if (jp->named & (1U << i)) {
-				refs[i].seq = vraid_jver_seq(jp->ver[i]);
-				refs[i].entry = (u16)(jp->ver[i] -
-						      vraid_jver(refs[i].seq, 0));
+				refs[i].seq = vraid_version_seq(jp->version[i]);
+				refs[i].entry = (u16)(jp->version[i] -
+					vraid_version_of(refs[i].seq, 0));
 				continue;
 			}
 			refs[i].seq = r->seq;
 			refs[i].entry = b.entries;
-			vraid_jrec_add_pdata(&b, vd->uuid, jp->dsec[i]);
+			vraid_jrec_add_pdata(&b, vd->uuid, jp->data_sector[i]);
 			__bio_add_page(&r->bio, jp->data[i], PAGE_SIZE, 0);
 		}
 		vraid_jrec_add_parity(&b, vd->uuid,
-				      VRAID_DATA_OFFSET_SECTORS + jp->msector,
+				      VRAID_DATA_OFFSET_SECTORS +
+				      jp->member_sector,
 				      jp->span, refs, jp->n, npq);
 		__bio_add_page(&r->bio, jp->p, PAGE_SIZE, 0);
 		if (jp->q)
 			__bio_add_page(&r->bio, jp->q, PAGE_SIZE, 0);
-		this_cpu_add(vd->stats->journal_pages, jp->nlog + npq);
-		this_cpu_add(vd->stats->journal_refs, jp->n - jp->nlog);
+		this_cpu_add(vd->stats->journal_pages, jp->nr_logged + npq);
+		this_cpu_add(vd->stats->journal_refs, jp->n - jp->nr_logged);
 	}
 	vraid_jrec_finish(&b, start, j->uuid, crc);
-	r->bio.bi_iter.bi_sector = vraid_jsector(j, start);
-	atomic_inc(&j->ios);
+	r->bio.bi_iter.bi_sector = vraid_journal_sector(j, start);
+	atomic_inc(&j->record_ios);
 	submit_bio(&r->bio);
 }
 
 /*
  * Parity records of the open columns, while few are in flight; the
- * caller leads (j->pleader), and vraid_jptake() gives the lead up.
+ * caller leads (j->parity_leader), and vraid_columns_take() gives the lead up.
  */
-static void vraid_jpsend_open(struct vraid_journal *j)
+static void vraid_parity_records_send_open(struct vraid_journal *j)
 {
 	LIST_HEAD(batch);
 	int pages;
 
 	for (;;) {
 		spin_lock_irq(&j->lock);
-		pages = vraid_jptake(j, &batch);
+		pages = vraid_columns_take(j, &batch);
 		spin_unlock_irq(&j->lock);
 		if (pages < 0)
 			return;
-		vraid_jpsend(j, &batch, pages);
+		vraid_parity_record_send(j, &batch, pages);
 	}
 }
 
-static void vraid_jppump_work(struct work_struct *work)
+static void vraid_parity_pump_work(struct work_struct *work)
 {
-	vraid_jpsend_open(container_of(work, struct vraid_journal,
-				       ppump_work));
+	vraid_parity_records_send_open(container_of(work, struct vraid_journal,
+						    parity_pump_work));
 }
 
 /*
  * Start the parity record of a column @vd is about to write: its @n data
- * blocks @data (data index @didx[i], at VD sector @dsec[i],
- * vraid_jpage_version() @ver[i] or 0) and @p (and @q) at member sector
- * @msector (data area) of span @span, described by @jp, which the caller
+ * blocks @data (data index @data_index[i], at VD sector @data_sector[i],
+ * vraid_journal_page_version() @ver[i] or 0) and @p (and @q) at member sector
+ * @member_sector (data area) of span @span, described by @jp, which the caller
  * keeps until vraid_journal_parity_wait().  Returns false if the journal
  * takes none (or failed): then there is nothing to wait for.  The
  * columns that queue while parity records are in flight share one (group
- * commit), as user writes do (vraid_jqueue()).  Process context.
+ * commit), as user writes do (vraid_write_queue()).  Process context.
  */
-bool vraid_journal_parity_start(struct vraid_jpar *jp, struct vraid_vd *vd,
-				u32 span, u64 msector, struct page **data,
-				const u32 *didx, const u64 *dsec,
+bool vraid_journal_parity_start(struct vraid_journal_column *jp,
+				struct vraid_vd *vd,
+				u32 span, u64 member_sector, struct page **data,
+				const u32 *data_index, const u64 *data_sector,
 				const u64 *ver, u32 n, struct page *p,
 				struct page *q)
 {
-	struct vraid_journal *j = vraid_j;
+	struct vraid_journal *j = vraid_attached_journal;
 	bool lead;
 
-	if (!n || n > VRAID_J_MAX_REFS || !vraid_jget(vd, &vd->jparity))
+	if (!n || n > VRAID_J_MAX_REFS ||
+	    !vraid_journal_get_if(vd, &vd->jparity))
 		return false;
-	*jp = (struct vraid_jpar) {
-		.vd = vd, .span = span, .msector = msector, .data = data,
-		.didx = didx, .dsec = dsec, .ver = ver, .n = n, .p = p,
+	*jp = (struct vraid_journal_column) {
+		.vd = vd, .span = span, .member_sector = member_sector,
+		.data = data, .data_index = data_index,
+		.data_sector = data_sector, .version = ver, .n = n, .p = p,
 		.q = q,
 	};
 	init_completion(&jp->done);
 	spin_lock_irq(&j->lock);
-	list_add_tail(&jp->node, &j->popen);
-	lead = !j->pleader;
-	j->pleader = true;
+	list_add_tail(&jp->node, &j->open_columns);
+	lead = !j->parity_leader;
+	j->parity_leader = true;
 	spin_unlock_irq(&j->lock);
 	if (lead)
-		vraid_jpsend_open(j);
+		vraid_parity_records_send_open(j);
 	return true;
 }
 
@@ -1401,7 +1492,7 @@ bool vraid_journal_parity_start(struct vraid_jpar *jp, struct vraid_vd *vd,
  * Wait until the record vraid_journal_parity_start() started (it returned
  * true) and every earlier one are durable: true if journalled.
  */
-bool vraid_journal_parity_wait(struct vraid_jpar *jp)
+bool vraid_journal_parity_wait(struct vraid_journal_column *jp)
 {
 	wait_for_completion_io(&jp->done);
 	vraid_journal_put(jp->vd);
@@ -1409,22 +1500,23 @@ bool vraid_journal_parity_wait(struct vraid_jpar *jp)
 }
 
 /* Front pad of a write the cache did not take, sent on with FUA. */
-struct vraid_jbypass {
+struct vraid_bypass_write {
 	struct vraid_vd *vd;
 	struct bio *user;
-	u32 pages;			/* counted in vraid_journal.byp_pages */
+	u32 pages;			/* counted in vraid_journal.bypass_pages */
 	struct work_struct work;	/* logs its INVALIDATE */
 	struct bio clone;		/* must be last */
 };
 
 /* A bypass write is done: log its INVALIDATE (process context). */
-static void vraid_jbypass_work(struct work_struct *work)
+static void vraid_bypass_invalidate_work(struct work_struct *work)
 {
-	struct vraid_jbypass *p = container_of(work, struct vraid_jbypass,
-					       work);
-	struct vraid_journal *j = vraid_j;
+	struct vraid_bypass_write *p = container_of(work,
+						    struct vraid_bypass_write,
+						    work);
+	struct vraid_journal *j = vraid_attached_journal;
 	struct bio *user = p->user;
-	struct vraid_jw *w;
+	struct vraid_journal_write *w;
 
 	/* A failed write changed what it changed: void older versions. */
 	user->bi_status = p->clone.bi_status;
@@ -1436,29 +1528,30 @@ static void vraid_jbypass_work(struct work_struct *work)
 	if (bio_op(user) == REQ_OP_WRITE_ZEROES && !user->bi_status &&
 	    vraid_members_flush_fail(p->vd))
 		user->bi_status = BLK_STS_IOERR;
-	w = vraid_jw_alloc(j, p->vd, user, VRAID_JE_INVALIDATE);
+	w = vraid_write_alloc(j, p->vd, user, VRAID_JE_INVALIDATE);
 	w->sector = user->bi_iter.bi_sector;
 	w->sectors = bio_sectors(user);
 	bio_put(&p->clone);
-	vraid_jqueue(j, w);
+	vraid_write_queue(j, w);
 }
 
-static void vraid_jbypass_endio(struct bio *clone)
+static void vraid_bypass_endio(struct bio *clone)
 {
-	struct vraid_jbypass *p = container_of(clone, struct vraid_jbypass,
-					       clone);
-	struct vraid_journal *j = vraid_j;
+	struct vraid_bypass_write *p = container_of(clone,
+						    struct vraid_bypass_write,
+						    clone);
+	struct vraid_journal *j = vraid_attached_journal;
 	unsigned long flags;
 
 	if (p->pages) {
 		spin_lock_irqsave(&j->lock, flags);
-		j->byp_pages -= p->pages;
+		j->bypass_pages -= p->pages;
 		spin_unlock_irqrestore(&j->lock, flags);
 		wake_up_all(&j->wait);
 	}
 
-	INIT_WORK(&p->work, vraid_jbypass_work);
-	queue_work(vraid_jsubmit_wq, &p->work);
+	INIT_WORK(&p->work, vraid_bypass_invalidate_work);
+	queue_work(vraid_journal_submit_wq, &p->work);
 }
 
 /*
@@ -1470,22 +1563,22 @@ static void vraid_jbypass_endio(struct bio *clone)
  */
 bool vraid_journal_bypass_abort(struct bio *bio)
 {
-	struct vraid_journal *j = vraid_j;
-	struct vraid_jbypass *p;
+	struct vraid_journal *j = vraid_attached_journal;
+	struct vraid_bypass_write *p;
 	unsigned long flags;
 
-	if (bio->bi_end_io != vraid_jbypass_endio)
+	if (bio->bi_end_io != vraid_bypass_endio)
 		return false;
-	p = container_of(bio, struct vraid_jbypass, clone);
+	p = container_of(bio, struct vraid_bypass_write, clone);
 	if (p->pages) {
 		spin_lock_irqsave(&j->lock, flags);
-		j->byp_pages -= p->pages;
+		j->bypass_pages -= p->pages;
 		spin_unlock_irqrestore(&j->lock, flags);
 		wake_up_all(&j->wait);
 	}
 	p->user->bi_status = BLK_STS_IOERR;
 	bio_endio(p->user);
-	vraid_jput_vd(p->vd);
+	vraid_journal_vd_put(p->vd);
 	bio_put(bio);
 	return true;
 }
@@ -1500,28 +1593,28 @@ bool vraid_journal_bypass_abort(struct bio *bio)
  * writes.  Always once the journal fails, or @vd's unbind no longer
  * sends writes around (they do not log).
  */
-static bool vraid_jbypass_ok(struct vraid_journal *j, struct vraid_vd *vd,
-			     u32 pages)
+static bool vraid_bypass_may_go(struct vraid_journal *j, struct vraid_vd *vd,
+				u32 pages)
 {
-	u32 inflight = READ_ONCE(j->byp_pages);
+	u32 inflight = READ_ONCE(j->bypass_pages);
 	bool around = READ_ONCE(vd->jaround);
 
 	return !(READ_ONCE(vd->jbound) || around) ||
 	       READ_ONCE(j->state) != VRAID_JOURNAL_HEALTHY ||
-	       ((around || !vraid_jcp_holds(j)) &&
+	       ((around || !vraid_checkpoint_holds_bypass(j)) &&
 		(!inflight || inflight + pages <= j->ring / VRAID_J_BYPASS));
 }
 
-static bool vraid_jbypass_may(struct vraid_journal *j, struct vraid_vd *vd,
-			      u32 pages)
+static bool vraid_bypass_admit(struct vraid_journal *j, struct vraid_vd *vd,
+			       u32 pages)
 {
 	unsigned long flags;
 	bool may;
 
 	spin_lock_irqsave(&j->lock, flags);
-	may = vraid_jbypass_ok(j, vd, pages);
+	may = vraid_bypass_may_go(j, vd, pages);
 	if (may)
-		j->byp_pages += pages;
+		j->bypass_pages += pages;
 	spin_unlock_irqrestore(&j->lock, flags);
 	return may;
 }
@@ -1529,50 +1622,50 @@ static bool vraid_jbypass_may(struct vraid_journal *j, struct vraid_vd *vd,
 /*
  * A write of a journalled VD that the cache does not take: it goes to the
  * members with FUA (a clone; a write-zeroes is followed by a flush
- * instead, vraid_jbypass_work()), then an INVALIDATE is logged before
+ * instead, vraid_bypass_invalidate_work()), then an INVALIDATE is logged before
  * @user completes.  Returns the clone to send on (the caller's conflict rules
  * apply to it).  Holds a vraid_journal_get().  On a parity VD it may wait
- * for a checkpoint (vraid_jbypass_may()).
+ * for a checkpoint (vraid_bypass_admit()).
  */
 struct bio *vraid_journal_bypass(struct vraid_vd *vd, struct bio *user)
 {
-	struct vraid_journal *j = vraid_j;
-	struct vraid_jbypass *p;
+	struct vraid_journal *j = vraid_attached_journal;
+	struct vraid_bypass_write *p;
 	struct bio *clone;
 	u32 pages = 0;
 
-	if (vraid_jnpar(vd)) {
+	if (vraid_parity_blocks(vd)) {
 		pages = DIV_ROUND_UP((user->bi_iter.bi_sector & 7) +
 				     bio_sectors(user), 8);
-		while (!vraid_jbypass_may(j, vd, pages))
+		while (!vraid_bypass_admit(j, vd, pages))
 			wait_event_timeout(j->wait,
-					   vraid_jbypass_ok(j, vd, pages),
+					   vraid_bypass_may_go(j, vd, pages),
 					   HZ / 10);
 	}
 	clone = bio_alloc_clone(user->bi_bdev, user, GFP_NOIO,
 				&j->bypass_set);
-	p = container_of(clone, struct vraid_jbypass, clone);
+	p = container_of(clone, struct vraid_bypass_write, clone);
 	p->vd = vd;
 	p->user = user;
 	p->pages = pages;
 	if (bio_op(user) == REQ_OP_WRITE)
 		clone->bi_opf |= REQ_FUA;
-	clone->bi_end_io = vraid_jbypass_endio;
+	clone->bi_end_io = vraid_bypass_endio;
 	return clone;
 }
 
 /* Writes not journalled: their data out, then they wait for the unbind. */
-static void vraid_jfallback_work(struct work_struct *work)
+static void vraid_fallback_work(struct work_struct *work)
 {
 	struct vraid_journal *j = container_of(work, struct vraid_journal,
-					       fb_work);
+					       fallback_work);
 	unsigned int noio = memalloc_noio_save();
-	struct vraid_jw *w;
+	struct vraid_journal_write *w;
 
 	for (;;) {
 		spin_lock_irq(&j->lock);
-		w = list_first_entry_or_null(&j->fallback, struct vraid_jw,
-					     node);
+		w = list_first_entry_or_null(&j->fallback,
+					     struct vraid_journal_write, node);
 		if (w)
 			list_del(&w->node);
 		spin_unlock_irq(&j->lock);
@@ -1581,7 +1674,7 @@ static void vraid_jfallback_work(struct work_struct *work)
 		if (vraid_cache_drain(w->vd))
 			w->user->bi_status = BLK_STS_IOERR;
 		vraid_members_flush(w->vd);
-		vraid_jw_park(j, w);
+		vraid_write_park(j, w);
 	}
 	memalloc_noio_restore(noio);
 }
@@ -1592,7 +1685,8 @@ static void vraid_jfallback_work(struct work_struct *work)
  * Record in @vd's metadata that the journal may hold its writes (or, with
  * @bind false, that it does not), and write it.
  */
-static int vraid_jmd(struct vraid_vd *vd, struct vraid_journal *j, bool bind)
+static int vraid_journal_metadata_write(struct vraid_vd *vd,
+					struct vraid_journal *j, bool bind)
 {
 	char msg[VRAID_MSG_LEN];
 	unsigned int noio;
@@ -1628,30 +1722,30 @@ static int vraid_jmd(struct vraid_vd *vd, struct vraid_journal *j, bool bind)
  * out before the tail moves, and without a cap, on slow members, that
  * took longer than the ring took to fill, so writers stopped for room.
  */
-static void vraid_jnpar_update(struct vraid_journal *j)
+static void vraid_journal_bound_vds_changed(struct vraid_journal *j)
 {
 	struct vraid_vd *vd;
 	u32 npar = 0;
 
 	list_for_each_entry(vd, &j->vds, jnode)
-		npar = max(npar, vraid_jnpar(vd));
+		npar = max(npar, vraid_parity_blocks(vd));
 	spin_lock_irq(&j->lock);
-	j->npar = npar;
-	j->preserve = npar ? vraid_jparity_reserve(j->ring, npar) : 0;
+	j->parity_blocks = npar;
+	j->parity_reserve = npar ? vraid_jparity_reserve(j->ring, npar) : 0;
 	spin_unlock_irq(&j->lock);
-	WRITE_ONCE(vraid_jdirty_cap, j->nvds ?
+	WRITE_ONCE(vraid_dirty_cap_pages, j->nr_vds ?
 		   (unsigned long)vraid_jparity_dirty_cap(j->ring, npar) :
 		   ULONG_MAX);
-	WRITE_ONCE(vraid_junlogged_max, j->nvds ?
+	WRITE_ONCE(vraid_unlogged_max, j->nr_vds ?
 		   (unsigned long)vraid_jparity_unlogged_max(j->ring) :
 		   ULONG_MAX);
-	wake_up_all(&vraid_jadmit_wait);
+	wake_up_all(&vraid_admit_wait);
 }
 
 /* Dirty pages the controller cache may hold now (ULONG_MAX: no cap). */
 unsigned long vraid_journal_dirty_cap(void)
 {
-	return READ_ONCE(vraid_jdirty_cap);
+	return READ_ONCE(vraid_dirty_cap_pages);
 }
 
 /*
@@ -1660,17 +1754,17 @@ unsigned long vraid_journal_dirty_cap(void)
  */
 void vraid_journal_bind(struct vraid_vd *vd)
 {
-	struct vraid_journal *j = vraid_j;
+	struct vraid_journal *j = vraid_attached_journal;
 
 	if (!j || READ_ONCE(vd->write_policy) != VRAID_WRITE_BACK ||
 	    READ_ONCE(j->state) != VRAID_JOURNAL_HEALTHY)
 		return;
 	mutex_lock(&j->vds_mutex);
 	if (!vd->jbound && j->state == VRAID_JOURNAL_HEALTHY &&
-	    !vraid_jmd(vd, j, true)) {
+	    !vraid_journal_metadata_write(vd, j, true)) {
 		list_add_tail(&vd->jnode, &j->vds);
-		j->nvds++;
-		vraid_jnpar_update(j);
+		j->nr_vds++;
+		vraid_journal_bound_vds_changed(j);
 		WRITE_ONCE(vd->jparity, true);
 		WRITE_ONCE(vd->jbound, true);
 		pr_info("%s: write-back logs to journal %s\n",
@@ -1680,10 +1774,10 @@ void vraid_journal_bind(struct vraid_vd *vd)
 }
 
 /* Take @vd's parked writes (all, with @vd NULL) into @list. */
-static bool vraid_jparked_take(struct vraid_journal *j, struct vraid_vd *vd,
-			       struct list_head *list)
+static bool vraid_parked_take(struct vraid_journal *j, struct vraid_vd *vd,
+			      struct list_head *list)
 {
-	struct vraid_jw *w, *tmp;
+	struct vraid_journal_write *w, *tmp;
 
 	spin_lock_irq(&j->lock);
 	list_for_each_entry_safe(w, tmp, &j->parked, node)
@@ -1693,13 +1787,13 @@ static bool vraid_jparked_take(struct vraid_journal *j, struct vraid_vd *vd,
 	return !list_empty(list);
 }
 
-static void vraid_jparked_end(struct vraid_journal *j, struct list_head *list)
+static void vraid_parked_end(struct vraid_journal *j, struct list_head *list)
 {
-	struct vraid_jw *w, *tmp;
+	struct vraid_journal_write *w, *tmp;
 
 	list_for_each_entry_safe(w, tmp, list, node) {
 		list_del(&w->node);
-		vraid_jw_finish(j, w);
+		vraid_write_finish(j, w);
 	}
 }
 
@@ -1711,9 +1805,10 @@ static void vraid_jparked_end(struct vraid_journal *j, struct list_head *list)
  * a checkpoint, which cannot run before this unbind ends, and that waits
  * for them.
  */
-static void vraid_jopen_evict(struct vraid_journal *j, struct vraid_vd *vd)
+static void vraid_open_writes_evict(struct vraid_journal *j,
+				    struct vraid_vd *vd)
 {
-	struct vraid_jw *w, *tmp;
+	struct vraid_journal_write *w, *tmp;
 	LIST_HEAD(out);
 
 	spin_lock_irq(&j->lock);
@@ -1721,46 +1816,45 @@ static void vraid_jopen_evict(struct vraid_journal *j, struct vraid_vd *vd)
 		if (w->vd == vd)
 			list_move_tail(&w->node, &out);
 	spin_unlock_irq(&j->lock);
-	vraid_jws_complete(j, &out, false);
+	vraid_writes_complete(j, &out, false);
 }
 
 /* The unbind of @vd waits for its references (records, writes around). */
-static void vraid_junbind_wait(struct vraid_journal *j, struct vraid_vd *vd)
+static void vraid_unbind_wait(struct vraid_journal *j, struct vraid_vd *vd)
 {
 	while (!wait_event_timeout(vd->jwait, !atomic_read(&vd->jrefs),
 				   HZ / 10))
-		if (!vraid_jroom(j, VRAID_J_MAX_PAYLOAD))
-			vraid_jopen_evict(j, vd);
+		if (!vraid_record_may_reserve(j, VRAID_J_MAX_PAYLOAD))
+			vraid_open_writes_evict(j, vd);
 }
 
 /*
- * With vds_mutex held: the unbind of @vd could not get its cache out (a
- * member fails writes) or its members did not flush, and undoes itself
- * rather than let the journal's copy of data the members lack go.  Nothing has changed on disk yet:
- * the metadata names the journal, and the tail has not moved (a
- * checkpoint needs vds_mutex, and drains the VD's cache before it moves
- * the tail, which keeps failing while that data does).  Writes sent
- * around the cache meanwhile end first (their INVALIDATEs are logged:
- * the VD still counts as being unbound), then the VD logs again.  Its
- * writes that ended unlogged meanwhile (parked: the ring was full,
- * vraid_jopen_evict()) fail: their data is on the members, but an older
- * version the journal holds may be written over it at a replay, and no
- * INVALIDATE says otherwise.
+ * With vds_mutex held: the unbind of @vd could not get its cache out (a member
+ * fails writes) or its members did not flush, and undoes itself rather than let
+ * the journal's copy of data the members lack go.  Nothing has changed on disk
+ * yet: the metadata names the journal, and the tail has not moved (a checkpoint
+ * needs vds_mutex, and drains the VD's cache before it moves the tail, which
+ * keeps failing while that data does).  Writes sent around the cache meanwhile
+ * end first (their INVALIDATEs are logged: the VD still counts as being
+ * unbound), then the VD logs again.  Its writes that ended unlogged meanwhile
+ * (parked: the ring was full, vraid_open_writes_evict()) fail: their data is on
+ * the members, but an older version the journal holds may be written over it at
+ * a replay, and no INVALIDATE says otherwise.
  */
-static void vraid_junbind_undo(struct vraid_journal *j, struct vraid_vd *vd)
+static void vraid_unbind_undo(struct vraid_journal *j, struct vraid_vd *vd)
 {
 	LIST_HEAD(parked);
-	struct vraid_jw *w;
+	struct vraid_journal_write *w;
 
 	WRITE_ONCE(vd->jaround, false);
-	smp_mb();			/* against vraid_jget() */
-	vraid_junbind_wait(j, vd);
-	if (vraid_jparked_take(j, vd, &parked)) {
+	smp_mb();		/* against vraid_journal_get_if() */
+	vraid_unbind_wait(j, vd);
+	if (vraid_parked_take(j, vd, &parked)) {
 		pr_warn("%s: writes not logged while the unbind ran fail: an older version in the journal may be replayed over them\n",
 			vd->disk->disk_name);
 		list_for_each_entry(w, &parked, node)
 			w->user->bi_status = BLK_STS_IOERR;
-		vraid_jparked_end(j, &parked);
+		vraid_parked_end(j, &parked);
 	}
 	WRITE_ONCE(vd->jbound, true);
 	smp_wmb();			/* bound before no longer unbinding */
@@ -1769,19 +1863,19 @@ static void vraid_junbind_undo(struct vraid_journal *j, struct vraid_vd *vd)
 }
 
 /*
- * With vds_mutex held: stop logging, get the VD's data out; the writes
- * that were not journalled complete once the metadata says so.  Until
- * then the metadata names the journal, and the drain's member writes
- * (the destages: the dirty cap bounds them) still log parity records, so
- * that a crash in between finds a row it tore in the records (the write
- * hole); the VD counts as bound for their room (j->npar) until the end.
- * If the cache cannot be written out or the members do not flush, and
- * @may_fail (a command asked for the unbind), the unbind is undone
- * (vraid_junbind_undo()) and returns -EIO; otherwise (a stop that discards, the journal failed) it goes on,
- * and what the cache still holds is in memory only.
+ * With vds_mutex held: stop logging, get the VD's data out; the writes that
+ * were not journalled complete once the metadata says so.  Until then the
+ * metadata names the journal, and the drain's member writes (the destages: the
+ * dirty cap bounds them) still log parity records, so that a crash in between
+ * finds a row it tore in the records (the write hole); the VD counts as bound
+ * for their room (j->parity_blocks) until the end.  If the cache cannot be
+ * written out or the members do not flush, and @may_fail (a command asked for
+ * the unbind), the unbind is undone (vraid_unbind_undo()) and returns -EIO;
+ * otherwise (a stop that discards, the journal failed) it goes on, and what the
+ * cache still holds is in memory only.
  */
-static int vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
-				bool write_md, bool may_fail)
+static int vraid_unbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
+			       bool write_md, bool may_fail)
 {
 	LIST_HEAD(parked);
 	bool md;
@@ -1790,7 +1884,7 @@ static int vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 	smp_wmb();			/* a write not logged sees it */
 	WRITE_ONCE(vd->jbound, false);
 	smp_mb();			/* against vraid_journal_get() */
-	vraid_junbind_wait(j, vd);
+	vraid_unbind_wait(j, vd);
 	/*
 	 * Every write the cache took is logged (or parked).  While the cache
 	 * drains, writes go around it and log INVALIDATEs rather than wait:
@@ -1805,7 +1899,7 @@ static int vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 		if (may_fail && vraid_cache_dirty_pages(vd)) {
 			pr_warn("%s: writing out the controller cache failed: the VD stays bound to the journal\n",
 				vd->disk->disk_name);
-			vraid_junbind_undo(j, vd);
+			vraid_unbind_undo(j, vd);
 			return -EIO;
 		}
 		pr_warn("%s: writing out the controller cache failed\n",
@@ -1819,25 +1913,25 @@ static int vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
 	if (vraid_members_flush(vd) && may_fail) {
 		pr_warn("%s: the members did not flush: the VD stays bound to the journal\n",
 			vd->disk->disk_name);
-		vraid_junbind_undo(j, vd);
+		vraid_unbind_undo(j, vd);
 		return -EIO;
 	}
-	md = vraid_jparked_take(j, vd, &parked) || write_md;
+	md = vraid_parked_take(j, vd, &parked) || write_md;
 	if (md)
-		vraid_jmd(vd, j, false);
+		vraid_journal_metadata_write(vd, j, false);
 	else
 		vd->cache_flags &= ~VRAID_MD_CF_JOURNAL;
 	WRITE_ONCE(vd->jaround, false);
 	WRITE_ONCE(vd->jparity, false);
-	smp_mb();			/* against vraid_jget() */
-	vraid_junbind_wait(j, vd);
+	smp_mb();		/* against vraid_journal_get_if() */
+	vraid_unbind_wait(j, vd);
 	/* writes sent around whose INVALIDATE the journal did not take */
-	if (vraid_jparked_take(j, vd, &parked) && !md)
-		vraid_jmd(vd, j, false);
+	if (vraid_parked_take(j, vd, &parked) && !md)
+		vraid_journal_metadata_write(vd, j, false);
 	list_del_init(&vd->jnode);
-	j->nvds--;
-	vraid_jnpar_update(j);
-	vraid_jparked_end(j, &parked);
+	j->nr_vds--;
+	vraid_journal_bound_vds_changed(j);
+	vraid_parked_end(j, &parked);
 	WRITE_ONCE(vd->junbinding, false);
 	wake_up_all(&vd->jwait);
 	return 0;
@@ -1853,14 +1947,14 @@ static int vraid_junbind_locked(struct vraid_journal *j, struct vraid_vd *vd,
  */
 int vraid_journal_unbind(struct vraid_vd *vd, bool write_md, bool may_fail)
 {
-	struct vraid_journal *j = vraid_j;
+	struct vraid_journal *j = vraid_attached_journal;
 	int ret = 0;
 
 	if (!j)
 		return 0;
 	mutex_lock(&j->vds_mutex);
 	if (vd->jbound)
-		ret = vraid_junbind_locked(j, vd, write_md, may_fail);
+		ret = vraid_unbind_locked(j, vd, write_md, may_fail);
 	if (!write_md && !ret) {
 		memset(vd->journal_uuid, 0, sizeof(vd->journal_uuid));
 		vd->journal_floor = 0;
@@ -1869,7 +1963,7 @@ int vraid_journal_unbind(struct vraid_vd *vd, bool write_md, bool may_fail)
 	return ret;
 }
 
-static void vraid_jfail_work(struct work_struct *w)
+static void vraid_journal_fail_work(struct work_struct *w)
 {
 	struct vraid_journal *j = container_of(w, struct vraid_journal,
 					       fail_work);
@@ -1879,7 +1973,7 @@ static void vraid_jfail_work(struct work_struct *w)
 	mutex_lock(&j->vds_mutex);
 	while ((vd = list_first_entry_or_null(&j->vds, struct vraid_vd,
 					      jnode))) {
-		vraid_junbind_locked(j, vd, true, false);
+		vraid_unbind_locked(j, vd, true, false);
 		pr_warn("%s: journal failed: write-back writes through\n",
 			vd->disk->disk_name);
 	}
@@ -1894,7 +1988,7 @@ static void vraid_jfail_work(struct work_struct *w)
  * goes to the members, which flush, then the superblock records the new
  * tail.  With vds_mutex held.  Returns 0 or an error (the tail stays).
  */
-static int vraid_jcheckpoint_locked(struct vraid_journal *j, u32 sb_flags)
+static int vraid_checkpoint_locked(struct vraid_journal *j, u32 sb_flags)
 {
 	struct vraid_vd *vd;
 	u64 block, seq;
@@ -1902,13 +1996,14 @@ static int vraid_jcheckpoint_locked(struct vraid_journal *j, u32 sb_flags)
 	int ret;
 
 	/* writes that ended unlogged before now: their records are older */
-	spent = atomic_long_read(&vraid_junlogged_spent);
+	spent = atomic_long_read(&vraid_unlogged_spent);
 	spin_lock_irq(&j->lock);
-	j->cp_run = true;	/* writes around the cache wait (parity VDs) */
+	/* writes around the cache wait (parity VDs) */
+	j->checkpoint_running = true;
 	block = j->head_block;
 	seq = j->head_seq;
 	spin_unlock_irq(&j->lock);
-	WRITE_ONCE(j->cp_start, jiffies | 1);
+	WRITE_ONCE(j->checkpoint_start, jiffies | 1);
 	/* records reserved before now are done */
 	wait_event(j->wait, READ_ONCE(j->acked_seq) + 1 >= seq);
 	/*
@@ -1924,8 +2019,8 @@ static int vraid_jcheckpoint_locked(struct vraid_journal *j, u32 sb_flags)
 	 * and the writes around the cache of parity VDs (none start now)
 	 * are on the members: their parity records may be behind the tail
 	 */
-	wait_event(j->wait, !READ_ONCE(j->byp_pages));
-	if (j->npending || j->pending_overflow ||
+	wait_event(j->wait, !READ_ONCE(j->bypass_pages));
+	if (j->nr_pending || j->pending_overflow ||
 	    READ_ONCE(j->state) != VRAID_JOURNAL_HEALTHY) {
 		ret = -EBUSY;
 		goto out;
@@ -1943,11 +2038,11 @@ static int vraid_jcheckpoint_locked(struct vraid_journal *j, u32 sb_flags)
 		/* (named while it waits: vraid_journal_busy_note()) */
 		if (!err) {
 			spin_lock_irq(&j->lock);
-			j->cp_flush_vd = vd;
+			j->checkpoint_flush_vd = vd;
 			spin_unlock_irq(&j->lock);
 			err = vraid_members_flush(vd);
 			spin_lock_irq(&j->lock);
-			j->cp_flush_vd = NULL;
+			j->checkpoint_flush_vd = NULL;
 			spin_unlock_irq(&j->lock);
 		}
 		if (err) {
@@ -1958,7 +2053,7 @@ static int vraid_jcheckpoint_locked(struct vraid_journal *j, u32 sb_flags)
 	}
 	if (ret)
 		goto out;
-	ret = vraid_jsb_write(j, block, seq, sb_flags);
+	ret = vraid_journal_write_super(j, block, seq, sb_flags);
 	if (ret)
 		pr_err("vraid: journal %s: superblock write failed (%d)\n",
 		       j->name, ret);
@@ -1968,13 +2063,13 @@ out:
 		j->tail_block = block;
 		j->tail_seq = seq;
 	}
-	j->cp_run = false;
+	j->checkpoint_running = false;
 	spin_unlock_irq(&j->lock);
-	WRITE_ONCE(j->cp_start, 0);
+	WRITE_ONCE(j->checkpoint_start, 0);
 	wake_up_all(&j->wait);
 	if (!ret && spent) {
-		atomic_long_sub(spent, &vraid_junlogged_spent);
-		wake_up_all(&vraid_jadmit_wait);
+		atomic_long_sub(spent, &vraid_unlogged_spent);
+		wake_up_all(&vraid_admit_wait);
 	}
 	return ret;
 }
@@ -1988,7 +2083,7 @@ out:
  * long as the members take to write its VDs' dirty data and flush
  * (slow or stuck members: minutes).  Into @buf (empty if none runs), cut
  * to @len.  The VD named stays while j->lock is held: the checkpoint
- * clears cp_flush_vd under it before it lets vds_mutex go, and no VD is
+ * clears checkpoint_flush_vd under it before it lets vds_mutex go, and no VD is
  * unbound (or freed) without that mutex.
  */
 void vraid_journal_busy_note(char *buf, size_t len)
@@ -2002,9 +2097,9 @@ void vraid_journal_busy_note(char *buf, size_t len)
 	if (len)
 		buf[0] = '\0';
 	rcu_read_lock();		/* the journal is freed after a grace period */
-	j = READ_ONCE(vraid_j);
+	j = READ_ONCE(vraid_attached_journal);
 	if (j)
-		since = READ_ONCE(j->cp_start);
+		since = READ_ONCE(j->checkpoint_start);
 	if (!since || time_before(jiffies, since + HZ)) {
 		rcu_read_unlock();
 		return;
@@ -2012,7 +2107,7 @@ void vraid_journal_busy_note(char *buf, size_t len)
 	n = scnprintf(buf, len, ": journal checkpoint for %lu s",
 		      (jiffies - since) / HZ);
 	spin_lock_irq(&j->lock);
-	vd = j->cp_flush_vd;
+	vd = j->checkpoint_flush_vd;
 	m = vd ? READ_ONCE(vd->flushing) : 0;
 	if (m && m <= vd->geom.nr_members)
 		n += scnprintf(buf + n, len - n,
@@ -2026,32 +2121,33 @@ void vraid_journal_busy_note(char *buf, size_t len)
 		vraid_cache_draining_note(buf + n, len - n);
 }
 
-static void vraid_jcheckpoint_work(struct work_struct *w)
+static void vraid_checkpoint_work(struct work_struct *w)
 {
 	struct vraid_journal *j = container_of(w, struct vraid_journal,
-					       cp_work);
+					       checkpoint_work);
 	unsigned int noio = memalloc_noio_save();
 
 	mutex_lock(&j->vds_mutex);
 	spin_lock_irq(&j->lock);
-	j->cp_busy = false;
-	j->cp_run = true;		/* no gap: see vraid_jcp_holds() */
+	j->checkpoint_queued = false;
+	/* no gap: see vraid_checkpoint_holds_bypass() */
+	j->checkpoint_running = true;
 	spin_unlock_irq(&j->lock);
-	vraid_jcheckpoint_locked(j, 0);
+	vraid_checkpoint_locked(j, 0);
 	mutex_unlock(&j->vds_mutex);
 	memalloc_noio_restore(noio);
 }
 
 /* ---- replay ---- */
 
-static void vraid_jreplay_endio(struct bio *bio)
+static void vraid_replay_endio(struct bio *bio)
 {
 	complete(bio->bi_private);
 }
 
 /* Write @n pages (@mask: their sectors to write) at VD sector @sector. */
-static int vraid_jreplay_write(struct vraid_vd *vd, u64 sector,
-			       struct page **pages, u32 n, const u8 *mask)
+static int vraid_replay_write(struct vraid_vd *vd, u64 sector,
+			      struct page **pages, u32 n, const u8 *mask)
 {
 	u32 s, e, total = n * 8;
 	int ret = 0;
@@ -2078,7 +2174,7 @@ static int vraid_jreplay_write(struct vraid_vd *vd, u64 sector,
 			k += len >> 9;
 		}
 		bio->bi_private = &done;
-		bio->bi_end_io = vraid_jreplay_endio;
+		bio->bi_end_io = vraid_replay_endio;
 		vraid_engine_submit(vd, bio, 0);
 		wait_for_completion_io(&done);
 		if (bio->bi_status)
@@ -2089,8 +2185,8 @@ static int vraid_jreplay_write(struct vraid_vd *vd, u64 sector,
 }
 
 /* Write @page to @member of @vd at @sector (from the device's start). */
-static void vraid_jreplay_member(struct vraid_vd *vd, u32 member,
-				 u64 sector, struct page *page)
+static void vraid_replay_member_write(struct vraid_vd *vd, u32 member,
+				      u64 sector, struct page *page)
 {
 	struct bio *bio;
 
@@ -2110,7 +2206,7 @@ static void vraid_jreplay_member(struct vraid_vd *vd, u32 member,
 }
 
 /* What a replay knows of the records walked, for PARITY references. */
-struct vraid_jrctx {
+struct vraid_replay_context {
 	u64 first;			/* seq of pos[0]: the tail's */
 	u64 floor;			/* the VD's: records before are void */
 	u64 *pos;			/* ring block of each record, by seq */
@@ -2119,14 +2215,15 @@ struct vraid_jrctx {
 };
 
 /*
- * The ring block of the data block at VD sector @dsec that DATA entry
+ * The ring block of the data block at VD sector @data_sector that DATA entry
  * @ref->entry of the earlier record @ref->seq logged, into @blk: 0, -EIO,
  * or -ENOENT where the reference names no such block of @vd (a corrupt
  * journal: the caller skips the entry).
  */
-static int vraid_jreplay_ref(struct vraid_journal *j, struct vraid_vd *vd,
-			     struct vraid_jrctx *rc,
-			     const struct vraid_jref *ref, u64 dsec, u64 *blk)
+static int vraid_replay_reference(struct vraid_journal *j, struct vraid_vd *vd,
+				  struct vraid_replay_context *rc,
+				  const struct vraid_jref *ref, u64 data_sector,
+				  u64 *blk)
 {
 	u64 block = rc->pos[ref->seq - rc->first];
 	struct vraid_jhdr hdr;
@@ -2136,7 +2233,7 @@ static int vraid_jreplay_ref(struct vraid_journal *j, struct vraid_vd *vd,
 	u32 k;
 	int ret;
 
-	ret = vraid_jhdr_read(j, block, ref->seq, rc->hpage, &hdr);
+	ret = vraid_record_header_read(j, block, ref->seq, rc->hpage, &hdr);
 	if (ret)
 		return ret == -ENODATA ? -ENOENT : ret;
 	vraid_jiter_init(&it, page_address(rc->hpage), &hdr);
@@ -2146,10 +2243,11 @@ static int vraid_jreplay_ref(struct vraid_journal *j, struct vraid_vd *vd,
 	if (ret <= 0 || e.index != ref->entry || e.type != VRAID_JE_DATA ||
 	    (e.flags & VRAID_JE_F_PARITY_DATA) ||
 	    memcmp(e.vd_uuid, vd->uuid, VRAID_J_UUID_LEN) ||
-	    dsec < e.sector || dsec >= e.sector + 8ULL * e.pages ||
-	    (dsec - e.sector) % 8)
+	    data_sector < e.sector ||
+	    data_sector >= e.sector + 8ULL * e.pages ||
+	    (data_sector - e.sector) % 8)
 		return -ENOENT;
-	k = (dsec - e.sector) / 8;
+	k = (data_sector - e.sector) / 8;
 	if ((!k && e.first_mask != 0xff) ||
 	    (k == e.pages - 1 && e.last_mask != 0xff))
 		return -ENOENT;
@@ -2168,20 +2266,21 @@ static int vraid_jreplay_ref(struct vraid_journal *j, struct vraid_vd *vd,
  * that name the user's version"): skipped.  Returns 1 if written, 0 if
  * skipped (or it does not fit the VD: logged), or -EIO.
  */
-static int vraid_jreplay_parity(struct vraid_journal *j, struct vraid_vd *vd,
-				struct vraid_jwalk *w, struct vraid_jrctx *rc,
-				const struct vraid_jentry *e, const u32 *poff,
-				const unsigned long *pdata)
+static int vraid_replay_parity(struct vraid_journal *j, struct vraid_vd *vd,
+			       struct vraid_walk *w,
+			       struct vraid_replay_context *rc,
+			       const struct vraid_jentry *e, const u32 *poff,
+			       const unsigned long *pdata)
 {
 	const struct vraid_geom *g = &vd->geom;
 	u32 width = g->nr_members / g->spans, npar = e->pages, i, m;
-	u64 rel = e->sector - VRAID_DATA_OFFSET_SECTORS, stripe, dsec;
+	u64 rel = e->sector - VRAID_DATA_OFFSET_SECTORS, stripe, data_sector;
 	u64 jblk[VRAID_J_MAX_REFS];
 	struct vraid_jref ref;
 	int ret;
 
 	if (e->span >= g->spans || rel + 8 > g->member_sectors ||
-	    npar != vraid_jnpar(vd))
+	    npar != vraid_parity_blocks(vd))
 		goto skip;
 	stripe = rel >> g->strip_shift;
 	for (i = 0; i < e->nrefs; i++) {
@@ -2195,9 +2294,10 @@ static int vraid_jreplay_parity(struct vraid_journal *j, struct vraid_vd *vd,
 		}
 		if (ref.seq < rc->first || ref.seq < rc->floor)
 			return 0;	/* settled */
-		dsec = vraid_layout_vsector(g, e->span, stripe, ref.data_index,
-					    rel & (g->strip_sectors - 1));
-		ret = vraid_jreplay_ref(j, vd, rc, &ref, dsec, &jblk[i]);
+		data_sector = vraid_layout_vsector(g, e->span, stripe,
+				ref.data_index, rel & (g->strip_sectors - 1));
+		ret = vraid_replay_reference(j, vd, rc, &ref, data_sector,
+					     &jblk[i]);
 		if (ret == -ENOENT)
 			goto skip;
 		if (ret)
@@ -2209,19 +2309,20 @@ static int vraid_jreplay_parity(struct vraid_journal *j, struct vraid_vd *vd,
 		vraid_jentry_ref(e, i, &ref);
 		if (ref.seq == w->seq)
 			page = w->pages[poff[ref.entry]];
-		else if (vraid_jio(j, vraid_jsector(j, jblk[i]), &page, 1,
-				   REQ_OP_READ | REQ_SYNC))
+		else if (vraid_journal_io(j, vraid_journal_sector(j, jblk[i]),
+					  &page, 1,
+					  REQ_OP_READ | REQ_SYNC))
 			return -EIO;
 		m = vraid_layout_data_member(g, e->span, stripe,
 					     ref.data_index);
-		vraid_jreplay_member(vd, m, e->sector, page);
+		vraid_replay_member_write(vd, m, e->sector, page);
 	}
 	m = vraid_layout_p_member(g, e->span, stripe);
-	vraid_jreplay_member(vd, m, e->sector, w->pages[e->page_off]);
+	vraid_replay_member_write(vd, m, e->sector, w->pages[e->page_off]);
 	if (npar == 2) {
 		m = vraid_layout_q_member(g, e->span, stripe);
-		vraid_jreplay_member(vd, m, e->sector,
-				     w->pages[e->page_off + 1]);
+		vraid_replay_member_write(vd, m, e->sector,
+					  w->pages[e->page_off + 1]);
 	}
 	return 1;
 skip:
@@ -2235,38 +2336,38 @@ skip:
  * An INVALIDATE of a replay: sectors @start to @last, entry @index of
  * record @seq.
  */
-struct vraid_jinval {
+struct vraid_replay_invalidate {
 	struct rb_node rb;
 	u64 seq, start, last;
 	u64 subtree_last;		/* the interval tree's */
 	u32 index;
 };
 
-#define VRAID_JINVAL_START(v)	((v)->start)
-#define VRAID_JINVAL_LAST(v)	((v)->last)
-INTERVAL_TREE_DEFINE(struct vraid_jinval, rb, u64, subtree_last,
-		     VRAID_JINVAL_START, VRAID_JINVAL_LAST, static,
-		     vraid_jinval_tree)
+#define VRAID_INVALIDATE_START(v)	((v)->start)
+#define VRAID_INVALIDATE_LAST(v)	((v)->last)
+INTERVAL_TREE_DEFINE(struct vraid_replay_invalidate, rb, u64, subtree_last,
+		     VRAID_INVALIDATE_START, VRAID_INVALIDATE_LAST, static,
+		     vraid_invalidate_tree)
 
 /*
- * The INVALIDATEs of a replay, in log order (seq, then index in the
- * record): a growing array (pass 0), then (pass 2, vraid_jinval_tree())
- * also an interval tree of those later than the entry being replayed.
- * @later: the first one past that entry, which only moves on, as pass 2
- * goes in log order too; those it passes leave the tree.
+ * The INVALIDATEs of a replay, in log order (seq, then index in the record): a
+ * growing array (pass 0), then (pass 2, vraid_replay_invalidates_index()) also
+ * an interval tree of those later than the entry being replayed.  @later: the
+ * first one past that entry, which only moves on, as pass 2 goes in log order
+ * too; those it passes leave the tree.
  */
-struct vraid_jinvals {
-	struct vraid_jinval *v;
+struct vraid_replay_invalidates {
+	struct vraid_replay_invalidate *v;
 	u32 n, max, later;
 	struct rb_root_cached root;
 };
 
-static int vraid_jinval_add(struct vraid_jinvals *iv, u64 seq,
-			    const struct vraid_jentry *e)
+static int vraid_invalidate_add(struct vraid_replay_invalidates *iv, u64 seq,
+				const struct vraid_jentry *e)
 {
 	if (iv->n == iv->max) {
 		u32 max = iv->max ? 2 * iv->max : 64;
-		struct vraid_jinval *v;
+		struct vraid_replay_invalidate *v;
 
 		/* kvrealloc() changed its arguments in 6.12: copy by hand */
 		v = kvmalloc_array(max, sizeof(*v), GFP_KERNEL);
@@ -2287,12 +2388,12 @@ static int vraid_jinval_add(struct vraid_jinvals *iv, u64 seq,
 }
 
 /* Once pass 0 has them all (the array no longer moves): the tree. */
-static void vraid_jinval_tree(struct vraid_jinvals *iv)
+static void vraid_replay_invalidates_index(struct vraid_replay_invalidates *iv)
 {
 	u32 i;
 
 	for (i = 0; i < iv->n; i++)
-		vraid_jinval_tree_insert(&iv->v[i], &iv->root);
+		vraid_invalidate_tree_insert(&iv->v[i], &iv->root);
 }
 
 /*
@@ -2306,11 +2407,11 @@ static void vraid_jinval_tree(struct vraid_jinvals *iv)
  * for the same record), and that INVALIDATE voids it as one of a later
  * record would.  Returns the entry's blocks with a sector voided.
  */
-static u32 vraid_jreplay_mask(struct vraid_jinvals *iv, u64 seq,
-			      const struct vraid_jentry *e, u8 *mask)
+static u32 vraid_replay_mask(struct vraid_replay_invalidates *iv, u64 seq,
+			     const struct vraid_jentry *e, u8 *mask)
 {
 	u64 start = e->sector, end = e->sector + (u64)e->pages * 8;
-	struct vraid_jinval *v;
+	struct vraid_replay_invalidate *v;
 	u32 i, voided = 0;
 
 	memset(mask, 0xff, e->pages);
@@ -2318,9 +2419,9 @@ static u32 vraid_jreplay_mask(struct vraid_jinvals *iv, u64 seq,
 	       (iv->v[iv->later].seq < seq ||
 		(iv->v[iv->later].seq == seq &&
 		 iv->v[iv->later].index < e->index)))
-		vraid_jinval_tree_remove(&iv->v[iv->later++], &iv->root);
-	for (v = vraid_jinval_tree_iter_first(&iv->root, start, end - 1); v;
-	     v = vraid_jinval_tree_iter_next(v, start, end - 1)) {
+		vraid_invalidate_tree_remove(&iv->v[iv->later++], &iv->root);
+	for (v = vraid_invalidate_tree_iter_first(&iv->root, start, end - 1); v;
+	     v = vraid_invalidate_tree_iter_next(v, start, end - 1)) {
 		u64 p, to = min(v->last + 1, end) - start;
 
 		for (p = max(v->start, start) - start; p < to; p++)
@@ -2339,13 +2440,15 @@ static u32 vraid_jreplay_mask(struct vraid_jinvals *iv, u64 seq,
  * data); pass 2 every DATA version through the engine, minus sectors a
  * later INVALIDATE covers.  With vds_mutex held: the tail stays.
  */
-static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
-				u64 floor, u32 *writes, u32 *columns,
-				u32 *voided)
+static int vraid_replay_locked(struct vraid_journal *j, struct vraid_vd *vd,
+			       u64 floor, u32 *writes, u32 *columns,
+			       u32 *voided)
 {
-	struct vraid_jinvals iv = { NULL, 0, 0, 0, RB_ROOT_CACHED };
-	struct vraid_jrctx rc = { .first = j->tail_seq, .floor = floor };
-	struct vraid_jwalk w;
+	struct vraid_replay_invalidates iv = { NULL, 0, 0, 0, RB_ROOT_CACHED };
+	struct vraid_replay_context rc = {
+		.first = j->tail_seq, .floor = floor
+	};
+	struct vraid_walk w;
 	struct page *hpage;
 	u64 end_seq = j->head_seq;
 	DECLARE_BITMAP(pdata, VRAID_J_MAX_ENTRIES);
@@ -2359,7 +2462,7 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 				sizeof(*rc.pos), GFP_KERNEL);
 	rc.hpage = alloc_page(GFP_KERNEL);
 	rc.dpage = alloc_page(GFP_KERNEL);
-	w.pages = vraid_jpages_alloc(&hpage);
+	w.pages = vraid_payload_pages_alloc(&hpage);
 	if (!w.pages || !poff || !rc.pos || !rc.hpage || !rc.dpage) {
 		ret = -ENOMEM;
 		goto out;
@@ -2372,16 +2475,16 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 		if (pass == 2 && vd->ops->invalidate)
 			vd->ops->invalidate(vd);
 		if (pass == 2)
-			vraid_jinval_tree(&iv);
+			vraid_replay_invalidates_index(&iv);
 		w.block = j->tail_block;
 		w.seq = j->tail_seq;
-		for (; w.seq < end_seq && !ret; vraid_jwalk_next(j, &w)) {
+		for (; w.seq < end_seq && !ret; vraid_walk_next(j, &w)) {
 			struct vraid_jiter it;
 			struct vraid_jentry e;
-			u8 mask[VRAID_J_PAGES];
+			u8 mask[VRAID_WRITE_MAX_PAGES];
 			char why[96];
 
-			ret = vraid_jwalk_read(j, &w, hpage);
+			ret = vraid_walk_read(j, &w, hpage);
 			if (ret) {
 				pr_err("%s: journal record %llu unreadable on replay (%d)\n",
 				       vd->disk->disk_name,
@@ -2402,25 +2505,26 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 				if (memcmp(e.vd_uuid, vd->uuid, 16))
 					continue;
 				if (pass == 0 && e.type == VRAID_JE_INVALIDATE)
-					ret = vraid_jinval_add(&iv, w.seq, &e);
+					ret = vraid_invalidate_add(&iv, w.seq,
+								   &e);
 				if (pass == 1 && e.type == VRAID_JE_PARITY) {
-					ret = vraid_jreplay_parity(j, vd, &w,
-								   &rc, &e,
-								   poff,
-								   pdata);
+					ret = vraid_replay_parity(j, vd, &w,
+								  &rc, &e,
+								  poff,
+								  pdata);
 					if (ret > 0)
 						*columns += ret;
 					ret = min(ret, 0);
 				}
 				if (pass != 2 || e.type != VRAID_JE_DATA ||
 				    (e.flags & VRAID_JE_F_PARITY_DATA) ||
-				    e.pages > VRAID_J_PAGES)
+				    e.pages > VRAID_WRITE_MAX_PAGES)
 					continue;
-				*voided += vraid_jreplay_mask(&iv, w.seq, &e,
+				*voided += vraid_replay_mask(&iv, w.seq, &e,
 							      mask);
-				ret = vraid_jreplay_write(vd, e.sector,
-							  w.pages + e.page_off,
-							  e.pages, mask);
+				ret = vraid_replay_write(vd, e.sector,
+							 w.pages + e.page_off,
+							 e.pages, mask);
 				(*writes)++;
 			}
 		}
@@ -2428,7 +2532,7 @@ static int vraid_jreplay_locked(struct vraid_journal *j, struct vraid_vd *vd,
 out:
 	kvfree(iv.v);
 	if (w.pages)
-		vraid_jpages_free(w.pages, hpage);
+		vraid_payload_pages_free(w.pages, hpage);
 	kfree(poff);
 	kvfree(rc.pos);
 	if (rc.hpage)
@@ -2458,24 +2562,24 @@ static bool vraid_journal_is(struct vraid_journal *j, const u8 *uuid)
  * @vd's writes wait in @j no more: drop its pending entry, and take
  * records again once no VD waits.  j->vds_mutex held.
  */
-static void vraid_jpending_drop_locked(struct vraid_journal *j,
-				       struct vraid_vd *vd)
+static void vraid_pending_drop_locked(struct vraid_journal *j,
+				      struct vraid_vd *vd)
 {
 	u32 i;
 
-	if (vraid_jpending_find(j, vd->uuid, &i)) {
+	if (vraid_pending_find(j, vd->uuid, &i)) {
 		memmove(j->pending[i], j->pending[i + 1],
-			(j->npending - i - 1) * VRAID_J_UUID_LEN);
-		j->npending--;
+			(j->nr_pending - i - 1) * VRAID_J_UUID_LEN);
+		j->nr_pending--;
 	}
-	vraid_jresume_locked(j);
+	vraid_journal_resume_locked(j);
 }
 
 int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
-			   struct vraid_jreplayed *done, char *msg,
+			   struct vraid_journal_replayed *done, char *msg,
 			   size_t len)
 {
-	struct vraid_journal *j = vraid_j;
+	struct vraid_journal *j = vraid_attached_journal;
 	bool need = vd->cache_flags & VRAID_MD_CF_JOURNAL;
 	u64 init_pos = vd->init_pos;
 	int ret = 0;
@@ -2501,9 +2605,9 @@ int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 			vraid_bitmap_load(vd);
 		/* reconstruct-writes: parity may be torn where it was written */
 		vd->init_pos = 0;
-		ret = vraid_jreplay_locked(j, vd, vd->journal_floor,
-					   &done->writes, &done->columns,
-					   &done->superseded);
+		ret = vraid_replay_locked(j, vd, vd->journal_floor,
+					  &done->writes, &done->columns,
+					  &done->superseded);
 		vd->init_pos = init_pos;
 		if (ret) {
 			snprintf(msg, len,
@@ -2532,7 +2636,7 @@ int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
 	 * while this one waits.
 	 */
 	if (!done->ran)
-		vraid_jpending_drop_locked(j, vd);
+		vraid_pending_drop_locked(j, vd);
 	mutex_unlock(&j->vds_mutex);
 out:
 	/* nothing of the VD needs a journal now; bind anew if healthy */
@@ -2549,24 +2653,24 @@ out:
  */
 void vraid_journal_assembled(struct vraid_vd *vd)
 {
-	struct vraid_journal *j = vraid_j;
+	struct vraid_journal *j = vraid_attached_journal;
 
 	if (!j)
 		return;
 	mutex_lock(&j->vds_mutex);
-	vraid_jpending_drop_locked(j, vd);
+	vraid_pending_drop_locked(j, vd);
 	mutex_unlock(&j->vds_mutex);
 }
 
 /* ---- attach, detach, show ---- */
 
 /* Replay pending resolved (or discarded): the journal takes records. */
-static bool vraid_jresume_locked(struct vraid_journal *j)
+static bool vraid_journal_resume_locked(struct vraid_journal *j)
 {
-	if (j->state != VRAID_JOURNAL_REPLAY_PENDING || j->npending ||
+	if (j->state != VRAID_JOURNAL_REPLAY_PENDING || j->nr_pending ||
 	    j->pending_overflow)
 		return false;
-	if (vraid_jsb_write(j, j->head_block, j->head_seq, 0))
+	if (vraid_journal_write_super(j, j->head_block, j->head_seq, 0))
 		return false;
 	spin_lock_irq(&j->lock);
 	j->tail_block = j->head_block;
@@ -2577,17 +2681,17 @@ static bool vraid_jresume_locked(struct vraid_journal *j)
 	return true;
 }
 
-static int vraid_jformat(struct vraid_journal *j, u64 old_gen)
+static int vraid_journal_format(struct vraid_journal *j, u64 old_gen)
 {
 	int ret;
 
 	get_random_bytes(j->uuid, sizeof(j->uuid));
 	j->created = ktime_get_real_seconds();
-	j->gen = old_gen;
+	j->generation = old_gen;
 	/* both slots, so that no older superblock wins */
-	ret = vraid_jsb_write(j, 0, 1, 0);
+	ret = vraid_journal_write_super(j, 0, 1, 0);
 	if (!ret)
-		ret = vraid_jsb_write(j, 0, 1, 0);
+		ret = vraid_journal_write_super(j, 0, 1, 0);
 	j->tail_block = 0;
 	j->tail_seq = 1;
 	j->head_block = 0;
@@ -2597,8 +2701,8 @@ static int vraid_jformat(struct vraid_journal *j, u64 old_gen)
 }
 
 /* Read both superblocks: 0 (j set up), -ENODATA (none) or an error. */
-static int vraid_jsb_read(struct vraid_journal *j, u64 dev_sectors,
-			  u64 *max_gen, char *msg, size_t len)
+static int vraid_journal_read_super(struct vraid_journal *j, u64 dev_sectors,
+				    u64 *max_gen, char *msg, size_t len)
 {
 	struct vraid_jsb sb[2];
 	struct page *page;
@@ -2610,8 +2714,9 @@ static int vraid_jsb_read(struct vraid_journal *j, u64 dev_sectors,
 		return -ENOMEM;
 	*max_gen = 0;
 	for (i = 0; i < 2; i++) {
-		ret = vraid_jio(j, i ? VRAID_J_SB_SECTOR1 : VRAID_J_SB_SECTOR0,
-				&page, 1, REQ_OP_READ | REQ_SYNC);
+		ret = vraid_journal_io(j, i ? VRAID_J_SB_SECTOR1 :
+				       VRAID_J_SB_SECTOR0,
+				       &page, 1, REQ_OP_READ | REQ_SYNC);
 		if (ret) {
 			snprintf(msg, len, "cannot read the journal's superblock (error %d)",
 				 ret);
@@ -2635,7 +2740,7 @@ static int vraid_jsb_read(struct vraid_journal *j, u64 dev_sectors,
 	if (s < 0)
 		return s;
 	memcpy(j->uuid, sb[s].uuid, sizeof(j->uuid));
-	j->gen = sb[s].generation;
+	j->generation = sb[s].generation;
 	j->created = sb[s].created;
 	j->ring = sb[s].ring_blocks;
 	j->tail_block = sb[s].tail_block;
@@ -2643,12 +2748,12 @@ static int vraid_jsb_read(struct vraid_journal *j, u64 dev_sectors,
 	return 0;
 }
 
-static void vraid_jfree(struct vraid_journal *j)
+static void vraid_journal_free(struct vraid_journal *j)
 {
 	bioset_exit(&j->bypass_set);
 	bioset_exit(&j->rec_set);
-	mempool_exit(&j->jw_pool);
-	mempool_exit(&j->hdr_pool);
+	mempool_exit(&j->write_pool);
+	mempool_exit(&j->header_pool);
 	vraid_bdev_close(&j->h);
 	kfree(j);
 }
@@ -2667,10 +2772,10 @@ int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len)
 	int ret;
 	u32 i;
 
-	if (vraid_j) {
+	if (vraid_attached_journal) {
 		snprintf(msg, len,
 			 "journal %s is attached: detach it first (vraidctl controller journal none)",
-			 vraid_j->name);
+			 vraid_attached_journal->name);
 		return -EBUSY;
 	}
 	j = kzalloc(sizeof(*j), GFP_KERNEL);
@@ -2712,17 +2817,20 @@ int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len)
 			 VRAID_J_MIN_BYTES >> 20);
 		goto out_close;
 	}
-	ret = mempool_init_page_pool(&j->hdr_pool, 2 * VRAID_J_POOL, 0);
+	ret = mempool_init_page_pool(&j->header_pool, 2 * VRAID_JOURNAL_POOL,
+				     0);
 	if (!ret)
-		ret = mempool_init_kmalloc_pool(&j->jw_pool, 4 * VRAID_J_POOL,
-						sizeof(struct vraid_jw));
+		ret = mempool_init_kmalloc_pool(&j->write_pool,
+				4 * VRAID_JOURNAL_POOL,
+				sizeof(struct vraid_journal_write));
 	if (!ret)
-		ret = bioset_init(&j->rec_set, VRAID_J_POOL,
-				  offsetof(struct vraid_jrec, bio),
+		ret = bioset_init(&j->rec_set, VRAID_JOURNAL_POOL,
+				  offsetof(struct vraid_record, bio),
 				  BIOSET_NEED_BVECS);
 	if (!ret)
-		ret = bioset_init(&j->bypass_set, VRAID_J_POOL,
-				  offsetof(struct vraid_jbypass, clone), 0);
+		ret = bioset_init(&j->bypass_set, VRAID_JOURNAL_POOL,
+				  offsetof(struct vraid_bypass_write, clone),
+				  0);
 	if (ret) {
 		snprintf(msg, len, "out of memory");
 		goto out_pools;
@@ -2732,23 +2840,23 @@ int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len)
 	INIT_LIST_HEAD(&j->fallback);
 	INIT_LIST_HEAD(&j->parked);
 	INIT_LIST_HEAD(&j->open);
-	INIT_LIST_HEAD(&j->popen);
+	INIT_LIST_HEAD(&j->open_columns);
 	init_waitqueue_head(&j->wait);
 	mutex_init(&j->vds_mutex);
 	INIT_LIST_HEAD(&j->vds);
-	INIT_WORK(&j->cp_work, vraid_jcheckpoint_work);
-	INIT_WORK(&j->fail_work, vraid_jfail_work);
-	INIT_WORK(&j->fb_work, vraid_jfallback_work);
-	INIT_WORK(&j->pump_work, vraid_jpump_work);
-	INIT_WORK(&j->ppump_work, vraid_jppump_work);
+	INIT_WORK(&j->checkpoint_work, vraid_checkpoint_work);
+	INIT_WORK(&j->fail_work, vraid_journal_fail_work);
+	INIT_WORK(&j->fallback_work, vraid_fallback_work);
+	INIT_WORK(&j->pump_work, vraid_record_pump_work);
+	INIT_WORK(&j->parity_pump_work, vraid_parity_pump_work);
 
-	ret = vraid_jsb_read(j, sectors, &max_gen, msg, len);
+	ret = vraid_journal_read_super(j, sectors, &max_gen, msg, len);
 	/* --force formats whatever superblocks could be read */
 	if (force && (!ret || ret == -EUCLEAN || ret == -EINVAL))
 		ret = -ENODATA;
 	if (ret == -ENODATA) {
 		j->ring = vraid_jring_blocks(sectors);
-		ret = vraid_jformat(j, max_gen);
+		ret = vraid_journal_format(j, max_gen);
 		if (ret) {
 			snprintf(msg, len, "cannot write the journal's superblock (error %d)",
 				 ret);
@@ -2759,7 +2867,7 @@ int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len)
 		/* msg says why (another version, two journals' slots) */
 		goto out_pools;
 	} else {
-		found = vraid_jscan(j);
+		found = vraid_journal_scan(j);
 		if (found < 0) {
 			ret = found;
 			snprintf(msg, len, "cannot read the journal (error %d)",
@@ -2767,11 +2875,11 @@ int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len)
 			goto out_pools;
 		}
 	}
-	j->state = j->npending || j->pending_overflow ?
+	j->state = j->nr_pending || j->pending_overflow ?
 		   VRAID_JOURNAL_REPLAY_PENDING : VRAID_JOURNAL_HEALTHY;
 	/* in use again: neither DETACHED nor RELEASED (assemble --scan) */
 	if (j->state == VRAID_JOURNAL_HEALTHY && !formatted &&
-	    vraid_jsb_write(j, j->head_block, j->head_seq, 0)) {
+	    vraid_journal_write_super(j, j->head_block, j->head_seq, 0)) {
 		snprintf(msg, len, "cannot write the journal's superblock");
 		ret = -EIO;
 		goto out_pools;
@@ -2780,25 +2888,25 @@ int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len)
 		j->tail_block = j->head_block;
 		j->tail_seq = j->head_seq;
 	}
-	WRITE_ONCE(vraid_j, j);
+	WRITE_ONCE(vraid_attached_journal, j);
 	pr_info("vraid: journal %s attached (%pUb, %llu MiB%s): %s\n", j->name,
 		j->uuid, (unsigned long long)(j->ring >> 8),
 		formatted ? ", formatted" : "",
 		j->state == VRAID_JOURNAL_HEALTHY ? "healthy" :
 		"writes of VDs not assembled yet wait for replay");
-	for (i = 0; i < j->npending; i++)
+	for (i = 0; i < j->nr_pending; i++)
 		pr_warn("vraid: journal %s holds writes of VD %pUb: assemble it, or discard them (vraidctl controller journal discard --force)\n",
 			j->name, j->pending[i]);
 	if (j->pending_overflow)
 		pr_warn("vraid: journal %s holds writes of more VDs than these %u\n",
-			j->name, j->npending);
+			j->name, j->nr_pending);
 	return 0;
 
 out_pools:
 	bioset_exit(&j->bypass_set);
 	bioset_exit(&j->rec_set);
-	mempool_exit(&j->jw_pool);
-	mempool_exit(&j->hdr_pool);
+	mempool_exit(&j->write_pool);
+	mempool_exit(&j->header_pool);
 out_close:
 	vraid_bdev_close(&j->h);
 	kfree(j);
@@ -2813,7 +2921,7 @@ out_close:
  */
 int vraid_journal_detach(bool released, char *msg, size_t len)
 {
-	struct vraid_journal *j = vraid_j;
+	struct vraid_journal *j = vraid_attached_journal;
 	struct vraid_vd *vd;
 	LIST_HEAD(left);
 	unsigned long flags;
@@ -2848,7 +2956,7 @@ int vraid_journal_detach(bool released, char *msg, size_t len)
 		 * through (nothing rebinds them but a change of their write
 		 * policy to wb): the message counts them.
 		 */
-		if (vraid_junbind_locked(j, vd, true, true)) {
+		if (vraid_unbind_locked(j, vd, true, true)) {
 			mutex_unlock(&j->vds_mutex);
 			snprintf(msg, len,
 				 "%s: %lu KiB of cached writes not on the members' media: the journal stays attached (%u VD%s detached before it)",
@@ -2861,8 +2969,8 @@ int vraid_journal_detach(bool released, char *msg, size_t len)
 		unbound++;
 	}
 	if (READ_ONCE(j->state) == VRAID_JOURNAL_HEALTHY)
-		vraid_jcheckpoint_locked(j, VRAID_J_SB_DETACHED |
-					 (released ? VRAID_J_SB_RELEASED : 0));
+		vraid_checkpoint_locked(j, VRAID_J_SB_DETACHED |
+					(released ? VRAID_J_SB_RELEASED : 0));
 	spin_lock_irqsave(&j->lock, flags);
 	if (j->state == VRAID_JOURNAL_HEALTHY)
 		j->state = VRAID_JOURNAL_NONE;
@@ -2870,30 +2978,30 @@ int vraid_journal_detach(bool released, char *msg, size_t len)
 	mutex_unlock(&j->vds_mutex);
 	wake_up_all(&j->wait);
 	/* every record's completion is over, not just its bio's */
-	wait_event(vraid_jidle, !atomic_read(&j->ios));
-	cancel_work_sync(&j->cp_work);
+	wait_event(vraid_journal_idle, !atomic_read(&j->record_ios));
+	cancel_work_sync(&j->checkpoint_work);
 	cancel_work_sync(&j->fail_work);
 	flush_work(&j->pump_work);
-	flush_work(&j->ppump_work);
-	flush_work(&j->fb_work);
+	flush_work(&j->parity_pump_work);
+	flush_work(&j->fallback_work);
 	/* none: each VD's unbind took its own */
-	if (WARN_ON_ONCE(vraid_jparked_take(j, NULL, &left)))
-		vraid_jparked_end(j, &left);
+	if (WARN_ON_ONCE(vraid_parked_take(j, NULL, &left)))
+		vraid_parked_end(j, &left);
 	/* every write ended: what ended unlogged is in no ring now */
-	WARN_ON_ONCE(atomic_long_read(&vraid_junlogged));
-	atomic_long_set(&vraid_junlogged, 0);
-	atomic_long_set(&vraid_junlogged_spent, 0);
-	WRITE_ONCE(vraid_j, NULL);
+	WARN_ON_ONCE(atomic_long_read(&vraid_unlogged_pages));
+	atomic_long_set(&vraid_unlogged_pages, 0);
+	atomic_long_set(&vraid_unlogged_spent, 0);
+	WRITE_ONCE(vraid_attached_journal, NULL);
 	pr_info("vraid: journal %s detached\n", j->name);
 	synchronize_rcu();		/* vraid_journal_state() */
-	vraid_jfree(j);
+	vraid_journal_free(j);
 	return 0;
 }
 
 /* JOURNAL_DISCARD (vraid_ctl_mutex held): forget writes not replayed. */
 int vraid_journal_discard(char *msg, size_t len)
 {
-	struct vraid_journal *j = vraid_j;
+	struct vraid_journal *j = vraid_attached_journal;
 	int ret = 0;
 
 	if (!j) {
@@ -2907,10 +3015,10 @@ int vraid_journal_discard(char *msg, size_t len)
 		ret = -EINVAL;
 	} else {
 		pr_warn("vraid: journal %s: discarding the writes of %u VD%s not assembled\n",
-			j->name, j->npending, j->npending == 1 ? "" : "s");
-		j->npending = 0;
+			j->name, j->nr_pending, j->nr_pending == 1 ? "" : "s");
+		j->nr_pending = 0;
 		j->pending_overflow = false;
-		if (!vraid_jresume_locked(j)) {
+		if (!vraid_journal_resume_locked(j)) {
 			snprintf(msg, len, "cannot write the journal's superblock");
 			ret = -EIO;
 		}
@@ -2921,7 +3029,7 @@ int vraid_journal_discard(char *msg, size_t len)
 
 void vraid_journal_show(struct vraid_controller *c)
 {
-	struct vraid_journal *j = vraid_j;
+	struct vraid_journal *j = vraid_attached_journal;
 
 	if (!j)
 		return;
@@ -2936,8 +3044,8 @@ void vraid_journal_show(struct vraid_controller *c)
 	c->journal_minor = MINOR(j->h.bdev->bd_dev);
 	c->journal_bytes = j->ring * VRAID_J_BLOCK;
 	memcpy(c->journal_uuid, j->uuid, sizeof(c->journal_uuid));
-	c->journal_pending = j->npending;
-	c->journal_vds = j->nvds;
+	c->journal_pending = j->nr_pending;
+	c->journal_vds = j->nr_vds;
 }
 
 /*
@@ -2950,7 +3058,7 @@ u32 vraid_journal_state(void)
 	u32 state = VRAID_JOURNAL_NONE;
 
 	rcu_read_lock();
-	j = READ_ONCE(vraid_j);
+	j = READ_ONCE(vraid_attached_journal);
 	if (j)
 		state = READ_ONCE(j->state);
 	rcu_read_unlock();
@@ -2963,18 +3071,19 @@ int __init vraid_journal_module_init(void)
 					   WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
 	if (!vraid_journal_wq)
 		return -ENOMEM;
-	vraid_jsubmit_wq = alloc_workqueue("vraid_jsubmit",
-					   WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
-	if (!vraid_jsubmit_wq)
+	vraid_journal_submit_wq = alloc_workqueue("vraid_jsubmit",
+						  WQ_MEM_RECLAIM |
+						  WQ_UNBOUND, 0);
+	if (!vraid_journal_submit_wq)
 		goto out_journal;
-	vraid_jparity_wq = alloc_workqueue("vraid_jparity",
-					   WQ_MEM_RECLAIM | WQ_UNBOUND |
-					   WQ_HIGHPRI, 0);
-	if (!vraid_jparity_wq)
+	vraid_journal_parity_wq = alloc_workqueue("vraid_jparity",
+						  WQ_MEM_RECLAIM | WQ_UNBOUND |
+						  WQ_HIGHPRI, 0);
+	if (!vraid_journal_parity_wq)
 		goto out_submit;
 	return 0;
 out_submit:
-	destroy_workqueue(vraid_jsubmit_wq);
+	destroy_workqueue(vraid_journal_submit_wq);
 out_journal:
 	destroy_workqueue(vraid_journal_wq);
 	return -ENOMEM;
@@ -2984,9 +3093,9 @@ void vraid_journal_module_exit(void)
 {
 	char msg[VRAID_MSG_LEN];
 
-	if (vraid_j)
+	if (vraid_attached_journal)
 		vraid_journal_detach(false, msg, sizeof(msg));
-	destroy_workqueue(vraid_jparity_wq);
-	destroy_workqueue(vraid_jsubmit_wq);
+	destroy_workqueue(vraid_journal_parity_wq);
+	destroy_workqueue(vraid_journal_submit_wq);
 	destroy_workqueue(vraid_journal_wq);
 }

@@ -30,7 +30,7 @@ void vraid_journal_unadmit(u32 n);
 
 /*
  * Whether @vd's metadata may name the journal: it is bound, or being
- * unbound (vraid_junbind_locked() sets junbinding before it clears
+ * unbound (vraid_unbind_locked() sets junbinding before it clears
  * jbound, and clears it once the metadata no longer does).  Inline: every
  * write the journal does not log asks (vraid_cache_write()).
  */
@@ -40,12 +40,13 @@ static inline bool vraid_journal_binds(struct vraid_vd *vd)
 }
 
 void vraid_journal_wait_unbind(struct vraid_vd *vd);
-struct vraid_jw;
-struct vraid_jw *vraid_journal_data_alloc(struct vraid_vd *vd, u64 sector,
-					  struct page **pages, u32 n);
-void vraid_journal_data_queue(struct vraid_jw *w, struct bio *user,
+struct vraid_journal_write;
+struct vraid_journal_write *
+vraid_journal_data_alloc(struct vraid_vd *vd, u64 sector, struct page **pages,
+			 u32 n);
+void vraid_journal_data_queue(struct vraid_journal_write *w, struct bio *user,
 			      unsigned long start);
-void vraid_journal_data_go(struct vraid_jw *w);
+void vraid_journal_data_go(struct vraid_journal_write *w);
 struct bio *vraid_journal_bypass(struct vraid_vd *vd, struct bio *user);
 bool vraid_journal_bypass_abort(struct bio *bio);
 /*
@@ -53,29 +54,30 @@ bool vraid_journal_bypass_abort(struct bio *bio);
  * vraid_journal_parity_wait() sees it durable (in its stripe head,
  * parity.c): several go in one record.
  */
-struct vraid_jpar {
-	struct list_head node;		/* the popen list, then its record's */
+struct vraid_journal_column {
+	struct list_head node;		/* the open_columns list, then its record's */
 	struct vraid_vd *vd;
 	u32 span;
-	u64 msector;
+	u64 member_sector;
 	struct page **data;
-	const u32 *didx;
-	const u64 *dsec;
-	const u64 *ver;			/* vraid_jpage_version() or 0 */
+	const u32 *data_index;
+	const u64 *data_sector;
+	const u64 *version;	/* vraid_journal_page_version() or 0 */
 	u32 n;
 	u32 named;			/* data[i] a DATA entry names: bit i */
-	u32 nlog;			/* blocks logged here: n - named's */
+	u32 nr_logged;		/* blocks logged here: n - named's */
 	struct page *p, *q;
 	bool ok;			/* journalled */
 	struct completion done;
 };
 
-bool vraid_journal_parity_start(struct vraid_jpar *jp, struct vraid_vd *vd,
-				u32 span, u64 msector, struct page **data,
-				const u32 *didx, const u64 *dsec,
+bool vraid_journal_parity_start(struct vraid_journal_column *jp,
+				struct vraid_vd *vd,
+				u32 span, u64 member_sector, struct page **data,
+				const u32 *data_index, const u64 *data_sector,
 				const u64 *ver, u32 n, struct page *p,
 				struct page *q);
-bool vraid_journal_parity_wait(struct vraid_jpar *jp);
+bool vraid_journal_parity_wait(struct vraid_journal_column *jp);
 
 /*
  * The version of a cache page that a user record logged: the record's
@@ -94,7 +96,7 @@ bool vraid_journal_parity_wait(struct vraid_jpar *jp);
  * blocks a read-modify-write does not change.
  */
 #define VRAID_JVER_MEMBERS	(~0UL)
-static inline u64 vraid_jpage_version(struct page *page)
+static inline u64 vraid_journal_page_version(struct page *page)
 {
 	return READ_ONCE(page->private);
 }
@@ -103,7 +105,7 @@ unsigned long vraid_journal_dirty_cap(void);
 void vraid_journal_bind(struct vraid_vd *vd);
 int vraid_journal_unbind(struct vraid_vd *vd, bool write_md, bool may_fail);
 /* What an assembly's replay of the journal did (ASSEMBLE's out fields). */
-struct vraid_jreplayed {
+struct vraid_journal_replayed {
 	u32 writes;			/* DATA entries written again */
 	u32 columns;			/* parity records written */
 	u32 superseded;			/* logged blocks later writes replaced */
@@ -111,7 +113,7 @@ struct vraid_jreplayed {
 };
 
 int vraid_journal_assemble(struct vraid_vd *vd, bool clean, bool no_journal,
-			   struct vraid_jreplayed *done, char *msg,
+			   struct vraid_journal_replayed *done, char *msg,
 			   size_t len);
 void vraid_journal_assembled(struct vraid_vd *vd);
 int vraid_journal_attach(dev_t dev, bool force, char *msg, size_t len);

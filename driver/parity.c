@@ -156,7 +156,7 @@ struct vraid_hstate {
 	blk_status_t status;
 	/* its parity record from vraid_log_row() until durable (logging) */
 	bool logging;
-	struct vraid_jpar jp;
+	struct vraid_journal_column jp;
 	struct page *jdata[VRAID_MAX_MEMBERS];
 	u64 jdsec[VRAID_MAX_MEMBERS], jver[VRAID_MAX_MEMBERS];
 	u32 jdidx[VRAID_MAX_MEMBERS];
@@ -792,7 +792,7 @@ static void vraid_write_end(struct vraid_stripe *sh, struct vraid_row *r)
  * data blocks and P/Q go to the journal (a parity record), so that a
  * replay makes the column consistent whatever the crash tore.  A block
  * wholly written from a cache page that a user record logged is named
- * there rather than logged again (vraid_jpage_version()); one the cache
+ * there rather than logged again (vraid_journal_page_version()); one the cache
  * read from the members to complete the row (VRAID_JVER_MEMBERS) is left
  * out.  A column with no block left needs no record: it writes what the
  * members hold (vraid_journal_parity() takes none).
@@ -811,7 +811,8 @@ static void vraid_log_row(struct vraid_stripe *sh, struct vraid_row *r)
 	for (i = 0; i < r->data; i++) {
 		if (!r->written[i])
 			continue;
-		ver[n] = r->cpage[i] ? vraid_jpage_version(r->cpage[i]) : 0;
+		ver[n] = r->cpage[i] ?
+			 vraid_journal_page_version(r->cpage[i]) : 0;
 		/* the members hold it: as a block a write does not change */
 		if (ver[n] == VRAID_JVER_MEMBERS)
 			continue;

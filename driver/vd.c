@@ -359,7 +359,7 @@ struct vraid_asm_ctx {
 	bool clean;			/* the metadata says stopped cleanly */
 	bool no_journal;		/* VRAID_ASM_NO_JOURNAL */
 	bool force;			/* VRAID_ASM_FORCE */
-	struct vraid_jreplayed replayed;	/* out */
+	struct vraid_journal_replayed replayed;	/* out */
 	bool resync;			/* out: regions marked for resync */
 	bool no_bitmap;			/* out: no valid bitmap (all of it) */
 	u32 regions;			/* out: how many */

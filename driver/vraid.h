@@ -412,7 +412,7 @@ void vraid_submit_bio(struct bio *bio);
 #define VRAID_SUB_USER		(1U << 0)
 /* a user bio past the cache's write paths (it waited for older dirty data) */
 #define VRAID_SUB_CHECKED	(1U << 1)
-/* a destage: its pages are the cache's (vraid_jpage_version()) */
+/* a destage: its pages are the cache's (vraid_journal_page_version()) */
 #define VRAID_SUB_DESTAGE	(1U << 2)
 void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags);
 int vraid_io_init(struct vraid_vd *vd);

@@ -247,7 +247,8 @@ bool jsb_magic(const struct jsb_slots *j)
 
 /*
  * Read and decode both slots from @fd (a block device or an image file),
- * as the module does when it attaches (driver/journal.c, vraid_jsb_read()).
+ * as the module does when it attaches (driver/journal.c,
+ * vraid_journal_read_super()).
  */
 void jsb_read(int fd, const char *dev, struct jsb_slots *j)
 {
