@@ -47,7 +47,7 @@
 
 #include "vraid.h"
 #include "bitmap.h"
-#include "metadata.h"
+#include "core/metadata.h"
 
 #define VRAID_BM_CLEAR_DELAY	(3 * HZ)
 

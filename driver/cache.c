@@ -104,7 +104,7 @@
 #include "level.h"
 #include "cache.h"
 #include "journal.h"
-#include "cachecore.h"
+#include "core/cachecore.h"
 
 #define VRAID_CLINE_SHIFT	7	/* sectors per line: 128, 64 KiB */
 #define VRAID_CLINE_PAGES	16

@@ -90,9 +90,9 @@
 #include "cache.h"
 #include "journal.h"
 #include "bitmap.h"
-#include "jformat.h"
-#include "metadata.h"
-#include "layout.h"
+#include "core/jformat.h"
+#include "core/metadata.h"
+#include "core/layout.h"
 
 #define VRAID_J_PAGES		32	/* data pages of a record at most */
 #define VRAID_J_POOL		16	/* records the pools guarantee */

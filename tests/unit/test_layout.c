@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the redundant levels' geometry (driver/layout.c) against
+ * Unit tests of the redundant levels' geometry (driver/core/layout.c) against
  * reference models written from Linux md, not from layout.c:
  *
  *  - md_raid0(): raid0.c map_sector() for one zone (the RAID0 over the
