@@ -17,4 +17,4 @@
 
 VRAID_CORE := geom layout metadata validate jformat cachecore
 VRAID_CORE_HEADERS := core_types geom layout metadata validate jformat \
-	le_bytes cachecore
+	cachecore
