@@ -3,8 +3,8 @@
  * The journal's on-disk format (portable core): superblock, record
  * header and entry encode/decode/validation, and ring arithmetic.
  * Documentation/cache-design.rst ("The journal") is the design and
- * Documentation/on-disk-format.rst ("Journal") the reference.  Not used
- * by the module's I/O path yet.
+ * Documentation/on-disk-format.rst ("Journal") the reference; the
+ * module's journal (journal.c) and vraidctl use it.
  *
  * Little-endian throughout; blocks are 4096 bytes.  Superblock slot 0 is
  * at byte 4096, slot 1 at byte 8192, generation g goes to slot g % 2.
