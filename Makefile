@@ -76,10 +76,10 @@ tools: $(VRAIDCTL) tests/vm/bin/vraid-raw tests/vm/bin/pqref tests/vm/bin/crashi
 	tests/vm/bin/evpoll
 
 # vraidctl reads on-disk metadata with the module's own portable core
-# (driver/core.mk: the one list of it).
-include $(TOP)/driver/core.mk
-CORE_SRCS := $(patsubst %,driver/%.c,$(VRAID_CORE))
-CORE_HDRS := $(patsubst %,driver/%.h,$(VRAID_CORE_HEADERS))
+# (driver/core/core.mk: the one list of it).
+include $(TOP)/driver/core/core.mk
+CORE_SRCS := $(patsubst %,driver/core/%.c,$(VRAID_CORE))
+CORE_HDRS := $(patsubst %,driver/core/%.h,$(VRAID_CORE_HEADERS))
 
 # What vraidctl and the C test helpers share: errno names, the ioctl
 # commands, the control device, naming a VD (tools/common/).
@@ -88,7 +88,7 @@ TOOLS_COMMON_H := tools/common/vraid_common.h uapi/linux/vraid.h
 
 $(VRAIDCTL): $(VRAIDCTL_SRCS) tools/vraidctl/vraidctl.h $(TOOLS_COMMON) $(TOOLS_COMMON_H) \
 	$(CORE_SRCS) $(CORE_HDRS)
-	$(CC) $(USER_CFLAGS) -I$(TOP)/driver -I$(TOP)/tools/common -o $@ \
+	$(CC) $(USER_CFLAGS) -I$(TOP)/driver/core -I$(TOP)/driver -I$(TOP)/tools/common -o $@ \
 		$(VRAIDCTL_SRCS) $(TOOLS_COMMON) $(CORE_SRCS)
 
 tests/vm/bin/vraid-raw: tests/helpers/vraid-raw.c $(TOOLS_COMMON) $(TOOLS_COMMON_H)
@@ -117,7 +117,7 @@ tests/vm/bin/evpoll: tests/vm/evpoll.c uapi/linux/vraid.h
 
 tests/vm/bin/pqref: tests/vm/pqref.c $(CORE_SRCS) $(CORE_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -I$(TOP)/driver -o $@ tests/vm/pqref.c $(CORE_SRCS)
+	$(CC) $(USER_CFLAGS) -I$(TOP)/driver/core -o $@ tests/vm/pqref.c $(CORE_SRCS)
 
 deps:
 	@$(TOP)/tests/vm/deps.sh
@@ -133,7 +133,7 @@ fuzz:
 # Our own clean: kbuild's `clean` with M= deletes every *.o and *.ko below
 # the tree, the VM kit's cached kernel modules (.cache/) included.
 KCLEAN = rm -f vraid.ko vraid.o vraid.mod vraid.mod.c vraid.mod.o .vraid*.cmd \
-	driver/*.o driver/.*.cmd Module.symvers modules.order .modules.order.cmd \
+	driver/*.o driver/.*.cmd driver/core/*.o driver/core/.*.cmd Module.symvers modules.order .modules.order.cmd \
 	.Module.symvers.cmd
 
 check:

@@ -75,7 +75,8 @@ VRAID_SBIN_SUBST = sed -e 's|/usr/sbin/vraidctl|$(SBINDIR)/vraidctl|g'
 # The module's sources as DKMS builds them (relative to TOP): the Kbuild
 # file, the compat probes it runs, the driver and the uapi header.
 DKMS_FILES = Kbuild compat/probe $(patsubst $(TOP)/%,%,$(wildcard $(TOP)/compat/probes/*.c \
-	$(TOP)/driver/*.[ch] $(TOP)/driver/*.mk $(TOP)/uapi/linux/*.h))
+	$(TOP)/driver/*.[ch] $(TOP)/driver/core/*.[ch] $(TOP)/driver/core/*.mk \
+	$(TOP)/uapi/linux/*.h))
 
 # The kernel release make install installs for: UTS_RELEASE of KDIR (its
 # include/config/kernel.release is the upstream version in Debian's 6.1

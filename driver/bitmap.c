@@ -47,7 +47,7 @@
 
 #include "vraid.h"
 #include "bitmap.h"
-#include "metadata.h"
+#include "core/metadata.h"
 
 #define VRAID_BM_CLEAR_DELAY	(3 * HZ)
 
@@ -88,22 +88,8 @@ struct vraid_bitmap {
 
 static u32 vraid_bm_region(struct vraid_vd *vd, struct bio *bio)
 {
-	const struct vraid_geom *g = &vd->geom;
-	u64 msector;
-
-	if (vraid_layout_is_parity(g->level)) {
-		struct vraid_parity_loc loc;
-
-		vraid_layout_parity(g, bio->bi_iter.bi_sector, &loc);
-		msector = loc.sector;
-	} else {
-		struct vraid_mirror_loc loc;
-
-		vraid_layout_mirror(g, bio->bi_iter.bi_sector, &loc);
-		msector = loc.sector;
-	}
-	return (u32)min_t(u64, msector >> vd->bitmap->shift,
-			  vd->bitmap->nbits - 1);
+	return vraid_layout_bm_region(&vd->geom, bio->bi_iter.bi_sector,
+				      vd->bitmap->shift, vd->bitmap->nbits);
 }
 
 static void vraid_bm_end_io(struct bio *bio)

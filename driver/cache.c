@@ -242,7 +242,7 @@
 #include "level.h"
 #include "cache.h"
 #include "journal.h"
-#include "cachecore.h"
+#include "core/cachecore.h"
 
 #define VRAID_LINE_SHIFT	7	/* sectors per line: 128, 64 KiB */
 #define VRAID_LINE_PAGES	16

@@ -16,7 +16,7 @@
 #include <linux/module.h>
 
 #include "vraid.h"
-#include "metadata.h"
+#include "core/metadata.h"
 
 static struct crypto_shash *vraid_crc_tfm;	/* set at load, never changed */
 

@@ -23,7 +23,7 @@
 #include "journal.h"
 #include "job.h"
 #include "events.h"
-#include "validate.h"
+#include "core/validate.h"
 #include "version.h"
 
 /*

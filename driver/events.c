@@ -31,7 +31,7 @@
 #include <linux/workqueue.h>
 #include "vraid.h"
 #include "events.h"
-#include "validate.h"
+#include "core/validate.h"
 
 /*
  * vraid_events_lock protects vraid_event_ring, vraid_events_next and

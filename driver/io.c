@@ -621,25 +621,32 @@ void vraid_engine_submit(struct vraid_vd *vd, struct bio *bio, u32 flags)
 }
 
 /*
- * The levels, indexed by VRAID_LEVEL_*: a new level is one line here
- * (and its file).
+ * The levels and their families: a new level is one line here (and its
+ * file).  A list, not an array indexed by VRAID_LEVEL_*: the level
+ * numbers are sparse (JBOD is 255), and the table is read once per VD.
  */
-static const struct vraid_level_ops *const vraid_levels[] = {
-	[VRAID_LEVEL_JBOD]	= &vraid_stripe_ops,
-	[VRAID_LEVEL_0]		= &vraid_stripe_ops,
-	[VRAID_LEVEL_1]		= &vraid_mirror_ops,
-	[VRAID_LEVEL_10]	= &vraid_mirror_ops,
-	[VRAID_LEVEL_5]		= &vraid_parity_ops,
-	[VRAID_LEVEL_6]		= &vraid_parity_ops,
-	[VRAID_LEVEL_50]	= &vraid_parity_ops,
-	[VRAID_LEVEL_60]	= &vraid_parity_ops,
+static const struct vraid_level_entry {
+	u32 level;
+	const struct vraid_level_ops *ops;
+} vraid_levels[] = {
+	{ VRAID_LEVEL_JBOD,	&vraid_stripe_ops },
+	{ VRAID_LEVEL_0,	&vraid_stripe_ops },
+	{ VRAID_LEVEL_1,	&vraid_mirror_ops },
+	{ VRAID_LEVEL_10,	&vraid_mirror_ops },
+	{ VRAID_LEVEL_5,	&vraid_parity_ops },
+	{ VRAID_LEVEL_6,	&vraid_parity_ops },
+	{ VRAID_LEVEL_50,	&vraid_parity_ops },
+	{ VRAID_LEVEL_60,	&vraid_parity_ops },
 };
 
 const struct vraid_level_ops *vraid_level_ops_of(u32 level)
 {
-	if (level >= ARRAY_SIZE(vraid_levels))
-		return NULL;
-	return vraid_levels[level];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(vraid_levels); i++)
+		if (vraid_levels[i].level == level)
+			return vraid_levels[i].ops;
+	return NULL;
 }
 
 static void vraid_active_release(struct percpu_ref *ref)

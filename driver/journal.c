@@ -155,9 +155,9 @@
 #include "cache.h"
 #include "journal.h"
 #include "bitmap.h"
-#include "jformat.h"
-#include "metadata.h"
-#include "layout.h"
+#include "core/jformat.h"
+#include "core/metadata.h"
+#include "core/layout.h"
 
 #define VRAID_WRITE_MAX_PAGES	32	/* data pages of a write at most */
 #define VRAID_JOURNAL_POOL	16	/* records the pools guarantee */

@@ -8,7 +8,7 @@
  *   parity.c   RAID5, RAID6, RAID50 and RAID60, through the stripe cache
  *
  * A VD gets its ops once, when it is set up (vraid_level_ops_of(), from
- * the table in io.c indexed by level), and keeps them for its life; the
+ * the table of levels in io.c), and keeps them for its life; the
  * rest of the driver calls vd->ops and never asks which level the VD is.
  * The level's arithmetic - where a virtual sector lies, which members
  * hold parity - stays in the portable core (layout.c, geom.c), shared

@@ -17,7 +17,7 @@
 #include <linux/delay.h>
 
 #include "vraid.h"
-#include "metadata.h"
+#include "core/metadata.h"
 #include "job.h"
 
 /* Read or write one metadata block of @bdev, synchronously. */

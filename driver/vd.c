@@ -20,7 +20,7 @@
 #include "job.h"
 #include "bitmap.h"
 #include "events.h"
-#include "metadata.h"
+#include "core/metadata.h"
 
 int vraid_major;
 

@@ -88,8 +88,8 @@
 #include <linux/vraid.h>
 
 #include "compat.h"
-#include "geom.h"
-#include "layout.h"
+#include "core/geom.h"
+#include "core/layout.h"
 
 #define VRAID_MINORS	16	/* per VD: the disk and 15 partitions */
 

@@ -21,6 +21,6 @@ if [ ! -x "$CACHE/scripts/checkpatch.pl" ] || [ "$TARBALL" -nt "$CACHE/stamp" ];
 fi
 cd "$TOP"
 "$CACHE/scripts/checkpatch.pl" --no-tree --quiet -f \
-	driver/*.c driver/*.h uapi/linux/vraid.h compat/probes/*.c \
+	driver/*.c driver/*.h driver/core/*.c driver/core/*.h uapi/linux/vraid.h compat/probes/*.c \
 	tests/vm/kmod/vraid-record.c
 echo "checkpatch: clean"

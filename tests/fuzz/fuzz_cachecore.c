@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness for the cache's arithmetic (driver/cachecore.c).
+ * libFuzzer harness for the cache's arithmetic (driver/core/cachecore.c).
  *
  * Input layout: u8 mode, then by mode (taken mod 3):
  *

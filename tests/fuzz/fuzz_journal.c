@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness for the journal format (driver/jformat.c): what the
+ * libFuzzer harness for the journal format (driver/core/jformat.c): what the
  * journal scan reads from an untrusted device.
  *
  * Input layout: u8 mode, u8 flags, then by mode (taken mod 4):

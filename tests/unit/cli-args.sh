@@ -10,7 +10,7 @@
 # "-include mock.h", which renames its ioctl() calls to mock_ioctl()
 # (defined in mock.c below).  The mock checks every request header the tool
 # sends (magic, size, version, zeroed fields; job, spare, replace, info and
-# set also through the module's own validators in driver/validate.c, and
+# set also through the module's own validators in driver/core/validate.c, and
 # create's policies through vraid_validate_policies(), which since ABI 1.8
 # takes every known value) and answers from canned VDs:
 #   MOCK_VRAID=none|three|vanish|dupname|badreply|jobs   which VDs exist;
@@ -1301,20 +1301,20 @@ EOF
 # build VARIANT EXTRA_CFLAGS: vraidctl, vraid-raw, ioctlfuzz and the mock vraidctl
 # into $tmp/VARIANT/
 build() {
-	# the portable core, as driver/core.mk lists it
+	# the portable core, as driver/core/core.mk lists it
 	local core
-	core=$(sed -n 's/^VRAID_CORE := //p' "$root/driver/core.mk" |
-		tr ' ' '\n' | sed "s|.*|$root/driver/&.c|" | tr '\n' ' ')
+	core=$(sed -n 's/^VRAID_CORE := //p' "$root/driver/core/core.mk" |
+		tr ' ' '\n' | sed "s|.*|$root/driver/core/&.c|" | tr '\n' ' ')
 	local common="-I$root/tools/common $root/tools/common/vraid_common.c"
 	local cli="$root/tools/vraidctl/*.c"
 	mkdir -p "$tmp/$1"
 	# shellcheck disable=SC2086
-	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/vraidctl" $cli $common $core &&
-	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/mkjsb" "$tmp/mkjsb.c" $core &&
-	$CC $CFLAGS $2 -I"$root/driver" -o "$tmp/$1/mkmd" "$tmp/mkmd.c" $core &&
+	$CC $CFLAGS $2 -I"$root/driver/core" -I"$root/driver" -o "$tmp/$1/vraidctl" $cli $common $core &&
+	$CC $CFLAGS $2 -I"$root/driver/core" -o "$tmp/$1/mkjsb" "$tmp/mkjsb.c" $core &&
+	$CC $CFLAGS $2 -I"$root/driver/core" -o "$tmp/$1/mkmd" "$tmp/mkmd.c" $core &&
 	$CC $CFLAGS $2 -o "$tmp/$1/vraid-raw" "$root/tests/helpers/vraid-raw.c" $common &&
 	$CC $CFLAGS $2 -o "$tmp/$1/ioctlfuzz" "$root/tests/vm/ioctlfuzz.c" $common &&
-	$CC $CFLAGS $2 -I"$root/driver" -include "$tmp/mock.h" -o "$tmp/$1/vraidctl-mock" \
+	$CC $CFLAGS $2 -I"$root/driver/core" -I"$root/driver" -include "$tmp/mock.h" -o "$tmp/$1/vraidctl-mock" \
 		$cli $common "$tmp/mock.c" $core
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The check of one destage window planned by vraid_dwin_plan()
- * (driver/cachecore.h) against the row's masks, shared by the unit test
+ * (driver/core/cachecore.h) against the row's masks, shared by the unit test
  * (test_cachecore.c) and the fuzz target (tests/fuzz/fuzz_cachecore.c)
  * so that both hold the planner to the same invariants.
  */

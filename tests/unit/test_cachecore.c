@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The controller cache's arithmetic (driver/cachecore.c): the default
+ * The controller cache's arithmetic (driver/core/cachecore.c): the default
  * pool size and the size check, dirty thresholds with and without a
  * journal, throttle and destage-band decisions against a plain model,
  * the read-ahead detector driven by simulated readers (streams, ramps,

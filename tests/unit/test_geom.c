@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the geometry (driver/geom.c) against a naive reference
+ * Unit tests of the geometry (driver/core/geom.c) against a naive reference
  * model.
  *
  * The model is written from md's raid0 documentation, not from geom.c:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The journal format of the portable core (driver/jformat.c): CRC check
+ * The journal format of the portable core (driver/core/jformat.c): CRC check
  * values and the kernel crc32c() identity, superblock and record round
  * trips, every refusal with its reason, torn and damaged blocks, the
  * builder's bounds, ring arithmetic exhaustively on small rings, and a

@@ -3,8 +3,8 @@
  * The write-back journal's acknowledgement order, crashed at every point.
  * Documentation/cache-design.rst ("Commit ordering and group commit",
  * "Reclaim", "Replay at assembly", "Switching online") is what is
- * modelled; driver/jformat.c builds every record and plans every replay,
- * and driver/cachecore.c plans every destage.
+ * modelled; driver/core/jformat.c builds every record and plans every replay,
+ * and driver/core/cachecore.c plans every destage.
  *
  * A controller runs a random schedule over a mirrored VD (RAID1 or
  * RAID10 from layout.c) with a volatile write cache on every member:

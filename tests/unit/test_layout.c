@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the redundant levels' geometry (driver/layout.c) against
+ * Unit tests of the redundant levels' geometry (driver/core/layout.c) against
  * reference models written from Linux md, not from layout.c:
  *
  *  - md_raid0(): raid0.c map_sector() for one zone (the RAID0 over the
@@ -23,6 +23,7 @@
 #include <linux/vraid.h>
 #include "geom.h"
 #include "layout.h"
+#include "metadata.h"
 #include "tap.h"
 
 #include <inttypes.h>
@@ -280,6 +281,35 @@ static void check_geom(const struct vraid_geom *g, const struct ref *r)
 	      vraid_layout_span_data(g), r->nd);
 }
 
+/*
+ * The member sector and the write-intent bitmap region of VD sector @v,
+ * whose member sector md puts at @msector: the region of the VD's own
+ * bitmap (vraid_bm_shift()), of a bitmap of 1 MiB regions that may be
+ * too few (clamped to the last), and of a one-region bitmap.
+ */
+static void check_bm_region(const struct vraid_geom *g, const struct ref *r,
+			    u64 v, u64 msector)
+{
+	u32 shift = vraid_bm_shift(r->member, g->strip_shift);
+	u32 nbits = (u32)((r->member + (1ULL << shift) - 1) >> shift);
+	u64 small = msector >> VRAID_BM_MIN_SHIFT;
+
+	CHECK(vraid_layout_member_sector(g, v) == msector,
+	      "vsector %" PRIu64 ": member sector %" PRIu64 ", md %" PRIu64,
+	      v, vraid_layout_member_sector(g, v), msector);
+	CHECK(vraid_layout_bm_region(g, v, shift, nbits) == msector >> shift &&
+	      msector >> shift < nbits,
+	      "vsector %" PRIu64 ": region %u of %u (shift %u), expected %"
+	      PRIu64, v, vraid_layout_bm_region(g, v, shift, nbits), nbits,
+	      shift, msector >> shift);
+	CHECK(vraid_layout_bm_region(g, v, VRAID_BM_MIN_SHIFT, 7) ==
+	      (small < 7 ? small : 6) &&
+	      vraid_layout_bm_region(g, v, shift, 1) == 0,
+	      "vsector %" PRIu64 ": region %u of 7 1 MiB regions, %u of one",
+	      v, vraid_layout_bm_region(g, v, VRAID_BM_MIN_SHIFT, 7),
+	      vraid_layout_bm_region(g, v, shift, 1));
+}
+
 /* One VD sector of a parity level against md, and the inverse maps. */
 static void check_parity_sector(const struct vraid_geom *g,
 				const struct ref *r, u64 v)
@@ -306,6 +336,7 @@ static void check_parity_sector(const struct vraid_geom *g,
 		   l.sector, l.len, e.span, e.stripe, e.didx, e.member, e.p,
 		   (int)e.q, e.sector, e.len))
 		return;
+	check_bm_region(g, r, v, e.sector);
 	CHECK(vraid_layout_vsector(g, l.span, l.stripe, l.data_idx,
 				   l.offset) == v,
 	      "vsector(span %u, stripe %" PRIu64 ", idx %u, off %u) = %"
@@ -358,6 +389,7 @@ static void check_mirror_sector(const struct vraid_geom *g,
 		      "vsector %" PRIu64 " -> first %u copies %u sector %"
 		      PRIu64 " len %" PRIu64, v, m.first, m.copies, m.sector,
 		      m.len);
+		check_bm_region(g, r, v, v);
 		return;
 	}
 	md_raid10_n2(v, r->strip, r->n, dev, addr);
@@ -368,6 +400,7 @@ static void check_mirror_sector(const struct vraid_geom *g,
 	      PRIu64 "; md: dev %u @%" PRIu64 ", dev %u @%" PRIu64, v,
 	      m.first, m.copies, m.sector, m.len, dev[0], addr[0], dev[1],
 	      addr[1]);
+	check_bm_region(g, r, v, addr[0]);
 }
 
 static void check_sector(const struct vraid_geom *g, const struct ref *r,

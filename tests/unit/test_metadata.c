@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The on-disk metadata of the portable core (driver/metadata.c): CRC32C
+ * The on-disk metadata of the portable core (driver/core/metadata.c): CRC32C
  * against known vectors, encode/decode round trips for every level, and
  * rejection of every kind of damage a block can suffer.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the ioctl request validation (driver/validate.c), table
+ * Unit tests of the ioctl request validation (driver/core/validate.c), table
  * driven.  Every request is a heap buffer of exactly its struct's size, so
  * ASan catches a validator that reads past it; every message buffer is
  * exactly VRAID_MSG_LEN bytes, so ASan catches a message that overruns

@@ -291,7 +291,7 @@ static bool ctrl_dirty;
 static bool journal_dirty;
 
 /*
- * What JOURNAL_ATTACH takes (driver/jformat.h, not a uapi header): at
+ * What JOURNAL_ATTACH takes (driver/core/jformat.h, not a uapi header): at
  * least 64 MiB; the ring from 1 MiB to the end, in 4 KiB blocks.
  */
 #define J_MIN_SECTORS	((64ULL << 20) >> 9)

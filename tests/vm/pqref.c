@@ -5,7 +5,7 @@
  * P block is the XOR of its row's data, every Q block the RAID-6 syndrome
  * computed here with a naive GF(2^8), every mirror copy equal to the
  * others, and (with --vd) every data block equal to the bytes that were
- * written to the VD.  Where the blocks are comes from driver/layout.c (md
+ * written to the VD.  Where the blocks are comes from driver/core/layout.c (md
  * is the oracle for that); what they must contain is computed here.
  *
  *	pqref check --level 1|10|5|6|50|60 --strip BYTES [--spans N]

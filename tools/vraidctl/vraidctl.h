@@ -59,11 +59,11 @@
 
 #include "vraid_common.h"
 
-/* The on-disk format, shared with the module (driver/metadata.c). */
+/* The on-disk format, shared with the module (driver/core/metadata.c). */
 #include "metadata.h"
-/* The controller cache's size bounds (macros only: driver/cachecore.h). */
+/* The controller cache's size bounds (macros only: driver/core/cachecore.h). */
 #include "cachecore.h"
-/* The journal's superblock magic and slots (macros only: driver/jformat.h). */
+/* The journal's superblock magic and slots (macros only: driver/core/jformat.h). */
 #include "jformat.h"
 /* A VD's geometry from its members' size, as the module computes it. */
 #include "layout.h"

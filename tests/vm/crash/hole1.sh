@@ -2,7 +2,7 @@
 # Write-hole test (tests/vm/hole-test), first boot: a Degraded RAID$LEVEL
 # writing back through the controller's journal loses the parity write of
 # one destage, then the power goes.  16 KiB strips, row 1, member sector
-# 32 (16416 on the disks), driver/layout.c:
+# 32 (16416 on the disks), driver/core/layout.c:
 #   RAID5 of M0, M1 (dm over disk X) and M2: P on M1, data index 0 (VD
 #   sectors 64-95) on M2, data index 1 (96-127) on M0.  D_w is VD sector
 #   96 on M0, D_m VD sector 64 on M2 (failed), P on X drops the write.

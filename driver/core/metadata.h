@@ -92,6 +92,60 @@ struct vraid_md {
 };
 
 /*
+ * The block as it lies on the disk (Documentation/on-disk-format.rst,
+ * "Block layout"): little-endian fields at their natural alignment, no
+ * packing needed; metadata.c checks every offset at compile time.  Only
+ * vraid_md_encode() and vraid_md_decode() touch it; the rest of the
+ * driver uses struct vraid_md.
+ */
+struct vraid_md_block_member {
+	u8 uuid[VRAID_MD_UUID_LEN];
+	__le32 state;
+	__le32 flags;			/* version 1: zero */
+	__le64 dev_sectors;
+};
+
+struct vraid_md_block {
+	__le32 magic;			/* VRAID_MD_MAGIC */
+	__le32 version;
+	__le32 block_size;		/* VRAID_MD_BLOCK */
+	__le32 crc;			/* of the block, this field zero */
+	__le64 generation;
+	__le64 created;
+	u8 vd_uuid[VRAID_MD_UUID_LEN];
+	char name[32];
+	__le32 level;
+	__le32 nr_members;
+	__le32 spans;
+	__le32 strip_bytes;
+	__le32 role;
+	__le32 flags;
+	__le64 data_offset;
+	__le64 member_sectors;
+	__le64 size_sectors;
+	__le32 access_policy;
+	__le32 disk_cache_policy;
+	__le32 io_policy;
+	__le32 read_policy;
+	__le32 write_policy;
+	__le32 job_type;
+	__le32 job_flags;
+	__le32 job_rate_kib;
+	__le64 job_pos;
+	__le64 init_pos;
+	__le32 last_job;
+	__le32 last_result;
+	__le64 last_mismatches;
+	u8 journal_uuid[VRAID_MD_UUID_LEN];
+	__le64 journal_floor;
+	__le32 cache_flags;
+	u8 reserved1[36];
+	struct vraid_md_block_member members[VRAID_MD_MAX_MEMBERS];
+	__le64 rebuilt_to[VRAID_MD_MAX_MEMBERS];	/* version 1: reserved */
+	u8 reserved2[2560];
+};
+
+/*
  * The write-intent bitmap: one bit per region of member sectors (a power
  * of two, at least a strip and 1 MiB, at most VRAID_BM_MAX_BITS regions),
  * set on every member before a write to the region starts and cleared
@@ -105,6 +159,19 @@ struct vraid_md {
 #define VRAID_BM_BYTES		8192
 #define VRAID_BM_MAX_BITS	32768U		/* one 4 KiB block of bits */
 #define VRAID_BM_MIN_SHIFT	11		/* 1 MiB regions at least */
+
+/* The bitmap as it lies on the disk ("Bitmap layout"), 8 KiB. */
+struct vraid_bm_block {
+	__le32 magic;			/* VRAID_BM_MAGIC */
+	__le32 version;
+	__le32 crc;			/* of all 8 KiB, this field zero */
+	__le32 shift;
+	__le32 nbits;
+	__le32 reserved1;
+	u8 vd_uuid[VRAID_MD_UUID_LEN];
+	u8 reserved2[4056];		/* to the end of the header block */
+	u8 bits[VRAID_BM_MAX_BITS / 8];
+};
 
 /* log2 of the region size in sectors for a member data area. */
 u32 vraid_bm_shift(u64 member_sectors, u32 strip_shift);
@@ -130,7 +197,12 @@ int vraid_bm_decode(const u8 *blk, const u8 *vd_uuid, u32 *shift,
 u32 vraid_crc32c_sw(u32 crc, const void *buf, size_t len);
 u32 vraid_crc32c(u32 crc, const void *buf, size_t len);
 
-/* Encode @md into the 4 KiB block @blk (all of it written). */
+/*
+ * Encode @md into the 4 KiB block @blk (all of it written).  @blk, here
+ * and in every encoder and decoder of the core, is 8-byte aligned (a
+ * page, a kmalloc'd or a malloc'd buffer): it is read as the block's
+ * struct.
+ */
 void vraid_md_encode(const struct vraid_md *md, u8 *blk);
 
 /*

@@ -4,69 +4,76 @@
  * Documentation/cache-design.rst ("The journal") and
  * Documentation/on-disk-format.rst ("Journal").
  *
- * Superblock (byte offsets, little-endian):
- *	   0 magic "VRJL"	   4 version	   8 block size (4096)
- *	  12 crc32c		  16 generation	  24 created
- *	  32 journal uuid[16]	  48 ring start (sectors)
- *	  56 ring blocks	  64 tail block	  72 tail seq
- *	  80 flags		  84 zero up to 4096
- *
- * Record header:
- *	   0 magic "VRJR"	   4 version (u16) 6 entries (u16)
- *	   8 header crc32c	  12 payload crc32c
- *	  16 seq		  24 position	  32 journal uuid[16]
- *	  48 payload blocks	  52 flags	  56 zero
- *	  64 entries, then zero up to 4096
- *
- * Entry: 0 type (u16), 2 size (u16), 4 flags (u16), 6 reserved (u16),
- * 8 pages (u32), 12 reserved (u32), 16 VD uuid[16], then by type:
- *	DATA	   32 VD sector, 40 first mask, 41 last mask, 42 zero[6]
- *	PARITY	   32 member sector, 40 span (u32), 44 n (u16), 46 zero[10],
- *		   56 n x { seq, entry (u16), data index (u16), zero (u32) }
- *	INVALIDATE 32 VD sector, 40 sectors
- *	VD_CLEAN   32 floor
+ * The superblock, the record header and the entries are the structs of
+ * jformat.h; the offsets below are those of on-disk-format.rst, checked at
+ * compile time so that the structs cannot drift from the format.
  */
 #include "core_types.h"
 #include <linux/vraid.h>
 #include "metadata.h"
 #include "jformat.h"
-#include "le_bytes.h"
 
-#define SB_MAGIC	0
-#define SB_VERSION	4
-#define SB_BSIZE	8
-#define SB_CRC		12
-#define SB_GEN		16
-#define SB_CREATED	24
-#define SB_UUID		32
-#define SB_RSTART	48
-#define SB_RBLOCKS	56
-#define SB_TAIL		64
-#define SB_TAILSEQ	72
-#define SB_FLAGS	80
-#define SB_RES		84
+VRAID_ONDISK_OFFSET(struct vraid_jsb_block, magic, 0);
+VRAID_ONDISK_OFFSET(struct vraid_jsb_block, version, 4);
+VRAID_ONDISK_OFFSET(struct vraid_jsb_block, block_size, 8);
+VRAID_ONDISK_OFFSET(struct vraid_jsb_block, crc, 12);
+VRAID_ONDISK_OFFSET(struct vraid_jsb_block, generation, 16);
+VRAID_ONDISK_OFFSET(struct vraid_jsb_block, created, 24);
+VRAID_ONDISK_OFFSET(struct vraid_jsb_block, uuid, 32);
+VRAID_ONDISK_OFFSET(struct vraid_jsb_block, ring_start, 48);
+VRAID_ONDISK_OFFSET(struct vraid_jsb_block, ring_blocks, 56);
+VRAID_ONDISK_OFFSET(struct vraid_jsb_block, tail_block, 64);
+VRAID_ONDISK_OFFSET(struct vraid_jsb_block, tail_seq, 72);
+VRAID_ONDISK_OFFSET(struct vraid_jsb_block, flags, 80);
+VRAID_ONDISK_OFFSET(struct vraid_jsb_block, reserved, 84);
+VRAID_ONDISK_SIZE(struct vraid_jsb_block, VRAID_J_BLOCK);
 
-#define RH_MAGIC	0
-#define RH_VERSION	4
-#define RH_ENTRIES	6
-#define RH_CRC		8
-#define RH_PCRC		12
-#define RH_SEQ		16
-#define RH_POS		24
-#define RH_UUID		32
-#define RH_PBLOCKS	48
-#define RH_FLAGS	52
-#define RH_RES		56
+VRAID_ONDISK_OFFSET(struct vraid_jrec_header, magic, 0);
+VRAID_ONDISK_OFFSET(struct vraid_jrec_header, version, 4);
+VRAID_ONDISK_OFFSET(struct vraid_jrec_header, entries, 6);
+VRAID_ONDISK_OFFSET(struct vraid_jrec_header, crc, 8);
+VRAID_ONDISK_OFFSET(struct vraid_jrec_header, payload_crc, 12);
+VRAID_ONDISK_OFFSET(struct vraid_jrec_header, seq, 16);
+VRAID_ONDISK_OFFSET(struct vraid_jrec_header, position, 24);
+VRAID_ONDISK_OFFSET(struct vraid_jrec_header, uuid, 32);
+VRAID_ONDISK_OFFSET(struct vraid_jrec_header, payload_blocks, 48);
+VRAID_ONDISK_OFFSET(struct vraid_jrec_header, flags, 52);
+VRAID_ONDISK_OFFSET(struct vraid_jrec_header, reserved, 56);
+VRAID_ONDISK_OFFSET(struct vraid_jrec_header, entry_area, VRAID_J_HDR_SIZE);
+VRAID_ONDISK_SIZE(struct vraid_jrec_header, VRAID_J_BLOCK);
 
-#define E_TYPE		0
-#define E_SIZE		2
-#define E_FLAGS		4
-#define E_RES1		6
-#define E_PAGES		8
-#define E_RES2		12
-#define E_UUID		16
-#define E_SECTOR	32
-#define E_HEAD		16		/* the fields every entry has */
+VRAID_ONDISK_OFFSET(struct vraid_je_head, type, 0);
+VRAID_ONDISK_OFFSET(struct vraid_je_head, size, 2);
+VRAID_ONDISK_OFFSET(struct vraid_je_head, flags, 4);
+VRAID_ONDISK_OFFSET(struct vraid_je_head, reserved1, 6);
+VRAID_ONDISK_OFFSET(struct vraid_je_head, pages, 8);
+VRAID_ONDISK_OFFSET(struct vraid_je_head, reserved2, 12);
+VRAID_ONDISK_OFFSET(struct vraid_je_head, vd_uuid, 16);
+VRAID_ONDISK_SIZE(struct vraid_je_head, 32);
+VRAID_ONDISK_OFFSET(struct vraid_je_data, sector, 32);
+VRAID_ONDISK_OFFSET(struct vraid_je_data, first_mask, 40);
+VRAID_ONDISK_OFFSET(struct vraid_je_data, last_mask, 41);
+VRAID_ONDISK_OFFSET(struct vraid_je_data, reserved, 42);
+VRAID_ONDISK_SIZE(struct vraid_je_data, VRAID_JE_DATA_SIZE);
+VRAID_ONDISK_OFFSET(struct vraid_je_parity, member_sector, 32);
+VRAID_ONDISK_OFFSET(struct vraid_je_parity, span, 40);
+VRAID_ONDISK_OFFSET(struct vraid_je_parity, nrefs, 44);
+VRAID_ONDISK_OFFSET(struct vraid_je_parity, reserved, 46);
+VRAID_ONDISK_OFFSET(struct vraid_je_parity, refs, 56);
+VRAID_ONDISK_SIZE(struct vraid_je_parity, VRAID_JE_PARITY_SIZE);
+VRAID_ONDISK_OFFSET(struct vraid_je_ref, seq, 0);
+VRAID_ONDISK_OFFSET(struct vraid_je_ref, entry, 8);
+VRAID_ONDISK_OFFSET(struct vraid_je_ref, data_index, 10);
+VRAID_ONDISK_OFFSET(struct vraid_je_ref, reserved, 12);
+VRAID_ONDISK_SIZE(struct vraid_je_ref, VRAID_JE_REF_SIZE);
+VRAID_ONDISK_OFFSET(struct vraid_je_invalidate, sector, 32);
+VRAID_ONDISK_OFFSET(struct vraid_je_invalidate, sectors, 40);
+VRAID_ONDISK_SIZE(struct vraid_je_invalidate, VRAID_JE_INVAL_SIZE);
+VRAID_ONDISK_OFFSET(struct vraid_je_vd_clean, floor, 32);
+VRAID_ONDISK_SIZE(struct vraid_je_vd_clean, VRAID_JE_CLEAN_SIZE);
+
+/* The fields every entry has before its size is known good. */
+#define E_HEAD		offsetof(struct vraid_je_head, vd_uuid)
 
 #define U64_MAX_	(~0ULL)
 
@@ -109,63 +116,66 @@ u64 vraid_jring_blocks(u64 dev_sectors)
 
 void vraid_jsb_encode(const struct vraid_jsb *sb, u8 *blk)
 {
-	memset(blk, 0, VRAID_J_BLOCK);
-	put32(blk + SB_MAGIC, VRAID_J_SB_MAGIC);
-	put32(blk + SB_VERSION, VRAID_J_VERSION);
-	put32(blk + SB_BSIZE, VRAID_J_BLOCK);
-	put64(blk + SB_GEN, sb->generation);
-	put64(blk + SB_CREATED, sb->created);
-	memcpy(blk + SB_UUID, sb->uuid, VRAID_J_UUID_LEN);
-	put64(blk + SB_RSTART, sb->ring_start);
-	put64(blk + SB_RBLOCKS, sb->ring_blocks);
-	put64(blk + SB_TAIL, sb->tail_block);
-	put64(blk + SB_TAILSEQ, sb->tail_seq);
-	put32(blk + SB_FLAGS, sb->flags);
-	put32(blk + SB_CRC, block_crc(blk, SB_CRC));
+	struct vraid_jsb_block *b = (struct vraid_jsb_block *)blk;
+
+	memset(b, 0, sizeof(*b));
+	b->magic = cpu_to_le32(VRAID_J_SB_MAGIC);
+	b->version = cpu_to_le32(VRAID_J_VERSION);
+	b->block_size = cpu_to_le32(VRAID_J_BLOCK);
+	b->generation = cpu_to_le64(sb->generation);
+	b->created = cpu_to_le64(sb->created);
+	memcpy(b->uuid, sb->uuid, VRAID_J_UUID_LEN);
+	b->ring_start = cpu_to_le64(sb->ring_start);
+	b->ring_blocks = cpu_to_le64(sb->ring_blocks);
+	b->tail_block = cpu_to_le64(sb->tail_block);
+	b->tail_seq = cpu_to_le64(sb->tail_seq);
+	b->flags = cpu_to_le32(sb->flags);
+	b->crc = cpu_to_le32(block_crc(blk, offsetof(struct vraid_jsb_block, crc)));
 }
 
 int vraid_jsb_decode(const u8 *blk, u32 slot, u64 dev_sectors,
 		     struct vraid_jsb *sb, char *msg, size_t msglen)
 {
+	const struct vraid_jsb_block *b = (const struct vraid_jsb_block *)blk;
 	u32 v, crc;
 
-	if (get32(blk + SB_MAGIC) != VRAID_J_SB_MAGIC) {
+	if (le32_to_cpu(b->magic) != VRAID_J_SB_MAGIC) {
 		snprintf(msg, msglen, "no journal superblock (magic 0x%08x)",
-			 get32(blk + SB_MAGIC));
+			 le32_to_cpu(b->magic));
 		return -ENODATA;
 	}
-	v = get32(blk + SB_VERSION);
+	v = le32_to_cpu(b->version);
 	if (v < VRAID_J_VERSION_MIN || v > VRAID_J_VERSION) {
 		snprintf(msg, msglen,
 			 "journal version %u is not supported (this vraid reads %u to %u)",
 			 v, VRAID_J_VERSION_MIN, VRAID_J_VERSION);
 		return -EPROTONOSUPPORT;
 	}
-	if (get32(blk + SB_BSIZE) != VRAID_J_BLOCK) {
+	if (le32_to_cpu(b->block_size) != VRAID_J_BLOCK) {
 		snprintf(msg, msglen, "journal block size %u, expected %u",
-			 get32(blk + SB_BSIZE), VRAID_J_BLOCK);
+			 le32_to_cpu(b->block_size), VRAID_J_BLOCK);
 		return -EINVAL;
 	}
-	crc = block_crc(blk, SB_CRC);
-	if (crc != get32(blk + SB_CRC)) {
+	crc = block_crc(blk, offsetof(struct vraid_jsb_block, crc));
+	if (crc != le32_to_cpu(b->crc)) {
 		snprintf(msg, msglen,
 			 "journal superblock checksum mismatch (0x%08x stored, 0x%08x computed)",
-			 get32(blk + SB_CRC), crc);
+			 le32_to_cpu(b->crc), crc);
 		return -EINVAL;
 	}
-	if (!zero_range(blk + SB_RES, VRAID_J_BLOCK - SB_RES)) {
+	if (!zero_range(b->reserved, sizeof(b->reserved))) {
 		snprintf(msg, msglen,
 			 "reserved journal superblock bytes are not zero");
 		return -EINVAL;
 	}
-	sb->generation = get64(blk + SB_GEN);
-	sb->created = get64(blk + SB_CREATED);
-	memcpy(sb->uuid, blk + SB_UUID, VRAID_J_UUID_LEN);
-	sb->ring_start = get64(blk + SB_RSTART);
-	sb->ring_blocks = get64(blk + SB_RBLOCKS);
-	sb->tail_block = get64(blk + SB_TAIL);
-	sb->tail_seq = get64(blk + SB_TAILSEQ);
-	sb->flags = get32(blk + SB_FLAGS);
+	sb->generation = le64_to_cpu(b->generation);
+	sb->created = le64_to_cpu(b->created);
+	memcpy(sb->uuid, b->uuid, VRAID_J_UUID_LEN);
+	sb->ring_start = le64_to_cpu(b->ring_start);
+	sb->ring_blocks = le64_to_cpu(b->ring_blocks);
+	sb->tail_block = le64_to_cpu(b->tail_block);
+	sb->tail_seq = le64_to_cpu(b->tail_seq);
+	sb->flags = le32_to_cpu(b->flags);
 	if (slot > 1 || (sb->generation & 1) != slot) {
 		snprintf(msg, msglen,
 			 "journal superblock generation %llu found in slot %u",
@@ -253,24 +263,26 @@ static const char *type_name(u16 type)
 void vraid_jentry_ref(const struct vraid_jentry *e, u32 i,
 		      struct vraid_jref *ref)
 {
-	const u8 *r = e->refs + i * VRAID_JE_REF_SIZE;
+	const struct vraid_je_ref *r = (const struct vraid_je_ref *)e->refs + i;
 
-	ref->seq = get64(r);
-	ref->entry = get16(r + 8);
-	ref->data_index = get16(r + 10);
+	ref->seq = le64_to_cpu(r->seq);
+	ref->entry = le16_to_cpu(r->entry);
+	ref->data_index = le16_to_cpu(r->data_index);
 }
 
-static int check_refs(const u8 *p, u32 n, u64 rec_seq, u32 index,
-		      const u64 *data_mask, char *msg, size_t msglen)
+static int check_refs(const struct vraid_je_parity *p, u32 n, u64 rec_seq,
+		      u32 index, const u64 *data_mask, char *msg,
+		      size_t msglen)
 {
 	u32 seen = 0, i;
 
 	for (i = 0; i < n; i++) {
-		const u8 *r = p + VRAID_JE_PARITY_SIZE + i * VRAID_JE_REF_SIZE;
-		u64 seq = get64(r);
-		u16 entry = get16(r + 8), di = get16(r + 10);
+		const struct vraid_je_ref *r = &p->refs[i];
+		u64 seq = le64_to_cpu(r->seq);
+		u16 entry = le16_to_cpu(r->entry);
+		u16 di = le16_to_cpu(r->data_index);
 
-		if (get32(r + 12)) {
+		if (r->reserved) {
 			snprintf(msg, msglen,
 				 "entry %u: reference %u: reserved bytes are not zero",
 				 index, i);
@@ -311,6 +323,14 @@ static int decode_entry(const u8 *p, u32 room, u64 rec_seq, u32 index,
 			const u64 *data_mask, struct vraid_jentry *e,
 			char *msg, size_t msglen)
 {
+	const struct vraid_je_head *h = (const struct vraid_je_head *)p;
+	const struct vraid_je_data *data = (const struct vraid_je_data *)p;
+	const struct vraid_je_parity *parity =
+		(const struct vraid_je_parity *)p;
+	const struct vraid_je_invalidate *inval =
+		(const struct vraid_je_invalidate *)p;
+	const struct vraid_je_vd_clean *clean =
+		(const struct vraid_je_vd_clean *)p;
 	u32 want;
 	u64 end;
 
@@ -320,24 +340,24 @@ static int decode_entry(const u8 *p, u32 room, u64 rec_seq, u32 index,
 			 index);
 		return -EINVAL;
 	}
-	e->type = get16(p + E_TYPE);
-	e->size = get16(p + E_SIZE);
+	e->type = le16_to_cpu(h->type);
+	e->size = le16_to_cpu(h->size);
 	e->index = (u16)index;
-	e->pages = get32(p + E_PAGES);
+	e->pages = le32_to_cpu(h->pages);
 	if (e->size < E_HEAD || e->size % 8 || e->size > room) {
 		snprintf(msg, msglen,
 			 "entry %u: size %u (a multiple of 8, %u..%u bytes here)",
-			 index, e->size, E_HEAD, room);
+			 index, e->size, (u32)E_HEAD, room);
 		return -EINVAL;
 	}
-	e->flags = get16(p + E_FLAGS);
+	e->flags = le16_to_cpu(h->flags);
 	if (e->flags & ~(e->type == VRAID_JE_DATA ?
 			 VRAID_JE_F_PARITY_DATA : 0)) {
 		snprintf(msg, msglen, "entry %u: unknown flags 0x%x", index,
 			 e->flags);
 		return -EINVAL;
 	}
-	if (get16(p + E_RES1) || get32(p + E_RES2)) {
+	if (h->reserved1 || h->reserved2) {
 		snprintf(msg, msglen, "entry %u: reserved bytes are not zero",
 			 index);
 		return -EINVAL;
@@ -351,7 +371,7 @@ static int decode_entry(const u8 *p, u32 room, u64 rec_seq, u32 index,
 			want = VRAID_JE_PARITY_SIZE;
 			break;
 		}
-		e->nrefs = get16(p + 44);
+		e->nrefs = le16_to_cpu(parity->nrefs);
 		if (!e->nrefs || e->nrefs > VRAID_J_MAX_REFS) {
 			snprintf(msg, msglen,
 				 "entry %u: PARITY entry with %u references (1..%u)",
@@ -376,17 +396,17 @@ static int decode_entry(const u8 *p, u32 room, u64 rec_seq, u32 index,
 			 index, type_name(e->type), e->size, want);
 		return -EINVAL;
 	}
-	memcpy(e->vd_uuid, p + E_UUID, VRAID_J_UUID_LEN);
+	memcpy(e->vd_uuid, h->vd_uuid, VRAID_J_UUID_LEN);
 	if (zero_range(e->vd_uuid, VRAID_J_UUID_LEN)) {
 		snprintf(msg, msglen, "entry %u: VD UUID is zero", index);
 		return -EINVAL;
 	}
-	e->sector = get64(p + E_SECTOR);
 	switch (e->type) {
 	case VRAID_JE_DATA:
-		e->first_mask = p[40];
-		e->last_mask = p[41];
-		if (!zero_range(p + 42, 6)) {
+		e->sector = le64_to_cpu(data->sector);
+		e->first_mask = data->first_mask;
+		e->last_mask = data->last_mask;
+		if (!zero_range(data->reserved, sizeof(data->reserved))) {
 			snprintf(msg, msglen,
 				 "entry %u: reserved bytes are not zero", index);
 			return -EINVAL;
@@ -420,9 +440,10 @@ static int decode_entry(const u8 *p, u32 room, u64 rec_seq, u32 index,
 		}
 		return 0;
 	case VRAID_JE_PARITY:
-		e->span = get32(p + 40);
-		e->refs = p + VRAID_JE_PARITY_SIZE;
-		if (!zero_range(p + 46, 10)) {
+		e->sector = le64_to_cpu(parity->member_sector);
+		e->span = le32_to_cpu(parity->span);
+		e->refs = (const u8 *)parity->refs;
+		if (!zero_range(parity->reserved, sizeof(parity->reserved))) {
 			snprintf(msg, msglen,
 				 "entry %u: reserved bytes are not zero", index);
 			return -EINVAL;
@@ -445,10 +466,11 @@ static int decode_entry(const u8 *p, u32 room, u64 rec_seq, u32 index,
 				 index, e->span);
 			return -EINVAL;
 		}
-		return check_refs(p, e->nrefs, rec_seq, index, data_mask, msg,
-				  msglen);
+		return check_refs(parity, e->nrefs, rec_seq, index, data_mask,
+				  msg, msglen);
 	case VRAID_JE_INVALIDATE:
-		e->sectors = get64(p + 40);
+		e->sector = le64_to_cpu(inval->sector);
+		e->sectors = le64_to_cpu(inval->sectors);
 		end = e->sector + e->sectors;
 		if (e->pages) {
 			snprintf(msg, msglen,
@@ -465,8 +487,7 @@ static int decode_entry(const u8 *p, u32 room, u64 rec_seq, u32 index,
 		}
 		return 0;
 	default:
-		e->floor = e->sector;
-		e->sector = 0;
+		e->floor = le64_to_cpu(clean->floor);
 		if (e->pages) {
 			snprintf(msg, msglen,
 				 "entry %u: VD_CLEAN entry with %u pages",
@@ -618,27 +639,32 @@ void vraid_jrec_init(struct vraid_jbuild *b, u8 *blk, u64 seq)
 	b->data_mask[1] = 0;
 }
 
-/* Start an entry of @size bytes; NULL if it does not fit. */
-static u8 *add_begin(struct vraid_jbuild *b, u16 type, u32 size, u32 pages,
-		     const u8 *vd_uuid)
+/*
+ * Start an entry of @size bytes, its head filled in (the rest of the
+ * block is zero: vraid_jrec_init()); NULL if it does not fit.
+ */
+static struct vraid_je_head *add_begin(struct vraid_jbuild *b, u16 type,
+				       u32 size, u32 pages,
+				       const u8 *vd_uuid)
 {
-	u8 *p;
+	struct vraid_je_head *h;
 
 	if (size > VRAID_J_BLOCK - b->off ||
 	    b->entries >= VRAID_J_MAX_ENTRIES ||
 	    pages > VRAID_J_MAX_PAYLOAD - b->pages)
 		return NULL;
-	p = b->blk + b->off;
-	put16(p + E_TYPE, type);
-	put16(p + E_SIZE, (u16)size);
-	put32(p + E_PAGES, pages);
-	memcpy(p + E_UUID, vd_uuid, VRAID_J_UUID_LEN);
-	return p;
+	h = (struct vraid_je_head *)(b->blk + b->off);
+	h->type = cpu_to_le16(type);
+	h->size = cpu_to_le16((u16)size);
+	h->pages = cpu_to_le32(pages);
+	memcpy(h->vd_uuid, vd_uuid, VRAID_J_UUID_LEN);
+	return h;
 }
 
 /* Validate the entry just written; keep it or wipe it. */
-static int add_end(struct vraid_jbuild *b, u8 *p)
+static int add_end(struct vraid_jbuild *b, struct vraid_je_head *h)
 {
+	u8 *p = (u8 *)h;
 	struct vraid_jentry e;
 	char msg[8];
 
@@ -658,98 +684,107 @@ static int add_end(struct vraid_jbuild *b, u8 *p)
 int vraid_jrec_add_data(struct vraid_jbuild *b, const u8 *vd_uuid,
 			u64 sector, u8 first_mask, u8 last_mask, u32 pages)
 {
-	u8 *p = add_begin(b, VRAID_JE_DATA, VRAID_JE_DATA_SIZE, pages,
-			  vd_uuid);
+	struct vraid_je_head *h = add_begin(b, VRAID_JE_DATA,
+					    VRAID_JE_DATA_SIZE, pages, vd_uuid);
+	struct vraid_je_data *d = (struct vraid_je_data *)h;
 
-	if (!p)
+	if (!h)
 		return -ENOSPC;
-	put64(p + E_SECTOR, sector);
-	p[40] = first_mask;
-	p[41] = last_mask;
-	return add_end(b, p);
+	d->sector = cpu_to_le64(sector);
+	d->first_mask = first_mask;
+	d->last_mask = last_mask;
+	return add_end(b, h);
 }
 
 int vraid_jrec_add_pdata(struct vraid_jbuild *b, const u8 *vd_uuid,
 			 u64 sector)
 {
-	u8 *p = add_begin(b, VRAID_JE_DATA, VRAID_JE_DATA_SIZE, 1, vd_uuid);
+	struct vraid_je_head *h = add_begin(b, VRAID_JE_DATA,
+					    VRAID_JE_DATA_SIZE, 1, vd_uuid);
+	struct vraid_je_data *d = (struct vraid_je_data *)h;
 
-	if (!p)
+	if (!h)
 		return -ENOSPC;
-	put16(p + E_FLAGS, VRAID_JE_F_PARITY_DATA);
-	put64(p + E_SECTOR, sector);
-	p[40] = 0xff;
-	p[41] = 0xff;
-	return add_end(b, p);
+	h->flags = cpu_to_le16(VRAID_JE_F_PARITY_DATA);
+	d->sector = cpu_to_le64(sector);
+	d->first_mask = 0xff;
+	d->last_mask = 0xff;
+	return add_end(b, h);
 }
 
 int vraid_jrec_add_parity(struct vraid_jbuild *b, const u8 *vd_uuid,
 			  u64 msector, u32 span, const struct vraid_jref *refs,
 			  u32 nrefs, u32 pages)
 {
-	u8 *p;
+	struct vraid_je_parity *p;
+	struct vraid_je_head *h;
 	u32 i;
 
 	if (!nrefs || nrefs > VRAID_J_MAX_REFS)
 		return -EINVAL;
-	p = add_begin(b, VRAID_JE_PARITY,
+	h = add_begin(b, VRAID_JE_PARITY,
 		      VRAID_JE_PARITY_SIZE + nrefs * VRAID_JE_REF_SIZE, pages,
 		      vd_uuid);
-	if (!p)
+	if (!h)
 		return -ENOSPC;
-	put64(p + E_SECTOR, msector);
-	put32(p + 40, span);
-	put16(p + 44, (u16)nrefs);
+	p = (struct vraid_je_parity *)h;
+	p->member_sector = cpu_to_le64(msector);
+	p->span = cpu_to_le32(span);
+	p->nrefs = cpu_to_le16((u16)nrefs);
 	for (i = 0; i < nrefs; i++) {
-		u8 *r = p + VRAID_JE_PARITY_SIZE + i * VRAID_JE_REF_SIZE;
-
-		put64(r, refs[i].seq);
-		put16(r + 8, refs[i].entry);
-		put16(r + 10, refs[i].data_index);
+		p->refs[i].seq = cpu_to_le64(refs[i].seq);
+		p->refs[i].entry = cpu_to_le16(refs[i].entry);
+		p->refs[i].data_index = cpu_to_le16(refs[i].data_index);
 	}
-	return add_end(b, p);
+	return add_end(b, h);
 }
 
 int vraid_jrec_add_invalidate(struct vraid_jbuild *b, const u8 *vd_uuid,
 			      u64 sector, u64 sectors)
 {
-	u8 *p = add_begin(b, VRAID_JE_INVALIDATE, VRAID_JE_INVAL_SIZE, 0,
-			  vd_uuid);
+	struct vraid_je_head *h = add_begin(b, VRAID_JE_INVALIDATE,
+					    VRAID_JE_INVAL_SIZE, 0, vd_uuid);
+	struct vraid_je_invalidate *inval = (struct vraid_je_invalidate *)h;
 
-	if (!p)
+	if (!h)
 		return -ENOSPC;
-	put64(p + E_SECTOR, sector);
-	put64(p + 40, sectors);
-	return add_end(b, p);
+	inval->sector = cpu_to_le64(sector);
+	inval->sectors = cpu_to_le64(sectors);
+	return add_end(b, h);
 }
 
 int vraid_jrec_add_vd_clean(struct vraid_jbuild *b, const u8 *vd_uuid,
 			    u64 floor)
 {
-	u8 *p = add_begin(b, VRAID_JE_VD_CLEAN, VRAID_JE_CLEAN_SIZE, 0,
-			  vd_uuid);
+	struct vraid_je_head *h = add_begin(b, VRAID_JE_VD_CLEAN,
+					    VRAID_JE_CLEAN_SIZE, 0, vd_uuid);
+	struct vraid_je_vd_clean *clean = (struct vraid_je_vd_clean *)h;
 
-	if (!p)
+	if (!h)
 		return -ENOSPC;
-	put64(p + E_SECTOR, floor);
-	return add_end(b, p);
+	clean->floor = cpu_to_le64(floor);
+	return add_end(b, h);
 }
 
 static void hdr_encode(u8 *blk, u16 entries, u64 seq, u64 position,
 		       const u8 *juuid, u32 payload_blocks, u32 payload_crc,
 		       u32 flags)
 {
-	put32(blk + RH_MAGIC, VRAID_J_REC_MAGIC);
-	put16(blk + RH_VERSION, VRAID_J_REC_VERSION);
-	put16(blk + RH_ENTRIES, entries);
-	put32(blk + RH_PCRC, payload_crc);
-	put64(blk + RH_SEQ, seq);
-	put64(blk + RH_POS, position);
-	memcpy(blk + RH_UUID, juuid, VRAID_J_UUID_LEN);
-	put32(blk + RH_PBLOCKS, payload_blocks);
-	put32(blk + RH_FLAGS, flags);
-	memset(blk + RH_RES, 0, VRAID_J_HDR_SIZE - RH_RES);
-	put32(blk + RH_CRC, block_crc(blk, RH_CRC));
+	struct vraid_jrec_header *h = (struct vraid_jrec_header *)blk;
+
+	h->magic = cpu_to_le32(VRAID_J_REC_MAGIC);
+	h->version = cpu_to_le16(VRAID_J_REC_VERSION);
+	h->entries = cpu_to_le16(entries);
+	h->crc = 0;
+	h->payload_crc = cpu_to_le32(payload_crc);
+	h->seq = cpu_to_le64(seq);
+	h->position = cpu_to_le64(position);
+	memcpy(h->uuid, juuid, VRAID_J_UUID_LEN);
+	h->payload_blocks = cpu_to_le32(payload_blocks);
+	h->flags = cpu_to_le32(flags);
+	h->reserved = 0;
+	h->crc = cpu_to_le32(block_crc(blk, offsetof(struct vraid_jrec_header,
+						     crc)));
 }
 
 void vraid_jrec_finish(struct vraid_jbuild *b, u64 position,
@@ -830,42 +865,43 @@ int vraid_jiter_next(struct vraid_jiter *it, struct vraid_jentry *e,
 int vraid_jhdr_decode(const u8 *blk, struct vraid_jhdr *hdr, char *msg,
 		      size_t msglen)
 {
+	const struct vraid_jrec_header *h = (const struct vraid_jrec_header *)blk;
 	struct vraid_jentry e;
 	struct vraid_jiter it;
 	u32 crc;
 	u16 v;
 	int ret;
 
-	if (get32(blk + RH_MAGIC) != VRAID_J_REC_MAGIC) {
+	if (le32_to_cpu(h->magic) != VRAID_J_REC_MAGIC) {
 		snprintf(msg, msglen, "no journal record (magic 0x%08x)",
-			 get32(blk + RH_MAGIC));
+			 le32_to_cpu(h->magic));
 		return -ENODATA;
 	}
-	v = get16(blk + RH_VERSION);
+	v = le16_to_cpu(h->version);
 	if (v != VRAID_J_REC_VERSION) {
 		snprintf(msg, msglen,
 			 "journal record version %u is not supported (this vraid reads %u)",
 			 v, VRAID_J_REC_VERSION);
 		return -EPROTONOSUPPORT;
 	}
-	crc = block_crc(blk, RH_CRC);
-	if (crc != get32(blk + RH_CRC)) {
+	crc = block_crc(blk, offsetof(struct vraid_jrec_header, crc));
+	if (crc != le32_to_cpu(h->crc)) {
 		snprintf(msg, msglen,
 			 "record header checksum mismatch (0x%08x stored, 0x%08x computed)",
-			 get32(blk + RH_CRC), crc);
+			 le32_to_cpu(h->crc), crc);
 		return -EINVAL;
 	}
-	if (!zero_range(blk + RH_RES, VRAID_J_HDR_SIZE - RH_RES)) {
+	if (h->reserved) {
 		snprintf(msg, msglen, "reserved record header bytes are not zero");
 		return -EINVAL;
 	}
-	hdr->entries = get16(blk + RH_ENTRIES);
-	hdr->payload_crc = get32(blk + RH_PCRC);
-	hdr->seq = get64(blk + RH_SEQ);
-	hdr->position = get64(blk + RH_POS);
-	memcpy(hdr->uuid, blk + RH_UUID, VRAID_J_UUID_LEN);
-	hdr->payload_blocks = get32(blk + RH_PBLOCKS);
-	hdr->flags = get32(blk + RH_FLAGS);
+	hdr->entries = le16_to_cpu(h->entries);
+	hdr->payload_crc = le32_to_cpu(h->payload_crc);
+	hdr->seq = le64_to_cpu(h->seq);
+	hdr->position = le64_to_cpu(h->position);
+	memcpy(hdr->uuid, h->uuid, VRAID_J_UUID_LEN);
+	hdr->payload_blocks = le32_to_cpu(h->payload_blocks);
+	hdr->flags = le32_to_cpu(h->flags);
 	if (hdr->flags & ~VRAID_J_REC_PAD) {
 		snprintf(msg, msglen, "unknown record flags 0x%x", hdr->flags);
 		return -EINVAL;
@@ -882,8 +918,7 @@ int vraid_jhdr_decode(const u8 *blk, struct vraid_jhdr *hdr, char *msg,
 	}
 	if (hdr->flags & VRAID_J_REC_PAD) {
 		if (hdr->entries || hdr->payload_crc ||
-		    !zero_range(blk + VRAID_J_HDR_SIZE,
-				VRAID_J_BLOCK - VRAID_J_HDR_SIZE)) {
+		    !zero_range(h->entry_area, sizeof(h->entry_area))) {
 			snprintf(msg, msglen,
 				 "PAD record with entries or a payload checksum");
 			return -EINVAL;

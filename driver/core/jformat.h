@@ -3,8 +3,8 @@
  * The journal's on-disk format (portable core): superblock, record
  * header and entry encode/decode/validation, and ring arithmetic.
  * Documentation/cache-design.rst ("The journal") is the design and
- * Documentation/on-disk-format.rst ("Journal") the reference.  Not used
- * by the module's I/O path yet.
+ * Documentation/on-disk-format.rst ("Journal") the reference; the
+ * module's journal (journal.c) and vraidctl use it.
  *
  * Little-endian throughout; blocks are 4096 bytes.  Superblock slot 0 is
  * at byte 4096, slot 1 at byte 8192, generation g goes to slot g % 2.
@@ -82,6 +82,90 @@
  * member, and never through the VD.
  */
 #define VRAID_JE_F_PARITY_DATA	(1U << 0)
+
+/*
+ * The blocks and entries as they lie on the journal device
+ * (Documentation/on-disk-format.rst, "Journal"): little-endian fields at
+ * their natural alignment, no packing needed; jformat.c checks every
+ * offset and size at compile time.  Only jformat.c touches them; the
+ * rest of the driver uses the decoded structs below.
+ */
+struct vraid_jsb_block {
+	__le32 magic;			/* VRAID_J_SB_MAGIC */
+	__le32 version;
+	__le32 block_size;		/* VRAID_J_BLOCK */
+	__le32 crc;			/* of the block, this field zero */
+	__le64 generation;
+	__le64 created;
+	u8 uuid[VRAID_J_UUID_LEN];
+	__le64 ring_start;
+	__le64 ring_blocks;
+	__le64 tail_block;
+	__le64 tail_seq;
+	__le32 flags;
+	u8 reserved[4012];
+};
+
+struct vraid_jrec_header {
+	__le32 magic;			/* VRAID_J_REC_MAGIC */
+	__le16 version;			/* VRAID_J_REC_VERSION */
+	__le16 entries;
+	__le32 crc;			/* of the header block, this field zero */
+	__le32 payload_crc;
+	__le64 seq;
+	__le64 position;
+	u8 uuid[VRAID_J_UUID_LEN];
+	__le32 payload_blocks;
+	__le32 flags;
+	__le64 reserved;
+	/* the entries, back to back, each a multiple of 8 bytes, then zero */
+	u8 entry_area[VRAID_J_BLOCK - VRAID_J_HDR_SIZE];
+};
+
+/* The first 32 bytes of every entry. */
+struct vraid_je_head {
+	__le16 type;			/* VRAID_JE_* */
+	__le16 size;			/* bytes, the head included */
+	__le16 flags;			/* VRAID_JE_F_* */
+	__le16 reserved1;
+	__le32 pages;
+	__le32 reserved2;
+	u8 vd_uuid[VRAID_J_UUID_LEN];
+};
+
+struct vraid_je_data {
+	struct vraid_je_head head;
+	__le64 sector;			/* VD sector, 4 KiB aligned */
+	u8 first_mask, last_mask;
+	u8 reserved[6];
+};
+
+struct vraid_je_ref {
+	__le64 seq;
+	__le16 entry;
+	__le16 data_index;
+	__le32 reserved;
+};
+
+struct vraid_je_parity {
+	struct vraid_je_head head;
+	__le64 member_sector;
+	__le32 span;
+	__le16 nrefs;
+	u8 reserved[10];
+	struct vraid_je_ref refs[];
+};
+
+struct vraid_je_invalidate {
+	struct vraid_je_head head;
+	__le64 sector;
+	__le64 sectors;
+};
+
+struct vraid_je_vd_clean {
+	struct vraid_je_head head;
+	__le64 floor;
+};
 
 /* The decoded superblock (host order). */
 struct vraid_jsb {

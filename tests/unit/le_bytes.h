@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Little-endian fields of on-disk blocks, byte by byte (portable core:
- * metadata.c, jformat.c and their userspace tests; no alignment needed).
- * The masks keep sparse quiet where these are inlined with constants.
+ * Little-endian fields of on-disk blocks, byte by byte at any offset: for
+ * the tests that craft or damage raw blocks at the offsets of
+ * on-disk-format.rst.  The core itself reads and writes its blocks
+ * through the __le structs of metadata.h and jformat.h.
  */
 #ifndef VRAID_LE_BYTES_H
 #define VRAID_LE_BYTES_H

@@ -150,6 +150,23 @@ void vraid_layout_mirror(const struct vraid_geom *g, u64 vsector,
 			 struct vraid_mirror_loc *m);
 
 /*
+ * RAID1/10/5/6/50/60: the member sector (from the start of the data area)
+ * of VD sector @vsector (< size_sectors): where its copies lie (the same
+ * sector on each), or its strip, the row's P and Q.
+ */
+u64 vraid_layout_member_sector(const struct vraid_geom *g, u64 vsector);
+
+/*
+ * The write-intent bitmap region of VD sector @vsector: its member sector
+ * >> @shift, for a bitmap of @nbits regions of 2^@shift sectors
+ * (vraid_bm_shift()); clamped to the last region, so that a geometry and
+ * a bitmap that disagree cannot index past the bits.  A region is at
+ * least a strip, so a piece of a bio cut at the level's unit has one.
+ */
+u32 vraid_layout_bm_region(const struct vraid_geom *g, u64 vsector,
+			   u32 shift, u32 nbits);
+
+/*
  * RAID5/6/50/60 only (so are the functions below): map VD sector
  * @vsector (< size_sectors).
  */

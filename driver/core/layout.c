@@ -253,6 +253,27 @@ void vraid_layout_parity(const struct vraid_geom *g, u64 vsector,
 	loc->len = g->strip_sectors - loc->offset;
 }
 
+u64 vraid_layout_member_sector(const struct vraid_geom *g, u64 vsector)
+{
+	struct vraid_parity_loc parity;
+	struct vraid_mirror_loc mirror;
+
+	if (vraid_layout_is_parity(g->level)) {
+		vraid_layout_parity(g, vsector, &parity);
+		return parity.sector;
+	}
+	vraid_layout_mirror(g, vsector, &mirror);
+	return mirror.sector;
+}
+
+u32 vraid_layout_bm_region(const struct vraid_geom *g, u64 vsector,
+			   u32 shift, u32 nbits)
+{
+	u64 region = vraid_layout_member_sector(g, vsector) >> shift;
+
+	return region < nbits ? (u32)region : nbits - 1;
+}
+
 u32 vraid_layout_data_member(const struct vraid_geom *g, u32 span,
 			     u64 stripe, u32 data_idx)
 {

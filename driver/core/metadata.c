@@ -3,65 +3,70 @@
  * On-disk metadata (portable core): see metadata.h and
  * Documentation/on-disk-format.rst.
  *
- * Block layout (byte offsets, little-endian):
- *	   0 magic "VRMD"	   4 version	   8 block size (4096)
- *	  12 crc32c		  16 generation	  24 created
- *	  32 vd uuid[16]	  48 name[32]
- *	  80 level		  84 nr_members	  88 spans	  92 strip
- *	  96 role		 100 flags	 104 data offset
- *	 112 member sectors	 120 size sectors
- *	 128 access, disk cache, io, read, write policy (5 x 4)
- *	 148 job type		 152 job flags	 156 job rate (KiB/s)
- *	 160 job position	 168 init position (member sectors)
- *	 176 last job		 180 last result 184 last mismatches
- *	 192 journal uuid[16]	 208 journal floor	 216 cache flags
- *	 220 reserved (zero) up to 256
- *	 256 members[32] x 32: uuid[16], state, flags (v2; v1: zero),
- *	     dev sectors
- *	1280 rebuild positions[32] x 8 (v2; v1: zero)
- *	1536 reserved (zero) up to 4096
+ * The block is struct vraid_md_block (metadata.h); the offsets below are
+ * those of Documentation/on-disk-format.rst, "Block layout", checked at
+ * compile time so that the struct cannot drift from the format.
  */
 #include "core_types.h"
 #include <linux/vraid.h>
 #include "metadata.h"
-#include "le_bytes.h"
 #include "layout.h"
 #include "validate.h"
 
-#define OFF_MAGIC	0
-#define OFF_VERSION	4
-#define OFF_SIZE	8
-#define OFF_CRC		12
-#define OFF_GEN		16
-#define OFF_CREATED	24
-#define OFF_UUID	32
-#define OFF_NAME	48
-#define OFF_LEVEL	80
-#define OFF_NR		84
-#define OFF_SPANS	88
-#define OFF_STRIP	92
-#define OFF_ROLE	96
-#define OFF_FLAGS	100
-#define OFF_DOFF	104
-#define OFF_MSECT	112
-#define OFF_SIZE_S	120
-#define OFF_POLICY	128
-#define OFF_JOB		148
-#define OFF_JOBFLAGS	152
-#define OFF_JOBRATE	156
-#define OFF_JOBPOS	160
-#define OFF_INITPOS	168
-#define OFF_LASTJOB	176
-#define OFF_LASTRES	180
-#define OFF_LASTMISM	184
-#define OFF_JUUID	192
-#define OFF_JFLOOR	208
-#define OFF_CFLAGS	216
-#define OFF_RES1	220
-#define OFF_MEMBERS	256
-#define MEMBER_SIZE	32
-#define OFF_REBUILT	(OFF_MEMBERS + VRAID_MD_MAX_MEMBERS * MEMBER_SIZE)
-#define OFF_RES2	(OFF_REBUILT + VRAID_MD_MAX_MEMBERS * 8)
+VRAID_ONDISK_OFFSET(struct vraid_md_block, magic, 0);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, version, 4);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, block_size, 8);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, crc, 12);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, generation, 16);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, created, 24);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, vd_uuid, 32);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, name, 48);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, level, 80);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, nr_members, 84);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, spans, 88);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, strip_bytes, 92);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, role, 96);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, flags, 100);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, data_offset, 104);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, member_sectors, 112);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, size_sectors, 120);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, access_policy, 128);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, disk_cache_policy, 132);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, io_policy, 136);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, read_policy, 140);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, write_policy, 144);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, job_type, 148);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, job_flags, 152);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, job_rate_kib, 156);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, job_pos, 160);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, init_pos, 168);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, last_job, 176);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, last_result, 180);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, last_mismatches, 184);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, journal_uuid, 192);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, journal_floor, 208);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, cache_flags, 216);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, reserved1, 220);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, members, 256);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, rebuilt_to, 1280);
+VRAID_ONDISK_OFFSET(struct vraid_md_block, reserved2, 1536);
+VRAID_ONDISK_SIZE(struct vraid_md_block, VRAID_MD_BLOCK);
+VRAID_ONDISK_OFFSET(struct vraid_md_block_member, uuid, 0);
+VRAID_ONDISK_OFFSET(struct vraid_md_block_member, state, 16);
+VRAID_ONDISK_OFFSET(struct vraid_md_block_member, flags, 20);
+VRAID_ONDISK_OFFSET(struct vraid_md_block_member, dev_sectors, 24);
+VRAID_ONDISK_SIZE(struct vraid_md_block_member, 32);
+
+VRAID_ONDISK_OFFSET(struct vraid_bm_block, magic, 0);
+VRAID_ONDISK_OFFSET(struct vraid_bm_block, version, 4);
+VRAID_ONDISK_OFFSET(struct vraid_bm_block, crc, 8);
+VRAID_ONDISK_OFFSET(struct vraid_bm_block, shift, 12);
+VRAID_ONDISK_OFFSET(struct vraid_bm_block, nbits, 16);
+VRAID_ONDISK_OFFSET(struct vraid_bm_block, reserved1, 20);
+VRAID_ONDISK_OFFSET(struct vraid_bm_block, vd_uuid, 24);
+VRAID_ONDISK_OFFSET(struct vraid_bm_block, reserved2, 40);
+VRAID_ONDISK_OFFSET(struct vraid_bm_block, bits, 4096);
+VRAID_ONDISK_SIZE(struct vraid_bm_block, VRAID_BM_BYTES);
 
 /*
  * CRC32C (Castagnoli, reflected polynomial 0x82f63b78), a byte at a time
@@ -146,52 +151,53 @@ u32 vraid_crc32c_sw(u32 crc, const void *buf, size_t len)
 
 void vraid_md_encode(const struct vraid_md *md, u8 *blk)
 {
+	struct vraid_md_block *b = (struct vraid_md_block *)blk;
 	u32 i;
 
-	memset(blk, 0, VRAID_MD_BLOCK);
-	put32(blk + OFF_MAGIC, VRAID_MD_MAGIC);
-	put32(blk + OFF_VERSION, VRAID_MD_VERSION);
-	put32(blk + OFF_SIZE, VRAID_MD_BLOCK);
-	put64(blk + OFF_GEN, md->generation);
-	put64(blk + OFF_CREATED, md->created);
-	memcpy(blk + OFF_UUID, md->vd_uuid, VRAID_MD_UUID_LEN);
-	memcpy(blk + OFF_NAME, md->name, sizeof(md->name));
-	blk[OFF_NAME + sizeof(md->name) - 1] = 0;
-	put32(blk + OFF_LEVEL, md->level);
-	put32(blk + OFF_NR, md->nr_members);
-	put32(blk + OFF_SPANS, md->spans);
-	put32(blk + OFF_STRIP, md->strip_bytes);
-	put32(blk + OFF_ROLE, md->role);
-	put32(blk + OFF_FLAGS, md->flags);
-	put64(blk + OFF_DOFF, md->data_offset);
-	put64(blk + OFF_MSECT, md->member_sectors);
-	put64(blk + OFF_SIZE_S, md->size_sectors);
-	put32(blk + OFF_POLICY, md->access_policy);
-	put32(blk + OFF_POLICY + 4, md->disk_cache_policy);
-	put32(blk + OFF_POLICY + 8, md->io_policy);
-	put32(blk + OFF_POLICY + 12, md->read_policy);
-	put32(blk + OFF_POLICY + 16, md->write_policy);
-	put32(blk + OFF_JOB, md->job_type);
-	put32(blk + OFF_JOBFLAGS, md->job_flags);
-	put32(blk + OFF_JOBRATE, md->job_rate_kib);
-	put64(blk + OFF_JOBPOS, md->job_pos);
-	put64(blk + OFF_INITPOS, md->init_pos);
-	put32(blk + OFF_LASTJOB, md->last_job);
-	put32(blk + OFF_LASTRES, md->last_result);
-	put64(blk + OFF_LASTMISM, md->last_mismatches);
-	memcpy(blk + OFF_JUUID, md->journal_uuid, VRAID_MD_UUID_LEN);
-	put64(blk + OFF_JFLOOR, md->journal_floor);
-	put32(blk + OFF_CFLAGS, md->cache_flags);
+	memset(b, 0, sizeof(*b));
+	b->magic = cpu_to_le32(VRAID_MD_MAGIC);
+	b->version = cpu_to_le32(VRAID_MD_VERSION);
+	b->block_size = cpu_to_le32(VRAID_MD_BLOCK);
+	b->generation = cpu_to_le64(md->generation);
+	b->created = cpu_to_le64(md->created);
+	memcpy(b->vd_uuid, md->vd_uuid, VRAID_MD_UUID_LEN);
+	memcpy(b->name, md->name, sizeof(b->name));
+	b->name[sizeof(b->name) - 1] = 0;
+	b->level = cpu_to_le32(md->level);
+	b->nr_members = cpu_to_le32(md->nr_members);
+	b->spans = cpu_to_le32(md->spans);
+	b->strip_bytes = cpu_to_le32(md->strip_bytes);
+	b->role = cpu_to_le32(md->role);
+	b->flags = cpu_to_le32(md->flags);
+	b->data_offset = cpu_to_le64(md->data_offset);
+	b->member_sectors = cpu_to_le64(md->member_sectors);
+	b->size_sectors = cpu_to_le64(md->size_sectors);
+	b->access_policy = cpu_to_le32(md->access_policy);
+	b->disk_cache_policy = cpu_to_le32(md->disk_cache_policy);
+	b->io_policy = cpu_to_le32(md->io_policy);
+	b->read_policy = cpu_to_le32(md->read_policy);
+	b->write_policy = cpu_to_le32(md->write_policy);
+	b->job_type = cpu_to_le32(md->job_type);
+	b->job_flags = cpu_to_le32(md->job_flags);
+	b->job_rate_kib = cpu_to_le32(md->job_rate_kib);
+	b->job_pos = cpu_to_le64(md->job_pos);
+	b->init_pos = cpu_to_le64(md->init_pos);
+	b->last_job = cpu_to_le32(md->last_job);
+	b->last_result = cpu_to_le32(md->last_result);
+	b->last_mismatches = cpu_to_le64(md->last_mismatches);
+	memcpy(b->journal_uuid, md->journal_uuid, VRAID_MD_UUID_LEN);
+	b->journal_floor = cpu_to_le64(md->journal_floor);
+	b->cache_flags = cpu_to_le32(md->cache_flags);
 	for (i = 0; i < md->nr_members && i < VRAID_MD_MAX_MEMBERS; i++) {
-		u8 *m = blk + OFF_MEMBERS + i * MEMBER_SIZE;
+		struct vraid_md_block_member *m = &b->members[i];
 
-		memcpy(m, md->members[i].uuid, VRAID_MD_UUID_LEN);
-		put32(m + 16, md->members[i].state);
-		put32(m + 20, md->members[i].flags);
-		put64(m + 24, md->members[i].dev_sectors);
-		put64(blk + OFF_REBUILT + i * 8, md->members[i].rebuilt_to);
+		memcpy(m->uuid, md->members[i].uuid, VRAID_MD_UUID_LEN);
+		m->state = cpu_to_le32(md->members[i].state);
+		m->flags = cpu_to_le32(md->members[i].flags);
+		m->dev_sectors = cpu_to_le64(md->members[i].dev_sectors);
+		b->rebuilt_to[i] = cpu_to_le64(md->members[i].rebuilt_to);
 	}
-	put32(blk + OFF_CRC, vraid_crc32c(0, blk, VRAID_MD_BLOCK));
+	b->crc = cpu_to_le32(vraid_crc32c(0, b, sizeof(*b)));
 }
 
 static bool zero_range(const u8 *p, size_t len)
@@ -205,17 +211,20 @@ static bool zero_range(const u8 *p, size_t len)
 int vraid_md_decode(const u8 *blk, struct vraid_md *md, char *msg,
 		    size_t msglen)
 {
+	const struct vraid_md_block *b = (const struct vraid_md_block *)blk;
+	const u32 crc_at = offsetof(struct vraid_md_block, crc);
 	struct vraid_geom g;
 	u8 tmp[4];
-	u32 crc, i, strip_check, spans, res2;
+	u32 crc, i, strip_check, spans;
+	const u8 *res2;
 	int ret;
 
-	if (get32(blk + OFF_MAGIC) != VRAID_MD_MAGIC) {
+	if (le32_to_cpu(b->magic) != VRAID_MD_MAGIC) {
 		snprintf(msg, msglen, "no vraid metadata (magic 0x%08x)",
-			 get32(blk + OFF_MAGIC));
+			 le32_to_cpu(b->magic));
 		return -ENODATA;
 	}
-	md->version = get32(blk + OFF_VERSION);
+	md->version = le32_to_cpu(b->version);
 	if (md->version < VRAID_MD_VERSION_MIN ||
 	    md->version > VRAID_MD_VERSION) {
 		snprintf(msg, msglen,
@@ -223,62 +232,61 @@ int vraid_md_decode(const u8 *blk, struct vraid_md *md, char *msg,
 			 md->version, VRAID_MD_VERSION_MIN, VRAID_MD_VERSION);
 		return -EPROTONOSUPPORT;
 	}
-	if (get32(blk + OFF_SIZE) != VRAID_MD_BLOCK) {
+	if (le32_to_cpu(b->block_size) != VRAID_MD_BLOCK) {
 		snprintf(msg, msglen, "metadata block size %u, expected %u",
-			 get32(blk + OFF_SIZE), VRAID_MD_BLOCK);
+			 le32_to_cpu(b->block_size), VRAID_MD_BLOCK);
 		return -EINVAL;
 	}
 	/* The CRC covers the block with its own field zero. */
-	crc = vraid_crc32c(0, blk, OFF_CRC);
+	crc = vraid_crc32c(0, blk, crc_at);
 	memset(tmp, 0, sizeof(tmp));
 	crc = vraid_crc32c(crc, tmp, sizeof(tmp));
-	crc = vraid_crc32c(crc, blk + OFF_CRC + 4,
-			   VRAID_MD_BLOCK - OFF_CRC - 4);
-	if (crc != get32(blk + OFF_CRC)) {
+	crc = vraid_crc32c(crc, blk + crc_at + 4, VRAID_MD_BLOCK - crc_at - 4);
+	if (crc != le32_to_cpu(b->crc)) {
 		snprintf(msg, msglen, "metadata checksum mismatch (0x%08x stored, 0x%08x computed)",
-			 get32(blk + OFF_CRC), crc);
+			 le32_to_cpu(b->crc), crc);
 		return -EINVAL;
 	}
 	/* (version 1 has no positions: reserved there) */
-	res2 = md->version == 1 ? OFF_REBUILT : OFF_RES2;
-	if (!zero_range(blk + OFF_RES1, OFF_MEMBERS - OFF_RES1) ||
-	    !zero_range(blk + res2, VRAID_MD_BLOCK - res2)) {
+	res2 = md->version == 1 ? (const u8 *)b->rebuilt_to : b->reserved2;
+	if (!zero_range(b->reserved1, sizeof(b->reserved1)) ||
+	    !zero_range(res2, blk + VRAID_MD_BLOCK - res2)) {
 		snprintf(msg, msglen, "reserved metadata bytes are not zero");
 		return -EINVAL;
 	}
-	md->generation = get64(blk + OFF_GEN);
-	md->created = get64(blk + OFF_CREATED);
-	memcpy(md->vd_uuid, blk + OFF_UUID, VRAID_MD_UUID_LEN);
-	memcpy(md->name, blk + OFF_NAME, sizeof(md->name));
+	md->generation = le64_to_cpu(b->generation);
+	md->created = le64_to_cpu(b->created);
+	memcpy(md->vd_uuid, b->vd_uuid, VRAID_MD_UUID_LEN);
+	memcpy(md->name, b->name, sizeof(md->name));
 	if (!vraid_name_valid(md->name, sizeof(md->name))) {
 		snprintf(msg, msglen, "VD name is not a valid vraid name");
 		return -EINVAL;
 	}
-	md->level = get32(blk + OFF_LEVEL);
-	md->nr_members = get32(blk + OFF_NR);
-	md->spans = get32(blk + OFF_SPANS);
-	md->strip_bytes = get32(blk + OFF_STRIP);
-	md->role = get32(blk + OFF_ROLE);
-	md->flags = get32(blk + OFF_FLAGS);
-	md->data_offset = get64(blk + OFF_DOFF);
-	md->member_sectors = get64(blk + OFF_MSECT);
-	md->size_sectors = get64(blk + OFF_SIZE_S);
-	md->access_policy = get32(blk + OFF_POLICY);
-	md->disk_cache_policy = get32(blk + OFF_POLICY + 4);
-	md->io_policy = get32(blk + OFF_POLICY + 8);
-	md->read_policy = get32(blk + OFF_POLICY + 12);
-	md->write_policy = get32(blk + OFF_POLICY + 16);
-	md->job_type = get32(blk + OFF_JOB);
-	md->job_flags = get32(blk + OFF_JOBFLAGS);
-	md->job_rate_kib = get32(blk + OFF_JOBRATE);
-	md->job_pos = get64(blk + OFF_JOBPOS);
-	md->init_pos = get64(blk + OFF_INITPOS);
-	md->last_job = get32(blk + OFF_LASTJOB);
-	md->last_result = get32(blk + OFF_LASTRES);
-	md->last_mismatches = get64(blk + OFF_LASTMISM);
-	memcpy(md->journal_uuid, blk + OFF_JUUID, VRAID_MD_UUID_LEN);
-	md->journal_floor = get64(blk + OFF_JFLOOR);
-	md->cache_flags = get32(blk + OFF_CFLAGS);
+	md->level = le32_to_cpu(b->level);
+	md->nr_members = le32_to_cpu(b->nr_members);
+	md->spans = le32_to_cpu(b->spans);
+	md->strip_bytes = le32_to_cpu(b->strip_bytes);
+	md->role = le32_to_cpu(b->role);
+	md->flags = le32_to_cpu(b->flags);
+	md->data_offset = le64_to_cpu(b->data_offset);
+	md->member_sectors = le64_to_cpu(b->member_sectors);
+	md->size_sectors = le64_to_cpu(b->size_sectors);
+	md->access_policy = le32_to_cpu(b->access_policy);
+	md->disk_cache_policy = le32_to_cpu(b->disk_cache_policy);
+	md->io_policy = le32_to_cpu(b->io_policy);
+	md->read_policy = le32_to_cpu(b->read_policy);
+	md->write_policy = le32_to_cpu(b->write_policy);
+	md->job_type = le32_to_cpu(b->job_type);
+	md->job_flags = le32_to_cpu(b->job_flags);
+	md->job_rate_kib = le32_to_cpu(b->job_rate_kib);
+	md->job_pos = le64_to_cpu(b->job_pos);
+	md->init_pos = le64_to_cpu(b->init_pos);
+	md->last_job = le32_to_cpu(b->last_job);
+	md->last_result = le32_to_cpu(b->last_result);
+	md->last_mismatches = le64_to_cpu(b->last_mismatches);
+	memcpy(md->journal_uuid, b->journal_uuid, VRAID_MD_UUID_LEN);
+	md->journal_floor = le64_to_cpu(b->journal_floor);
+	md->cache_flags = le32_to_cpu(b->cache_flags);
 	if ((md->cache_flags & ~(VRAID_MD_CF_JOURNAL | VRAID_MD_CF_VOLATILE)) ||
 	    ((md->cache_flags & VRAID_MD_CF_JOURNAL) ?
 	     zero_range(md->journal_uuid, VRAID_MD_UUID_LEN) :
@@ -343,22 +351,22 @@ int vraid_md_decode(const u8 *blk, struct vraid_md *md, char *msg,
 	}
 	memset(md->members, 0, sizeof(md->members));
 	for (i = 0; i < VRAID_MD_MAX_MEMBERS; i++) {
-		const u8 *m = blk + OFF_MEMBERS + i * MEMBER_SIZE;
+		const struct vraid_md_block_member *m = &b->members[i];
 
 		if (i >= md->nr_members) {
-			if (!zero_range(m, MEMBER_SIZE) ||
-			    !zero_range(blk + OFF_REBUILT + i * 8, 8)) {
+			if (!zero_range((const u8 *)m, sizeof(*m)) ||
+			    b->rebuilt_to[i]) {
 				snprintf(msg, msglen, "member slot %u used in a %u-member VD",
 					 i, md->nr_members);
 				return -EINVAL;
 			}
 			continue;
 		}
-		memcpy(md->members[i].uuid, m, VRAID_MD_UUID_LEN);
-		md->members[i].state = get32(m + 16);
-		md->members[i].flags = get32(m + 20);
-		md->members[i].dev_sectors = get64(m + 24);
-		md->members[i].rebuilt_to = get64(blk + OFF_REBUILT + i * 8);
+		memcpy(md->members[i].uuid, m->uuid, VRAID_MD_UUID_LEN);
+		md->members[i].state = le32_to_cpu(m->state);
+		md->members[i].flags = le32_to_cpu(m->flags);
+		md->members[i].dev_sectors = le64_to_cpu(m->dev_sectors);
+		md->members[i].rebuilt_to = le64_to_cpu(b->rebuilt_to[i]);
 		if (md->members[i].state < VRAID_MEMBER_ONLINE ||
 		    md->members[i].state > VRAID_MEMBER_MISSING ||
 		    (md->members[i].flags & ~VRAID_MD_MEMBER_SECOND_COPY) ||
@@ -391,15 +399,6 @@ int vraid_md_decode(const u8 *blk, struct vraid_md *md, char *msg,
 
 /* ---- the write-intent bitmap ---- */
 
-#define BM_OFF_MAGIC	0
-#define BM_OFF_VERSION	4
-#define BM_OFF_CRC	8
-#define BM_OFF_SHIFT	12
-#define BM_OFF_NBITS	16
-#define BM_OFF_UUID	24
-#define BM_OFF_RES	40
-#define BM_BITS		4096
-
 u32 vraid_bm_shift(u64 member_sectors, u32 strip_shift)
 {
 	u32 shift = strip_shift > VRAID_BM_MIN_SHIFT ? strip_shift :
@@ -413,68 +412,71 @@ u32 vraid_bm_shift(u64 member_sectors, u32 strip_shift)
 
 static u32 vraid_bm_crc(const u8 *blk)
 {
+	const u32 crc_at = offsetof(struct vraid_bm_block, crc);
 	u8 zero[4] = { 0, 0, 0, 0 };
 	u32 crc;
 
-	crc = vraid_crc32c(0, blk, BM_OFF_CRC);
+	crc = vraid_crc32c(0, blk, crc_at);
 	crc = vraid_crc32c(crc, zero, sizeof(zero));
-	return vraid_crc32c(crc, blk + BM_OFF_CRC + 4,
-			    VRAID_BM_BYTES - BM_OFF_CRC - 4);
+	return vraid_crc32c(crc, blk + crc_at + 4,
+			    VRAID_BM_BYTES - crc_at - 4);
 }
 
 void vraid_bm_encode(const u8 *vd_uuid, u32 shift, u32 nbits, const u8 *bits,
 		     u8 *blk)
 {
-	memset(blk, 0, VRAID_BM_BYTES);
-	put32(blk + BM_OFF_MAGIC, VRAID_BM_MAGIC);
-	put32(blk + BM_OFF_VERSION, VRAID_BM_VERSION);
-	put32(blk + BM_OFF_SHIFT, shift);
-	put32(blk + BM_OFF_NBITS, nbits);
-	memcpy(blk + BM_OFF_UUID, vd_uuid, VRAID_MD_UUID_LEN);
-	memcpy(blk + BM_BITS, bits, (nbits + 7) / 8);
+	struct vraid_bm_block *b = (struct vraid_bm_block *)blk;
+
+	memset(b, 0, sizeof(*b));
+	b->magic = cpu_to_le32(VRAID_BM_MAGIC);
+	b->version = cpu_to_le32(VRAID_BM_VERSION);
+	b->shift = cpu_to_le32(shift);
+	b->nbits = cpu_to_le32(nbits);
+	memcpy(b->vd_uuid, vd_uuid, VRAID_MD_UUID_LEN);
+	memcpy(b->bits, bits, (nbits + 7) / 8);
 	/* Bits past nbits in the last byte stay zero. */
 	if (nbits % 8)
-		blk[BM_BITS + nbits / 8] &= (u8)((1U << (nbits % 8)) - 1);
-	put32(blk + BM_OFF_CRC, vraid_bm_crc(blk));
+		b->bits[nbits / 8] &= (u8)((1U << (nbits % 8)) - 1);
+	b->crc = cpu_to_le32(vraid_bm_crc(blk));
 }
 
 int vraid_bm_decode(const u8 *blk, const u8 *vd_uuid, u32 *shift,
 		    u32 *nbits, char *msg, size_t msglen)
 {
+	const struct vraid_bm_block *b = (const struct vraid_bm_block *)blk;
 	u32 n, sh, i;
 
-	if (get32(blk + BM_OFF_MAGIC) != VRAID_BM_MAGIC) {
+	if (le32_to_cpu(b->magic) != VRAID_BM_MAGIC) {
 		snprintf(msg, msglen, "no bitmap");
 		return -ENODATA;
 	}
-	if (get32(blk + BM_OFF_VERSION) != VRAID_BM_VERSION) {
+	if (le32_to_cpu(b->version) != VRAID_BM_VERSION) {
 		snprintf(msg, msglen, "bitmap version %u is not supported",
-			 get32(blk + BM_OFF_VERSION));
+			 le32_to_cpu(b->version));
 		return -EINVAL;
 	}
-	if (get32(blk + BM_OFF_CRC) != vraid_bm_crc(blk)) {
+	if (le32_to_cpu(b->crc) != vraid_bm_crc(blk)) {
 		snprintf(msg, msglen, "bitmap checksum mismatch");
 		return -EINVAL;
 	}
-	sh = get32(blk + BM_OFF_SHIFT);
-	n = get32(blk + BM_OFF_NBITS);
+	sh = le32_to_cpu(b->shift);
+	n = le32_to_cpu(b->nbits);
 	if (sh < VRAID_BM_MIN_SHIFT || sh > 40 || !n ||
 	    n > VRAID_BM_MAX_BITS) {
 		snprintf(msg, msglen, "bitmap geometry %u bits of 2^%u sectors",
 			 n, sh);
 		return -EINVAL;
 	}
-	if (vd_uuid && memcmp(blk + BM_OFF_UUID, vd_uuid, VRAID_MD_UUID_LEN)) {
+	if (vd_uuid && memcmp(b->vd_uuid, vd_uuid, VRAID_MD_UUID_LEN)) {
 		snprintf(msg, msglen, "bitmap of another virtual drive");
 		return -EINVAL;
 	}
-	if (!zero_range(blk + BM_OFF_RES, BM_BITS - BM_OFF_RES) ||
-	    get32(blk + 20)) {
+	if (!zero_range(b->reserved2, sizeof(b->reserved2)) || b->reserved1) {
 		snprintf(msg, msglen, "reserved bitmap bytes are not zero");
 		return -EINVAL;
 	}
-	for (i = n; i < BM_BITS * 8; i++) {
-		if (blk[BM_BITS + i / 8] & (1U << (i % 8))) {
+	for (i = n; i < VRAID_BM_MAX_BITS; i++) {
+		if (b->bits[i / 8] & (1U << (i % 8))) {
 			snprintf(msg, msglen, "bit %u set past the %u regions",
 				 i, n);
 			return -EINVAL;
