@@ -10,6 +10,6 @@
 # Names without directory or suffix; each user adds its own path, e.g.
 #   $(patsubst %,$(TOP)/driver/%.c,$(VRAID_CORE))
 
-VRAID_CORE := geom layout metadata validate jformat cachecore
+VRAID_CORE := geom layout metadata validate jformat cachecore sparerec
 VRAID_CORE_HEADERS := core_types geom layout metadata validate jformat \
-	le_bytes cachecore
+	le_bytes cachecore sparerec

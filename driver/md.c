@@ -21,7 +21,7 @@
 #include "job.h"
 
 /* Read or write one metadata block of @bdev, synchronously. */
-static int vraid_md_io(struct block_device *bdev, sector_t sector,
+int vraid_md_io(struct block_device *bdev, sector_t sector,
 		       struct page *page, blk_opf_t opf)
 {
 	struct bio_vec bvec;

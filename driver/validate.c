@@ -462,7 +462,9 @@ int vraid_validate_spare(const struct vraid_spare *s, char *msg,
 			 size_t msglen)
 {
 	if (!all_zero(s->reserved2, sizeof(s->reserved2)) || s->nr_spares ||
-	    !all_zero(s->spares, sizeof(s->spares))) {
+	    !all_zero(s->spares, sizeof(s->spares)) ||
+	    (s->action != VRAID_SPARE_ADD &&
+	     !all_zero(s->vd_uuid, sizeof(s->vd_uuid)))) {
 		snprintf(msg, msglen, "reserved or output fields are not zero");
 		return -EINVAL;
 	}
@@ -474,7 +476,8 @@ int vraid_validate_spare(const struct vraid_spare *s, char *msg,
 		}
 		return 0;
 	case VRAID_SPARE_ADD:
-		if (s->spare_flags & ~VRAID_SPARE_DEDICATED) {
+		if (s->spare_flags & ~(VRAID_SPARE_DEDICATED |
+				       VRAID_SPARE_VD_UUID)) {
 			snprintf(msg, msglen, "unknown spare flags 0x%x",
 				 s->spare_flags);
 			return -EINVAL;
@@ -482,6 +485,19 @@ int vraid_validate_spare(const struct vraid_spare *s, char *msg,
 		if (!(s->spare_flags & VRAID_SPARE_DEDICATED) && s->index) {
 			snprintf(msg, msglen,
 				 "a VD index is only for a dedicated spare");
+			return -EINVAL;
+		}
+		if ((s->spare_flags & VRAID_SPARE_VD_UUID) &&
+		    ((s->spare_flags & VRAID_SPARE_DEDICATED) ||
+		     all_zero(s->vd_uuid, sizeof(s->vd_uuid)))) {
+			snprintf(msg, msglen,
+				 "a spare is dedicated by VD index or by a VD UUID (not zero), not both");
+			return -EINVAL;
+		}
+		if (!(s->spare_flags & VRAID_SPARE_VD_UUID) &&
+		    !all_zero(s->vd_uuid, sizeof(s->vd_uuid))) {
+			snprintf(msg, msglen,
+				 "a VD UUID is only for VRAID_SPARE_VD_UUID");
 			return -EINVAL;
 		}
 		break;

@@ -913,7 +913,14 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 			s->spares[1].minor = 80;
 			s->spares[1].dev_sectors = 8388608;
 			s->spares[1].vd_index = 1;
+			s->spares[1].info_flags = VRAID_SPARE_INFO_DEDICATED;
+			memset(s->spares[1].vd_uuid, 0x11, 16);
 			strcpy(s->spares[1].dev_name, "sdf");
+			if (!strcmp(scenario(), "spareuuid")) {
+				/* dedicated to a VD not running (yet) */
+				s->spares[1].vd_index = -1;
+				memset(s->spares[1].vd_uuid, 0x22, 16);
+			}
 			if (getenv("MOCK_IMG_BLK")) {	/* d10.img */
 				s->nr_spares = 3;
 				s->spares[2].major = 7;
@@ -2113,7 +2120,7 @@ run_tests() {
 	check "assemble --incremental --uuid, short" 2 "" "--uuid '1111': not a VD UUID" "$V" assemble --incremental --uuid=1111
 	check "assemble --incremental --uuid, no value" 2 "" "--uuid needs the VD's UUID" "$V" assemble --incremental --uuid
 	check "assemble --incremental, missing DEV" 1 "" "vraidctl: assemble --incremental /dev/xyz-no-such: no such device" "$V" assemble --incremental /dev/xyz-no-such
-	check "assemble --incremental, not a member" 1 "" "vraidctl: assemble --incremental /etc/passwd: no valid vraid member metadata on it: not a member of a virtual drive" env VRAIDCTL_CONTROL="$nope" "$V" assemble --incremental /etc/passwd
+	check "assemble --incremental, not a member" 1 "" "vraidctl: assemble --incremental /etc/passwd: no valid vraid member metadata or hot spare record on it: not a member of a virtual drive" env VRAIDCTL_CONTROL="$nope" "$V" assemble --incremental /etc/passwd
 	check "assemble --incremental, not a member, hint" 1 "" "vraidctl: hint: \`vraidctl examine /etc/passwd\` shows what it holds" env VRAIDCTL_CONTROL="$nope" "$V" assemble --incremental /etc/passwd
 	check "help assemble --incremental" 0 "       --incremental [--run] DEV | --incremental [--run] --uuid UUID" "" "$V" help assemble
 	out_has "assemble -h --run" -qF "  --run         with --incremental: start it with the members present"
@@ -2464,7 +2471,7 @@ run_tests() {
 	check "mock: show --json failed last job" 0 '"last_job":{"type":"rebuild","result":5,"mismatches":0,"outcome":"failed","error":"EIO"},"write_in_effect":{"mode":"write_through","why":""},"uuid":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 5 --json
 	cp "$tmp/out" "$tmp/jobs5.json"
 	check "mock: show --json stopped last job" 0 '"last_job":{"type":"rebuild","result":125,"mismatches":0,"outcome":"stopped","error":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 10 --json
-	check "mock: spare list --json" 0 '{"spares":[{"device":"/dev/sde","major":8,"minor":64,"size_bytes":2147483648,"vd":""},{"device":"/dev/sdf","major":8,"minor":80,"size_bytes":4294967296,"vd":"vraid1"}]}' "" env MOCK_VRAID=jobs "$M" spare list --json
+	check "mock: spare list --json" 0 '{"spares":[{"device":"/dev/sde","major":8,"minor":64,"size_bytes":2147483648,"vd":"","vd_uuid":""},{"device":"/dev/sdf","major":8,"minor":80,"size_bytes":4294967296,"vd":"vraid1","vd_uuid":"11111111-1111-1111-1111-111111111111"}]}' "" env MOCK_VRAID=jobs "$M" spare list --json
 	cp "$tmp/out" "$tmp/spares.json"
 	check "mock: spare list --json, none" 0 '{"spares":[]}' "" env MOCK_VRAID=none "$M" spare list --json
 	cp "$tmp/out" "$tmp/spares-none.json"
@@ -2919,7 +2926,7 @@ assert lst["vds"][0]["job"] == "none" and lst["vds"][0]["job_percent"] == 0
 sp = json.load(open(d + "/spares.json"))
 assert list(sp) == ["spares"]
 for x in sp["spares"]:
-    assert list(x) == ["device", "major", "minor", "size_bytes", "vd"], list(x)
+    assert list(x) == ["device", "major", "minor", "size_bytes", "vd", "vd_uuid"], list(x)
 assert [x["vd"] for x in sp["spares"]] == ["", "vraid1"]
 assert json.load(open(d + "/spares-none.json")) == {"spares": []}
 for f in ("jobs1", "jobs5"):
@@ -3078,6 +3085,7 @@ EOF
 	check "mock: spare list" 0 "DEVICE    MAJ:MIN   SIZE  FOR" "" env MOCK_VRAID=jobs "$M" spare list
 	out_has "mock: spare list global" -qxF "/dev/sde  8:64     2 GiB  global"
 	out_has "mock: spare list dedicated" -qxF "/dev/sdf  8:80     4 GiB  vraid1"
+	check "mock: spare list, dedicated to a VD not running" 0 "VD 22222222-2222-2222-2222-222222222222 (not running)" "" env MOCK_VRAID=spareuuid "$M" spare list
 	check "mock: spare list, none" 0 "no hot spares" "" env MOCK_VRAID=none "$M" spare list
 	check "mock: spare list EPERM" 1 "" "run as root" env MOCK_FAIL="spare:EPERM:not allowed" "$M" spare list
 	if [ -n "$blk0" ]; then

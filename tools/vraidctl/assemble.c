@@ -14,6 +14,12 @@ struct scan_journal {
 	const char *vd_dev;	/* a member of that VD */
 };
 
+/* A device with a hot spare record that --scan found. */
+struct scan_spare {
+	char path[64];
+	struct vraid_sprec sp;
+};
+
 /* "/dev/X (UUID u, why)" for the ambiguous-journal list. */
 static void scan_journal_says(const struct scan_journal *j, char *buf,
 			      size_t bufsz)
@@ -198,9 +204,11 @@ static int assemble_one(struct ctl *c, const char *const *devs, size_t n,
  * member; one under a running VD is kept (its assembly reports it busy).
  */
 static size_t scan_devices(char paths[][64], struct vraid_md *mds, int *kinds,
-			   struct scan_journal *jc, size_t *njc)
+			   struct scan_journal *jc, size_t *njc,
+			   struct scan_spare *sps, size_t *nsps)
 {
 	char dir[512];
+	struct vraid_sprec sp;
 	struct vraid_jsb sb;
 	struct dirent *de;
 	size_t nd = 0;
@@ -220,12 +228,22 @@ static size_t scan_devices(char paths[][64], struct vraid_md *mds, int *kinds,
 			continue;
 		snprintf(paths[nd], sizeof(paths[nd]), "/dev/%.*s",
 			 (int)sizeof(paths[nd]) - 6, de->d_name);
-		kinds[nd] = scan_probe(paths[nd], &mds[nd], &sb);
+		kinds[nd] = scan_probe(paths[nd], &mds[nd], &sp, &sb);
 		if (kinds[nd] == PROBE_MEMBER &&
 		    has_holders_but(de->d_name, true))
 			continue;
 		if (kinds[nd] == PROBE_MEMBER) {
 			nd++;
+			continue;
+		}
+		/* a spare under dm/md: its holder is the spare */
+		if (kinds[nd] == PROBE_SPARE) {
+			if (sps && *nsps < VRAID_MAX_SPARES &&
+			    !has_holders(de->d_name)) {
+				memcpy(sps[*nsps].path, paths[nd],
+				       sizeof(sps[*nsps].path));
+				sps[(*nsps)++].sp = sp;
+			}
 			continue;
 		}
 		/* a journal is never a member; one under dm/md: its holder */
@@ -450,6 +468,7 @@ static int assemble_incremental(struct ctl *c, const char *dev,
 	struct vraid_info in;
 	struct stat st, st2;
 	struct vraid_jsb sb;
+	struct vraid_sprec sp;
 	const struct vraid_md *md = NULL;
 	size_t k, i;
 	char u[40], ju[40];
@@ -470,7 +489,7 @@ static int assemble_incremental(struct ctl *c, const char *dev,
 		goto out;
 	}
 	s.njc = 0;
-	s.nd = scan_devices(s.paths, s.mds, s.kinds, s.jc, &s.njc);
+	s.nd = scan_devices(s.paths, s.mds, s.kinds, s.jc, &s.njc, NULL, NULL);
 	if (s.nd == (size_t)-1) {
 		rc = RC_FAIL;
 		goto out;
@@ -488,7 +507,7 @@ static int assemble_incremental(struct ctl *c, const char *dev,
 		if (k == s.nd && i == s.njc && s.nd <= SCAN_MAX) {
 			snprintf(s.paths[s.nd], sizeof(s.paths[s.nd]), "%.63s",
 				 dev);
-			kind = scan_probe(dev, &s.mds[s.nd], &sb);
+			kind = scan_probe(dev, &s.mds[s.nd], &sp, &sb);
 			s.kinds[s.nd] = kind;
 			if (kind == PROBE_MEMBER) {
 				s.nd++;
@@ -630,6 +649,7 @@ int cmd_assemble(int argc, char **argv)
 	if (incr && !uuid_arg) {
 		/* what DEV holds, before the module is asked anything */
 		struct vraid_md md;
+		struct vraid_sprec sp;
 		struct vraid_jsb sb;
 		struct stat st;
 		int kind;
@@ -640,7 +660,16 @@ int cmd_assemble(int argc, char **argv)
 			       strerror(errno));
 			return RC_FAIL;
 		}
-		kind = scan_probe(pos[0], &md, &sb);
+		kind = scan_probe(pos[0], &md, &sp, &sb);
+		if (kind == PROBE_SPARE) {
+			/* a hot spare: back into the pool, nothing else */
+			if (!ctl_open(&c, true))
+				return RC_FAIL;
+			rc = spare_readd(&c, "assemble --incremental", pos[0],
+					 &sp);
+			close(c.fd);
+			return rc;
+		}
 		if (kind == PROBE_JOURNAL) {
 			memcpy(uuid, sb.uuid, sizeof(uuid));
 			journal = true;
@@ -650,7 +679,7 @@ int cmd_assemble(int argc, char **argv)
 			hintmsg("`vraidctl examine %s` shows what is left of it", pos[0]);
 			return RC_FAIL;
 		} else if (kind != PROBE_MEMBER) {
-			errmsg("assemble --incremental %s: no valid vraid member metadata on it: not a member of a virtual drive",
+			errmsg("assemble --incremental %s: no valid vraid member metadata or hot spare record on it: not a member of a virtual drive",
 			       pos[0]);
 			hintmsg("`vraidctl examine %s` shows what it holds", pos[0]);
 			return RC_FAIL;
@@ -681,11 +710,12 @@ int cmd_assemble(int argc, char **argv)
 		static struct vraid_md mds[SCAN_MAX];
 		static int kinds[SCAN_MAX];
 		static bool done[SCAN_MAX];
+		static struct scan_spare sps[VRAID_MAX_SPARES];
 		struct scan_journal jc[16];
 		const char *group[VRAID_MAX_MEMBERS];
-		size_t nd, njc = 0, k, g, ng, failed = 0, found = 0;
+		size_t nd, njc = 0, nsps = 0, k, g, ng, failed = 0, found = 0;
 
-		nd = scan_devices(paths, mds, kinds, jc, &njc);
+		nd = scan_devices(paths, mds, kinds, jc, &njc, sps, &nsps);
 		if (nd == (size_t)-1) {
 			close(c.fd);
 			return RC_FAIL;
@@ -709,6 +739,13 @@ int cmd_assemble(int argc, char **argv)
 			found++;
 			rc = assemble_one(&c, group, ng, true, flags);
 			if (rc == RC_FAIL)
+				failed++;
+		}
+		/* the hot spares, after their VDs (a Degraded one takes one) */
+		for (k = 0; k < nsps; k++) {
+			found++;
+			if (spare_readd(&c, "assemble --scan", sps[k].path,
+					&sps[k].sp))
 				failed++;
 		}
 		close(c.fd);

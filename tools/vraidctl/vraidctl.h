@@ -61,6 +61,8 @@
 
 /* The on-disk format, shared with the module (driver/metadata.c). */
 #include "metadata.h"
+/* A hot spare's record on its device (driver/sparerec.c). */
+#include "sparerec.h"
 /* The controller cache's size bounds (macros only: driver/cachecore.h). */
 #include "cachecore.h"
 /* The journal's superblock magic and slots (macros only: driver/jformat.h). */
@@ -146,6 +148,8 @@ struct help {
 
 /* ASSEMBLE says what the journal's replay did (replayed, ...) */
 #define ABI_MINOR_REPLAY_COUNTS	10
+/* SPARE ADD writes a hot spare record; VRAID_SPARE_VD_UUID */
+#define ABI_MINOR_SPARE_RECORD	14
 
 /* Both superblock slots of a device, decoded, and the one the module takes. */
 struct jsb_slots {
@@ -162,6 +166,10 @@ struct md_copy {
 	int status;			/* 0 valid, -ENODATA none, else bad */
 	char why[VRAID_MSG_LEN];
 	struct vraid_md md;
+	/* the same block as a hot spare record: 0 valid, -ENODATA none... */
+	int sp_status;
+	char sp_why[VRAID_MSG_LEN];
+	struct vraid_sprec sp;
 };
 
 /*
@@ -170,7 +178,7 @@ struct md_copy {
  * magic, but no copy is valid).
  */
 enum { PROBE_NONE, PROBE_MEMBER, PROBE_JOURNAL, PROBE_BAD_JOURNAL,
-       PROBE_BAD_MEMBER };
+       PROBE_BAD_MEMBER, PROBE_SPARE };
 
 /* A signature of another format found on a device. */
 struct sig_hit {
@@ -194,7 +202,8 @@ struct devprobe {
 	uint64_t bytes;			/* its size */
 	int kind;			/* PROBE_*: vraid's own format */
 	struct md_copy copies[2];
-	int best;			/* PROBE_MEMBER: the copy used, 0 or 1 */
+	int best;			/* PROBE_MEMBER: the copy used, 0 or 1;
+					 * PROBE_SPARE: the record's copy */
 	struct jsb_slots js;
 	bool bitmap;			/* the bitmap's magic at byte 2 MiB */
 	struct sig_hit hits[NR_SIGNATURES];
@@ -495,7 +504,10 @@ size_t probe_phrases(const struct devprobe *p, bool journal,
 int replace_dry(const struct vraid_info *in,
 		       const struct vraid_member_info *m, const char *old,
 		       const char *new, bool force);
-int scan_probe(const char *path, struct vraid_md *md,
+int spare_copy(const struct md_copy *c);
+int spare_readd(struct ctl *c, const char *verb, const char *dev,
+		const struct vraid_sprec *sp);
+int scan_probe(const char *path, struct vraid_md *md, struct vraid_sprec *sp,
 		      struct vraid_jsb *sb);
 int spare_dry(const char *dev, const char *vd);
 char *vd_says(char *buf, size_t bufsz, const struct vraid_info *in);
