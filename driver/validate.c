@@ -301,9 +301,16 @@ int vraid_validate_assemble(const struct vraid_assemble *a, char *msg,
 	u32 i, j;
 
 	/* replayed, replay_parity and replay_superseded are out only */
-	if ((a->asm_flags & ~(VRAID_ASM_NO_JOURNAL | VRAID_ASM_FORCE)) || a->reserved1 ||
+	if ((a->asm_flags & ~(VRAID_ASM_NO_JOURNAL | VRAID_ASM_FORCE |
+			      VRAID_ASM_NAME)) || a->reserved1 ||
 	    a->reserved3 || !all_zero(a->reserved2, sizeof(a->reserved2))) {
 		snprintf(msg, msglen, "flags or reserved fields are not zero");
+		return -EINVAL;
+	}
+	if ((a->asm_flags & VRAID_ASM_NAME) &&
+	    (!a->name[0] || !vraid_name_valid(a->name, sizeof(a->name)))) {
+		snprintf(msg, msglen,
+			 "VRAID_ASM_NAME: the name is empty or not a valid VD name");
 		return -EINVAL;
 	}
 	if (!a->nr_devices || a->nr_devices > VRAID_MAX_MEMBERS) {

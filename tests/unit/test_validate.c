@@ -1008,7 +1008,7 @@ static void test_assemble(void)
 		/* ABI 1.12: force (an unclean VD with dirty degraded rows) */
 		{ "force",            2, 2, 0, 0, 0, 0, 0, 0, 8, 0, NULL },
 		{ "no-journal force", 2, 3, 0, 0, 0, 0, 0, 0, 8, 0, NULL },
-		{ "flags",            2, 4, 0, 0, 0, 0, 0, 0, 8, -EINVAL, "flags" },
+		{ "flags",            2, 8, 0, 0, 0, 0, 0, 0, 8, -EINVAL, "flags" },
 		{ "flags 1<<31",      2, 1U << 31, 0, 0, 0, 0, 0, 0, 8, -EINVAL, "flags" },
 		{ "reserved1",        2, 0, 1, 0, 0, 0, 0, 0, 8, -EINVAL, "reserved" },
 		{ "duplicate",        3, 0, 0, 1, 0, 0, 0, 0, 8, -EINVAL, "twice" },
@@ -1048,6 +1048,33 @@ static void test_assemble(void)
 		       t[i].err, t[i].needle);
 		tap_end();
 		free(a);
+	}
+	/* VRAID_ASM_NAME (ABI 1.14): a valid, non-empty name in @name */
+	{
+		static const struct {
+			const char *name;
+			int err;
+		} nt[] = {
+			{ "pinned.db", 0 }, { "", -EINVAL }, { "vraid3", -EINVAL },
+			{ "-x", -EINVAL }, { "a b", -EINVAL },
+		};
+
+		for (i = 0; i < ARRAY_SIZE(nt); i++) {
+			struct vraid_assemble *a = zalloc(sizeof(*a));
+
+			good_hdr(&a->hdr, sizeof(*a));
+			a->nr_devices = 1;
+			a->devices[0].major = 8;
+			a->asm_flags = VRAID_ASM_NAME;
+			strcpy(a->name, nt[i].name);
+			tap_begin("assemble: VRAID_ASM_NAME '%s' -> %d",
+				  nt[i].name, nt[i].err);
+			msg_reset(msg, VRAID_MSG_LEN);
+			expect(vraid_validate_assemble(a, msg, VRAID_MSG_LEN),
+			       nt[i].err, nt[i].err ? "VRAID_ASM_NAME" : NULL);
+			tap_end();
+			free(a);
+		}
 	}
 }
 

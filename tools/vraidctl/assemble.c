@@ -14,6 +14,39 @@ struct scan_journal {
 	const char *vd_dev;	/* a member of that VD */
 };
 
+/* vraid.conf, read by cmd_assemble() (defaults if there is none). */
+static struct vraid_conf conf;
+
+/* "VD NAME (UUID)" or "VD UUID" of @md, for the lines of a refusal. */
+static void conf_says(const struct vraid_md *md, const uint8_t *uuid,
+		      char *buf, size_t bufsz)
+{
+	char u[40];
+
+	uuid_str(u, uuid);
+	if (md && md->name[0])
+		snprintf(buf, bufsz, "VD %.*s (%s)", (int)sizeof(md->name),
+			 md->name, u);
+	else
+		snprintf(buf, bufsz, "VD %s", u);
+}
+
+/*
+ * May --scan or --incremental bring up the VD of @uuid?  If not, say so
+ * (one line on standard output: not an error).
+ */
+static bool conf_allows(const struct vraid_md *md, const uint8_t *uuid)
+{
+	char who[96], why[PATH_MAX + 64];
+
+	if (config_auto_vd(&conf, uuid))
+		return true;
+	conf_says(md, uuid, who, sizeof(who));
+	printf("%s: not assembled: %s (assemble its devices by name to bring it up)\n",
+	       who, config_why_not(&conf, uuid, why, sizeof(why)));
+	return false;
+}
+
 /* A device with a hot spare record that --scan found. */
 struct scan_spare {
 	char path[64];
@@ -136,9 +169,10 @@ static int scan_attach_journal(struct ctl *c, const char *verb,
 }
 
 static int assemble_one(struct ctl *c, const char *const *devs, size_t n,
-			bool scan, uint32_t flags)
+			bool scan, uint32_t flags, const uint8_t *uuid)
 {
 	struct vraid_assemble req;
+	const char *pin = uuid ? config_name(&conf, uuid) : NULL;
 	char what[64];
 	size_t i;
 	int e;
@@ -146,6 +180,11 @@ static int assemble_one(struct ctl *c, const char *const *devs, size_t n,
 	memset(&req, 0, sizeof(req));
 	req.nr_devices = (uint32_t)n;
 	req.asm_flags = flags;
+	/* a name pinned in vraid.conf: the VD's, whatever its metadata says */
+	if (pin) {
+		req.asm_flags |= VRAID_ASM_NAME;
+		snprintf(req.name, sizeof(req.name), "%s", pin);
+	}
 	for (i = 0; i < n; i++)
 		if (member_ref(devs[i], &req.devices[i]))
 			return RC_FAIL;
@@ -265,7 +304,7 @@ static size_t scan_devices(char paths[][64], struct vraid_md *mds, int *kinds,
 }
 
 /* "8c1d0f3e-5244-4a1b-9e07-6d21c355a019" (dashes optional) into @u. */
-static bool parse_uuid(const char *s, uint8_t u[VRAID_MD_UUID_LEN])
+bool parse_uuid(const char *s, uint8_t u[VRAID_MD_UUID_LEN])
 {
 	size_t n = 0;
 	int hi = -1, v;
@@ -398,6 +437,8 @@ static int incremental_vd(struct ctl *c, struct incr_scan *s, const char *dev,
 			 (int)sizeof(best->name), best->name, u);
 	else
 		snprintf(who, sizeof(who), "VD %s", u);
+	if (!conf_allows(best, uuid))
+		return RC_OK;
 	if (present < expected && !run) {
 		printf("%s: %u of %u members present, waiting for %u more (role%s %s)%s: not assembled yet\n",
 		       who, present, expected, expected - present,
@@ -429,7 +470,7 @@ static int incremental_vd(struct ctl *c, struct incr_scan *s, const char *dev,
 		       who, present, expected,
 		       expected - present == 1 ? "" : "s", missing,
 		       expected - present == 1 ? "it" : "them");
-	return assemble_one(c, group, ng, true, flags);
+	return assemble_one(c, group, ng, true, flags, uuid);
 }
 
 /* Whether a member the scan found names the attached journal, for VD @k. */
@@ -661,8 +702,15 @@ int cmd_assemble(int argc, char **argv)
 			return RC_FAIL;
 		}
 		kind = scan_probe(pos[0], &md, &sp, &sb);
+		if (config_load(&conf))
+			return RC_FAIL;
 		if (kind == PROBE_SPARE) {
 			/* a hot spare: back into the pool, nothing else */
+			if (!config_auto_spare(&conf, &sp)) {
+				printf("%s: hot spare not added: %s refuses it (AUTO -all, or its VD's auto=no; a SPARE line admits it)\n",
+				       pos[0], conf.path);
+				return RC_OK;
+			}
 			if (!ctl_open(&c, true))
 				return RC_FAIL;
 			rc = spare_readd(&c, "assemble --incremental", pos[0],
@@ -687,6 +735,8 @@ int cmd_assemble(int argc, char **argv)
 			memcpy(uuid, md.vd_uuid, sizeof(uuid));
 		}
 	}
+	if ((!incr || uuid_arg) && config_load(&conf))
+		return RC_FAIL;
 	if (!ctl_open(&c, true))
 		return RC_FAIL;
 	if (incr) {
@@ -696,7 +746,8 @@ int cmd_assemble(int argc, char **argv)
 		return rc;
 	}
 	if (!scan) {
-		rc = assemble_one(&c, pos, npos, false, flags);
+		/* by hand: no pin and no refusal (the devices were named) */
+		rc = assemble_one(&c, pos, npos, false, flags, NULL);
 		close(c.fd);
 		return rc;
 	}
@@ -737,13 +788,21 @@ int cmd_assemble(int argc, char **argv)
 				done[g] = true;
 			}
 			found++;
-			rc = assemble_one(&c, group, ng, true, flags);
+			if (!conf_allows(&mds[k], mds[k].vd_uuid))
+				continue;
+			rc = assemble_one(&c, group, ng, true, flags,
+					  mds[k].vd_uuid);
 			if (rc == RC_FAIL)
 				failed++;
 		}
 		/* the hot spares, after their VDs (a Degraded one takes one) */
 		for (k = 0; k < nsps; k++) {
 			found++;
+			if (!config_auto_spare(&conf, &sps[k].sp)) {
+				printf("%s: hot spare not added: %s refuses it (AUTO -all, or its VD's auto=no; a SPARE line admits it)\n",
+				       sps[k].path, conf.path);
+				continue;
+			}
 			if (spare_readd(&c, "assemble --scan", sps[k].path,
 					&sps[k].sp))
 				failed++;

@@ -63,6 +63,8 @@
 #include "metadata.h"
 /* A hot spare's record on its device (driver/sparerec.c). */
 #include "sparerec.h"
+/* VD names as the module checks them (driver/validate.c). */
+#include "validate.h"
 /* The controller cache's size bounds (macros only: driver/cachecore.h). */
 #include "cachecore.h"
 /* The journal's superblock magic and slots (macros only: driver/jformat.h). */
@@ -482,6 +484,46 @@ int cmd_monitor(int argc, char **argv);
 
 int cmd_examine(int argc, char **argv);
 int read_copy(int fd, const char *dev, struct md_copy *c);
+
+/* ---- config.c: vraid.conf ---- */
+
+#define CONFIG_DEFAULT	"/etc/vraid/vraid.conf"
+
+/* A VD line. */
+struct conf_vd {
+	uint8_t uuid[VRAID_MD_UUID_LEN];
+	char name[VRAID_NAME_LEN];	/* "" none pinned */
+	int auto_ok;			/* auto=: 1 yes, 0 no, -1 not given */
+	unsigned int line;
+};
+
+struct vraid_conf {
+	const char *path;
+	bool loaded;			/* a file was read (else defaults) */
+	bool auto_all;			/* AUTO +all (the default) */
+	unsigned int auto_line;
+	struct conf_vd vds[64];
+	size_t nvd;
+	uint8_t spares[VRAID_MAX_SPARES][VRAID_MD_UUID_LEN];
+	size_t nspares;
+	char mailaddr[256];		/* "" none */
+	char program[1024];		/* "" none */
+};
+
+extern const char *config_path;
+/* Read the configuration: RC_OK (defaults if the default file is absent) or RC_FAIL after saying FILE:LINE: why. */
+int config_load(struct vraid_conf *cf);
+/* May assemble --scan / --incremental bring this VD (spare) up by itself? */
+bool config_auto_vd(const struct vraid_conf *cf, const uint8_t *uuid);
+bool config_auto_spare(const struct vraid_conf *cf,
+		       const struct vraid_sprec *sp);
+/* Why config_auto_vd() said no: "FILE:LINE says ...", into @buf. */
+char *config_why_not(const struct vraid_conf *cf, const uint8_t *uuid,
+		     char *buf, size_t bufsz);
+/* The name pinned to the VD of @uuid, or NULL. */
+const char *config_name(const struct vraid_conf *cf, const uint8_t *uuid);
+bool parse_uuid(const char *s, uint8_t u[VRAID_MD_UUID_LEN]);
+bool mail_address_ok(const char *a);
 
 /* ---- probe.c ---- */
 

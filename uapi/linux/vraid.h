@@ -62,7 +62,8 @@
  * run yet, formerly reserved2[0..1]); a spare dedicated to a VD stays so
  * when the VD stops (it serves none meanwhile) and becomes global when the
  * VD is deleted; LIST says so in @info_flags (formerly reserved1) and
- * @vd_uuid (formerly reserved2[0..1]).
+ * @vd_uuid (formerly reserved2[0..1]); ASSEMBLE's VRAID_ASM_NAME names
+ * the VD @name (an in field with it) instead of its metadata's name.
  */
 #define VRAID_ABI_MINOR		14
 
@@ -327,7 +328,8 @@ struct vraid_assemble {
 	__u32 nr_stale;		/* out: devices left out as stale */
 	__u32 reserved1;	/* must be zero */
 	char disk_name[VRAID_DEVNAME_LEN];	/* out: "vraidN" */
-	char name[VRAID_NAME_LEN];	/* out: its name (suffixed on a clash) */
+	/* out: its name (suffixed on a clash); in with VRAID_ASM_NAME */
+	char name[VRAID_NAME_LEN];
 	/* out (ABI 1.10), from the journal's replay: writes, parity records */
 	__u32 replayed;
 	__u32 replay_parity;
@@ -351,6 +353,12 @@ struct vraid_assemble {
  * Without it such an assembly fails with EUCLEAN and a message.
  */
 #define VRAID_ASM_FORCE		(1U << 1)
+/*
+ * Name the VD @name (in), not what its metadata says (ABI 1.14): a name
+ * pinned in vraid.conf.  The metadata carries it from then on; a name
+ * taken gets a suffix as any other.
+ */
+#define VRAID_ASM_NAME		(1U << 2)
 
 /* VRAID_IOC_SET_POLICY: which policies to change (set_mask bits). */
 #define VRAID_SET_ACCESS	(1U << 0)
