@@ -22,7 +22,7 @@
 
 /* Read or write one metadata block of @bdev, synchronously. */
 int vraid_md_io(struct block_device *bdev, sector_t sector,
-		       struct page *page, blk_opf_t opf)
+		struct page *page, blk_opf_t opf)
 {
 	struct bio_vec bvec;
 	struct bio bio;

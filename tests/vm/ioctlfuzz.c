@@ -2430,9 +2430,16 @@ static void undo(uint32_t nr, const unsigned char *reply)
 	case NR_SPARE: {
 		const struct vraid_spare *s = (const void *)reply;
 		struct vraid_spare r;
+		int idx;
 
 		if (s->action != VRAID_SPARE_ADD)
 			break;
+		/*
+		 * ADD wrote a hot spare record over the metadata (ABI 1.14),
+		 * REMOVE erases it: a device of the stopped RAID1 lost it
+		 */
+		if (dev_kind(s->major, s->minor, &idx) == DK_STOPPED)
+			stop_dirty = true;
 		hdr_init(&r, sizeof(r));
 		r.action = VRAID_SPARE_REMOVE;
 		r.major = s->major;
