@@ -17,6 +17,8 @@
 #include <linux/delay.h>
 #include <linux/poll.h>
 #include <linux/reboot.h>
+#include <linux/random.h>
+#include <linux/blkdev.h>
 
 #include "vraid.h"
 #include "cache.h"
@@ -24,6 +26,8 @@
 #include "job.h"
 #include "events.h"
 #include "core/validate.h"
+#include "core/metadata.h"
+#include "core/sparerec.h"
 #include "version.h"
 
 /*
@@ -60,13 +64,24 @@ struct workqueue_struct *vraid_dcache_wq;
 struct workqueue_struct *vraid_later_wq;
 bool vraid_going_down;
 
-/* A hot spare: held open until it is taken or removed. */
+/*
+ * A hot spare: held open until it is taken or removed.  Its record on
+ * the device (sparerec.h) says what @dedicated and @vd_uuid say, so that
+ * assembly gives it back after a stop or a reboot.
+ */
 struct vraid_spare_dev {
 	struct list_head list;
 	struct vraid_bdev_handle h;
 	dev_t dev;
 	u64 sectors;
-	int vd_index;			/* dedicated to vraidN, or -1 */
+	/*
+	 * Dedicated to the VD of UUID @vd_uuid, which need not run: a
+	 * spare comes back at boot before or after its VD, and one whose
+	 * VD is stopped waits for it rather than serving another.
+	 */
+	bool dedicated;
+	u8 vd_uuid[16];
+	struct vraid_sprec rec;		/* as last written on the device */
 	char name[BDEVNAME_SIZE];
 };
 
@@ -94,6 +109,92 @@ void vraid_spare_kick(void)
 {
 	/* now, even if a retry was due later; safe in any context */
 	mod_delayed_work(system_long_wq, &vraid_spare_work, 0);
+}
+
+/*
+ * Read @sp's device for a hot spare record it carries already (it came
+ * back at assembly): the spare keeps its UUID and creation time and the
+ * next write is a newer generation.  Anything else (nothing, a member's
+ * metadata, a bad copy) leaves @sp->rec zero: a new record.
+ */
+static void vraid_spare_rec_read(struct vraid_spare_dev *sp, struct page *page)
+{
+	static const sector_t copies[] = { VRAID_MD_COPY_A, VRAID_MD_COPY_B };
+	struct vraid_sprec r;
+	char why[64];
+	u32 c;
+
+	memset(&sp->rec, 0, sizeof(sp->rec));
+	for (c = 0; c < ARRAY_SIZE(copies); c++) {
+		if (vraid_md_io(sp->h.bdev, copies[c], page,
+				REQ_OP_READ | REQ_SYNC) ||
+		    vraid_sprec_decode(page_address(page), &r, why, sizeof(why)))
+			continue;
+		if (r.generation > sp->rec.generation)
+			sp->rec = r;
+	}
+}
+
+/*
+ * Write @sp's record, as it is now, on its device: copy A, then copy B,
+ * each with FUA and waited for (a torn write damages one copy at most).
+ * vraid_ctl_mutex held: the list and the record change under it.
+ */
+static int vraid_spare_rec_write(struct vraid_spare_dev *sp)
+{
+	static const sector_t copies[] = { VRAID_MD_COPY_A, VRAID_MD_COPY_B };
+	struct page *page;
+	int ret = 0;
+	u32 c;
+
+	lockdep_assert_held(&vraid_ctl_mutex);
+	page = alloc_page(GFP_KERNEL);
+	if (!page)
+		return -ENOMEM;
+	if (!sp->rec.generation) {
+		vraid_spare_rec_read(sp, page);
+		if (!sp->rec.generation) {
+			get_random_bytes(sp->rec.uuid, sizeof(sp->rec.uuid));
+			sp->rec.created = ktime_get_real_seconds();
+		}
+	}
+	sp->rec.generation++;
+	sp->rec.flags = sp->dedicated ? VRAID_SPREC_F_DEDICATED : 0;
+	memset(sp->rec.vd_uuid, 0, sizeof(sp->rec.vd_uuid));
+	if (sp->dedicated)
+		memcpy(sp->rec.vd_uuid, sp->vd_uuid, sizeof(sp->rec.vd_uuid));
+	sp->rec.dev_sectors = sp->sectors;
+	vraid_sprec_encode(&sp->rec, page_address(page));
+	for (c = 0; c < ARRAY_SIZE(copies) && !ret; c++)
+		ret = vraid_md_io(sp->h.bdev, copies[c], page,
+				  REQ_OP_WRITE | REQ_SYNC | REQ_FUA);
+	__free_page(page);
+	return ret;
+}
+
+/*
+ * The VD of UUID @uuid (vraid@index) was deleted: its dedicated spares
+ * become global, in memory and on their devices.  A record that cannot
+ * be rewritten still names the gone VD: assembly then adds the spare
+ * dedicated to a VD that never comes (the log says which to re-add).
+ */
+static void vraid_spares_orphan(const u8 *uuid, u32 index)
+{
+	struct vraid_spare_dev *sp;
+	int ret;
+
+	list_for_each_entry(sp, &vraid_spares, list) {
+		if (!sp->dedicated || memcmp(sp->vd_uuid, uuid, 16))
+			continue;
+		sp->dedicated = false;
+		ret = vraid_spare_rec_write(sp);
+		if (ret)
+			pr_warn("vraid: spare %s is global now (vraid%u is gone), but its record was not rewritten (error %d): run vraidctl spare remove and add on it\n",
+				sp->name, index, ret);
+		else
+			pr_info("vraid: spare %s is global now (vraid%u is gone)\n",
+				sp->name, index);
+	}
 }
 
 int vraid_idr_alloc(struct vraid_vd *vd)
@@ -146,6 +247,7 @@ static int vraid_ctl_delete(void *buf)
 	struct vraid_delete *d = buf;
 	char *msg = d->hdr.message;
 	struct vraid_vd *vd;
+	u8 uuid[16];
 	int ret;
 
 	ret = vraid_validate_delete(d, msg, sizeof(d->hdr.message));
@@ -154,21 +256,17 @@ static int vraid_ctl_delete(void *buf)
 	vd = vraid_find(d->index, msg, sizeof(d->hdr.message));
 	if (!vd)
 		return -ENOENT;
+	memcpy(uuid, vd->uuid, sizeof(uuid));
 	ret = vraid_vd_delete(vd, d->del_flags & VRAID_DELETE_STOP,
 			      d->del_flags & VRAID_DELETE_DISCARD,
 			      &d->discarded_bytes, msg, sizeof(d->hdr.message));
-	if (!ret) {
-		struct vraid_spare_dev *sp;
-
-		/* Its dedicated spares serve every VD from now on. */
-		list_for_each_entry(sp, &vraid_spares, list) {
-			if (sp->vd_index != (int)d->index)
-				continue;
-			sp->vd_index = -1;
-			pr_info("vraid: spare %s is global now (vraid%u is gone)\n",
-				sp->name, d->index);
-		}
-	}
+	/*
+	 * A stopped VD comes back: its dedicated spares wait for it.  A
+	 * deleted one does not: they serve every VD from now on, and say
+	 * so on their devices.
+	 */
+	if (!ret && !(d->del_flags & VRAID_DELETE_STOP))
+		vraid_spares_orphan(uuid, d->index);
 	return ret;
 }
 
@@ -310,10 +408,12 @@ static struct vraid_spare_dev *vraid_spare_pick(struct vraid_vd *vd)
 
 	list_for_each_entry(sp, &vraid_spares, list) {
 		if (sp->sectors < need ||
-		    (sp->vd_index != -1 && sp->vd_index != vd->index))
+		    (sp->dedicated &&
+		     memcmp(sp->vd_uuid, vd->uuid, sizeof(vd->uuid))))
 			continue;
-		if (!best || (sp->vd_index != -1 && best->vd_index == -1) ||
-		    (sp->vd_index == best->vd_index &&
+		/* (a dedicated candidate is @vd's) */
+		if (!best || (sp->dedicated && !best->dedicated) ||
+		    (sp->dedicated == best->dedicated &&
 		     sp->sectors < best->sectors))
 			best = sp;
 	}
@@ -433,6 +533,11 @@ static int vraid_spare_add(struct vraid_spare *s, char *msg, size_t len)
 		vd = vraid_find(s->index, msg, len);
 		if (!vd)
 			return -ENOENT;
+	} else if (s->spare_flags & VRAID_SPARE_VD_UUID) {
+		/* not running: its size is checked when it needs a spare */
+		vd = vraid_find_uuid(s->vd_uuid);
+	}
+	if (vd) {
 		if (!vraid_vd_redundant(vd)) {
 			snprintf(msg, len, "%s is %s: a spare cannot rebuild it",
 				 vd->disk->disk_name,
@@ -471,7 +576,13 @@ static int vraid_spare_add(struct vraid_spare *s, char *msg, size_t len)
 	snprintf(sp->name, sizeof(sp->name), "%pg", sp->h.bdev);
 	sp->dev = dev;
 	sp->sectors = bdev_nr_sectors(sp->h.bdev);
-	sp->vd_index = vd ? vd->index : -1;
+	if (vd) {
+		sp->dedicated = true;
+		memcpy(sp->vd_uuid, vd->uuid, sizeof(sp->vd_uuid));
+	} else if (s->spare_flags & VRAID_SPARE_VD_UUID) {
+		sp->dedicated = true;
+		memcpy(sp->vd_uuid, s->vd_uuid, sizeof(sp->vd_uuid));
+	}
 	if (bdev_read_only(sp->h.bdev)) {
 		snprintf(msg, len, "%s is read-only", sp->name);
 		ret = -EROFS;
@@ -510,10 +621,22 @@ static int vraid_spare_add(struct vraid_spare *s, char *msg, size_t len)
 		ret = -EINVAL;
 		goto out_close;
 	}
+	/* On the device first: a spare in the pool comes back at boot. */
+	ret = vraid_spare_rec_write(sp);
+	if (ret) {
+		snprintf(msg, len, "%s: the hot spare record could not be written (error %d)",
+			 sp->name, ret);
+		goto out_close;
+	}
 	list_add_tail(&sp->list, &vraid_spares);
 	vraid_nr_spares++;
-	pr_info("vraid: %s is a hot spare%s%s\n", sp->name,
-		vd ? " dedicated to " : "", vd ? vd->disk->disk_name : "");
+	if (vd || !sp->dedicated)
+		pr_info("vraid: %s is a hot spare%s%s\n", sp->name,
+			vd ? " dedicated to " : "",
+			vd ? vd->disk->disk_name : "");
+	else
+		pr_info("vraid: %s is a hot spare dedicated to VD %pU (not running)\n",
+			sp->name, sp->vd_uuid);
 	/* A VD may be waiting for one. */
 	vraid_spare_kick();
 	return 0;
@@ -531,6 +654,7 @@ static int vraid_ctl_spare(void *buf)
 	char *msg = s->hdr.message;
 	size_t len = sizeof(s->hdr.message);
 	struct vraid_spare_dev *sp;
+	struct vraid_vd *vd;
 	int ret;
 
 	ret = vraid_validate_spare(s, msg, len);
@@ -543,7 +667,14 @@ static int vraid_ctl_spare(void *buf)
 			si->major = MAJOR(sp->dev);
 			si->minor = MINOR(sp->dev);
 			si->dev_sectors = sp->sectors;
-			si->vd_index = sp->vd_index;
+			vd = sp->dedicated ? vraid_find_uuid(sp->vd_uuid) :
+					     NULL;
+			si->vd_index = vd ? vd->index : -1;
+			if (sp->dedicated) {
+				si->info_flags |= VRAID_SPARE_INFO_DEDICATED;
+				memcpy(si->vd_uuid, sp->vd_uuid,
+				       sizeof(si->vd_uuid));
+			}
 			strscpy(si->dev_name, sp->name, sizeof(si->dev_name));
 		}
 		return 0;
@@ -560,7 +691,14 @@ static int vraid_ctl_spare(void *buf)
 			continue;
 		list_del(&sp->list);
 		vraid_nr_spares--;
-		pr_info("vraid: %s is no longer a hot spare\n", sp->name);
+		/* else it would be a spare again at the next boot */
+		ret = vraid_md_wipe_dev(sp->h.bdev);
+		if (ret)
+			pr_warn("vraid: %s is no longer a hot spare, but its record could not be erased (error %d): vraidctl wipe it\n",
+				sp->name, ret);
+		else
+			pr_info("vraid: %s is no longer a hot spare\n",
+				sp->name);
 		vraid_bdev_close(&sp->h);
 		kfree(sp);
 		return 0;

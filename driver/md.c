@@ -21,8 +21,8 @@
 #include "job.h"
 
 /* Read or write one metadata block of @bdev, synchronously. */
-static int vraid_md_io(struct block_device *bdev, sector_t sector,
-		       struct page *page, blk_opf_t opf)
+int vraid_md_io(struct block_device *bdev, sector_t sector,
+		struct page *page, blk_opf_t opf)
 {
 	struct bio_vec bvec;
 	struct bio bio;

@@ -1088,7 +1088,9 @@ int vraid_vd_assemble(struct vraid_assemble *a,
 		goto out;
 	vd->ops = vraid_level_ops_of(vd->geom.level);
 	memcpy(vd->uuid, best->vd_uuid, 16);
-	memcpy(vd->name, best->name, sizeof(vd->name));
+	/* (a name pinned in vraid.conf: validated, NUL-terminated) */
+	memcpy(vd->name, a->asm_flags & VRAID_ASM_NAME ? a->name : best->name,
+	       sizeof(vd->name));
 	vd->generation = best->generation;
 	vd->created = best->created;
 	vd->access_policy = best->access_policy;

@@ -398,6 +398,8 @@ int vraid_md_write_all(struct vraid_vd *vd, bool wipe, char *msg,
 void vraid_md_work(struct work_struct *work);
 struct vraid_md;
 int vraid_md_wipe_dev(struct block_device *bdev);
+int vraid_md_io(struct block_device *bdev, sector_t sector,
+		struct page *page, blk_opf_t opf);
 int vraid_md_read(struct block_device *bdev, struct vraid_md *md, char *msg,
 		  size_t msglen);
 

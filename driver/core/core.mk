@@ -15,6 +15,6 @@
 # Names without directory or suffix; each user adds its own path, e.g.
 #   $(patsubst %,$(TOP)/driver/core/%.c,$(VRAID_CORE))
 
-VRAID_CORE := geom layout metadata validate jformat cachecore
+VRAID_CORE := geom layout metadata validate jformat cachecore sparerec
 VRAID_CORE_HEADERS := core_types geom layout metadata validate jformat \
-	cachecore
+	cachecore sparerec

@@ -301,9 +301,16 @@ int vraid_validate_assemble(const struct vraid_assemble *a, char *msg,
 	u32 i, j;
 
 	/* replayed, replay_parity and replay_superseded are out only */
-	if ((a->asm_flags & ~(VRAID_ASM_NO_JOURNAL | VRAID_ASM_FORCE)) || a->reserved1 ||
+	if ((a->asm_flags & ~(VRAID_ASM_NO_JOURNAL | VRAID_ASM_FORCE |
+			      VRAID_ASM_NAME)) || a->reserved1 ||
 	    a->reserved3 || !all_zero(a->reserved2, sizeof(a->reserved2))) {
 		snprintf(msg, msglen, "flags or reserved fields are not zero");
+		return -EINVAL;
+	}
+	if ((a->asm_flags & VRAID_ASM_NAME) &&
+	    (!a->name[0] || !vraid_name_valid(a->name, sizeof(a->name)))) {
+		snprintf(msg, msglen,
+			 "VRAID_ASM_NAME: the name is empty or not a valid VD name");
 		return -EINVAL;
 	}
 	if (!a->nr_devices || a->nr_devices > VRAID_MAX_MEMBERS) {
@@ -462,7 +469,9 @@ int vraid_validate_spare(const struct vraid_spare *s, char *msg,
 			 size_t msglen)
 {
 	if (!all_zero(s->reserved2, sizeof(s->reserved2)) || s->nr_spares ||
-	    !all_zero(s->spares, sizeof(s->spares))) {
+	    !all_zero(s->spares, sizeof(s->spares)) ||
+	    (s->action != VRAID_SPARE_ADD &&
+	     !all_zero(s->vd_uuid, sizeof(s->vd_uuid)))) {
 		snprintf(msg, msglen, "reserved or output fields are not zero");
 		return -EINVAL;
 	}
@@ -474,7 +483,8 @@ int vraid_validate_spare(const struct vraid_spare *s, char *msg,
 		}
 		return 0;
 	case VRAID_SPARE_ADD:
-		if (s->spare_flags & ~VRAID_SPARE_DEDICATED) {
+		if (s->spare_flags & ~(VRAID_SPARE_DEDICATED |
+				       VRAID_SPARE_VD_UUID)) {
 			snprintf(msg, msglen, "unknown spare flags 0x%x",
 				 s->spare_flags);
 			return -EINVAL;
@@ -482,6 +492,19 @@ int vraid_validate_spare(const struct vraid_spare *s, char *msg,
 		if (!(s->spare_flags & VRAID_SPARE_DEDICATED) && s->index) {
 			snprintf(msg, msglen,
 				 "a VD index is only for a dedicated spare");
+			return -EINVAL;
+		}
+		if ((s->spare_flags & VRAID_SPARE_VD_UUID) &&
+		    ((s->spare_flags & VRAID_SPARE_DEDICATED) ||
+		     all_zero(s->vd_uuid, sizeof(s->vd_uuid)))) {
+			snprintf(msg, msglen,
+				 "a spare is dedicated by VD index or by a VD UUID (not zero), not both");
+			return -EINVAL;
+		}
+		if (!(s->spare_flags & VRAID_SPARE_VD_UUID) &&
+		    !all_zero(s->vd_uuid, sizeof(s->vd_uuid))) {
+			snprintf(msg, msglen,
+				 "a VD UUID is only for VRAID_SPARE_VD_UUID");
 			return -EINVAL;
 		}
 		break;

@@ -913,7 +913,14 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 			s->spares[1].minor = 80;
 			s->spares[1].dev_sectors = 8388608;
 			s->spares[1].vd_index = 1;
+			s->spares[1].info_flags = VRAID_SPARE_INFO_DEDICATED;
+			memset(s->spares[1].vd_uuid, 0x11, 16);
 			strcpy(s->spares[1].dev_name, "sdf");
+			if (!strcmp(scenario(), "spareuuid")) {
+				/* dedicated to a VD not running (yet) */
+				s->spares[1].vd_index = -1;
+				memset(s->spares[1].vd_uuid, 0x22, 16);
+			}
 			if (getenv("MOCK_IMG_BLK")) {	/* d10.img */
 				s->nr_spares = 3;
 				s->spares[2].major = 7;
@@ -1121,7 +1128,8 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 		char m[400] = "";
 
 		if (a->index || a->nr_used || a->nr_stale || a->disk_name[0] ||
-		    a->name[0] || a->replayed || a->replay_parity ||
+		    (a->name[0] && !(a->asm_flags & VRAID_ASM_NAME)) ||
+		    a->replayed || a->replay_parity ||
 		    a->replay_superseded)
 			return fail(h, EINVAL, "mock: assemble fields not zeroed");
 		if ((ret = vraid_validate_assemble(a, msg, sizeof(msg))))
@@ -1129,6 +1137,9 @@ static int mock_answer(struct vraid_ioc_hdr *h, unsigned long req)
 		for (i = 0; i < a->nr_devices; i++)
 			snprintf(m + strlen(m), sizeof(m) - strlen(m), "%s%u:%u",
 				 i ? "," : "", a->devices[i].major, a->devices[i].minor);
+		if (a->asm_flags & VRAID_ASM_NAME)
+			snprintf(m + strlen(m), sizeof(m) - strlen(m),
+				 " name=%.31s", a->name);
 		logit("assemble nr=%u flags=%u devices=%s\n", a->nr_devices,
 		      a->asm_flags, m);
 		a->index = 0;
@@ -1649,6 +1660,46 @@ SIGS
 	out_has "mock: assemble --incremental --run says what is missing" -qF "VD db ($uuid): 1 of 2 members present (role 0 missing): --run starts it without it, Degraded if its level allows it"
 	expect_log "mock: assemble --incremental --run sends DEV" "assemble nr=1 flags=0 devices=7:105"
 	check "mock: assemble --incremental --run --uuid, no member" 1 "VD 0a0b0c0d-1111-2222-3333-444455556666: no member found among the block devices: nothing assembled" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$incsys" "$M" assemble --incremental --run --uuid 0a0b0c0d-1111-2222-3333-444455556666
+	# vraid.conf (--config FILE): AUTO -all refuses a VD without a VD
+	# line, auto=no one with; a pinned name goes with the ASSEMBLE
+	cf=$tmp/vraid.conf
+	printf '# only the VDs listed\nAUTO -all\n' >"$cf"
+	: >"$tmp/log"
+	check "mock: vraid.conf AUTO -all refuses a foreign VD" 0 "VD db ($uuid): not assembled: $cf:2 says AUTO -all and no VD line names it" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$incsys" "$M" --config "$cf" assemble --incremental --run "$d5"
+	log_empty "mock: vraid.conf AUTO -all: no ASSEMBLE"
+	check "mock: vraid.conf AUTO -all, --config=FILE" 0 "not assembled: $cf:2 says AUTO -all" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$incsys" "$M" --config="$cf" assemble --incremental "$d5"
+	printf 'VD %s auto=no   # not here\n' "$uuid" >"$cf"
+	check "mock: vraid.conf auto=no refuses it" 0 "VD db ($uuid): not assembled: $cf:1 says auto=no for it" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$incsys" "$M" --config "$cf" assemble --incremental --run "$d5"
+	printf 'AUTO -all\nvd %s name=pinned.db auto=yes\n' "$(echo "$uuid" | tr a-f A-F)" >"$cf"
+	check "mock: vraid.conf pins the name" 0 "vraid0: assembled" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$incsys" "$M" --config "$cf" assemble --incremental --run "$d5"
+	expect_log "mock: vraid.conf pins the name: ASSEMBLE carries it" "assemble nr=1 flags=4 devices=7:105 name=pinned.db"
+	check "mock: assemble by hand ignores vraid.conf's AUTO" 0 "vraid0: assembled" "" env MOCK_VRAID=none "$M" --config "$cf" assemble "$d5"
+	expect_log "mock: assemble by hand: no pinned name" "assemble nr=1 flags=0 devices=7:105"
+	# bad lines: FILE:LINE and what is wrong; nothing done
+	conf_bad() { # DESC LINE... (the last line is the bad one) -- NEEDLE
+		local d=$1 ln=$2 want=$3
+		shift 3
+		printf '%s\n' "$@" >"$cf"
+		: >"$tmp/log"
+		check "vraid.conf: $d" 1 "" "vraidctl: $cf:$ln: $want" env MOCK_VRAID=none VRAIDCTL_SYSFS="$incsys" "$M" --config "$cf" assemble --incremental --run "$d5"
+		log_empty "vraid.conf: $d: nothing sent"
+	}
+	conf_bad "unknown keyword" 2 "unknown keyword 'ARRAY' (expected VD, SPARE, AUTO, MAILADDR or PROGRAM)" "# mdadm's" "ARRAY /dev/md0"
+	conf_bad "bad UUID" 1 "'xyz' is not a VD UUID" "VD xyz name=a"
+	conf_bad "VD without UUID" 1 "VD needs the VD's UUID" "VD"
+	conf_bad "VD line, unknown option" 1 "'level=5': a VD line takes name=NAME and auto=yes|no" "VD $uuid level=5"
+	conf_bad "bad name" 1 "name 'vraid3' is not a VD name" "VD $uuid name=vraid3"
+	conf_bad "VD listed twice" 3 "VD $uuid is listed already, at line 1" "VD $uuid" "" "VD $uuid auto=no"
+	conf_bad "name pinned twice" 2 "name db is pinned already, at line 1" "VD $uuid name=db" "VD 0a0b0c0d-1111-2222-3333-444455556666 name=db"
+	conf_bad "AUTO bogus" 1 "AUTO takes +all" "AUTO yes"
+	conf_bad "AUTO twice" 2 "AUTO is set already, at line 1" "AUTO -all" "AUTO +all"
+	conf_bad "SPARE without UUID" 1 "SPARE takes one hot spare's UUID" "SPARE"
+	conf_bad "MAILADDR two addresses" 1 "MAILADDR takes one mail address" "MAILADDR a b"
+	conf_bad "PROGRAM relative" 1 "PROGRAM takes the absolute path of one program" "PROGRAM notify.sh"
+	check "vraid.conf: --config, no such file" 1 "" "cannot read the configuration $tmp/none.conf: No such file or directory" env MOCK_VRAID=none "$M" --config "$tmp/none.conf" assemble --incremental --run "$d5"
+	check "vraid.conf: --config without a file" 2 "" "--config needs a file" "$V" --config
+	check "vraid.conf: --config= empty" 2 "" "--config needs a file" "$V" --config= list
+	check "vraid.conf: the default file absent is fine" 0 "vraid0: assembled" "" env MOCK_VRAID=none VRAIDCTL_SYSFS="$incsys" "$M" assemble --incremental --run "$d5"
 	echo "$uuid" >"$incsys/block/vraid0/vraid/uuid"
 	check "mock: assemble --incremental, VD runs" 0 "$d5: a member of VD $uuid, which runs already as vraid0: nothing to do" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$incsys" "$M" assemble --incremental "$d5"
 	check "mock: assemble --incremental --run --uuid, VD runs" 0 "VD $uuid runs already as vraid0: nothing to do" "" env MOCK_VRAID=three VRAIDCTL_SYSFS="$incsys" "$M" assemble --incremental --run --uuid "$uuid"
@@ -1822,7 +1873,7 @@ run_tests() {
 	nope="$tmp/no-such-control"
 
 	# help, version, command errors
-	check "help" 0 "usage: vraidctl COMMAND" "" "$V" help
+	check "help" 0 "usage: vraidctl [--config FILE] COMMAND" "" "$V" help
 	check "--help" 0 "vraidctl create --level jbod|0|1|5|6|10|50|60" "" "$V" --help
 	check "-h" 0 "vraidctl list [--json]" "" "$V" -h
 	check "help create" 0 "--strip SIZE" "" "$V" help create
@@ -1840,7 +1891,7 @@ run_tests() {
 
 	check "help shop: two as close" 2 "" "vraidctl: unknown command 'shop'; did you mean 'stop' or 'show'?" "$V" help shop
 	check "unknown command creat: a suggestion" 2 "" "vraidctl: unknown command 'creat'; did you mean 'create'?" "$V" creat /dev/sdb
-	check "no arguments" 2 "" "usage: vraidctl COMMAND" "$V"
+	check "no arguments" 2 "" "usage: vraidctl [--config FILE] COMMAND" "$V"
 	check "unknown command" 2 "" "vraidctl: unknown command 'frobnicate'" "$V" frobnicate
 	check "--version" 0 "vraidctl 0.1.0 (ABI $abi)" "" env VRAIDCTL_CONTROL="$nope" "$V" --version
 	check "version, no module" 0 "module ABI: unknown" "" env VRAIDCTL_CONTROL="$nope" "$V" version
@@ -2113,7 +2164,7 @@ run_tests() {
 	check "assemble --incremental --uuid, short" 2 "" "--uuid '1111': not a VD UUID" "$V" assemble --incremental --uuid=1111
 	check "assemble --incremental --uuid, no value" 2 "" "--uuid needs the VD's UUID" "$V" assemble --incremental --uuid
 	check "assemble --incremental, missing DEV" 1 "" "vraidctl: assemble --incremental /dev/xyz-no-such: no such device" "$V" assemble --incremental /dev/xyz-no-such
-	check "assemble --incremental, not a member" 1 "" "vraidctl: assemble --incremental /etc/passwd: no valid vraid member metadata on it: not a member of a virtual drive" env VRAIDCTL_CONTROL="$nope" "$V" assemble --incremental /etc/passwd
+	check "assemble --incremental, not a member" 1 "" "vraidctl: assemble --incremental /etc/passwd: no valid vraid member metadata or hot spare record on it: not a member of a virtual drive" env VRAIDCTL_CONTROL="$nope" "$V" assemble --incremental /etc/passwd
 	check "assemble --incremental, not a member, hint" 1 "" "vraidctl: hint: \`vraidctl examine /etc/passwd\` shows what it holds" env VRAIDCTL_CONTROL="$nope" "$V" assemble --incremental /etc/passwd
 	check "help assemble --incremental" 0 "       --incremental [--run] DEV | --incremental [--run] --uuid UUID" "" "$V" help assemble
 	out_has "assemble -h --run" -qF "  --run         with --incremental: start it with the members present"
@@ -2290,6 +2341,23 @@ run_tests() {
 		say_not_ok "monitor --exec: the program's log: $(cat "$tmp/exec.log" 2>/dev/null)"
 	fi
 	check "monitor, mail program failing" 0 "#2" "vraidctl: /bin/false failed to send the mail for event #2" env VRAIDCTL_SENDMAIL=/bin/false MOCK_VRAID=three "$M" monitor --since 1 --oneshot --mail root
+	# vraid.conf's MAILADDR and PROGRAM when the command line names none
+	printf 'MAILADDR conf@example.org\nPROGRAM %s\n' "$tmp/exec.sh" >"$tmp/mon.conf"
+	rm -f "$tmp/mail.log" "$tmp/exec.log"
+	check "monitor, MAILADDR and PROGRAM from vraid.conf" 0 "#3" "" env VRAIDCTL_SENDMAIL="$tmp/sendmail.sh" MOCK_VRAID=three "$M" --config "$tmp/mon.conf" monitor --since 1 --oneshot
+	if grep -qx 'To: conf@example.org' "$tmp/mail.log" 2>/dev/null &&
+	   [ "$(wc -l <"$tmp/exec.log" 2>/dev/null)" = 3 ]; then
+		say_ok "monitor: vraid.conf's address got the mails, its program ran per event"
+	else
+		say_not_ok "monitor: vraid.conf: mails '$(cat "$tmp/mail.log" 2>/dev/null)', program log '$(cat "$tmp/exec.log" 2>/dev/null)'"
+	fi
+	rm -f "$tmp/mail.log"
+	check "monitor --mail wins over MAILADDR" 0 "#3" "" env VRAIDCTL_SENDMAIL="$tmp/sendmail.sh" MOCK_VRAID=three "$M" --config "$tmp/mon.conf" monitor --since 1 --oneshot --mail cli@example.org
+	grep -qx 'To: cli@example.org' "$tmp/mail.log" 2>/dev/null && ! grep -q conf@ "$tmp/mail.log" &&
+		say_ok "monitor --mail wins: the mails go to the command line's address" ||
+		say_not_ok "monitor --mail wins: $(cat "$tmp/mail.log" 2>/dev/null)"
+	printf 'MAILADDR\n' >"$tmp/mon.conf"
+	check "monitor, bad vraid.conf" 1 "" "vraidctl: $tmp/mon.conf:1: MAILADDR takes one mail address" env MOCK_VRAID=three "$M" --config "$tmp/mon.conf" monitor --since 1 --oneshot
 	check "monitor --mail, no mail transfer agent" 1 "" "--mail needs a mail transfer agent: $tmp/none: No such file or directory" env VRAIDCTL_SENDMAIL="$tmp/none" MOCK_VRAID=three "$M" monitor --mail root
 	check "monitor --mail, two addresses" 2 "" "--mail takes one mail address (root, or user@host), got 'a b'" env MOCK_VRAID=three "$M" monitor --mail "a b"
 	check "monitor --oneshot alone" 2 "" "--oneshot needs --since N" env MOCK_VRAID=three "$M" monitor --oneshot
@@ -2464,7 +2532,7 @@ run_tests() {
 	check "mock: show --json failed last job" 0 '"last_job":{"type":"rebuild","result":5,"mismatches":0,"outcome":"failed","error":"EIO"},"write_in_effect":{"mode":"write_through","why":""},"uuid":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 5 --json
 	cp "$tmp/out" "$tmp/jobs5.json"
 	check "mock: show --json stopped last job" 0 '"last_job":{"type":"rebuild","result":125,"mismatches":0,"outcome":"stopped","error":null}' "" env VRAIDCTL_SYSFS="$ids" MOCK_VRAID=jobs "$M" show 10 --json
-	check "mock: spare list --json" 0 '{"spares":[{"device":"/dev/sde","major":8,"minor":64,"size_bytes":2147483648,"vd":""},{"device":"/dev/sdf","major":8,"minor":80,"size_bytes":4294967296,"vd":"vraid1"}]}' "" env MOCK_VRAID=jobs "$M" spare list --json
+	check "mock: spare list --json" 0 '{"spares":[{"device":"/dev/sde","major":8,"minor":64,"size_bytes":2147483648,"vd":"","vd_uuid":""},{"device":"/dev/sdf","major":8,"minor":80,"size_bytes":4294967296,"vd":"vraid1","vd_uuid":"11111111-1111-1111-1111-111111111111"}]}' "" env MOCK_VRAID=jobs "$M" spare list --json
 	cp "$tmp/out" "$tmp/spares.json"
 	check "mock: spare list --json, none" 0 '{"spares":[]}' "" env MOCK_VRAID=none "$M" spare list --json
 	cp "$tmp/out" "$tmp/spares-none.json"
@@ -2919,7 +2987,7 @@ assert lst["vds"][0]["job"] == "none" and lst["vds"][0]["job_percent"] == 0
 sp = json.load(open(d + "/spares.json"))
 assert list(sp) == ["spares"]
 for x in sp["spares"]:
-    assert list(x) == ["device", "major", "minor", "size_bytes", "vd"], list(x)
+    assert list(x) == ["device", "major", "minor", "size_bytes", "vd", "vd_uuid"], list(x)
 assert [x["vd"] for x in sp["spares"]] == ["", "vraid1"]
 assert json.load(open(d + "/spares-none.json")) == {"spares": []}
 for f in ("jobs1", "jobs5"):
@@ -3078,6 +3146,7 @@ EOF
 	check "mock: spare list" 0 "DEVICE    MAJ:MIN   SIZE  FOR" "" env MOCK_VRAID=jobs "$M" spare list
 	out_has "mock: spare list global" -qxF "/dev/sde  8:64     2 GiB  global"
 	out_has "mock: spare list dedicated" -qxF "/dev/sdf  8:80     4 GiB  vraid1"
+	check "mock: spare list, dedicated to a VD not running" 0 "VD 22222222-2222-2222-2222-222222222222 (not running)" "" env MOCK_VRAID=spareuuid "$M" spare list
 	check "mock: spare list, none" 0 "no hot spares" "" env MOCK_VRAID=none "$M" spare list
 	check "mock: spare list EPERM" 1 "" "run as root" env MOCK_FAIL="spare:EPERM:not allowed" "$M" spare list
 	if [ -n "$blk0" ]; then

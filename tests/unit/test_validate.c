@@ -275,11 +275,10 @@ static void test_abi(void)
 	      FSZ(struct vraid_job, reserved2),
 	      "vraid_job %zu", sizeof(struct vraid_job));
 	CHECK(sizeof(struct vraid_spare_info) ==
-	      4 + 4 + 8 + 4 + 4 + VRAID_DEVNAME_LEN +
-	      FSZ(struct vraid_spare_info, reserved2),
+	      4 + 4 + 8 + 4 + 4 + VRAID_DEVNAME_LEN + 16,
 	      "vraid_spare_info %zu", sizeof(struct vraid_spare_info));
 	CHECK(sizeof(struct vraid_spare) ==
-	      sizeof(struct vraid_ioc_hdr) + 6 * 4 +
+	      sizeof(struct vraid_ioc_hdr) + 6 * 4 + 16 +
 	      FSZ(struct vraid_spare, reserved2) +
 	      VRAID_MAX_SPARES * sizeof(struct vraid_spare_info),
 	      "vraid_spare %zu", sizeof(struct vraid_spare));
@@ -393,12 +392,14 @@ static void test_abi(void)
 	OFF(struct vraid_spare, major, 164);
 	OFF(struct vraid_spare, minor, 168);
 	OFF(struct vraid_spare, nr_spares, 172);
-	OFF(struct vraid_spare, reserved2, 176);
+	OFF(struct vraid_spare, vd_uuid, 176);
+	OFF(struct vraid_spare, reserved2, 192);
 	OFF(struct vraid_spare, spares, 208);
 	OFF(struct vraid_spare_info, dev_sectors, 8);
 	OFF(struct vraid_spare_info, vd_index, 16);
+	OFF(struct vraid_spare_info, info_flags, 20);
 	OFF(struct vraid_spare_info, dev_name, 24);
-	OFF(struct vraid_spare_info, reserved2, 56);
+	OFF(struct vraid_spare_info, vd_uuid, 56);
 	OFF(struct vraid_replace, index, 152);
 	OFF(struct vraid_replace, old_major, 156);
 	OFF(struct vraid_replace, old_minor, 160);
@@ -1007,7 +1008,7 @@ static void test_assemble(void)
 		/* ABI 1.12: force (an unclean VD with dirty degraded rows) */
 		{ "force",            2, 2, 0, 0, 0, 0, 0, 0, 8, 0, NULL },
 		{ "no-journal force", 2, 3, 0, 0, 0, 0, 0, 0, 8, 0, NULL },
-		{ "flags",            2, 4, 0, 0, 0, 0, 0, 0, 8, -EINVAL, "flags" },
+		{ "flags",            2, 8, 0, 0, 0, 0, 0, 0, 8, -EINVAL, "flags" },
 		{ "flags 1<<31",      2, 1U << 31, 0, 0, 0, 0, 0, 0, 8, -EINVAL, "flags" },
 		{ "reserved1",        2, 0, 1, 0, 0, 0, 0, 0, 8, -EINVAL, "reserved" },
 		{ "duplicate",        3, 0, 0, 1, 0, 0, 0, 0, 8, -EINVAL, "twice" },
@@ -1047,6 +1048,33 @@ static void test_assemble(void)
 		       t[i].err, t[i].needle);
 		tap_end();
 		free(a);
+	}
+	/* VRAID_ASM_NAME (ABI 1.14): a valid, non-empty name in @name */
+	{
+		static const struct {
+			const char *name;
+			int err;
+		} nt[] = {
+			{ "pinned.db", 0 }, { "", -EINVAL }, { "vraid3", -EINVAL },
+			{ "-x", -EINVAL }, { "a b", -EINVAL },
+		};
+
+		for (i = 0; i < ARRAY_SIZE(nt); i++) {
+			struct vraid_assemble *a = zalloc(sizeof(*a));
+
+			good_hdr(&a->hdr, sizeof(*a));
+			a->nr_devices = 1;
+			a->devices[0].major = 8;
+			a->asm_flags = VRAID_ASM_NAME;
+			strcpy(a->name, nt[i].name);
+			tap_begin("assemble: VRAID_ASM_NAME '%s' -> %d",
+				  nt[i].name, nt[i].err);
+			msg_reset(msg, VRAID_MSG_LEN);
+			expect(vraid_validate_assemble(a, msg, VRAID_MSG_LEN),
+			       nt[i].err, nt[i].err ? "VRAID_ASM_NAME" : NULL);
+			tap_end();
+			free(a);
+		}
 	}
 }
 
@@ -1209,7 +1237,7 @@ static void test_job(void)
 	}
 }
 
-enum spare_tweak { SP_NONE, SP_RES2, SP_NR, SP_OUT };
+enum spare_tweak { SP_NONE, SP_RES2, SP_NR, SP_OUT, SP_UUID };
 
 static void test_spare(void)
 {
@@ -1232,7 +1260,13 @@ static void test_spare(void)
 		{ "list with flags",          VRAID_SPARE_LIST, VRAID_SPARE_DEDICATED, 0, 0, 0, SP_NONE, -EINVAL, "LIST" },
 		{ "list with an index",       VRAID_SPARE_LIST, 0, 1, 0, 0, SP_NONE, -EINVAL, "LIST" },
 		{ "list with a device",       VRAID_SPARE_LIST, 0, 0, 8, 64, SP_NONE, -EINVAL, "LIST" },
-		{ "add, unknown flag 0x2",    VRAID_SPARE_ADD, 2, 0, 8, 64, SP_NONE, -EINVAL, "0x2" },
+		{ "add, unknown flag 0x4",    VRAID_SPARE_ADD, 4, 0, 8, 64, SP_NONE, -EINVAL, "0x4" },
+		{ "add dedicated by UUID",    VRAID_SPARE_ADD, VRAID_SPARE_VD_UUID, 0, 8, 64, SP_UUID, 0, NULL },
+		{ "add by UUID, UUID zero",   VRAID_SPARE_ADD, VRAID_SPARE_VD_UUID, 0, 8, 64, SP_NONE, -EINVAL, "not zero" },
+		{ "add by UUID and index",    VRAID_SPARE_ADD, VRAID_SPARE_VD_UUID | VRAID_SPARE_DEDICATED, 0, 8, 64, SP_UUID, -EINVAL, "not both" },
+		{ "add global with a UUID",   VRAID_SPARE_ADD, 0, 0, 8, 64, SP_UUID, -EINVAL, "VD UUID" },
+		{ "list with a UUID",         VRAID_SPARE_LIST, 0, 0, 0, 0, SP_UUID, -EINVAL, "reserved" },
+		{ "remove with a UUID",       VRAID_SPARE_REMOVE, 0, 0, 8, 64, SP_UUID, -EINVAL, "reserved" },
 		{ "add, flags 0x80000001",    VRAID_SPARE_ADD, 0x80000001, 0, 8, 64, SP_NONE, -EINVAL, "0x80000001" },
 		{ "add global with an index", VRAID_SPARE_ADD, 0, 3, 8, 64, SP_NONE, -EINVAL, "dedicated" },
 		{ "remove with flags",        VRAID_SPARE_REMOVE, VRAID_SPARE_DEDICATED, 0, 8, 64, SP_NONE, -EINVAL, "REMOVE" },
@@ -1259,13 +1293,16 @@ static void test_spare(void)
 		case SP_NONE:
 			break;
 		case SP_RES2:
-			sp->reserved2[3] = 1;
+			sp->reserved2[1] = 1;
 			break;
 		case SP_NR:
 			sp->nr_spares = 1;
 			break;
 		case SP_OUT:
-			sp->spares[VRAID_MAX_SPARES - 1].reserved2[1] = 1;
+			sp->spares[VRAID_MAX_SPARES - 1].vd_uuid[15] = 1;
+			break;
+		case SP_UUID:
+			sp->vd_uuid[7] = 0x5a;
 			break;
 		}
 		tap_begin("spare: %s -> %d", t[i].what, t[i].err);

@@ -1110,10 +1110,16 @@ static void model_assemble(struct fz_verdict *v,
 	 * changes nothing for the fixture's RAID1 (it refuses parity VDs
 	 * only)
 	 */
-	if ((a->asm_flags & ~(VRAID_ASM_NO_JOURNAL | VRAID_ASM_FORCE)) ||
+	if ((a->asm_flags & ~(VRAID_ASM_NO_JOURNAL | VRAID_ASM_FORCE |
+			      VRAID_ASM_NAME)) ||
 	    a->reserved1 ||
 	    a->reserved3 || !all_zero(a->reserved2, sizeof(a->reserved2)))
 		viol(v, CL_RESERVED);
+	/* NAME (ABI 1.14): an empty name is refused; another may be invalid */
+	if ((a->asm_flags & VRAID_ASM_NAME) && !a->name[0])
+		viol(v, CL_RESERVED);
+	else if (a->asm_flags & VRAID_ASM_NAME)
+		v->maybe = true;
 	if (!n || n > VRAID_MAX_MEMBERS) {
 		viol(v, CL_COUNT);
 		return;
@@ -1178,9 +1184,12 @@ static void model_spare(struct fz_verdict *v, const struct vraid_spare *s,
 			bool state)
 {
 	bool ded = s->spare_flags & VRAID_SPARE_DEDICATED;
+	bool by_uuid = s->spare_flags & VRAID_SPARE_VD_UUID;
+	bool uuid_set = !all_zero(s->vd_uuid, sizeof(s->vd_uuid));
 
 	if (!all_zero(s->reserved2, sizeof(s->reserved2)) || s->nr_spares ||
-	    !all_zero(s->spares, sizeof(s->spares)))
+	    !all_zero(s->spares, sizeof(s->spares)) ||
+	    (s->action != VRAID_SPARE_ADD && uuid_set))
 		viol(v, CL_RESERVED);
 	switch (s->action) {
 	case VRAID_SPARE_LIST:
@@ -1188,9 +1197,12 @@ static void model_spare(struct fz_verdict *v, const struct vraid_spare *s,
 			viol(v, CL_ARGS);
 		return;
 	case VRAID_SPARE_ADD:
-		if (s->spare_flags & ~VRAID_SPARE_DEDICATED)
+		if (s->spare_flags & ~(VRAID_SPARE_DEDICATED |
+				       VRAID_SPARE_VD_UUID))
 			viol(v, CL_FLAGS);
 		else if (!ded && s->index)
+			viol(v, CL_ARGS);
+		else if (by_uuid ? ded || !uuid_set : uuid_set)
 			viol(v, CL_ARGS);
 		break;
 	case VRAID_SPARE_REMOVE:
@@ -1215,7 +1227,8 @@ static void model_spare(struct fz_verdict *v, const struct vraid_spare *s,
 		viol(v, CL_NO_VD);
 		return;
 	}
-	if (ded && (int)s->index != fix_index) {
+	if ((ded && (int)s->index != fix_index) || by_uuid) {
+		/* (by UUID: the fixture's VD, or one not running) */
 		v->maybe = true;
 		return;
 	}
@@ -2417,9 +2430,16 @@ static void undo(uint32_t nr, const unsigned char *reply)
 	case NR_SPARE: {
 		const struct vraid_spare *s = (const void *)reply;
 		struct vraid_spare r;
+		int idx;
 
 		if (s->action != VRAID_SPARE_ADD)
 			break;
+		/*
+		 * ADD wrote a hot spare record over the metadata (ABI 1.14),
+		 * REMOVE erases it: a device of the stopped RAID1 lost it
+		 */
+		if (dev_kind(s->major, s->minor, &idx) == DK_STOPPED)
+			stop_dirty = true;
 		hdr_init(&r, sizeof(r));
 		r.action = VRAID_SPARE_REMOVE;
 		r.major = s->major;

@@ -14,6 +14,45 @@ struct scan_journal {
 	const char *vd_dev;	/* a member of that VD */
 };
 
+/* vraid.conf, read by cmd_assemble() (defaults if there is none). */
+static struct vraid_conf conf;
+
+/* "VD NAME (UUID)" or "VD UUID" of @md, for the lines of a refusal. */
+static void conf_says(const struct vraid_md *md, const uint8_t *uuid,
+		      char *buf, size_t bufsz)
+{
+	char u[40];
+
+	uuid_str(u, uuid);
+	if (md && md->name[0])
+		snprintf(buf, bufsz, "VD %.*s (%s)", (int)sizeof(md->name),
+			 md->name, u);
+	else
+		snprintf(buf, bufsz, "VD %s", u);
+}
+
+/*
+ * May --scan or --incremental bring up the VD of @uuid?  If not, say so
+ * (one line on standard output: not an error).
+ */
+static bool conf_allows(const struct vraid_md *md, const uint8_t *uuid)
+{
+	char who[96], why[PATH_MAX + 64];
+
+	if (config_auto_vd(&conf, uuid))
+		return true;
+	conf_says(md, uuid, who, sizeof(who));
+	printf("%s: not assembled: %s (assemble its devices by name to bring it up)\n",
+	       who, config_why_not(&conf, uuid, why, sizeof(why)));
+	return false;
+}
+
+/* A device with a hot spare record that --scan found. */
+struct scan_spare {
+	char path[64];
+	struct vraid_sprec sp;
+};
+
 /* "/dev/X (UUID u, why)" for the ambiguous-journal list. */
 static void scan_journal_says(const struct scan_journal *j, char *buf,
 			      size_t bufsz)
@@ -130,9 +169,10 @@ static int scan_attach_journal(struct ctl *c, const char *verb,
 }
 
 static int assemble_one(struct ctl *c, const char *const *devs, size_t n,
-			bool scan, uint32_t flags)
+			bool scan, uint32_t flags, const uint8_t *uuid)
 {
 	struct vraid_assemble req;
+	const char *pin = uuid ? config_name(&conf, uuid) : NULL;
 	char what[64];
 	size_t i;
 	int e;
@@ -140,6 +180,11 @@ static int assemble_one(struct ctl *c, const char *const *devs, size_t n,
 	memset(&req, 0, sizeof(req));
 	req.nr_devices = (uint32_t)n;
 	req.asm_flags = flags;
+	/* a name pinned in vraid.conf: the VD's, whatever its metadata says */
+	if (pin) {
+		req.asm_flags |= VRAID_ASM_NAME;
+		snprintf(req.name, sizeof(req.name), "%s", pin);
+	}
 	for (i = 0; i < n; i++)
 		if (member_ref(devs[i], &req.devices[i]))
 			return RC_FAIL;
@@ -198,9 +243,11 @@ static int assemble_one(struct ctl *c, const char *const *devs, size_t n,
  * member; one under a running VD is kept (its assembly reports it busy).
  */
 static size_t scan_devices(char paths[][64], struct vraid_md *mds, int *kinds,
-			   struct scan_journal *jc, size_t *njc)
+			   struct scan_journal *jc, size_t *njc,
+			   struct scan_spare *sps, size_t *nsps)
 {
 	char dir[512];
+	struct vraid_sprec sp;
 	struct vraid_jsb sb;
 	struct dirent *de;
 	size_t nd = 0;
@@ -220,12 +267,22 @@ static size_t scan_devices(char paths[][64], struct vraid_md *mds, int *kinds,
 			continue;
 		snprintf(paths[nd], sizeof(paths[nd]), "/dev/%.*s",
 			 (int)sizeof(paths[nd]) - 6, de->d_name);
-		kinds[nd] = scan_probe(paths[nd], &mds[nd], &sb);
+		kinds[nd] = scan_probe(paths[nd], &mds[nd], &sp, &sb);
 		if (kinds[nd] == PROBE_MEMBER &&
 		    has_holders_but(de->d_name, true))
 			continue;
 		if (kinds[nd] == PROBE_MEMBER) {
 			nd++;
+			continue;
+		}
+		/* a spare under dm/md: its holder is the spare */
+		if (kinds[nd] == PROBE_SPARE) {
+			if (sps && *nsps < VRAID_MAX_SPARES &&
+			    !has_holders(de->d_name)) {
+				memcpy(sps[*nsps].path, paths[nd],
+				       sizeof(sps[*nsps].path));
+				sps[(*nsps)++].sp = sp;
+			}
 			continue;
 		}
 		/* a journal is never a member; one under dm/md: its holder */
@@ -247,7 +304,7 @@ static size_t scan_devices(char paths[][64], struct vraid_md *mds, int *kinds,
 }
 
 /* "8c1d0f3e-5244-4a1b-9e07-6d21c355a019" (dashes optional) into @u. */
-static bool parse_uuid(const char *s, uint8_t u[VRAID_MD_UUID_LEN])
+bool parse_uuid(const char *s, uint8_t u[VRAID_MD_UUID_LEN])
 {
 	size_t n = 0;
 	int hi = -1, v;
@@ -380,6 +437,8 @@ static int incremental_vd(struct ctl *c, struct incr_scan *s, const char *dev,
 			 (int)sizeof(best->name), best->name, u);
 	else
 		snprintf(who, sizeof(who), "VD %s", u);
+	if (!conf_allows(best, uuid))
+		return RC_OK;
 	if (present < expected && !run) {
 		printf("%s: %u of %u members present, waiting for %u more (role%s %s)%s: not assembled yet\n",
 		       who, present, expected, expected - present,
@@ -411,7 +470,7 @@ static int incremental_vd(struct ctl *c, struct incr_scan *s, const char *dev,
 		       who, present, expected,
 		       expected - present == 1 ? "" : "s", missing,
 		       expected - present == 1 ? "it" : "them");
-	return assemble_one(c, group, ng, true, flags);
+	return assemble_one(c, group, ng, true, flags, uuid);
 }
 
 /* Whether a member the scan found names the attached journal, for VD @k. */
@@ -450,6 +509,7 @@ static int assemble_incremental(struct ctl *c, const char *dev,
 	struct vraid_info in;
 	struct stat st, st2;
 	struct vraid_jsb sb;
+	struct vraid_sprec sp;
 	const struct vraid_md *md = NULL;
 	size_t k, i;
 	char u[40], ju[40];
@@ -470,7 +530,7 @@ static int assemble_incremental(struct ctl *c, const char *dev,
 		goto out;
 	}
 	s.njc = 0;
-	s.nd = scan_devices(s.paths, s.mds, s.kinds, s.jc, &s.njc);
+	s.nd = scan_devices(s.paths, s.mds, s.kinds, s.jc, &s.njc, NULL, NULL);
 	if (s.nd == (size_t)-1) {
 		rc = RC_FAIL;
 		goto out;
@@ -488,7 +548,7 @@ static int assemble_incremental(struct ctl *c, const char *dev,
 		if (k == s.nd && i == s.njc && s.nd <= SCAN_MAX) {
 			snprintf(s.paths[s.nd], sizeof(s.paths[s.nd]), "%.63s",
 				 dev);
-			kind = scan_probe(dev, &s.mds[s.nd], &sb);
+			kind = scan_probe(dev, &s.mds[s.nd], &sp, &sb);
 			s.kinds[s.nd] = kind;
 			if (kind == PROBE_MEMBER) {
 				s.nd++;
@@ -630,6 +690,7 @@ int cmd_assemble(int argc, char **argv)
 	if (incr && !uuid_arg) {
 		/* what DEV holds, before the module is asked anything */
 		struct vraid_md md;
+		struct vraid_sprec sp;
 		struct vraid_jsb sb;
 		struct stat st;
 		int kind;
@@ -640,7 +701,23 @@ int cmd_assemble(int argc, char **argv)
 			       strerror(errno));
 			return RC_FAIL;
 		}
-		kind = scan_probe(pos[0], &md, &sb);
+		kind = scan_probe(pos[0], &md, &sp, &sb);
+		if (config_load(&conf))
+			return RC_FAIL;
+		if (kind == PROBE_SPARE) {
+			/* a hot spare: back into the pool, nothing else */
+			if (!config_auto_spare(&conf, &sp)) {
+				printf("%s: hot spare not added: %s refuses it (AUTO -all, or its VD's auto=no; a SPARE line admits it)\n",
+				       pos[0], conf.path);
+				return RC_OK;
+			}
+			if (!ctl_open(&c, true))
+				return RC_FAIL;
+			rc = spare_readd(&c, "assemble --incremental", pos[0],
+					 &sp);
+			close(c.fd);
+			return rc;
+		}
 		if (kind == PROBE_JOURNAL) {
 			memcpy(uuid, sb.uuid, sizeof(uuid));
 			journal = true;
@@ -650,7 +727,7 @@ int cmd_assemble(int argc, char **argv)
 			hintmsg("`vraidctl examine %s` shows what is left of it", pos[0]);
 			return RC_FAIL;
 		} else if (kind != PROBE_MEMBER) {
-			errmsg("assemble --incremental %s: no valid vraid member metadata on it: not a member of a virtual drive",
+			errmsg("assemble --incremental %s: no valid vraid member metadata or hot spare record on it: not a member of a virtual drive",
 			       pos[0]);
 			hintmsg("`vraidctl examine %s` shows what it holds", pos[0]);
 			return RC_FAIL;
@@ -658,6 +735,8 @@ int cmd_assemble(int argc, char **argv)
 			memcpy(uuid, md.vd_uuid, sizeof(uuid));
 		}
 	}
+	if ((!incr || uuid_arg) && config_load(&conf))
+		return RC_FAIL;
 	if (!ctl_open(&c, true))
 		return RC_FAIL;
 	if (incr) {
@@ -667,7 +746,8 @@ int cmd_assemble(int argc, char **argv)
 		return rc;
 	}
 	if (!scan) {
-		rc = assemble_one(&c, pos, npos, false, flags);
+		/* by hand: no pin and no refusal (the devices were named) */
+		rc = assemble_one(&c, pos, npos, false, flags, NULL);
 		close(c.fd);
 		return rc;
 	}
@@ -681,11 +761,12 @@ int cmd_assemble(int argc, char **argv)
 		static struct vraid_md mds[SCAN_MAX];
 		static int kinds[SCAN_MAX];
 		static bool done[SCAN_MAX];
+		static struct scan_spare sps[VRAID_MAX_SPARES];
 		struct scan_journal jc[16];
 		const char *group[VRAID_MAX_MEMBERS];
-		size_t nd, njc = 0, k, g, ng, failed = 0, found = 0;
+		size_t nd, njc = 0, nsps = 0, k, g, ng, failed = 0, found = 0;
 
-		nd = scan_devices(paths, mds, kinds, jc, &njc);
+		nd = scan_devices(paths, mds, kinds, jc, &njc, sps, &nsps);
 		if (nd == (size_t)-1) {
 			close(c.fd);
 			return RC_FAIL;
@@ -707,8 +788,23 @@ int cmd_assemble(int argc, char **argv)
 				done[g] = true;
 			}
 			found++;
-			rc = assemble_one(&c, group, ng, true, flags);
+			if (!conf_allows(&mds[k], mds[k].vd_uuid))
+				continue;
+			rc = assemble_one(&c, group, ng, true, flags,
+					  mds[k].vd_uuid);
 			if (rc == RC_FAIL)
+				failed++;
+		}
+		/* the hot spares, after their VDs (a Degraded one takes one) */
+		for (k = 0; k < nsps; k++) {
+			found++;
+			if (!config_auto_spare(&conf, &sps[k].sp)) {
+				printf("%s: hot spare not added: %s refuses it (AUTO -all, or its VD's auto=no; a SPARE line admits it)\n",
+				       sps[k].path, conf.path);
+				continue;
+			}
+			if (spare_readd(&c, "assemble --scan", sps[k].path,
+					&sps[k].sp))
 				failed++;
 		}
 		close(c.fd);

@@ -275,7 +275,7 @@ static void event_mail(const char *to, const struct vraid_event *ev)
 }
 
 /* One address: no spaces or control characters (a header), no option. */
-static bool mail_address_ok(const char *a)
+bool mail_address_ok(const char *a)
 {
 	const unsigned char *p;
 
@@ -420,6 +420,7 @@ int cmd_monitor(int argc, char **argv)
 					     NULL };
 	const char *vals[3] = { NULL, NULL, NULL }, *pos[1];
 	struct follow o = { .cmd = "monitor", .follow = true };
+	static struct vraid_conf conf;
 	size_t npos;
 	int rc;
 
@@ -436,6 +437,13 @@ int cmd_monitor(int argc, char **argv)
 		return rc;
 	o.exec = vals[1];
 	o.mail = vals[2];
+	/* what the command line leaves out, vraid.conf may say */
+	if (config_load(&conf))
+		return RC_FAIL;
+	if (!o.mail && conf.mailaddr[0])
+		o.mail = conf.mailaddr;
+	if (!o.exec && conf.program[0])
+		o.exec = conf.program;
 	if (o.mail && !mail_address_ok(o.mail))
 		return usage_error("monitor",
 				   "--mail takes one mail address (root, or user@host), got '%s'",

@@ -17,8 +17,12 @@ int read_copy(int fd, const char *dev, struct md_copy *c)
 			 dev, (unsigned long long)(c->sector * 512),
 			 n < 0 ? strerror(errno) : "short read");
 		c->status = -EIO;
+		c->sp_status = -EIO;
+		snprintf(c->sp_why, sizeof(c->sp_why), "%s", c->why);
 	} else {
 		c->status = vraid_md_decode(buf, &c->md, c->why, sizeof(c->why));
+		c->sp_status = vraid_sprec_decode(buf, &c->sp, c->sp_why,
+						  sizeof(c->sp_why));
 	}
 	free(buf);
 	return 0;
@@ -196,6 +200,86 @@ static int examine_export(const struct vraid_md *md, const struct jsb_slots *js)
 	return RC_FAIL;
 }
 
+/*
+ * examine DEV for a device whose hot spare record (copy @k of @copies)
+ * decides what it is: text, --json or --export.
+ */
+static int examine_spare(const char *dev, const struct md_copy *copies,
+			 int k, bool json, bool export)
+{
+	const struct vraid_sprec *sp = &copies[k].sp;
+	bool ded = sp->flags & VRAID_SPREC_F_DEDICATED;
+	char u[40], vu[40], sz[32], date[48];
+	struct json j = { 0 };
+	int i;
+
+	uuid_str(u, sp->uuid);
+	uuid_str(vu, sp->vd_uuid);
+	if (export) {
+		/* a member of vraid's to lsblk and blkid, as md's spares */
+		printf("ID_FS_TYPE=vraid_member\nID_FS_USAGE=raid\n");
+		printf("ID_FS_UUID=%s\nID_FS_UUID_ENC=%s\n", u, u);
+		printf("VRAID_SPARE_UUID=%s\nVRAID_SPARE_FOR=%s\n", u,
+		       ded ? vu : "global");
+		printf("VRAID_GENERATION=%llu\n",
+		       (unsigned long long)sp->generation);
+		return RC_OK;
+	}
+	if (json) {
+		json_begin_object(&j, NULL);
+		json_string(&j, "device", dev, strlen(dev) + 1);
+		json_string(&j, "kind", "spare", SIZE_MAX);
+		json_begin_array(&j, "copies");
+		for (i = 0; i < 2; i++) {
+			json_begin_object(&j, NULL);
+			json_string(&j, "copy", copies[i].label, SIZE_MAX);
+			json_u64(&j, "offset_bytes", copies[i].sector * 512);
+			json_string(&j, "status", !copies[i].sp_status ? "spare" :
+				    !copies[i].status ? "member" :
+				    copies[i].sp_status == -ENODATA &&
+				    copies[i].status == -ENODATA ? "none" : "bad",
+				    SIZE_MAX);
+			if (!copies[i].sp_status)
+				json_u64(&j, "generation",
+					 copies[i].sp.generation);
+			json_end_object(&j);
+		}
+		json_end_array(&j);
+		json_string(&j, "spare_uuid", u, sizeof(u));
+		json_string(&j, "dedicated_to", ded ? vu : "", sizeof(vu));
+		json_u64(&j, "generation", sp->generation);
+		json_u64(&j, "created", sp->created);
+		json_u64(&j, "size_bytes", sp->dev_sectors * 512);
+		json_end_object(&j);
+		return RC_OK;
+	}
+	printf("Device:          %s\n", dev);
+	for (i = 0; i < 2; i++) {
+		printf("Copy %s:          ", copies[i].label);
+		if (!copies[i].sp_status)
+			printf("hot spare record (generation %llu)\n",
+			       (unsigned long long)copies[i].sp.generation);
+		else if (!copies[i].status)
+			printf("member metadata (generation %llu), older: not used\n",
+			       (unsigned long long)copies[i].md.generation);
+		else if (copies[i].sp_status == -ENODATA &&
+			 copies[i].status == -ENODATA)
+			printf("none\n");
+		else
+			printf("bad: %s\n", copies[i].sp_status != -ENODATA ?
+			       copies[i].sp_why : copies[i].why);
+	}
+	printf("Hot spare:       %s%s\n", ded ? "dedicated to VD " : "global",
+	       ded ? vu : " (for any redundant virtual drive)");
+	printf("Spare UUID:      %s\n", u);
+	printf("Added:           %s\n", utc_date(date, sizeof(date), sp->created));
+	printf("Size:            %s (when added)\n",
+	       human_size(sz, sizeof(sz), sp->dev_sectors * 512));
+	printf("Generation:      %llu (record version %u)\n",
+	       (unsigned long long)sp->generation, sp->version);
+	return RC_OK;
+}
+
 int cmd_examine(int argc, char **argv)
 {
 	struct md_copy copies[2] = {
@@ -235,6 +319,14 @@ int cmd_examine(int argc, char **argv)
 			best = &copies[i];
 	}
 	/*
+	 * A hot spare record in copy A makes a spare whatever copy B says
+	 * (spare_copy(), probe.c): it is written first.
+	 */
+	if (copies[0].status && !copies[0].sp_status) {
+		close(fd);
+		return examine_spare(pos[0], copies, 0, json, export);
+	}
+	/*
 	 * Copy A and the journal's slot 0 share byte 4096: without a valid
 	 * copy A, the journal magic in a slot makes DEV a journal (whose
 	 * ring, at byte 1 MiB, may hold an old copy B).
@@ -249,6 +341,8 @@ int cmd_examine(int argc, char **argv)
 			return examine_journal(pos[0], fd, &js, json);
 	}
 	close(fd);
+	if (!best && !copies[1].sp_status)
+		return examine_spare(pos[0], copies, 1, json, export);
 	if (export)
 		return examine_export(best ? &best->md : NULL, NULL);
 

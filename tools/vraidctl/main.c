@@ -117,12 +117,14 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fputs("usage: vraidctl COMMAND [ARGS]\n\n"
+	fputs("usage: vraidctl [--config FILE] COMMAND [ARGS]\n\n"
 	      "Create, delete, inspect and maintain vraid virtual drives (software RAID).\n\n", f);
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %s\n", find_help(commands[i].name)->synopsis);
 	fputs("\nVD is vraid0, /dev/vraid0, 0, or the name given with --name.\n"
 	      "Run `vraidctl help COMMAND` or `vraidctl COMMAND -h` for details.\n\n"
+	      "--config FILE: the configuration assemble and monitor read (default\n"
+	      "" CONFIG_DEFAULT ", optional)\n"
 	      "environment: VRAIDCTL_CONTROL  control device (default " CONTROL_DEFAULT ")\n"
 	      "exit status: 0 success, 1 failure, 2 bad command line\n", f);
 }
@@ -149,6 +151,24 @@ int main(int argc, char **argv)
 	const struct command *c;
 	int rc;
 
+	/* --config FILE (or --config=FILE) before the command */
+	if (argc >= 2 && !strncmp(argv[1], "--config=", 9)) {
+		config_path = argv[1] + 9;
+		argv++;
+		argc--;
+	} else if (argc >= 2 && !strcmp(argv[1], "--config")) {
+		if (argc < 3 || !argv[2][0]) {
+			errmsg("--config needs a file (e.g. --config /etc/vraid/vraid.conf)");
+			return RC_USAGE;
+		}
+		config_path = argv[2];
+		argv += 2;
+		argc -= 2;
+	}
+	if (config_path && !config_path[0]) {
+		errmsg("--config needs a file (e.g. --config /etc/vraid/vraid.conf)");
+		return RC_USAGE;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return RC_USAGE;

@@ -58,6 +58,21 @@ static void spare_dev(char *buf, size_t bufsz, const struct vraid_spare_info *s)
 	snprintf(buf, bufsz, "%s%s", b[0] ? "/dev/" : "", b[0] ? b : "-");
 }
 
+/* The FOR of spare list: "vraid1", "global", or the UUID of a VD not running. */
+static void spare_for(char *buf, size_t bufsz, const struct vraid_spare_info *s)
+{
+	char u[40];
+
+	if (s->vd_index >= 0) {
+		snprintf(buf, bufsz, "%s%d", VRAID_DISK_PREFIX, s->vd_index);
+	} else if (s->info_flags & VRAID_SPARE_INFO_DEDICATED) {
+		uuid_str(u, s->vd_uuid);
+		snprintf(buf, bufsz, "VD %s (not running)", u);
+	} else {
+		snprintf(buf, bufsz, "global");
+	}
+}
+
 static int spare_list(bool json)
 {
 	struct vraid_spare req;
@@ -89,17 +104,20 @@ static int spare_list(bool json)
 		json_begin_array(&j, "spares");
 		for (i = 0; i < req.nr_spares; i++) {
 			const struct vraid_spare_info *s = &req.spares[i];
-			char vd[32] = "";
+			char vd[32] = "", u[40] = "";
 
 			if (s->vd_index >= 0)
 				snprintf(vd, sizeof(vd), "%s%d", VRAID_DISK_PREFIX,
 					 s->vd_index);
+			if (s->info_flags & VRAID_SPARE_INFO_DEDICATED)
+				uuid_str(u, s->vd_uuid);
 			json_begin_object(&j, NULL);
 			json_dev(&j, "device", s->dev_name, sizeof(s->dev_name));
 			json_u64(&j, "major", s->major);
 			json_u64(&j, "minor", s->minor);
 			json_u64(&j, "size_bytes", s->dev_sectors * SECTOR_BYTES);
 			json_string(&j, "vd", vd, sizeof(vd));
+			json_string(&j, "vd_uuid", u, sizeof(u));
 			json_end_object(&j);
 		}
 		json_end_array(&j);
@@ -121,13 +139,62 @@ static int spare_list(bool json)
 		spare_dev(r[0], TCELL, s);
 		snprintf(r[1], TCELL, "%u:%u", s->major, s->minor);
 		human_size(r[2], TCELL, s->dev_sectors * SECTOR_BYTES);
-		if (s->vd_index >= 0)
-			snprintf(r[3], TCELL, "%s%d", VRAID_DISK_PREFIX, s->vd_index);
-		else
-			strcpy(r[3], "global");
+		spare_for(r[3], TCELL, s);
 	}
 	table_print(&t);
 	free(t.row);
+	return RC_OK;
+}
+
+/*
+ * Give device @dev, whose hot spare record is @sp, back to the module's
+ * pool (assemble --scan, --incremental), dedicated as the record says;
+ * nothing if it is in the pool already.  Returns RC_OK or RC_FAIL.
+ */
+int spare_readd(struct ctl *c, const char *verb, const char *dev,
+		const struct vraid_sprec *sp)
+{
+	struct vraid_member_ref ref;
+	struct vraid_spare req;
+	char u[40], what[160];
+	uint32_t i;
+	int e;
+
+	if (member_ref(dev, &ref))
+		return RC_FAIL;
+	memset(&req, 0, sizeof(req));
+	req.action = VRAID_SPARE_LIST;
+	if (!ctl_ioctl(c, VRAID_IOC_SPARE, &req, sizeof(req)))
+		for (i = 0; i < req.nr_spares && i < VRAID_MAX_SPARES; i++)
+			if (req.spares[i].major == ref.major &&
+			    req.spares[i].minor == ref.minor) {
+				printf("%s: a hot spare already\n", dev);
+				return RC_OK;
+			}
+	memset(&req, 0, sizeof(req));
+	req.action = VRAID_SPARE_ADD;
+	req.major = ref.major;
+	req.minor = ref.minor;
+	if (sp->flags & VRAID_SPREC_F_DEDICATED) {
+		req.spare_flags = VRAID_SPARE_VD_UUID;
+		memcpy(req.vd_uuid, sp->vd_uuid, sizeof(req.vd_uuid));
+	}
+	e = ctl_ioctl(c, VRAID_IOC_SPARE, &req, sizeof(req));
+	if (e) {
+		snprintf(what, sizeof(what), "%s: adding the hot spare %s back",
+			 verb, dev);
+		report(c, what, e, &req.hdr, CTX_SPARE);
+		if (req.hdr.version_minor < ABI_MINOR_SPARE_RECORD)
+			hintmsg("this module (ABI %u.%u) does not keep hot spares: load the module built with this vraidctl",
+				req.hdr.version_major, req.hdr.version_minor);
+		return RC_FAIL;
+	}
+	uuid_str(u, sp->vd_uuid);
+	if (sp->flags & VRAID_SPREC_F_DEDICATED)
+		printf("%s: hot spare dedicated to VD %s, back in the pool\n",
+		       dev, u);
+	else
+		printf("%s: global hot spare, back in the pool\n", dev);
 	return RC_OK;
 }
 

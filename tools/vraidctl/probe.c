@@ -4,10 +4,15 @@
  */
 #include "vraidctl.h"
 
-/* A copy with vraid's magic that does not decode (not absent, not unread). */
+/*
+ * A copy with vraid's magic (a member's or a hot spare's) that does not
+ * decode (not absent, not unread).
+ */
 static bool copy_bad(const struct md_copy *c)
 {
-	return c->status && c->status != -ENODATA && c->status != -EIO;
+	return (c->status && c->status != -ENODATA && c->status != -EIO) ||
+	       (c->sp_status && c->sp_status != -ENODATA &&
+		c->sp_status != -EIO);
 }
 
 /*
@@ -21,15 +26,29 @@ static int vraid_kind(const struct md_copy *c, const struct jsb_slots *js)
 {
 	if (!c[0].status)
 		return PROBE_MEMBER;
+	if (!c[0].sp_status)
+		return PROBE_SPARE;
 	if (js->pick >= 0)
 		return PROBE_JOURNAL;
 	if (jsb_magic(js))
 		return PROBE_BAD_JOURNAL;
 	if (!c[1].status)
 		return PROBE_MEMBER;
+	if (!c[1].sp_status)
+		return PROBE_SPARE;
 	if (copy_bad(&c[0]) || copy_bad(&c[1]))
 		return PROBE_BAD_MEMBER;
 	return PROBE_NONE;
+}
+
+/*
+ * Which copy of @c holds the hot spare record vraid_kind() went by: copy
+ * A decides as for a member (a spare taken over gets the member's copy A
+ * first; a device made a spare gets the record's copy A first).
+ */
+int spare_copy(const struct md_copy *c)
+{
+	return c[0].sp_status ? 1 : 0;
 }
 
 /*
@@ -37,7 +56,7 @@ static int vraid_kind(const struct md_copy *c, const struct jsb_slots *js)
  * journal superblock (the one the module would take into @sb), as
  * vraid_kind() tells them apart.
  */
-int scan_probe(const char *path, struct vraid_md *md,
+int scan_probe(const char *path, struct vraid_md *md, struct vraid_sprec *sp,
 		      struct vraid_jsb *sb)
 {
 	struct md_copy copies[2] = {
@@ -66,6 +85,8 @@ int scan_probe(const char *path, struct vraid_md *md,
 	kind = vraid_kind(copies, &js);
 	if (kind == PROBE_JOURNAL)
 		*sb = js.sb[js.pick];
+	else if (kind == PROBE_SPARE)
+		*sp = copies[spare_copy(copies)].sp;
 	else if (kind == PROBE_BAD_MEMBER || (kind == PROBE_MEMBER && !found))
 		kind = PROBE_NONE;	/* no valid copy: nothing to assemble */
 	close(fd);
@@ -827,8 +848,23 @@ size_t probe_phrases(const struct devprobe *p, bool journal,
 	case PROBE_BAD_MEMBER:
 		k = copy_bad(&p->copies[0]) ? 0 : 1;
 		snprintf(ph[n++], PHRASE, "damaged vraid metadata (copy %s: %s)",
-			 p->copies[k].label, p->copies[k].why);
+			 p->copies[k].label,
+			 p->copies[k].sp_status != -ENODATA ?
+			 p->copies[k].sp_why : p->copies[k].why);
 		break;
+	case PROBE_SPARE: {
+		const struct vraid_sprec *sp = &p->copies[spare_copy(p->copies)].sp;
+
+		uuid_str(u, sp->vd_uuid);
+		if (p->live == LIVE_SPARE)
+			break;	/* (in use: probe_in_use() says it) */
+		if (sp->flags & VRAID_SPREC_F_DEDICATED)
+			snprintf(ph[n++], PHRASE, "a vraid hot spare record (dedicated to VD %s; the spare is not in the pool now)",
+				 u);
+		else
+			snprintf(ph[n++], PHRASE, "a vraid hot spare record (a global spare; not in the pool now)");
+		break;
+	}
 	case PROBE_JOURNAL:
 		if (!journal) {
 			const struct vraid_jsb *sb = &p->js.sb[p->js.pick];

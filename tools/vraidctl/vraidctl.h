@@ -61,6 +61,10 @@
 
 /* The on-disk format, shared with the module (driver/core/metadata.c). */
 #include "metadata.h"
+/* A hot spare's record on its device (driver/core/sparerec.c). */
+#include "sparerec.h"
+/* VD names as the module checks them (driver/core/validate.c). */
+#include "validate.h"
 /* The controller cache's size bounds (macros only: driver/core/cachecore.h). */
 #include "cachecore.h"
 /* The journal's superblock magic and slots (macros only: driver/core/jformat.h). */
@@ -146,6 +150,8 @@ struct help {
 
 /* ASSEMBLE says what the journal's replay did (replayed, ...) */
 #define ABI_MINOR_REPLAY_COUNTS	10
+/* SPARE ADD writes a hot spare record; VRAID_SPARE_VD_UUID */
+#define ABI_MINOR_SPARE_RECORD	14
 
 /* Both superblock slots of a device, decoded, and the one the module takes. */
 struct jsb_slots {
@@ -162,6 +168,10 @@ struct md_copy {
 	int status;			/* 0 valid, -ENODATA none, else bad */
 	char why[VRAID_MSG_LEN];
 	struct vraid_md md;
+	/* the same block as a hot spare record: 0 valid, -ENODATA none... */
+	int sp_status;
+	char sp_why[VRAID_MSG_LEN];
+	struct vraid_sprec sp;
 };
 
 /*
@@ -170,7 +180,7 @@ struct md_copy {
  * magic, but no copy is valid).
  */
 enum { PROBE_NONE, PROBE_MEMBER, PROBE_JOURNAL, PROBE_BAD_JOURNAL,
-       PROBE_BAD_MEMBER };
+       PROBE_BAD_MEMBER, PROBE_SPARE };
 
 /* A signature of another format found on a device. */
 struct sig_hit {
@@ -194,7 +204,8 @@ struct devprobe {
 	uint64_t bytes;			/* its size */
 	int kind;			/* PROBE_*: vraid's own format */
 	struct md_copy copies[2];
-	int best;			/* PROBE_MEMBER: the copy used, 0 or 1 */
+	int best;			/* PROBE_MEMBER: the copy used, 0 or 1;
+					 * PROBE_SPARE: the record's copy */
 	struct jsb_slots js;
 	bool bitmap;			/* the bitmap's magic at byte 2 MiB */
 	struct sig_hit hits[NR_SIGNATURES];
@@ -474,6 +485,46 @@ int cmd_monitor(int argc, char **argv);
 int cmd_examine(int argc, char **argv);
 int read_copy(int fd, const char *dev, struct md_copy *c);
 
+/* ---- config.c: vraid.conf ---- */
+
+#define CONFIG_DEFAULT	"/etc/vraid/vraid.conf"
+
+/* A VD line. */
+struct conf_vd {
+	uint8_t uuid[VRAID_MD_UUID_LEN];
+	char name[VRAID_NAME_LEN];	/* "" none pinned */
+	int auto_ok;			/* auto=: 1 yes, 0 no, -1 not given */
+	unsigned int line;
+};
+
+struct vraid_conf {
+	const char *path;
+	bool loaded;			/* a file was read (else defaults) */
+	bool auto_all;			/* AUTO +all (the default) */
+	unsigned int auto_line;
+	struct conf_vd vds[64];
+	size_t nvd;
+	uint8_t spares[VRAID_MAX_SPARES][VRAID_MD_UUID_LEN];
+	size_t nspares;
+	char mailaddr[256];		/* "" none */
+	char program[1024];		/* "" none */
+};
+
+extern const char *config_path;
+/* Read the configuration: RC_OK (defaults if the default file is absent) or RC_FAIL after saying FILE:LINE: why. */
+int config_load(struct vraid_conf *cf);
+/* May assemble --scan / --incremental bring this VD (spare) up by itself? */
+bool config_auto_vd(const struct vraid_conf *cf, const uint8_t *uuid);
+bool config_auto_spare(const struct vraid_conf *cf,
+		       const struct vraid_sprec *sp);
+/* Why config_auto_vd() said no: "FILE:LINE says ...", into @buf. */
+char *config_why_not(const struct vraid_conf *cf, const uint8_t *uuid,
+		     char *buf, size_t bufsz);
+/* The name pinned to the VD of @uuid, or NULL. */
+const char *config_name(const struct vraid_conf *cf, const uint8_t *uuid);
+bool parse_uuid(const char *s, uint8_t u[VRAID_MD_UUID_LEN]);
+bool mail_address_ok(const char *a);
+
 /* ---- probe.c ---- */
 
 int create_guard(const char *const *devs, size_t n,
@@ -495,7 +546,10 @@ size_t probe_phrases(const struct devprobe *p, bool journal,
 int replace_dry(const struct vraid_info *in,
 		       const struct vraid_member_info *m, const char *old,
 		       const char *new, bool force);
-int scan_probe(const char *path, struct vraid_md *md,
+int spare_copy(const struct md_copy *c);
+int spare_readd(struct ctl *c, const char *verb, const char *dev,
+		const struct vraid_sprec *sp);
+int scan_probe(const char *path, struct vraid_md *md, struct vraid_sprec *sp,
 		      struct vraid_jsb *sb);
 int spare_dry(const char *dev, const char *vd);
 char *vd_says(char *buf, size_t bufsz, const struct vraid_info *in);

@@ -11,10 +11,11 @@ struct wipe_block {
 	const char *what;
 };
 
-/* A copy with vraid's magic, valid or not. */
+/* A copy with vraid's magic (a member's or a hot spare's), valid or not. */
 static bool copy_there(const struct md_copy *c)
 {
-	return c->status != -ENODATA && c->status != -EIO;
+	return (c->status != -ENODATA && c->status != -EIO) ||
+	       (c->sp_status != -ENODATA && c->sp_status != -EIO);
 }
 
 /*

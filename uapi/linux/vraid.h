@@ -55,9 +55,17 @@
  * rows it cannot reconstruct (a member missing or not rebuilt there)
  * unless VRAID_ASM_FORCE; 13: the control device is pollable: poll(2)
  * reports it readable (POLLIN) while the log holds events newer than the
- * last EVENTS reply through that open file said (its @next).
+ * last EVENTS reply through that open file said (its @next); 14: hot
+ * spares are persisted: SPARE ADD writes a hot spare record on the device
+ * (on-disk-format.rst) and REMOVE erases it; ADD takes
+ * VRAID_SPARE_VD_UUID (dedicated to the VD of @vd_uuid, which need not
+ * run yet, formerly reserved2[0..1]); a spare dedicated to a VD stays so
+ * when the VD stops (it serves none meanwhile) and becomes global when the
+ * VD is deleted; LIST says so in @info_flags (formerly reserved1) and
+ * @vd_uuid (formerly reserved2[0..1]); ASSEMBLE's VRAID_ASM_NAME names
+ * the VD @name (an in field with it) instead of its metadata's name.
  */
-#define VRAID_ABI_MINOR		13
+#define VRAID_ABI_MINOR		14
 
 #define VRAID_MAX_MEMBERS	32	/* members of one virtual drive */
 #define VRAID_MAX_VDS		256	/* virtual drives per system */
@@ -320,7 +328,8 @@ struct vraid_assemble {
 	__u32 nr_stale;		/* out: devices left out as stale */
 	__u32 reserved1;	/* must be zero */
 	char disk_name[VRAID_DEVNAME_LEN];	/* out: "vraidN" */
-	char name[VRAID_NAME_LEN];	/* out: its name (suffixed on a clash) */
+	/* out: its name (suffixed on a clash); in with VRAID_ASM_NAME */
+	char name[VRAID_NAME_LEN];
 	/* out (ABI 1.10), from the journal's replay: writes, parity records */
 	__u32 replayed;
 	__u32 replay_parity;
@@ -344,6 +353,12 @@ struct vraid_assemble {
  * Without it such an assembly fails with EUCLEAN and a message.
  */
 #define VRAID_ASM_FORCE		(1U << 1)
+/*
+ * Name the VD @name (in), not what its metadata says (ABI 1.14): a name
+ * pinned in vraid.conf.  The metadata carries it from then on; a name
+ * taken gets a suffix as any other.
+ */
+#define VRAID_ASM_NAME		(1U << 2)
 
 /* VRAID_IOC_SET_POLICY: which policies to change (set_mask bits). */
 #define VRAID_SET_ACCESS	(1U << 0)
@@ -397,29 +412,35 @@ struct vraid_job {
 
 /* VRAID_SPARE_ADD flags (vraid_spare.spare_flags) */
 #define VRAID_SPARE_DEDICATED	(1U << 0)	/* only for VD @index */
+/* only for the VD of UUID @vd_uuid, running or not (ABI 14) */
+#define VRAID_SPARE_VD_UUID	(1U << 1)
 
 #define VRAID_MAX_SPARES	32
+
+/* vraid_spare_info.info_flags */
+#define VRAID_SPARE_INFO_DEDICATED	(1U << 0)	/* to @vd_uuid */
 
 struct vraid_spare_info {
 	__u32 major;
 	__u32 minor;
 	__u64 dev_sectors;	/* size of the whole device */
-	__s32 vd_index;		/* dedicated to /dev/vraidN, -1 global */
-	__u32 reserved1;
+	__s32 vd_index;		/* dedicated to /dev/vraidN, else -1 */
+	__u32 info_flags;	/* VRAID_SPARE_INFO_* (ABI 14) */
 	char dev_name[VRAID_DEVNAME_LEN];
-	__u64 reserved2[2];
+	__u8 vd_uuid[16];	/* DEDICATED: its VD's UUID (ABI 14) */
 };
 
 /* VRAID_IOC_SPARE: add, remove or list hot spares. */
 struct vraid_spare {
 	struct vraid_ioc_hdr hdr;
 	__u32 action;		/* in: VRAID_SPARE_* */
-	__u32 spare_flags;	/* in: VRAID_SPARE_DEDICATED for ADD */
+	__u32 spare_flags;	/* in (ADD): VRAID_SPARE_DEDICATED, _VD_UUID */
 	__u32 index;		/* in: the VD of a dedicated spare */
 	__u32 major;		/* in: the device (ADD, REMOVE) */
 	__u32 minor;
 	__u32 nr_spares;	/* out (LIST): entries in spares[] */
-	__u64 reserved2[4];	/* must be zero */
+	__u8 vd_uuid[16];	/* in: the VD of a VRAID_SPARE_VD_UUID spare */
+	__u64 reserved2[2];	/* must be zero */
 	struct vraid_spare_info spares[VRAID_MAX_SPARES];	/* out */
 };
 
