@@ -47,7 +47,9 @@
 # cache choices per cut, default 4: 0 every cache kept none of its
 # unflushed writes, 1 all, 2 the first member's all and the others none,
 # 3 the other way round, from 4 on each member none, all or a seeded
-# subset; FIRST: the first choice, default 0);
+# subset; a device with nothing volatile at the cut counts as none, and
+# a choice whose images are an earlier one's at that cut is skipped;
+# FIRST: the first choice, default 0);
 # IDLE (seconds, default 20: the bitmap's clear passes come 3-6 s after
 # the last write); LOAD (seconds of crashio, default 6; a cut half way);
 # TAIL (KiB of the unflushed random writes after crashio, default 4096).
@@ -646,6 +648,9 @@ for L in $LEVELS; do
 			vol="$vol journal $(echo "$v" | awk '{ print $NF }')" ;;
 		esac
 		echo "RAID$L cut $c ($name): $rec crashio records; volatile writes per member:$vol"
+		# the volatile counts in the order of MJ (the journal's last)
+		nvol=$(echo "$vol" | sed 's/ journal / /')
+		seen="|"
 		for j in $(seq "${FIRST:-0}" $((STATES - 1))); do
 			if [ -n "${ONLY:-}" ] && [ "$ONLY" != "$L $c $j" ]; then
 				continue
@@ -653,7 +658,7 @@ for L in $LEVELS; do
 			# nothing volatile: one state is all there is
 			[ "$j" = "${FIRST:-0}" ] || [ -n "$(echo "$vol" | tr -d ' 0')" ] || break
 			RS=$((SEED * 1000 + c * 100 + j))
-			keep=""
+			keep="" k=0
 			for i in $MJ; do
 				case $j/$i in
 				0/*) m=none ;;
@@ -669,8 +674,27 @@ for L in $LEVELS; do
 					esac
 					;;
 				esac
+				# a device with nothing volatile at this cut writes
+				# the same image whatever it kept: none (the seeded
+				# choices above are drawn all the same, so that every
+				# state keeps its number and choices)
+				k=$((k + 1))
+				# shellcheck disable=SC2086 # the counts, split
+				[ "$(echo $nvol | cut -d' ' -f$k)" != 0 ] || m=none
 				keep="$keep $m"
 			done
+			# the same images as a state this cut already checked (on
+			# a cut with few volatile writes most choices come to
+			# none or all): nothing new to check
+			case $seen in
+			*"|$keep="*)
+				[ -n "${ONLY:-}" ] || {
+					same=${seen#*"|$keep="}
+					echo "# RAID$(lv "$L") $(pol "$L") ($L) seed $SEED cut $c ($name) state $j: member caches kept:$keep: the images of state ${same%%|*}, not checked again"
+					continue
+				} ;;
+			esac
+			seen="$seen$keep=$j|"
 			n=$((n + 1))
 			desc="RAID$(lv "$L") $(pol "$L") ($L) seed $SEED cut $c ($name) state $j: member caches kept:$keep"
 			for t in $TARGETS; do
