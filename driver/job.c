@@ -501,6 +501,7 @@ int vraid_job_ctl(struct vraid_vd *vd, u32 action, u32 rate_kib, char *msg,
 {
 	struct vraid_vd_job *job = &vd->job;
 	const char *dn = vd->disk->disk_name;
+	char why[VRAID_MSG_LEN];
 	int ret = 0;
 
 	switch (action) {
@@ -509,7 +510,21 @@ int vraid_job_ctl(struct vraid_vd *vd, u32 action, u32 rate_kib, char *msg,
 	case VRAID_JOB_START_REPAIR:
 		return vraid_job_start(vd, VRAID_JOB_REPAIR, 0, msg, msglen);
 	case VRAID_JOB_START_INIT:
-		return vraid_job_start(vd, VRAID_JOB_INIT, 0, msg, msglen);
+		ret = vraid_job_start(vd, VRAID_JOB_INIT, 0, msg, msglen);
+		if (ret)
+			return ret;
+		/*
+		 * The record must say "not initialised, an init at work"
+		 * now, not at the first checkpoint (5 s and a step later,
+		 * minutes at a low rate): a VD created --init fast is on
+		 * record as initialised, and a power loss before that
+		 * checkpoint assembled it so, forgot the init and left the
+		 * rows it had not reached inconsistent for good.
+		 */
+		if (vraid_md_write_all(vd, false, why, sizeof(why)))
+			pr_warn("%s: cannot record the init's start: %s\n",
+				dn, why);
+		return 0;
 	case VRAID_JOB_SET_RATE:
 		WRITE_ONCE(job->rate_kib, rate_kib);
 		job->run_pos = READ_ONCE(job->pos);
